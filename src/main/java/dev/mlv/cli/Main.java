@@ -1,0 +1,5 @@
+package dev.mlv.cli;
+
+public final class Main {
+  public static void main(String[] args) {}
+}

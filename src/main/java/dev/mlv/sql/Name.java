@@ -1,0 +1,35 @@
+package dev.mlv.sql;
+
+import dev.mlv.diag.Position;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * An object name as written: 1 to 4 parts ({@code workspace.lakehouse.schema.name}), unquoted
+ * and folded to lower case, since MLV names are case-insensitive. {@code text} keeps the
+ * original spelling for messages and lint rules that care about case.
+ */
+public record Name(List<String> parts, String text, Position position) {
+
+  public Name {
+    parts = List.copyOf(parts);
+  }
+
+  public static Name of(String dotted) {
+    return new Name(
+        List.of(dotted.toLowerCase(Locale.ROOT).split("\\.")), dotted, null);
+  }
+
+  public String last() {
+    return parts.get(parts.size() - 1);
+  }
+
+  public String dotted() {
+    return String.join(".", parts);
+  }
+
+  @Override
+  public String toString() {
+    return dotted();
+  }
+}

@@ -1,0 +1,30 @@
+package dev.mlv.sql;
+
+import dev.mlv.diag.Position;
+
+/** One statement of a {@code .sql} file or of {@code mlv sql}, as far as mlv understands it. */
+public sealed interface SqlStatement {
+
+  Position position();
+
+  record CreateView(ViewDefinition definition) implements SqlStatement {
+    @Override
+    public Position position() {
+      return definition.position();
+    }
+  }
+
+  /** {@code SHOW MATERIALIZED LAKE VIEWS [IN|FROM schema]}. */
+  record ShowViews(Name schema, Position position) implements SqlStatement {}
+
+  record ShowCreate(Name view, Position position) implements SqlStatement {}
+
+  record Rename(Name from, Name to, Position position) implements SqlStatement {}
+
+  record Drop(Name view, boolean ifExists, Position position) implements SqlStatement {}
+
+  record Refresh(Name view, boolean full, Position position) implements SqlStatement {}
+
+  /** Anything else: plain Spark SQL, passed through as written. */
+  record Other(String sql, Position position) implements SqlStatement {}
+}

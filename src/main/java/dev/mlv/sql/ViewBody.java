@@ -1,0 +1,32 @@
+package dev.mlv.sql;
+
+import dev.mlv.diag.Position;
+import java.util.Map;
+
+/** What a view is made of: a SELECT over tables, or a folder of files. */
+public sealed interface ViewBody {
+
+  Position position();
+
+  /**
+   * {@code AS select}: the text as written, its normalised form (comments, whitespace and
+   * keyword case removed) and the fingerprint of that form.
+   */
+  record Select(String sql, Position position, String normalized, String fingerprint)
+      implements ViewBody {}
+
+  /** {@code USING OneLake_Files OPTIONS (...)}: option keys folded to lower case. */
+  record Files(Map<String, String> options, Position position) implements ViewBody {
+    public Files {
+      options = Map.copyOf(options);
+    }
+
+    public String format() {
+      return options.getOrDefault("format", "");
+    }
+
+    public String path() {
+      return options.getOrDefault("path", "");
+    }
+  }
+}
