@@ -1,5 +1,83 @@
 package dev.mlv.cli;
 
+import dev.mlv.diag.MlvException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import picocli.CommandLine;
+
+/** The entry point: one factory for the command line, used by {@code main} and by tests. */
 public final class Main {
-  public static void main(String[] args) {}
+  private Main() {}
+
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+    PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+    int code = run(out, err, args);
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+
+  /** Runs mlv with {@code args} and returns the exit code; never calls System.exit. */
+  public static int run(PrintWriter out, PrintWriter err, String... args) {
+    boolean debug = Arrays.asList(args).contains("--debug");
+    CommandLine cl = createCommandLine(out, err, debug);
+    try {
+      return cl.execute(args);
+    } finally {
+      out.flush();
+      err.flush();
+    }
+  }
+
+  static CommandLine createCommandLine(PrintWriter out, PrintWriter err, boolean debug) {
+    CommandLine cl = new CommandLine(new MlvCommand());
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    cl.setParameterExceptionHandler(
+        (ex, args) -> {
+          CommandLine c = ex.getCommandLine();
+          c.getErr().println("mlv: " + ex.getMessage());
+          c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
+          return ExitCodes.USAGE;
+        });
+    cl.setExecutionExceptionHandler(
+        (ex, c, parseResult) -> {
+          PrintWriter e = c.getErr();
+          if (ex instanceof MlvException m) {
+            e.println(m.getMessage());
+            if (debug && m.getCause() != null) {
+              m.getCause().printStackTrace(e);
+            }
+          } else if (ex instanceof UserInterrupt) {
+            e.println("mlv: interrupted");
+            return ExitCodes.INTERRUPTED;
+          } else {
+            e.println(
+                "mlv: internal error: "
+                    + ex.getClass().getSimpleName()
+                    + (ex.getMessage() == null ? "" : ": " + firstLine(ex.getMessage()))
+                    + (debug ? "" : " (run with --debug for details)"));
+            if (debug) {
+              ex.printStackTrace(e);
+            }
+          }
+          return ExitCodes.ERROR;
+        });
+    return cl;
+  }
+
+  private static String firstLine(String s) {
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+
+  /** Thrown when the user interrupts a long command. */
+  static final class UserInterrupt extends RuntimeException {
+    UserInterrupt() {
+      super("interrupted", null, false, false);
+    }
+  }
 }

@@ -31,4 +31,30 @@ public record ViewDefinition(
   public boolean isFileSource() {
     return body instanceof ViewBody.Files;
   }
+
+  /**
+   * A fingerprint of everything that decides the view's content and shape, but not its name nor
+   * its formatting: two views with equal fingerprints hold the same data, which is how {@code
+   * plan} recognises a rename.
+   */
+  public String fingerprint() {
+    StringBuilder sb = new StringBuilder();
+    if (body instanceof ViewBody.Select s) {
+      sb.append("select:").append(s.normalized());
+    } else if (body instanceof ViewBody.Files f) {
+      sb.append("files:").append(new java.util.TreeMap<>(f.options()));
+    }
+    for (Constraint c : constraints) {
+      sb.append("\nconstraint:")
+          .append(c.name())
+          .append(':')
+          .append(Normalizer.normalize(c.expression()))
+          .append(':')
+          .append(c.onMismatch());
+    }
+    sb.append("\npartitioned:").append(partitionedBy);
+    comment.ifPresent(c -> sb.append("\ncomment:").append(c));
+    sb.append("\nproperties:").append(new java.util.TreeMap<>(properties));
+    return MlvParser.sha256(sb.toString());
+  }
 }

@@ -1,0 +1,288 @@
+package dev.mlv.check;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.Position;
+import dev.mlv.lineage.Node;
+import dev.mlv.lineage.NodeKind;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectView;
+import dev.mlv.sql.Name;
+import dev.mlv.sql.QueryFacts;
+import dev.mlv.sql.QueryFeature;
+import dev.mlv.sql.SqlStatement;
+import dev.mlv.sql.ViewBody;
+import dev.mlv.sql.ViewDefinition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The lint rules of {@code mlv validate}, each taken from a documented MLV limitation or from
+ * what blocks optimal refresh. Rules only read the project and return diagnostics.
+ */
+public final class Checker {
+  /** Functions whose result changes from run to run; they block incremental refresh. */
+  static final Set<String> NON_DETERMINISTIC =
+      Set.of(
+          "rand",
+          "randn",
+          "random",
+          "uuid",
+          "shuffle",
+          "current_timestamp",
+          "current_date",
+          "now",
+          "localtimestamp",
+          "current_timezone",
+          "unix_timestamp",
+          "monotonically_increasing_id",
+          "spark_partition_id",
+          "input_file_name",
+          "input_file_block_start",
+          "input_file_block_length",
+          "randstr",
+          "uniform");
+
+  static final Set<String> FILE_OPTIONS = Set.of("format", "path", "header", "delimiter");
+  static final Set<String> FILE_FORMATS = Set.of("csv", "parquet");
+  private static final Pattern DML =
+      Pattern.compile(
+          "(?is)^\\s*(?:insert\\s+(?:into|overwrite)(?:\\s+table)?|update|delete\\s+from|merge\\s+into)"
+              + "\\s+([`\\w.\\s]+?)(?:\\s|\\(|$)");
+
+  private Checker() {}
+
+  public static List<Diagnostic> check(Project project) {
+    List<Diagnostic> out = new ArrayList<>();
+    for (ProjectView v : project.views().values()) {
+      ViewDefinition d = v.definition();
+      replaceWithIfNotExists(d, out);
+      uppercaseSchema(d, out);
+      if (d.body() instanceof ViewBody.Files f) {
+        fileView(d, f, out);
+      }
+      v.facts().ifPresent(f -> queryRules(project, v, f, out));
+    }
+    for (SqlStatement st : project.otherStatements()) {
+      otherStatement(project, st, out);
+    }
+    return out;
+  }
+
+  private static void replaceWithIfNotExists(ViewDefinition d, List<Diagnostic> out) {
+    if (d.orReplace() && d.ifNotExists()) {
+      out.add(
+          Diagnostic.error(
+              "REPLACE_IF_NOT_EXISTS",
+              d.position(),
+              "OR REPLACE and IF NOT EXISTS cannot be combined; Fabric rejects the statement",
+              "keep CREATE OR REPLACE (mlv deploys with it anyway) and drop IF NOT EXISTS"));
+    }
+  }
+
+  private static void uppercaseSchema(ViewDefinition d, List<Diagnostic> out) {
+    List<String> written = writtenParts(d.name().text());
+    if (written.size() < 2) {
+      return;
+    }
+    String schema = written.get(written.size() - 2);
+    boolean hasLetter = schema.chars().anyMatch(Character::isLetter);
+    if (hasLetter && schema.equals(schema.toUpperCase(Locale.ROOT))) {
+      out.add(
+          Diagnostic.error(
+              "UPPERCASE_SCHEMA",
+              d.name().position(),
+              "all-uppercase schema name '" + schema + "' is not supported for materialized lake"
+                  + " views",
+              "write it in lower or mixed case: " + schema.toLowerCase(Locale.ROOT)));
+    }
+  }
+
+  /** The dotted parts of a name as written, backticks removed, case kept. */
+  static List<String> writtenParts(String text) {
+    List<String> parts = new ArrayList<>();
+    StringBuilder cur = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '`') {
+        quoted = !quoted;
+      } else if (c == '.' && !quoted) {
+        parts.add(cur.toString().strip());
+        cur.setLength(0);
+      } else {
+        cur.append(c);
+      }
+    }
+    parts.add(cur.toString().strip());
+    return parts;
+  }
+
+  private static void fileView(ViewDefinition d, ViewBody.Files f, List<Diagnostic> out) {
+    Position p = f.position();
+    if (!d.constraints().isEmpty()) {
+      out.add(
+          Diagnostic.error(
+              "FILE_VIEW_CONSTRAINT",
+              d.constraints().get(0).position(),
+              "a file-ingesting view (USING OneLake_Files) cannot have data quality constraints",
+              "apply them in a downstream view that selects from " + d.name().text()));
+    }
+    for (String key : f.options().keySet()) {
+      if (!FILE_OPTIONS.contains(key)) {
+        out.add(
+            Diagnostic.error(
+                "FILE_OPTION",
+                p,
+                "unsupported option '" + key + "' for USING OneLake_Files",
+                "supported options are format, path, header and delimiter"));
+      }
+    }
+    String format = f.format().toLowerCase(Locale.ROOT);
+    if (!FILE_FORMATS.contains(format)) {
+      out.add(
+          Diagnostic.error(
+              "FILE_OPTION",
+              p,
+              f.options().containsKey("format")
+                  ? "unsupported format '" + f.format() + "'"
+                  : "missing option 'format'",
+              "use 'format' = 'csv' or 'parquet'"));
+    }
+    if (f.path().isBlank()) {
+      out.add(
+          Diagnostic.error(
+              "FILE_OPTION",
+              p,
+              "missing option 'path'",
+              "'path' = 'abfss://<workspace>@onelake.dfs.fabric.microsoft.com/<lakehouse>.Lakehouse"
+                  + "/Files/<folder>/'"));
+    } else if (f.path().contains(" ") || f.path().toLowerCase(Locale.ROOT).contains("%20")) {
+      out.add(
+          Diagnostic.error(
+              "FILE_PATH_SPACE",
+              p,
+              "source path '" + f.path() + "' contains a space or %20, which Fabric does not"
+                  + " accept",
+              "rename the folder, or point a OneLake folder shortcut without spaces at it"));
+    }
+    if (f.options().containsKey("delimiter") && f.options().get("delimiter").length() != 1) {
+      out.add(
+          Diagnostic.error(
+              "FILE_OPTION", p, "delimiter must be one character", "for example '|' or ';'"));
+    }
+    if ("parquet".equals(format)
+        && (f.options().containsKey("header") || f.options().containsKey("delimiter"))) {
+      out.add(
+          Diagnostic.warning(
+              "FILE_OPTION", p, "header and delimiter apply to CSV only", "remove them"));
+    }
+    enumProperty(d, "schema_mode", Set.of("DYNAMIC", "FIXED"), out);
+    enumProperty(d, "refresh_mode", Set.of("APPEND_ONLY", "FULL", "MIRROR"), out);
+  }
+
+  private static void enumProperty(
+      ViewDefinition d, String key, Set<String> allowed, List<Diagnostic> out) {
+    for (Map.Entry<String, String> e : d.properties().entrySet()) {
+      if (e.getKey().equalsIgnoreCase(key)
+          && !allowed.contains(e.getValue().toUpperCase(Locale.ROOT))) {
+        out.add(
+            Diagnostic.error(
+                "FILE_OPTION",
+                d.position(),
+                "'" + key + "' must be one of " + new java.util.TreeSet<>(allowed) + ", found '"
+                    + e.getValue() + "'",
+                null));
+      }
+    }
+  }
+
+  private static void queryRules(
+      Project project, ProjectView v, QueryFacts facts, List<Diagnostic> out) {
+    ViewBody.Select body = (ViewBody.Select) v.definition().body();
+    if (facts.features().contains(QueryFeature.TIME_TRAVEL)) {
+      out.add(
+          Diagnostic.error(
+              "TIME_TRAVEL",
+              body.position(),
+              "time travel (VERSION AS OF / TIMESTAMP AS OF) is not allowed in a materialized"
+                  + " lake view",
+              "read the current version of the table"));
+    }
+    for (String fn : facts.functions()) {
+      if (!SparkFunctions.isBuiltin(fn)) {
+        out.add(
+            Diagnostic.error(
+                "UDF",
+                body.position(),
+                "function '" + fn + "' is not a Spark built-in; user-defined functions are not"
+                    + " allowed in materialized lake views",
+                "rewrite it with built-in functions, or define the view in PySpark"));
+      }
+      if (NON_DETERMINISTIC.contains(fn)) {
+        out.add(
+            Diagnostic.warning(
+                "NON_DETERMINISTIC",
+                body.position(),
+                "function '" + fn + "' is not deterministic; the view can never be refreshed"
+                    + " incrementally",
+                "compute the value upstream, or accept full refreshes"));
+      }
+    }
+    for (Name t : facts.tables()) {
+      ObjectId id = project.names().resolve(t);
+      Node n = project.lineage().node(id);
+      if (n != null && n.kind() == NodeKind.TABLE && n.position() == null) {
+        out.add(
+            Diagnostic.warning(
+                "UNDECLARED_TABLE",
+                t.position(),
+                "table " + project.names().display(id) + " is neither a view of the project nor a"
+                    + " declared source",
+                "declare it under sources: in mlv.yml, or check the name for a typo"));
+      }
+    }
+  }
+
+  private static void otherStatement(Project project, SqlStatement st, List<Diagnostic> out) {
+    if (st instanceof SqlStatement.Other o) {
+      Matcher m = DML.matcher(o.sql());
+      if (m.find()) {
+        String target = m.group(1).strip();
+        try {
+          ObjectId id = project.names().resolve(Name.of(target.replace("`", "")));
+          if (project.views().containsKey(id)) {
+            out.add(
+                Diagnostic.error(
+                    "DML_ON_VIEW",
+                    o.position(),
+                    "INSERT, UPDATE, DELETE and MERGE cannot write to the materialized lake view "
+                        + project.names().display(id),
+                    "a view's data comes only from its SELECT; change the definition instead"));
+            return;
+          }
+        } catch (IllegalArgumentException e) {
+          // Not a 1-4 part name: leave it to the generic warning below.
+        }
+      }
+      out.add(
+          Diagnostic.warning(
+              "NOT_A_VIEW",
+              o.position(),
+              "statement is not a CREATE MATERIALIZED LAKE VIEW; mlv does not deploy it",
+              "keep only view definitions in the view folders; run other SQL with 'mlv sql'"));
+    } else {
+      out.add(
+          Diagnostic.warning(
+              "NOT_A_VIEW",
+              st.position(),
+              "MLV management statements are not deployed from view files",
+              "run them with 'mlv sql'"));
+    }
+  }
+}

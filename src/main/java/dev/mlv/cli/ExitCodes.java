@@ -1,0 +1,24 @@
+package dev.mlv.cli;
+
+/** The process exit codes of every command, documented in docs/exit-codes.md. */
+public final class ExitCodes {
+  /** The command did what was asked; for {@code plan --detailed-exitcode}, no changes. */
+  public static final int OK = 0;
+
+  /** Invalid project, failed refresh, unreachable target: something needs the user's attention. */
+  public static final int ERROR = 1;
+
+  /** {@code plan --detailed-exitcode} only: the plan has changes. */
+  public static final int CHANGES = 2;
+
+  /** Another refresh holds the lakehouse: this one was skipped, not queued. */
+  public static final int SKIPPED_CONCURRENT = 3;
+
+  /** The command line itself is wrong: unknown option, missing argument (BSD EX_USAGE). */
+  public static final int USAGE = 64;
+
+  /** Interrupted by the user (Ctrl-C), as shells report SIGINT. */
+  public static final int INTERRUPTED = 130;
+
+  private ExitCodes() {}
+}

@@ -1,0 +1,71 @@
+package dev.mlv.cli;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.MlvException;
+import dev.mlv.lineage.LineageRenderer;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.lineage.Selection;
+import dev.mlv.project.Project;
+import java.util.List;
+import java.util.SortedSet;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code mlv lineage}: the dependency graph read from the SQL, in a diffable form. */
+@Command(
+    name = "lineage",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print the lineage the SQL defines: views, the tables and folders they read, and the",
+      "order they refresh in. Output is sorted and stable, so CI can diff it."
+    },
+    footer = {
+      "",
+      "Selectors: name, +name (with ancestors), name+ (with descendants), +name+,",
+      "schema:silver, lakehouse:lh, tag:x; several select their union.",
+      "",
+      "Examples:",
+      "  mlv lineage --dot | dot -Tsvg > lineage.svg",
+      "  mlv lineage +gold.formula_preference --format mermaid",
+      "  mlv lineage schema:silver --format json"
+    })
+public final class LineageCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ProjectOptions projectOptions;
+
+  @Parameters(paramLabel = "SELECTOR", arity = "0..*", description = "Views to show (default: all).")
+  List<String> selectors;
+
+  @Option(
+      names = "--format",
+      defaultValue = "text",
+      description = "Output format: dot, mermaid, json or text (default: ${DEFAULT-VALUE}).")
+  String format;
+
+  @Option(names = "--dot", description = "Short for --format dot.")
+  boolean dot;
+
+  @Override
+  public Integer call() {
+    String f = dot ? "dot" : format;
+    if (!List.of("dot", "mermaid", "json", "text").contains(f)) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "unknown format '" + f + "'; use dot, mermaid, json or text");
+    }
+    Project project = ProjectLoading.load(projectOptions);
+    List<Diagnostic> errors = project.diagnostics().stream().filter(Diagnostic::isError).toList();
+    if (!errors.isEmpty()) {
+      throw new MlvException(errors);
+    }
+    SortedSet<ObjectId> selection = Selection.select(project.lineage(), project.names(), selectors);
+    spec.commandLine()
+        .getOut()
+        .print(LineageRenderer.forFormat(f).render(project.lineage(), selection, project.names()));
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,76 @@
+package dev.mlv.cli;
+
+import dev.mlv.check.Checker;
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.DiagnosticRenderer;
+import dev.mlv.project.Project;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code mlv validate}: parse every definition and run the lint rules; no engine needed. */
+@Command(
+    name = "validate",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Parse mlv.yml and every view definition, build the lineage and check it against the",
+      "documented materialized lake view rules. Reports every problem at once with",
+      "file:line:column, rule id and a hint. Needs no Spark and no Fabric."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  mlv validate -p examples/medallion",
+      "  mlv validate --format github     # annotations in a GitHub Actions log",
+      "",
+      "Exit codes: 0 no errors (warnings allowed), 1 errors found, 64 usage error."
+    })
+public final class ValidateCommand implements Callable<Integer> {
+  enum Format {
+    text,
+    json,
+    github
+  }
+
+  @Spec CommandSpec spec;
+  @Mixin ProjectOptions projectOptions;
+
+  @Option(
+      names = "--format",
+      defaultValue = "text",
+      description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  Format format;
+
+  @Option(names = "--strict", description = "Treat warnings as errors.")
+  boolean strict;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    Project project = ProjectLoading.load(projectOptions);
+    List<Diagnostic> all = new ArrayList<>(project.diagnostics());
+    all.addAll(Checker.check(project));
+    boolean failed = all.stream().anyMatch(d -> d.isError() || (strict && !d.isError()));
+    switch (format) {
+      case json -> out.print(DiagnosticRenderer.json(all, project.files().size(), project.views().size()));
+      case github -> out.print(DiagnosticRenderer.github(all));
+      case text -> {
+        out.print(DiagnosticRenderer.text(all));
+        out.println(
+            (failed ? "invalid: " : "ok: ")
+                + project.files().size()
+                + " files, "
+                + project.views().size()
+                + " views, "
+                + DiagnosticRenderer.summary(all));
+      }
+    }
+    return failed ? ExitCodes.ERROR : ExitCodes.OK;
+  }
+}

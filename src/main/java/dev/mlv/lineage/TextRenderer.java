@@ -1,0 +1,39 @@
+package dev.mlv.lineage;
+
+import java.util.List;
+import java.util.Set;
+import java.util.SortedSet;
+
+/** The layers in refresh order: what runs first, what can run side by side. */
+public final class TextRenderer implements LineageRenderer {
+
+  @Override
+  public String render(LineageGraph graph, Set<ObjectId> selection, NameResolver names) {
+    StringBuilder sb = new StringBuilder();
+    List<SortedSet<ObjectId>> layers = graph.layers();
+    int shown = 0;
+    for (SortedSet<ObjectId> layer : layers) {
+      List<ObjectId> ids = layer.stream().filter(selection::contains).toList();
+      if (ids.isEmpty()) {
+        continue;
+      }
+      sb.append("layer ").append(shown++).append('\n');
+      for (ObjectId id : ids) {
+        Node n = graph.node(id);
+        String loc = LineageRenderer.location(n);
+        sb.append("  ")
+            .append(String.format("%-6s", n.kind().label()))
+            .append(names.display(id));
+        if (!loc.isEmpty()) {
+          sb.append("  (").append(loc).append(')');
+        }
+        var ups = graph.upstream(id).stream().filter(selection::contains).map(names::display).toList();
+        if (!ups.isEmpty()) {
+          sb.append("  <- ").append(String.join(", ", ups));
+        }
+        sb.append('\n');
+      }
+    }
+    return sb.toString();
+  }
+}

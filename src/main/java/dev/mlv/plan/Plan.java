@@ -1,0 +1,40 @@
+package dev.mlv.plan;
+
+import dev.mlv.lineage.ObjectId;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The difference between the project and a target, as data. {@code stateFingerprint} is the
+ * deployed state the plan was made against: applying a saved plan is refused when it changed.
+ * {@code refresh} lists, in dependency order, the unchanged views downstream of a change.
+ * {@code orphans} are deployed mlv views the project no longer has, dropped only with prune.
+ */
+public record Plan(
+    String project,
+    String target,
+    Instant createdAt,
+    String stateFingerprint,
+    String projectFingerprint,
+    List<Change> changes,
+    List<EnableCdf> enableCdf,
+    List<ObjectId> refresh,
+    List<ObjectId> orphans) {
+
+  public static final int FORMAT_VERSION = 1;
+
+  public Plan {
+    changes = List.copyOf(changes);
+    enableCdf = List.copyOf(enableCdf);
+    refresh = List.copyOf(refresh);
+    orphans = List.copyOf(orphans);
+  }
+
+  public boolean hasChanges() {
+    return !enableCdf.isEmpty() || changes.stream().anyMatch(c -> !(c instanceof Change.NoOp));
+  }
+
+  public long count(Class<? extends Change> kind) {
+    return changes.stream().filter(kind::isInstance).count();
+  }
+}

@@ -1,0 +1,170 @@
+package dev.mlv.plan;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mlv.diag.MlvException;
+import dev.mlv.lineage.ObjectId;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The versioned JSON form of a plan: what {@code plan --format json} prints and what {@code plan
+ * -o FILE} saves for {@code apply FILE}. It holds no secrets: only names, SQL and fingerprints.
+ */
+public final class PlanJson {
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private PlanJson() {}
+
+  public static String write(Plan plan) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("formatVersion", Plan.FORMAT_VERSION);
+    root.put("project", plan.project());
+    root.put("target", plan.target());
+    root.put("createdAt", plan.createdAt().toString());
+    ObjectNode pre = root.putObject("precondition");
+    pre.put("stateFingerprint", plan.stateFingerprint());
+    pre.put("projectFingerprint", plan.projectFingerprint());
+    ObjectNode summary = root.putObject("summary");
+    summary.put("create", plan.count(Change.Create.class));
+    summary.put("replace", plan.count(Change.Replace.class));
+    summary.put("rename", plan.count(Change.Rename.class));
+    summary.put("drop", plan.count(Change.Drop.class));
+    summary.put("unchanged", plan.count(Change.NoOp.class));
+    summary.put("enableCdf", plan.enableCdf().size());
+    ArrayNode changes = root.putArray("changes");
+    for (Change c : plan.changes()) {
+      ObjectNode o = changes.addObject();
+      o.put("action", action(c));
+      o.put("id", c.id().toString());
+      o.put("reason", c.reason());
+      if (c instanceof Change.Create cr) {
+        o.put("statement", cr.statement());
+        o.put("fingerprint", cr.fingerprint());
+      } else if (c instanceof Change.Replace r) {
+        o.put("statement", r.statement());
+        o.put("fingerprint", r.fingerprint());
+        o.put("previous", r.previous());
+        o.put("diff", r.diff());
+      } else if (c instanceof Change.Rename rn) {
+        o.put("from", rn.from().toString());
+        o.put("statement", rn.statement());
+        o.put("fingerprint", rn.fingerprint());
+      } else if (c instanceof Change.Drop d) {
+        o.put("previous", d.previous());
+      }
+    }
+    ArrayNode cdf = root.putArray("enableCdf");
+    for (EnableCdf e : plan.enableCdf()) {
+      ObjectNode o = cdf.addObject();
+      o.put("table", e.table().toString());
+      ArrayNode readers = o.putArray("readers");
+      e.readers().forEach(r -> readers.add(r.toString()));
+    }
+    ArrayNode refresh = root.putArray("refresh");
+    plan.refresh().forEach(id -> refresh.add(id.toString()));
+    ArrayNode orphans = root.putArray("orphans");
+    plan.orphans().forEach(id -> orphans.add(id.toString()));
+    try {
+      return JSON.writeValueAsString(root) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a tree of plain nodes always serialises", e);
+    }
+  }
+
+  static String action(Change c) {
+    if (c instanceof Change.Create) {
+      return "create";
+    } else if (c instanceof Change.Replace) {
+      return "replace";
+    } else if (c instanceof Change.Rename) {
+      return "rename";
+    } else if (c instanceof Change.Drop) {
+      return "drop";
+    }
+    return "no-op";
+  }
+
+  /** Reads a saved plan; a file that is not one gives a clear error, never a stack trace. */
+  public static Plan read(String json, String source) {
+    try {
+      JsonNode root = JSON.readTree(json);
+      if (root == null || !root.isObject()) {
+        throw new IllegalArgumentException("not a JSON object");
+      }
+      int version = root.path("formatVersion").asInt(-1);
+      if (version != Plan.FORMAT_VERSION) {
+        throw new IllegalArgumentException(
+            "formatVersion " + version + " is not " + Plan.FORMAT_VERSION);
+      }
+      List<Change> changes = new ArrayList<>();
+      for (JsonNode c : root.withArray("changes")) {
+        ObjectId id = ObjectId.parse(text(c, "id"));
+        String reason = text(c, "reason");
+        changes.add(
+            switch (text(c, "action")) {
+              case "create" ->
+                  new Change.Create(id, text(c, "statement"), text(c, "fingerprint"), reason);
+              case "replace" ->
+                  new Change.Replace(
+                      id,
+                      text(c, "statement"),
+                      text(c, "fingerprint"),
+                      text(c, "previous"),
+                      text(c, "diff"),
+                      reason);
+              case "rename" ->
+                  new Change.Rename(
+                      ObjectId.parse(text(c, "from")),
+                      id,
+                      text(c, "statement"),
+                      text(c, "fingerprint"),
+                      reason);
+              case "drop" -> new Change.Drop(id, text(c, "previous"), reason);
+              case "no-op" -> new Change.NoOp(id, reason);
+              default -> throw new IllegalArgumentException("unknown action " + c.path("action"));
+            });
+      }
+      List<EnableCdf> cdf = new ArrayList<>();
+      for (JsonNode e : root.withArray("enableCdf")) {
+        List<ObjectId> readers = new ArrayList<>();
+        e.withArray("readers").forEach(r -> readers.add(ObjectId.parse(r.asText())));
+        cdf.add(new EnableCdf(ObjectId.parse(text(e, "table")), readers));
+      }
+      List<ObjectId> refresh = new ArrayList<>();
+      root.withArray("refresh").forEach(r -> refresh.add(ObjectId.parse(r.asText())));
+      List<ObjectId> orphans = new ArrayList<>();
+      root.withArray("orphans").forEach(r -> orphans.add(ObjectId.parse(r.asText())));
+      JsonNode pre = root.path("precondition");
+      return new Plan(
+          text(root, "project"),
+          text(root, "target"),
+          Instant.parse(text(root, "createdAt")),
+          text(pre, "stateFingerprint"),
+          text(pre, "projectFingerprint"),
+          changes,
+          cdf,
+          refresh,
+          orphans);
+    } catch (JsonProcessingException | IllegalArgumentException | java.time.DateTimeException e) {
+      throw new MlvException(
+          "PLAN_FILE",
+          source + " is not a saved mlv plan (" + e.getMessage().lines().findFirst().orElse("")
+              + "); make one with 'mlv plan -o FILE'");
+    }
+  }
+
+  private static String text(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    if (v == null || v.isNull() || !v.isTextual()) {
+      throw new IllegalArgumentException("missing text field '" + field + "'");
+    }
+    return v.asText();
+  }
+}

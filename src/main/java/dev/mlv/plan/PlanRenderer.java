@@ -1,0 +1,74 @@
+package dev.mlv.plan;
+
+import dev.mlv.lineage.NameResolver;
+
+/** The human form of a plan, Terraform style, rendered from the same model as the JSON. */
+public final class PlanRenderer {
+  private PlanRenderer() {}
+
+  public static String text(Plan plan, NameResolver names, boolean showDiffs) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("Plan for project ")
+        .append(plan.project())
+        .append(" on target ")
+        .append(plan.target())
+        .append(":\n\n");
+    for (Change c : plan.changes()) {
+      String name = names.display(c.id());
+      if (c instanceof Change.Create) {
+        line(sb, "+", "create", name, c.reason());
+      } else if (c instanceof Change.Replace r) {
+        line(sb, "~", "replace", name, c.reason());
+        if (showDiffs) {
+          r.diff().lines().forEach(l -> sb.append("      ").append(l).append('\n'));
+        }
+      } else if (c instanceof Change.Rename rn) {
+        line(sb, "→", "rename", names.display(rn.from()) + " → " + name, c.reason());
+      } else if (c instanceof Change.Drop) {
+        line(sb, "-", "drop", name, c.reason());
+      } else {
+        line(sb, " ", "no-op", name, c.reason());
+      }
+    }
+    for (EnableCdf e : plan.enableCdf()) {
+      line(
+          sb,
+          "~",
+          "set CDF",
+          names.display(e.table()),
+          "turn on change data feed (delta.enableChangeDataFeed) for incremental refresh of "
+              + String.join(", ", e.readers().stream().map(names::display).toList()));
+    }
+    if (plan.changes().isEmpty() && plan.enableCdf().isEmpty()) {
+      sb.append("  (no views selected)\n");
+    }
+    if (!plan.refresh().isEmpty()) {
+      sb.append("\nDownstream views refreshed after apply: ")
+          .append(String.join(", ", plan.refresh().stream().map(names::display).toList()))
+          .append('\n');
+    }
+    if (!plan.orphans().isEmpty()) {
+      sb.append("\nDeployed by mlv but no longer in the project (dropped only with --prune): ")
+          .append(String.join(", ", plan.orphans().stream().map(names::display).toList()))
+          .append('\n');
+    }
+    sb.append('\n');
+    if (!plan.hasChanges()) {
+      sb.append("No changes. The target matches the project.\n");
+    } else {
+      sb.append(
+          String.format(
+              "Plan: %d to create, %d to replace, %d to rename, %d to drop, %d unchanged.%n",
+              plan.count(Change.Create.class),
+              plan.count(Change.Replace.class),
+              plan.count(Change.Rename.class),
+              plan.count(Change.Drop.class),
+              plan.count(Change.NoOp.class)));
+    }
+    return sb.toString();
+  }
+
+  private static void line(StringBuilder sb, String sign, String verb, String name, String reason) {
+    sb.append(String.format("  %s %-8s %-40s %s%n", sign, verb, name, reason));
+  }
+}

@@ -1,0 +1,251 @@
+package dev.mlv.plan;
+
+import dev.mlv.lineage.LineageGraph;
+import dev.mlv.lineage.Node;
+import dev.mlv.lineage.NodeKind;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectView;
+import dev.mlv.sql.Normalizer;
+import dev.mlv.target.DeployedState;
+import dev.mlv.target.DeployedView;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** Compares the project with what a target has deployed and says what apply must do. */
+public final class Planner {
+  private final Clock clock;
+
+  public Planner(Clock clock) {
+    this.clock = clock;
+  }
+
+  /**
+   * @param selection the views to plan for; drops and renames are only considered when the
+   *     selection is the whole project, since a partial selection says nothing about the rest
+   */
+  public Plan plan(
+      Project project,
+      String targetName,
+      DeployedState state,
+      SortedSet<ObjectId> selection,
+      boolean wholeProject,
+      boolean prune) {
+    List<Change> changes = new ArrayList<>();
+    Map<ObjectId, Change.Create> creates = new TreeMap<>();
+    for (ObjectId id : selection) {
+      ProjectView v = project.views().get(id);
+      if (v == null) {
+        continue;
+      }
+      String statement = v.definition().statement();
+      String fp = v.definition().fingerprint();
+      var deployed = state.view(id);
+      if (deployed.isEmpty()) {
+        creates.put(id, new Change.Create(id, statement, fp, "new view"));
+      } else if (deployed.get().fingerprint().equals(fp)) {
+        boolean sameText = deployed.get().definition().strip().equals(statement.strip());
+        changes.add(
+            new Change.NoOp(
+                id, sameText ? "unchanged" : "only formatting or comments changed"));
+      } else {
+        DeployedView d = deployed.get();
+        changes.add(
+            new Change.Replace(
+                id,
+                statement,
+                fp,
+                d.definition(),
+                LineDiff.unified(d.definition(), statement, "deployed", "project"),
+                "definition changed" + whatChanged(d.definition(), statement)));
+      }
+    }
+    List<ObjectId> orphans = new ArrayList<>();
+    if (wholeProject) {
+      Set<String> lakehouses = new TreeSet<>();
+      lakehouses.add(project.names().workspaceOf(project.config().lakehouse()) + "." + project.config().lakehouse());
+      project.views().keySet().forEach(id -> lakehouses.add(id.workspace() + "." + id.lakehouse()));
+      for (DeployedView d : state.views().values()) {
+        if (!d.managed()
+            || project.views().containsKey(d.id())
+            || !lakehouses.contains(d.id().workspace() + "." + d.id().lakehouse())) {
+          continue;
+        }
+        // Same definition under a new name in the same lakehouse: rename keeps the data.
+        Change.Create twin =
+            creates.values().stream()
+                .filter(c -> c.fingerprint().equals(d.fingerprint()))
+                .filter(c -> sameLakehouse(c.id(), d.id()))
+                .findFirst()
+                .orElse(null);
+        if (twin != null) {
+          creates.remove(twin.id());
+          changes.add(
+              new Change.Rename(
+                  d.id(),
+                  twin.id(),
+                  twin.statement(),
+                  twin.fingerprint(),
+                  "same definition under a new name; ALTER ... RENAME TO keeps the data"));
+        } else if (prune) {
+          changes.add(
+              new Change.Drop(d.id(), d.definition(), "no longer in the project (--prune)"));
+        } else {
+          orphans.add(d.id());
+        }
+      }
+    }
+    changes.addAll(creates.values());
+    changes = ordered(project.lineage(), changes);
+    return new Plan(
+        project.config().name(),
+        targetName,
+        clock.instant(),
+        state.fingerprint(),
+        projectFingerprint(project),
+        changes,
+        enableCdf(project, state, selection, changes),
+        downstream(project.lineage(), changes),
+        orphans);
+  }
+
+  private static boolean sameLakehouse(ObjectId a, ObjectId b) {
+    return a.workspace().equals(b.workspace()) && a.lakehouse().equals(b.lakehouse());
+  }
+
+  /** Which parts differ, for the reason line: "SELECT", "constraints", ... */
+  private static String whatChanged(String before, String after) {
+    boolean selectChanged =
+        !Normalizer.normalize(afterAs(before)).equals(Normalizer.normalize(afterAs(after)));
+    boolean headerChanged =
+        !Normalizer.normalize(beforeAs(before)).equals(Normalizer.normalize(beforeAs(after)));
+    List<String> parts = new ArrayList<>();
+    if (headerChanged) {
+      parts.add("header (constraints, partitioning, comment or properties)");
+    }
+    if (selectChanged) {
+      parts.add("SELECT");
+    }
+    return parts.isEmpty() ? "" : ": " + String.join(" and ", parts);
+  }
+
+  private static String afterAs(String statement) {
+    int i = topLevelAs(statement);
+    return i < 0 ? statement : statement.substring(i);
+  }
+
+  private static String beforeAs(String statement) {
+    int i = topLevelAs(statement);
+    return i < 0 ? "" : statement.substring(0, i);
+  }
+
+  /** Offset of the header's AS (outside parentheses, strings and comments), or -1. */
+  private static int topLevelAs(String statement) {
+    String norm = statement;
+    int depth = 0;
+    boolean inString = false;
+    char quote = 0;
+    for (int i = 0; i + 1 < norm.length(); i++) {
+      char c = norm.charAt(i);
+      if (inString) {
+        if (c == '\\') {
+          i++;
+        } else if (c == quote) {
+          inString = false;
+        }
+      } else if (c == '\'' || c == '"' || c == '`') {
+        inString = true;
+        quote = c;
+      } else if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth--;
+      } else if (depth == 0
+          && (c == 'A' || c == 'a')
+          && (norm.charAt(i + 1) == 'S' || norm.charAt(i + 1) == 's')
+          && (i == 0 || Character.isWhitespace(norm.charAt(i - 1)))
+          && (i + 2 >= norm.length() || Character.isWhitespace(norm.charAt(i + 2)))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Changes in dependency order (drops last), so apply creates upstream views first. */
+  private static List<Change> ordered(LineageGraph graph, List<Change> changes) {
+    Map<ObjectId, Integer> layer = graph.layerOf();
+    List<Change> out = new ArrayList<>(changes);
+    out.sort(
+        java.util.Comparator.comparingInt(
+                (Change c) -> c instanceof Change.Drop ? Integer.MAX_VALUE : layer.getOrDefault(c.id(), 0))
+            .thenComparing(Change::id));
+    return out;
+  }
+
+  private static List<EnableCdf> enableCdf(
+      Project project, DeployedState state, SortedSet<ObjectId> selection, List<Change> changes) {
+    Map<ObjectId, List<ObjectId>> readers = new TreeMap<>();
+    for (ObjectId id : selection) {
+      ProjectView v = project.views().get(id);
+      if (v == null || !v.settings().enableCdf()) {
+        continue;
+      }
+      for (ObjectId up : project.lineage().upstream(id)) {
+        Node n = project.lineage().node(up);
+        DeployedState.SourceTable t = state.tables().get(up);
+        if (n.kind() == NodeKind.TABLE && t != null && !t.changeDataFeed()) {
+          readers.computeIfAbsent(up, k -> new ArrayList<>()).add(id);
+        }
+      }
+    }
+    List<EnableCdf> out = new ArrayList<>();
+    readers.forEach((t, r) -> out.add(new EnableCdf(t, r)));
+    return out;
+  }
+
+  private static List<ObjectId> downstream(LineageGraph graph, List<Change> changes) {
+    Set<ObjectId> changed = new TreeSet<>();
+    for (Change c : changes) {
+      if (c instanceof Change.Create || c instanceof Change.Replace || c instanceof Change.Rename) {
+        changed.add(c.id());
+      }
+    }
+    Set<ObjectId> affected = new LinkedHashSet<>();
+    for (SortedSet<ObjectId> layer : graph.layers()) {
+      for (ObjectId id : layer) {
+        if (changed.contains(id) || !graph.node(id).isView()) {
+          continue;
+        }
+        if (graph.upstream(id).stream().anyMatch(u -> changed.contains(u) || affected.contains(u))) {
+          affected.add(id);
+        }
+      }
+    }
+    return List.copyOf(affected);
+  }
+
+  public static String projectFingerprint(Project project) {
+    StringBuilder sb = new StringBuilder();
+    new TreeMap<>(project.views())
+        .forEach((id, v) -> sb.append(id).append('=').append(v.definition().fingerprint()).append('\n'));
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256")
+                  .digest(sb.toString().getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every JRE", e);
+    }
+  }
+}

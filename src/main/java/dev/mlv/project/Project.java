@@ -1,0 +1,40 @@
+package dev.mlv.project;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.lineage.LineageGraph;
+import dev.mlv.lineage.NameResolver;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.sql.SqlStatement;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A loaded project: its config, every view keyed by id, the statements of definition files that
+ * are not view definitions, the lineage, and every problem found on the way.
+ */
+public record Project(
+    ProjectConfig config,
+    NameResolver names,
+    List<Path> files,
+    Map<ObjectId, ProjectView> views,
+    List<SqlStatement> otherStatements,
+    LineageGraph lineage,
+    List<Diagnostic> diagnostics) {
+
+  public Project {
+    files = List.copyOf(files);
+    views = Map.copyOf(views);
+    otherStatements = List.copyOf(otherStatements);
+    diagnostics = List.copyOf(diagnostics);
+  }
+
+  public boolean hasErrors() {
+    return diagnostics.stream().anyMatch(Diagnostic::isError);
+  }
+
+  public Optional<ProjectView> view(ObjectId id) {
+    return Optional.ofNullable(views.get(id));
+  }
+}

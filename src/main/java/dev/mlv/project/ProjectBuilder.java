@@ -1,0 +1,244 @@
+package dev.mlv.project;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.Position;
+import dev.mlv.lineage.Edge;
+import dev.mlv.lineage.LineageGraph;
+import dev.mlv.lineage.NameResolver;
+import dev.mlv.lineage.Node;
+import dev.mlv.lineage.NodeKind;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.sql.MlvParser;
+import dev.mlv.sql.Name;
+import dev.mlv.sql.QueryFacts;
+import dev.mlv.sql.SqlStatement;
+import dev.mlv.sql.TableExtractor;
+import dev.mlv.sql.ViewBody;
+import dev.mlv.sql.ViewDefinition;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Reads the definition files of a project in parallel, parses them, extracts what each SELECT
+ * reads, resolves every name with the project's defaults, and builds the lineage, collecting
+ * every problem as a diagnostic rather than stopping at the first.
+ */
+public final class ProjectBuilder {
+  private static final Pattern ONELAKE =
+      Pattern.compile(
+          "abfss://([^@/]+)@[^/]+/([^/]+?)(?:\\.Lakehouse)?/Files/?(.*)", Pattern.CASE_INSENSITIVE);
+
+  private final TableExtractor extractor = new TableExtractor();
+
+  /** One parsed definition file. */
+  private record ParsedFile(
+      Path file,
+      List<SqlStatement> statements,
+      Map<ViewDefinition, QueryFacts> facts,
+      List<Diagnostic> diagnostics) {}
+
+  public Project build(ProjectConfig config, List<Path> files, List<Diagnostic> earlier) {
+    NameResolver names = resolver(config);
+    List<Diagnostic> diagnostics = new ArrayList<>(earlier);
+    List<ParsedFile> parsed =
+        files.parallelStream().map(f -> parse(config.root(), f)).collect(Collectors.toList());
+
+    Map<ObjectId, ProjectView> views = new LinkedHashMap<>();
+    List<SqlStatement> others = new ArrayList<>();
+    Map<ObjectId, ViewSettings.Effective> settings = settings(config, names, diagnostics);
+    for (ParsedFile pf : parsed) {
+      diagnostics.addAll(pf.diagnostics());
+      for (SqlStatement st : pf.statements()) {
+        if (st instanceof SqlStatement.CreateView cv) {
+          ViewDefinition def = cv.definition();
+          ObjectId id = names.resolve(def.name());
+          ProjectView existing = views.get(id);
+          if (existing != null) {
+            diagnostics.add(
+                Diagnostic.error(
+                    "DUPLICATE_VIEW",
+                    def.position(),
+                    "view " + names.display(id) + " is already defined at "
+                        + existing.definition().position(),
+                    "keep one definition per view"));
+            continue;
+          }
+          views.put(
+              id,
+              new ProjectView(
+                  id,
+                  def,
+                  Optional.ofNullable(pf.facts().get(def)),
+                  settings.getOrDefault(id, config.defaults().views().resolve())));
+        } else {
+          others.add(st);
+        }
+      }
+    }
+    LineageGraph graph = lineage(config, names, views, diagnostics);
+    return new Project(config, names, files, views, others, graph, diagnostics);
+  }
+
+  public static NameResolver resolver(ProjectConfig config) {
+    Map<String, String> lakehouses = new HashMap<>();
+    config.lakehouses().forEach((k, v) -> lakehouses.put(k, v.workspace()));
+    return new NameResolver(config.workspace(), config.lakehouse(), config.schema(), lakehouses);
+  }
+
+  private Map<ObjectId, ViewSettings.Effective> settings(
+      ProjectConfig config, NameResolver names, List<Diagnostic> diagnostics) {
+    Map<ObjectId, ViewSettings.Effective> out = new HashMap<>();
+    for (var e : config.viewConfig().entrySet()) {
+      out.put(names.resolve(Name.of(e.getKey())), config.settingsFor(e.getKey()));
+    }
+    return out;
+  }
+
+  private ParsedFile parse(Path root, Path file) {
+    Path rel = root.relativize(file);
+    Position start = Position.start(rel);
+    List<Diagnostic> diagnostics = new ArrayList<>();
+    String text;
+    try {
+      text = decode(Files.readAllBytes(file));
+    } catch (CharacterCodingException e) {
+      diagnostics.add(
+          Diagnostic.error(
+              "FILE_ENCODING",
+              start,
+              "the file is not valid UTF-8",
+              "save it as UTF-8, as Fabric notebooks expect"));
+      return new ParsedFile(rel, List.of(), Map.of(), diagnostics);
+    } catch (IOException e) {
+      diagnostics.add(
+          Diagnostic.error("FILE_READ", start, "cannot read the file: " + e.getMessage(), null));
+      return new ParsedFile(rel, List.of(), Map.of(), diagnostics);
+    }
+    MlvParser.Result result = MlvParser.parse(start, text);
+    diagnostics.addAll(result.diagnostics());
+    Map<ViewDefinition, QueryFacts> facts = new HashMap<>();
+    for (SqlStatement st : result.statements()) {
+      if (st instanceof SqlStatement.CreateView cv
+          && cv.definition().body() instanceof ViewBody.Select select) {
+        QueryFacts f = extractor.extract(select.sql(), select.position());
+        diagnostics.addAll(f.diagnostics());
+        facts.put(cv.definition(), f);
+      }
+    }
+    return new ParsedFile(rel, result.statements(), facts, diagnostics);
+  }
+
+  private static String decode(byte[] bytes) throws CharacterCodingException {
+    String s =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(ByteBuffer.wrap(bytes))
+            .toString();
+    return s.startsWith("\uFEFF") ? s.substring(1) : s;
+  }
+
+  private static LineageGraph lineage(
+      ProjectConfig config,
+      NameResolver names,
+      Map<ObjectId, ProjectView> views,
+      List<Diagnostic> diagnostics) {
+    Map<ObjectId, Node> nodes = new TreeMap<>();
+    List<Edge> edges = new ArrayList<>();
+    for (SourceConfig s : config.sources()) {
+      ObjectId id = names.resolve(Name.of(s.name()));
+      if (views.containsKey(id)) {
+        diagnostics.add(
+            Diagnostic.warning(
+                "SOURCE_IS_VIEW",
+                s.position(),
+                "source " + s.name() + " is also defined as a view at "
+                    + views.get(id).definition().position(),
+                "remove it from sources:"));
+        continue;
+      }
+      nodes.put(id, new Node(id, NodeKind.TABLE, s.position(), Set.of()));
+    }
+    for (ProjectView v : views.values()) {
+      nodes.put(
+          v.id(),
+          new Node(
+              v.id(),
+              NodeKind.VIEW,
+              v.definition().position(),
+              v.settings().tags().stream()
+                  .map(t -> t.toLowerCase(Locale.ROOT))
+                  .collect(Collectors.toSet())));
+    }
+    for (ProjectView v : views.values()) {
+      if (v.definition().body() instanceof ViewBody.Files f) {
+        ObjectId folder = folderId(names, f.path());
+        nodes.putIfAbsent(folder, new Node(folder, NodeKind.FILES, f.position(), Set.of()));
+        edges.add(new Edge(folder, v.id(), f.position()));
+        continue;
+      }
+      Set<ObjectId> seen = new java.util.HashSet<>();
+      for (Name t : v.facts().map(QueryFacts::tables).orElse(List.of())) {
+        ObjectId dep = names.resolve(t);
+        if (!seen.add(dep)) {
+          continue;
+        }
+        nodes.putIfAbsent(dep, new Node(dep, NodeKind.TABLE, null, Set.of()));
+        edges.add(new Edge(dep, v.id(), t.position()));
+      }
+    }
+    LineageGraph graph = new LineageGraph(nodes, edges);
+    for (List<Edge> cycle : graph.cycles()) {
+      StringBuilder path = new StringBuilder();
+      for (Edge e : cycle) {
+        path.append(names.display(e.from()))
+            .append(" is read by ")
+            .append(names.display(e.to()))
+            .append(" at ")
+            .append(e.position())
+            .append("; ");
+      }
+      Edge first = cycle.get(0);
+      String loop =
+          cycle.stream().map(e -> names.display(e.from())).collect(Collectors.joining(" -> "))
+              + " -> "
+              + names.display(first.from());
+      diagnostics.add(
+          Diagnostic.error(
+              "CYCLE",
+              first.position(),
+              "dependency cycle " + loop + " (" + path.toString().replaceAll("; $", "") + ")",
+              "a view cannot read itself, directly or through other views; break the cycle"));
+    }
+    return graph;
+  }
+
+  /** The lineage id of a OneLake folder, {@code workspace.lakehouse.files.<folder>}. */
+  public static ObjectId folderId(NameResolver names, String path) {
+    Matcher m = ONELAKE.matcher(path);
+    if (m.matches()) {
+      String folder = m.group(3).replaceAll("/+$", "");
+      return new ObjectId(m.group(1), m.group(2), "files", folder.isEmpty() ? "/" : folder);
+    }
+    String folder = path.replaceAll("/+$", "");
+    return new ObjectId(names.workspace(), names.lakehouse(), "files", folder);
+  }
+}

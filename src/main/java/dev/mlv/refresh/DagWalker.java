@@ -1,0 +1,103 @@
+package dev.mlv.refresh;
+
+import dev.mlv.lineage.LineageGraph;
+import dev.mlv.lineage.ObjectId;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+
+/**
+ * Walks the selected views in dependency order: a view starts once every selected view it reads
+ * (directly or through unselected views) has finished, independent views run side by side up to
+ * {@code parallelism}, and the descendants of a failed view are skipped with the reason.
+ */
+public final class DagWalker {
+  private DagWalker() {}
+
+  public static List<ViewRun> walk(
+      LineageGraph graph,
+      SortedSet<ObjectId> selected,
+      int parallelism,
+      Instant deadline,
+      Function<ObjectId, ViewRun> task) {
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.max(1, parallelism),
+            r -> {
+              Thread t = new Thread(r, "mlv-refresh");
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      Map<ObjectId, CompletableFuture<ViewRun>> futures = new HashMap<>();
+      List<ObjectId> order = new ArrayList<>();
+      for (SortedSet<ObjectId> layer : graph.layers()) {
+        for (ObjectId id : layer) {
+          if (selected.contains(id)) {
+            order.add(id);
+          }
+        }
+      }
+      for (ObjectId id : order) {
+        List<ObjectId> preds =
+            graph.ancestors(id).stream().filter(selected::contains).toList();
+        CompletableFuture<?>[] deps =
+            preds.stream().map(futures::get).toArray(CompletableFuture[]::new);
+        CompletableFuture<ViewRun> f =
+            CompletableFuture.allOf(deps)
+                .thenApplyAsync(
+                    ignored -> {
+                      Optional<ObjectId> failed =
+                          preds.stream()
+                              .filter(p -> blocks(futures.get(p).join()))
+                              .findFirst();
+                      if (failed.isPresent()) {
+                        ViewRun up = futures.get(failed.get()).join();
+                        return ViewRun.skipped(
+                            id,
+                            "none",
+                            "upstream "
+                                + failed.get().shortName()
+                                + (up.status() == ViewStatus.Failed ? " failed" : " was skipped"));
+                      }
+                      if (Instant.now().isAfter(deadline)) {
+                        return new ViewRun(
+                            id,
+                            ViewStatus.Failed,
+                            "none",
+                            "RUN_TIMEOUT",
+                            0,
+                            0,
+                            Map.of(),
+                            0,
+                            Optional.of("the run exceeded its time limit before this view started"));
+                      }
+                      return task.apply(id);
+                    },
+                    pool);
+        futures.put(id, f);
+      }
+      List<ViewRun> out = new ArrayList<>();
+      for (ObjectId id : order) {
+        out.add(futures.get(id).join());
+      }
+      return out;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** A failed view, or one skipped because of a failure, stops its descendants. */
+  private static boolean blocks(ViewRun run) {
+    return run.status() == ViewStatus.Failed
+        || (run.status() == ViewStatus.Skipped && run.reason().startsWith("upstream "));
+  }
+}

@@ -1,0 +1,26 @@
+package dev.mlv.refresh;
+
+import dev.mlv.lineage.ObjectId;
+import java.util.Map;
+import java.util.Optional;
+
+/** What happened to one view in a run, with the quality counts of its constraints. */
+public record ViewRun(
+    ObjectId id,
+    ViewStatus status,
+    String strategy,
+    String reason,
+    long rowsWritten,
+    long rowsDropped,
+    Map<String, Long> violations,
+    long durationMs,
+    Optional<String> error) {
+
+  public ViewRun {
+    violations = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(violations));
+  }
+
+  public static ViewRun skipped(ObjectId id, String strategy, String reason) {
+    return new ViewRun(id, ViewStatus.Skipped, strategy, reason, 0, 0, Map.of(), 0, Optional.empty());
+  }
+}

@@ -1,0 +1,106 @@
+package dev.mlv.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Splits Spark SQL into tokens, aware of the places where a {@code ;}, a quote or a keyword does
+ * not mean what it seems: strings with backslash escapes and doubled quotes, backticked
+ * identifiers, line comments and nested block comments. It never fails; an unterminated
+ * construct becomes an {@link Token.Kind#UNTERMINATED} token that callers report.
+ */
+final class Lexer {
+  private Lexer() {}
+
+  static List<Token> tokenize(String s) {
+    List<Token> out = new ArrayList<>();
+    int i = 0;
+    int n = s.length();
+    while (i < n) {
+      char c = s.charAt(i);
+      int start = i;
+      Token.Kind kind;
+      if (Character.isWhitespace(c)) {
+        while (i < n && Character.isWhitespace(s.charAt(i))) {
+          i++;
+        }
+        kind = Token.Kind.WHITESPACE;
+      } else if (c == '-' && i + 1 < n && s.charAt(i + 1) == '-') {
+        while (i < n && s.charAt(i) != '\n') {
+          i++;
+        }
+        kind = Token.Kind.COMMENT;
+      } else if (c == '/' && i + 1 < n && s.charAt(i + 1) == '*') {
+        // Spark's grammar allows nested bracketed comments.
+        int depth = 0;
+        kind = Token.Kind.UNTERMINATED;
+        while (i < n) {
+          if (s.startsWith("/*", i)) {
+            depth++;
+            i += 2;
+          } else if (s.startsWith("*/", i)) {
+            depth--;
+            i += 2;
+            if (depth == 0) {
+              kind = Token.Kind.COMMENT;
+              break;
+            }
+          } else {
+            i++;
+          }
+        }
+      } else if (c == '\'' || c == '"') {
+        i++;
+        kind = Token.Kind.UNTERMINATED;
+        while (i < n) {
+          char d = s.charAt(i);
+          if (d == '\\') {
+            i += 2;
+          } else if (d == c) {
+            if (i + 1 < n && s.charAt(i + 1) == c) {
+              i += 2;
+            } else {
+              i++;
+              kind = Token.Kind.STRING;
+              break;
+            }
+          } else {
+            i++;
+          }
+        }
+        i = Math.min(i, n);
+      } else if (c == '`') {
+        i++;
+        kind = Token.Kind.UNTERMINATED;
+        while (i < n) {
+          if (s.charAt(i) == '`') {
+            if (i + 1 < n && s.charAt(i + 1) == '`') {
+              i += 2;
+            } else {
+              i++;
+              kind = Token.Kind.QUOTED_IDENT;
+              break;
+            }
+          } else {
+            i++;
+          }
+        }
+      } else if (Character.isLetter(c) || c == '_' || c == '$') {
+        while (i < n && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '_' || s.charAt(i) == '$')) {
+          i++;
+        }
+        kind = Token.Kind.WORD;
+      } else if (Character.isDigit(c)) {
+        while (i < n && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '.')) {
+          i++;
+        }
+        kind = Token.Kind.NUMBER;
+      } else {
+        i++;
+        kind = Token.Kind.SYMBOL;
+      }
+      out.add(new Token(kind, s.substring(start, i), start));
+    }
+    return out;
+  }
+}
