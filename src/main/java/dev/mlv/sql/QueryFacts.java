@@ -1,0 +1,37 @@
+package dev.mlv.sql;
+
+import dev.mlv.diag.Diagnostic;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What mlv knows about one SELECT without running it: the tables and views it reads (CTE names
+ * excluded, in order of first appearance, each positioned in the file), the functions it calls,
+ * the constructs it uses, whether Spark's parser had to step in, and a parse error if neither
+ * parser accepted the text.
+ */
+public record QueryFacts(
+    List<Name> tables,
+    Set<String> functions,
+    Set<QueryFeature> features,
+    boolean usedFallback,
+    List<Diagnostic> diagnostics) {
+
+  public QueryFacts {
+    tables = List.copyOf(tables);
+    // Sorted and in declaration order, so that output and golden files are stable.
+    functions = Collections.unmodifiableSortedSet(new TreeSet<>(functions));
+    features =
+        features.isEmpty()
+            ? Set.of()
+            : Collections.unmodifiableSet(EnumSet.copyOf(features));
+    diagnostics = List.copyOf(diagnostics);
+  }
+
+  public boolean parsed() {
+    return diagnostics.stream().noneMatch(Diagnostic::isError);
+  }
+}

@@ -1,0 +1,597 @@
+package dev.mlv.sql;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Rewrites the Spark-only syntax that Calcite's Babel parser rejects into text Calcite accepts,
+ * without moving anything: removed text becomes spaces, replacements have the same length and
+ * line breaks stay where they were, so a line and column reported by Calcite is the line and
+ * column in the user's file. Only tokens are rewritten, never the inside of strings, quoted
+ * identifiers or comments.
+ *
+ * <p>Text that is removed but still matters for lineage (a generator's arguments, a table
+ * function call, sort expressions) is returned as a {@link Fragment} to be parsed on its own;
+ * constructs that leave no trace in Calcite's tree are returned as {@link QueryFeature}s.
+ */
+final class SparkSyntaxRewriter {
+
+  /**
+   * Stands in for a table-valued function or a bare VALUES list in FROM; the extractor skips an
+   * identifier at a marker offset. Three characters, so it fits the shortest call {@code f()}.
+   */
+  static final String MARKER = "`$`";
+
+  /** Removed text to parse separately: a comma-separated expression list or a query. */
+  record Fragment(Kind kind, int offset, String text) {
+    enum Kind {
+      EXPRESSIONS,
+      QUERY
+    }
+  }
+
+  /** The rewritten text (same length as the input) and what the rewrite took out of it. */
+  record Result(
+      String sql, List<Fragment> fragments, Set<Integer> markers, Set<QueryFeature> features) {
+    Result {
+      fragments = List.copyOf(fragments);
+      markers = Set.copyOf(markers);
+      features = features.isEmpty() ? Set.of() : Set.copyOf(features);
+    }
+  }
+
+  /** Words that end a FROM item's alias or column list, so they are never taken for an alias. */
+  private static final Set<String> CLAUSE_WORDS =
+      Set.of(
+          "WHERE", "GROUP", "HAVING", "ORDER", "WINDOW", "QUALIFY", "LIMIT", "OFFSET", "UNION",
+          "INTERSECT", "EXCEPT", "MINUS", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS",
+          "NATURAL", "SEMI", "ANTI", "ON", "USING", "LATERAL", "CLUSTER", "DISTRIBUTE", "SORT",
+          "PIVOT", "UNPIVOT", "TABLESAMPLE", "AS", "SELECT", "FROM", "FOR", "VERSION",
+          "TIMESTAMP");
+
+  /** Words after which a clause-level list (DISTRIBUTE BY a, b) is over. */
+  private static final Set<String> LIST_END_WORDS =
+      Set.of(
+          "LIMIT", "OFFSET", "UNION", "INTERSECT", "EXCEPT", "MINUS", "SORT", "DISTRIBUTE",
+          "CLUSTER", "ORDER", "WINDOW");
+
+  /** Words that start a FROM item and are not a function name. */
+  private static final Set<String> NOT_TABLE_FUNCTIONS =
+      Set.of("SELECT", "VALUES", "TABLE", "LATERAL", "UNNEST", "WITH", "IDENTIFIER");
+
+  /** Spark's numeric literal suffixes: 1L, 2S, 3Y, 1.5D, 1.5F, 1.5BD. */
+  private static final Set<String> NUMBER_SUFFIXES = Set.of("L", "S", "Y", "D", "F", "BD");
+
+  Result rewrite(String sql) {
+    return new Pass(sql).run();
+  }
+
+  /** One rewrite of one text; not shared between threads. */
+  private static final class Pass {
+    private final String sql;
+    private final char[] out;
+    private final List<SqlToken> t;
+    private final List<Fragment> fragments = new ArrayList<>();
+    private final Set<Integer> markers = new HashSet<>();
+    private final Set<QueryFeature> features = EnumSet.noneOf(QueryFeature.class);
+
+    /** One entry per open parenthesis: does it hold a query, and are we in its FROM clause. */
+    private final Deque<boolean[]> frames = new ArrayDeque<>();
+
+    Pass(String sql) {
+      this.sql = sql;
+      this.out = sql.toCharArray();
+      this.t = SqlToken.tokenize(sql);
+    }
+
+    Result run() {
+      frames.push(new boolean[] {true, false});
+      int i = 0;
+      while (i < t.size()) {
+        int next = rewriteAt(i);
+        i = next > i ? next : i + 1;
+      }
+      return new Result(new String(out), fragments, markers, features);
+    }
+
+    /** Applies the first rule that matches at token {@code i}; returns the next token to visit. */
+    private int rewriteAt(int i) {
+      SqlToken token = t.get(i);
+      trackClauses(i, token);
+      int next;
+      if ((next = lateralView(i)) > 0
+          || (next = tableSample(i)) > 0
+          || (next = timeTravel(i)) > 0
+          || (next = distributeOrSortBy(i)) > 0
+          || (next = groupByAll(i)) > 0
+          || (next = fromItem(i)) > 0
+          || (next = generatorAliases(i)) > 0
+          || (next = nestedType(i)) > 0
+          || (next = numberSuffix(i)) > 0
+          || (next = adjacentStrings(i)) > 0
+          || (next = trailingSemicolon(i)) > 0) {
+        return next;
+      }
+      if (token.isSymbol("==")) {
+        replace(token.start(), "= ");
+      }
+      return i + 1;
+    }
+
+    private void trackClauses(int i, SqlToken token) {
+      boolean[] frame = frames.peek();
+      if (token.isSymbol("(")) {
+        SqlToken first = at(i + 1);
+        boolean query =
+            first != null
+                && (first.isWord("SELECT")
+                    || first.isWord("WITH")
+                    || first.isWord("FROM")
+                    || first.isWord("VALUES")
+                    || first.isSymbol("("));
+        frames.push(new boolean[] {query, false});
+      } else if (token.isSymbol(")")) {
+        if (frames.size() > 1) {
+          frames.pop();
+        }
+      } else if (frame[0] && (token.isWord("FROM") && !previousIs(i, "DISTINCT"))
+          || frame[0] && token.isWord("JOIN")) {
+        frame[1] = true;
+      } else if (token.kind() == SqlToken.Kind.WORD
+          && (LIST_END_WORDS.contains(token.upper())
+              || Set.of("WHERE", "GROUP", "HAVING", "QUALIFY", "SELECT")
+                  .contains(token.upper()))) {
+        frame[1] = false;
+      }
+    }
+
+    /** {@code LATERAL VIEW [OUTER] gen(args) alias [AS] col, ...}: kept as a fragment. */
+    private int lateralView(int i) {
+      if (!t.get(i).isWord("LATERAL") || !is(i + 1, "VIEW")) {
+        return -1;
+      }
+      int j = i + 2;
+      if (is(j, "OUTER")) {
+        j++;
+      }
+      int nameStart = j;
+      j = qualifiedNameEnd(j);
+      if (j == nameStart || !symbol(j, "(")) {
+        return -1;
+      }
+      int close = matchingParen(j);
+      if (close < 0) {
+        return -1;
+      }
+      expressions(t.get(nameStart).start(), t.get(close).end());
+      j = close + 1;
+      if (isAlias(j) && !is(j, "AS")) {
+        j++;
+      }
+      if (is(j, "AS") && isAlias(j + 1)) {
+        j++;
+      }
+      if (isAlias(j)) {
+        j++;
+        while (symbol(j, ",") && isAlias(j + 1)) {
+          j += 2;
+        }
+      }
+      blank(t.get(i).start(), t.get(j - 1).end());
+      features.add(QueryFeature.LATERAL_VIEW);
+      return j;
+    }
+
+    /** Spark's {@code TABLESAMPLE (10 PERCENT)}, {@code (5 ROWS)}, {@code (BUCKET 1 OUT OF 4)}. */
+    private int tableSample(int i) {
+      if (!t.get(i).isWord("TABLESAMPLE") || !symbol(i + 1, "(")) {
+        return -1;
+      }
+      int close = matchingParen(i + 1);
+      if (close < 0) {
+        return -1;
+      }
+      blank(t.get(i).start(), t.get(close).end());
+      features.add(QueryFeature.TABLE_SAMPLE);
+      return close + 1;
+    }
+
+    /**
+     * {@code [FOR] VERSION|SYSTEM_VERSION|TIMESTAMP|SYSTEM_TIME AS OF value}. Calcite knows only
+     * one spelling, so all are removed and recorded; the value is kept as a fragment.
+     */
+    private int timeTravel(int i) {
+      int k = t.get(i).isWord("FOR") ? i + 1 : i;
+      SqlToken kind = at(k);
+      if (kind == null
+          || !(kind.isWord("VERSION")
+              || kind.isWord("SYSTEM_VERSION")
+              || kind.isWord("TIMESTAMP")
+              || kind.isWord("SYSTEM_TIME"))
+          || !is(k + 1, "AS")
+          || !is(k + 2, "OF")) {
+        return -1;
+      }
+      int valueStart = k + 3;
+      int end = operandEnd(valueStart);
+      if (end < 0) {
+        return -1;
+      }
+      while (symbol(end, "+") || symbol(end, "-") || symbol(end, "||")) {
+        int further = operandEnd(end + 1);
+        if (further < 0) {
+          break;
+        }
+        end = further;
+      }
+      expressions(t.get(valueStart).start(), t.get(end - 1).end());
+      blank(t.get(i).start(), t.get(end - 1).end());
+      features.add(QueryFeature.TIME_TRAVEL);
+      return end;
+    }
+
+    /** One operand of a time-travel value; returns the token after it, or -1. */
+    private int operandEnd(int i) {
+      SqlToken token = at(i);
+      if (token == null) {
+        return -1;
+      }
+      if (token.isSymbol("-") || token.isSymbol("+")) {
+        return operandEnd(i + 1);
+      }
+      if (token.kind() == SqlToken.Kind.STRING || token.kind() == SqlToken.Kind.NUMBER) {
+        return i + 1;
+      }
+      if (token.isSymbol("(")) {
+        int close = matchingParen(i);
+        return close < 0 ? -1 : close + 1;
+      }
+      if ((token.isWord("TIMESTAMP") || token.isWord("DATE")) && kind(i + 1, SqlToken.Kind.STRING)) {
+        return i + 2;
+      }
+      if (token.isWord("INTERVAL")) {
+        int j = i + 1;
+        while (kind(j, SqlToken.Kind.STRING)
+            || kind(j, SqlToken.Kind.NUMBER)
+            || (kind(j, SqlToken.Kind.WORD) && !CLAUSE_WORDS.contains(t.get(j).upper()))) {
+          j++;
+        }
+        return j > i + 1 ? j : -1;
+      }
+      if (token.kind() == SqlToken.Kind.WORD) {
+        if (symbol(i + 1, "(")) {
+          int close = matchingParen(i + 1);
+          return close < 0 ? -1 : close + 1;
+        }
+        if (token.upper().startsWith("CURRENT_")) {
+          return i + 1;
+        }
+      }
+      return -1;
+    }
+
+    /** {@code CLUSTER BY | DISTRIBUTE BY | SORT BY list}: removed, the list kept as a fragment. */
+    private int distributeOrSortBy(int i) {
+      SqlToken token = t.get(i);
+      if (!(token.isWord("CLUSTER") || token.isWord("DISTRIBUTE") || token.isWord("SORT"))
+          || !is(i + 1, "BY")) {
+        return -1;
+      }
+      int j = i + 2;
+      int depth = 0;
+      while (j < t.size()) {
+        SqlToken u = t.get(j);
+        if (u.isSymbol("(")) {
+          depth++;
+        } else if (u.isSymbol(")")) {
+          if (depth == 0) {
+            break;
+          }
+          depth--;
+        } else if (depth == 0
+            && (u.isSymbol(";")
+                || (u.kind() == SqlToken.Kind.WORD && LIST_END_WORDS.contains(u.upper())))) {
+          break;
+        }
+        j++;
+      }
+      if (j == i + 2) {
+        return -1;
+      }
+      expressions(t.get(i + 2).start(), t.get(j - 1).end());
+      blank(token.start(), t.get(j - 1).end());
+      features.add(QueryFeature.DISTRIBUTE_OR_SORT_BY);
+      return j;
+    }
+
+    /** {@code GROUP BY ALL} becomes {@code GROUP BY ()}, which Calcite accepts. */
+    private int groupByAll(int i) {
+      if (!t.get(i).isWord("GROUP") || !is(i + 1, "BY") || !is(i + 2, "ALL")) {
+        return -1;
+      }
+      replace(t.get(i + 2).start(), "() ");
+      features.add(QueryFeature.GROUP_BY);
+      return i + 3;
+    }
+
+    /**
+     * A FROM item Calcite rejects: a table-valued function call ({@code range(3)}) or a VALUES
+     * list without parentheses. Both become the marker; their text is kept as a fragment.
+     */
+    private int fromItem(int i) {
+      boolean[] frame = frames.peek();
+      SqlToken prev = at(i - 1);
+      if (!frame[1]
+          || prev == null
+          || !(prev.isWord("FROM") || prev.isWord("JOIN") || prev.isSymbol(","))) {
+        return -1;
+      }
+      SqlToken token = t.get(i);
+      if (token.isWord("VALUES")) {
+        int end = valuesEnd(i + 1);
+        if (end <= i + 1) {
+          return -1;
+        }
+        int last = t.get(end - 1).end();
+        fragments.add(
+            new Fragment(Fragment.Kind.QUERY, token.start(), "VALUES " + rows(i + 1, end)));
+        blank(token.start(), last);
+        marker(token.start());
+        return end;
+      }
+      if (token.kind() != SqlToken.Kind.WORD
+          || NOT_TABLE_FUNCTIONS.contains(token.upper())
+          || !symbol(i + 1, "(")) {
+        return -1;
+      }
+      int close = matchingParen(i + 1);
+      if (close < 0) {
+        return -1;
+      }
+      expressions(token.start(), t.get(close).end());
+      blank(token.start(), t.get(close).end());
+      marker(token.start());
+      features.add(QueryFeature.TABLE_FUNCTION);
+      return close + 1;
+    }
+
+    /**
+     * The rows of a bare VALUES list, each wrapped in parentheses when it is not already, so
+     * that {@code VALUES 1, 2} parses as two rows.
+     */
+    private String rows(int from, int end) {
+      StringBuilder text = new StringBuilder();
+      int i = from;
+      while (i < end) {
+        int rowEnd = i;
+        int depth = 0;
+        while (rowEnd < end) {
+          SqlToken u = t.get(rowEnd);
+          if (depth == 0 && u.isSymbol(",")) {
+            break;
+          }
+          depth += u.isSymbol("(") ? 1 : u.isSymbol(")") ? -1 : 0;
+          rowEnd++;
+        }
+        String row = sql.substring(t.get(i).start(), t.get(rowEnd - 1).end());
+        if (text.length() > 0) {
+          text.append(", ");
+        }
+        text.append(t.get(i).isSymbol("(") && rowEnd - 1 == matchingParen(i) ? row : "(" + row + ")");
+        i = rowEnd + 1;
+      }
+      return text.toString();
+    }
+
+    /** Rows of a bare VALUES list: parenthesised groups, literals or calls, comma separated. */
+    private int valuesEnd(int i) {
+      int j = i;
+      while (true) {
+        int itemEnd = valueItemEnd(j);
+        if (itemEnd < 0) {
+          return j == i ? -1 : j - 1;
+        }
+        j = itemEnd;
+        if (!symbol(j, ",")) {
+          return j;
+        }
+        j++;
+      }
+    }
+
+    private int valueItemEnd(int i) {
+      SqlToken token = at(i);
+      if (token == null) {
+        return -1;
+      }
+      if (token.isSymbol("-") || token.isSymbol("+")) {
+        return valueItemEnd(i + 1);
+      }
+      if (token.isSymbol("(")) {
+        int close = matchingParen(i);
+        return close < 0 ? -1 : close + 1;
+      }
+      if (token.kind() == SqlToken.Kind.STRING || token.kind() == SqlToken.Kind.NUMBER) {
+        return i + 1;
+      }
+      if (token.isWord("NULL") || token.isWord("TRUE") || token.isWord("FALSE")) {
+        return i + 1;
+      }
+      if (token.kind() == SqlToken.Kind.WORD && symbol(i + 1, "(")) {
+        int close = matchingParen(i + 1);
+        return close < 0 ? -1 : close + 1;
+      }
+      return -1;
+    }
+
+    /** Spark's generator aliases {@code explode(m) AS (k, v)}: the list is removed. */
+    private int generatorAliases(int i) {
+      if (!t.get(i).isWord("AS") || !symbol(i - 1, ")") || !symbol(i + 1, "(")) {
+        return -1;
+      }
+      int j = i + 2;
+      while (kind(j, SqlToken.Kind.WORD) || kind(j, SqlToken.Kind.QUOTED_IDENTIFIER)) {
+        if (symbol(j + 1, ")")) {
+          blank(t.get(i).start(), t.get(j + 1).end());
+          return j + 2;
+        }
+        if (!symbol(j + 1, ",")) {
+          return -1;
+        }
+        j += 2;
+      }
+      return -1;
+    }
+
+    /** {@code CAST(x AS array<int>)} and {@code x::map<string,int>}: the type becomes INT. */
+    private int nestedType(int i) {
+      SqlToken token = t.get(i);
+      if (!(token.isWord("ARRAY") || token.isWord("MAP") || token.isWord("STRUCT"))
+          || !symbol(i + 1, "<")
+          || !(is(i - 1, "AS") || symbol(i - 1, "::"))) {
+        return -1;
+      }
+      int depth = 0;
+      for (int j = i + 1; j < t.size(); j++) {
+        SqlToken u = t.get(j);
+        if (u.isSymbol("<")) {
+          depth++;
+        } else if (u.isSymbol(">")) {
+          depth--;
+          if (depth == 0) {
+            blank(token.start(), u.end());
+            replace(token.start(), "INT");
+            return j + 1;
+          }
+        }
+      }
+      return -1;
+    }
+
+    /** {@code 10L}, {@code 1.5BD}: the suffix goes, the number stays. */
+    private int numberSuffix(int i) {
+      SqlToken token = t.get(i);
+      SqlToken next = at(i + 1);
+      if (token.kind() != SqlToken.Kind.NUMBER
+          || next == null
+          || next.kind() != SqlToken.Kind.WORD
+          || next.start() != token.end()
+          || !NUMBER_SUFFIXES.contains(next.upper())) {
+        return -1;
+      }
+      blank(next.start(), next.end());
+      return i + 2;
+    }
+
+    /**
+     * {@code 'a''b'}: Spark reads two adjacent literals, Calcite with backslash escapes rejects
+     * them; turning the seam into an escaped quote keeps one literal of the same length.
+     */
+    private int adjacentStrings(int i) {
+      SqlToken token = t.get(i);
+      SqlToken next = at(i + 1);
+      if (token.kind() != SqlToken.Kind.STRING
+          || next == null
+          || next.kind() != SqlToken.Kind.STRING
+          || next.start() != token.end()
+          || next.text().charAt(0) != token.text().charAt(0)) {
+        return -1;
+      }
+      out[token.end() - 1] = '\\';
+      return i + 1;
+    }
+
+    private int trailingSemicolon(int i) {
+      if (!t.get(i).isSymbol(";")) {
+        return -1;
+      }
+      for (int j = i + 1; j < t.size(); j++) {
+        if (!t.get(j).isSymbol(";")) {
+          return -1;
+        }
+      }
+      for (int j = i; j < t.size(); j++) {
+        blank(t.get(j).start(), t.get(j).end());
+      }
+      return t.size();
+    }
+
+    private boolean isAlias(int i) {
+      SqlToken token = at(i);
+      return token != null
+          && (token.kind() == SqlToken.Kind.QUOTED_IDENTIFIER
+              || (token.kind() == SqlToken.Kind.WORD && !CLAUSE_WORDS.contains(token.upper())))
+          || is(i, "AS") && isAlias(i + 1);
+    }
+
+    private int qualifiedNameEnd(int i) {
+      int j = i;
+      while (at(j) != null && at(j).isIdentifier()) {
+        j++;
+        if (!symbol(j, ".")) {
+          return j;
+        }
+        j++;
+      }
+      return i;
+    }
+
+    private int matchingParen(int open) {
+      int depth = 0;
+      for (int j = open; j < t.size(); j++) {
+        if (t.get(j).isSymbol("(")) {
+          depth++;
+        } else if (t.get(j).isSymbol(")") && --depth == 0) {
+          return j;
+        }
+      }
+      return -1;
+    }
+
+    private void expressions(int from, int to) {
+      fragments.add(new Fragment(Fragment.Kind.EXPRESSIONS, from, sql.substring(from, to)));
+    }
+
+    private void marker(int offset) {
+      replace(offset, MARKER);
+      markers.add(offset);
+    }
+
+    private void blank(int from, int to) {
+      for (int k = from; k < to; k++) {
+        if (out[k] != '\n' && out[k] != '\r') {
+          out[k] = ' ';
+        }
+      }
+    }
+
+    private void replace(int offset, String text) {
+      text.getChars(0, text.length(), out, offset);
+    }
+
+    private SqlToken at(int i) {
+      return i >= 0 && i < t.size() ? t.get(i) : null;
+    }
+
+    private boolean is(int i, String word) {
+      return at(i) != null && at(i).isWord(word);
+    }
+
+    private boolean symbol(int i, String symbol) {
+      return at(i) != null && at(i).isSymbol(symbol);
+    }
+
+    private boolean kind(int i, SqlToken.Kind kind) {
+      return at(i) != null && at(i).kind() == kind;
+    }
+
+    private boolean previousIs(int i, String word) {
+      return is(i - 1, word);
+    }
+  }
+}

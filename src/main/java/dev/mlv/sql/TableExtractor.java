@@ -1,0 +1,422 @@
+package dev.mlv.sql;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.Position;
+import dev.mlv.sql.SparkSyntaxRewriter.Fragment;
+import dev.mlv.sql.fallback.SparkFallbackParser;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.calcite.config.Lex;
+import org.apache.calcite.sql.JoinType;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlMatchRecognize;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlPivot;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSetOperator;
+import org.apache.calcite.sql.SqlSnapshot;
+import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.SqlUnpivot;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.SqlWithItem;
+import org.apache.calcite.sql.fun.SqlCastFunction;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+
+/**
+ * Finds what a Spark SQL SELECT reads, calls and uses, without a catalog: Calcite's Babel parser
+ * on the text after {@link SparkSyntaxRewriter}, and Spark's own parser only when Calcite still
+ * refuses. Calcite fails loudly rather than returning a wrong table set, which is what makes
+ * "fall back on a parse error" safe. Stateless: one instance serves all threads.
+ */
+public final class TableExtractor {
+
+  public static final String PARSE_RULE = "SQL_PARSE";
+
+  /**
+   * BIG_QUERY lexing is Spark's: backticked identifiers, '..' and ".." strings with backslash
+   * escapes, unquoted case kept and matched case-insensitively.
+   */
+  private static final SqlParser.Config CONFIG =
+      SqlParser.config()
+          .withLex(Lex.BIG_QUERY)
+          .withConformance(SqlConformanceEnum.BABEL)
+          .withParserFactory(SqlBabelParserImpl.FACTORY);
+
+  /** Spark's file-format data sources: {@code delta.`/path`} reads files, not a table. */
+  private static final Set<String> FILE_FORMATS =
+      Set.of("delta", "parquet", "csv", "json", "orc", "text", "avro", "binaryfile");
+
+  private final SparkSyntaxRewriter rewriter = new SparkSyntaxRewriter();
+
+  /**
+   * The facts of {@code selectSql}, whose first character is at {@code start} in its file. A
+   * text neither parser accepts gives facts with no tables and one {@value #PARSE_RULE} error.
+   */
+  public QueryFacts extract(String selectSql, Position start) {
+    SparkSyntaxRewriter.Result rewritten = rewriter.rewrite(selectSql);
+    Walk walk = new Walk(selectSql, start, rewritten);
+    try {
+      SqlNode root = SqlParser.create(rewritten.sql(), CONFIG).parseQuery();
+      List<SqlNode> fragments = new ArrayList<>();
+      for (Fragment fragment : rewritten.fragments()) {
+        fragments.add(parseFragment(selectSql, fragment));
+      }
+      walk.query(root, Set.of());
+      for (int i = 0; i < fragments.size(); i++) {
+        walk.fragment(rewritten.fragments().get(i), fragments.get(i));
+      }
+      return walk.facts();
+    } catch (SqlParseException calciteError) {
+      Optional<QueryFacts> spark = Fallback.PARSER.parse(selectSql, start);
+      return spark.orElseGet(() -> parseError(selectSql, start, calciteError));
+    }
+  }
+
+  /** Whether a name is a file-format path read such as {@code delta.`/data/x`}. */
+  public static boolean isPathTable(List<String> parts) {
+    if (parts.size() != 2 || !FILE_FORMATS.contains(parts.get(0).toLowerCase(Locale.ROOT))) {
+      return false;
+    }
+    String path = parts.get(1);
+    return path.contains("/") || path.contains(":") || path.contains("\\");
+  }
+
+  /**
+   * Parses removed text on its own, laid out so that Calcite's positions are the file's: the
+   * text before it is blanked (line breaks kept) and the wrapper sits on a line of its own.
+   */
+  private static SqlNode parseFragment(String sql, Fragment fragment) throws SqlParseException {
+    StringBuilder padded = new StringBuilder(fragment.kind() == Fragment.Kind.QUERY ? "\n" : "SELECT\n");
+    for (int i = 0; i < fragment.offset(); i++) {
+      char c = sql.charAt(i);
+      padded.append(c == '\n' || c == '\r' ? c : ' ');
+    }
+    padded.append(fragment.text());
+    return SqlParser.create(padded.toString(), CONFIG).parseQuery();
+  }
+
+  private static QueryFacts parseError(String sql, Position start, SqlParseException error) {
+    SqlParserPos pos = error.getPos();
+    Position position =
+        pos == null
+            ? start
+            : start.advance(sql, offsetOf(sql, pos.getLineNum(), pos.getColumnNum()));
+    Diagnostic diagnostic =
+        Diagnostic.error(
+            PARSE_RULE,
+            position,
+            readable(error),
+            "Check the SELECT at this point; mlv reads it with Spark SQL syntax.");
+    return new QueryFacts(List.of(), Set.of(), Set.of(), true, List.of(diagnostic));
+  }
+
+  /** Calcite's first message line without its own "at line, column" and without a token dump. */
+  private static String readable(SqlParseException error) {
+    String message = error.getMessage() == null ? "syntax error" : error.getMessage();
+    String first =
+        message.lines().findFirst().orElse(message).replaceAll(" at line \\d+, column \\d+", "");
+    first = first.replaceAll("\\.$", "");
+    Collection<String> expected = error.getExpectedTokenNames();
+    if (expected != null && !expected.isEmpty() && expected.size() <= 8) {
+      first +=
+          "; expected "
+              + expected.stream()
+                  .map(token -> token.replace("\"", ""))
+                  .sorted()
+                  .collect(Collectors.joining(", "));
+    }
+    return "syntax error: " + first;
+  }
+
+  /** Offset of a 1-based line and column; columns count characters, tabs included. */
+  static int offsetOf(String text, int line, int column) {
+    int offset = 0;
+    for (int l = 1; l < line && offset < text.length(); offset++) {
+      if (text.charAt(offset) == '\n') {
+        l++;
+      }
+    }
+    return Math.min(text.length(), offset + Math.max(0, column - 1));
+  }
+
+  /** Holds Spark's parser so that its classes load on the first fallback, not before. */
+  private static final class Fallback {
+    static final SparkFallbackParser PARSER = new SparkFallbackParser();
+  }
+
+  /** One walk over one parsed query; not shared between threads. */
+  private static final class Walk {
+    private final String sql;
+    private final Position start;
+    private final Set<Integer> markers;
+    private final Set<QueryFeature> features = EnumSet.noneOf(QueryFeature.class);
+    private final Set<String> functions = new TreeSet<>();
+    private final List<Ref> refs = new ArrayList<>();
+    private final Set<String> allCteNames = new HashSet<>();
+
+    /** Lines to subtract from Calcite's positions: 1 while walking a wrapped fragment. */
+    private int lineShift;
+
+    private record Ref(int offset, Name name) {}
+
+    Walk(String sql, Position start, SparkSyntaxRewriter.Result rewritten) {
+      this.sql = sql;
+      this.start = start;
+      this.markers = rewritten.markers();
+      features.addAll(rewritten.features());
+    }
+
+    QueryFacts facts() {
+      Map<List<String>, Name> distinct = new LinkedHashMap<>();
+      refs.stream()
+          .sorted(Comparator.comparingInt(Ref::offset))
+          .forEach(ref -> distinct.putIfAbsent(ref.name().parts(), ref.name()));
+      return new QueryFacts(List.copyOf(distinct.values()), functions, features, false, List.of());
+    }
+
+    /**
+     * Removed text lost its place in the tree, so a subquery inside it sees every CTE name of
+     * the statement: that can hide a same-named table, never invent one.
+     */
+    void fragment(Fragment fragment, SqlNode node) {
+      lineShift = 1;
+      Set<String> scope = Set.copyOf(allCteNames);
+      if (fragment.kind() == Fragment.Kind.QUERY) {
+        query(node, scope);
+      } else {
+        expression(((SqlSelect) node).getSelectList(), scope);
+      }
+      lineShift = 0;
+    }
+
+    void query(SqlNode node, Set<String> ctes) {
+      if (node instanceof SqlWith with) {
+        Set<String> scope = new HashSet<>(ctes);
+        for (SqlNode item : with.withList) {
+          SqlWithItem cte = (SqlWithItem) item;
+          String name = cte.name.getSimple().toLowerCase(Locale.ROOT);
+          allCteNames.add(name);
+          if (cte.recursive != null && cte.recursive.booleanValue()) {
+            scope.add(name);
+          }
+          query(cte.query, Set.copyOf(scope));
+          scope.add(name);
+        }
+        query(with.body, Set.copyOf(scope));
+      } else if (node instanceof SqlOrderBy orderBy) {
+        query(orderBy.query, ctes);
+        if (!orderBy.orderList.isEmpty()) {
+          features.add(QueryFeature.ORDER_BY);
+        }
+        expression(orderBy.orderList, ctes);
+        limit(orderBy.offset, orderBy.fetch, ctes);
+      } else if (node instanceof SqlSelect select) {
+        select(select, ctes);
+      } else if (node instanceof SqlCall call && call.getOperator() instanceof SqlSetOperator op) {
+        if (op.getKind() == SqlKind.UNION) {
+          features.add(op.isAll() ? QueryFeature.UNION_ALL : QueryFeature.UNION_DISTINCT);
+        } else {
+          features.add(QueryFeature.INTERSECT_EXCEPT);
+        }
+        for (SqlNode operand : call.getOperandList()) {
+          query(operand, ctes);
+        }
+      } else if (node != null && node.getKind() == SqlKind.VALUES) {
+        expression(node, ctes);
+      } else if (node != null) {
+        from(node, ctes);
+      }
+    }
+
+    private void select(SqlSelect select, Set<String> ctes) {
+      if (select.isDistinct()) {
+        features.add(QueryFeature.DISTINCT);
+      }
+      // Hints name tables (BROADCAST(t)) without reading them, so they are not walked.
+      if (select.getFrom() != null) {
+        from(select.getFrom(), ctes);
+      }
+      expression(select.getSelectList(), ctes);
+      expression(select.getWhere(), ctes);
+      if (select.getGroup() != null) {
+        features.add(QueryFeature.GROUP_BY);
+        expression(select.getGroup(), ctes);
+      }
+      expression(select.getHaving(), ctes);
+      expression(select.getWindowList(), ctes);
+      expression(select.getQualify(), ctes);
+      if (select.getOrderList() != null && !select.getOrderList().isEmpty()) {
+        features.add(QueryFeature.ORDER_BY);
+        expression(select.getOrderList(), ctes);
+      }
+      limit(select.getOffset(), select.getFetch(), ctes);
+    }
+
+    private void limit(SqlNode offset, SqlNode fetch, Set<String> ctes) {
+      if (offset != null || fetch != null) {
+        features.add(QueryFeature.LIMIT);
+        expression(offset, ctes);
+        expression(fetch, ctes);
+      }
+    }
+
+    private void from(SqlNode node, Set<String> ctes) {
+      if (node instanceof SqlIdentifier identifier) {
+        table(identifier, ctes);
+      } else if (node instanceof SqlJoin join) {
+        join(join);
+        from(join.getLeft(), ctes);
+        from(join.getRight(), ctes);
+        expression(join.getCondition(), ctes);
+      } else if (node instanceof SqlSnapshot snapshot) {
+        features.add(QueryFeature.TIME_TRAVEL);
+        from(snapshot.getTableRef(), ctes);
+        expression(snapshot.getPeriod(), ctes);
+      } else if (node instanceof SqlPivot pivot) {
+        from(pivot.query, ctes);
+        expression(pivot.aggList, ctes);
+        expression(pivot.axisList, ctes);
+        expression(pivot.inList, ctes);
+      } else if (node instanceof SqlUnpivot unpivot) {
+        from(unpivot.query, ctes);
+      } else if (node instanceof SqlMatchRecognize match) {
+        from(match.getTableRef(), ctes);
+      } else if (node instanceof SqlBasicCall call) {
+        fromCall(call, ctes);
+      } else {
+        query(node, ctes);
+      }
+    }
+
+    private void fromCall(SqlBasicCall call, Set<String> ctes) {
+      switch (call.getKind()) {
+        case AS, LATERAL, EXPLICIT_TABLE -> from(call.operand(0), ctes);
+        case TABLESAMPLE -> {
+          features.add(QueryFeature.TABLE_SAMPLE);
+          from(call.operand(0), ctes);
+        }
+        case COLLECTION_TABLE -> {
+          features.add(QueryFeature.TABLE_FUNCTION);
+          expression(call.operand(0), ctes);
+        }
+        case UNNEST -> expression(call, ctes);
+        default -> query(call, ctes);
+      }
+    }
+
+    private void join(SqlJoin join) {
+      JoinType type = join.getJoinType();
+      QueryFeature feature =
+          switch (type) {
+            // Spark reads a comma between FROM items as an inner join without a condition.
+            case INNER, COMMA -> QueryFeature.INNER_JOIN;
+            case LEFT -> QueryFeature.LEFT_OUTER_JOIN;
+            case RIGHT -> QueryFeature.RIGHT_OUTER_JOIN;
+            case FULL -> QueryFeature.FULL_OUTER_JOIN;
+            case CROSS -> QueryFeature.CROSS_JOIN;
+            case LEFT_SEMI_JOIN -> QueryFeature.LEFT_SEMI_JOIN;
+            case LEFT_ANTI_JOIN -> QueryFeature.LEFT_ANTI_JOIN;
+            default -> null;
+          };
+      if (feature != null) {
+        features.add(feature);
+      }
+    }
+
+    private void table(SqlIdentifier identifier, Set<String> ctes) {
+      SqlParserPos pos = identifier.getParserPosition();
+      int from = offsetOf(sql, pos.getLineNum() - lineShift, pos.getColumnNum());
+      if (markers.contains(from)) {
+        return;
+      }
+      int to = offsetOf(sql, pos.getEndLineNum() - lineShift, pos.getEndColumnNum()) + 1;
+      String text = sql.substring(from, Math.min(sql.length(), Math.max(from, to)));
+      List<String> parts = partsOf(text);
+      if (parts.size() != identifier.names.size()) {
+        // The span did not cover the name as written (a fragment rebuilt by the rewriter).
+        parts = identifier.names.stream().map(p -> p.toLowerCase(Locale.ROOT)).toList();
+        text = String.join(".", identifier.names);
+      }
+      if (parts.size() == 1 && ctes.contains(parts.get(0))) {
+        return;
+      }
+      if (isPathTable(parts)) {
+        features.add(QueryFeature.PATH_TABLE);
+        return;
+      }
+      refs.add(new Ref(from, new Name(parts, text, start.advance(sql, from))));
+    }
+
+    /** The parts of a name as written: split at dots outside backticks, unquoted, lower case. */
+    private static List<String> partsOf(String text) {
+      return SqlToken.tokenize(text).stream()
+          .filter(SqlToken::isIdentifier)
+          .map(token -> token.identifierValue().toLowerCase(Locale.ROOT))
+          .toList();
+    }
+
+    private void expression(SqlNode node, Set<String> ctes) {
+      if (node == null) {
+        return;
+      }
+      if (node instanceof SqlNodeList list) {
+        for (SqlNode item : list) {
+          expression(item, ctes);
+        }
+      } else if (isQuery(node)) {
+        features.add(QueryFeature.SUBQUERY_EXPRESSION);
+        query(node, ctes);
+      } else if (node instanceof SqlCall call) {
+        call(call, ctes);
+      }
+    }
+
+    private void call(SqlCall call, Set<String> ctes) {
+      if (call.getKind() == SqlKind.OVER) {
+        features.add(QueryFeature.WINDOW_FUNCTION);
+      }
+      if (call.getOperator() instanceof SqlFunction function
+          && !(function instanceof SqlCastFunction)
+          && function.getSyntax() != SqlSyntax.FUNCTION_ID) {
+        functions.add(function.getName().toLowerCase(Locale.ROOT));
+      }
+      SqlLiteral quantifier = call.getFunctionQuantifier();
+      if (quantifier != null && "DISTINCT".equalsIgnoreCase(quantifier.toValue())) {
+        features.add(QueryFeature.DISTINCT);
+      }
+      for (SqlNode operand : call.getOperandList()) {
+        expression(operand, ctes);
+      }
+    }
+
+    private static boolean isQuery(SqlNode node) {
+      return node instanceof SqlSelect
+          || node instanceof SqlOrderBy
+          || node instanceof SqlWith
+          || (node instanceof SqlCall call && call.getOperator() instanceof SqlSetOperator);
+    }
+  }
+}

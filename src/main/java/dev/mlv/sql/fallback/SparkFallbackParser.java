@@ -1,0 +1,228 @@
+package dev.mlv.sql.fallback;
+
+import dev.mlv.diag.Position;
+import dev.mlv.sql.Name;
+import dev.mlv.sql.QueryFacts;
+import dev.mlv.sql.QueryFeature;
+import dev.mlv.sql.TableExtractor;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.spark.sql.catalyst.analysis.RelationTimeTravel;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedGenerator;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedTableValuedFunction;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
+import org.apache.spark.sql.catalyst.expressions.UnresolvedWindowExpression;
+import org.apache.spark.sql.catalyst.expressions.WindowExpression;
+import org.apache.spark.sql.catalyst.parser.ParseException;
+import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.Distinct;
+import org.apache.spark.sql.catalyst.plans.logical.Except;
+import org.apache.spark.sql.catalyst.plans.logical.Generate;
+import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
+import org.apache.spark.sql.catalyst.plans.logical.Intersect;
+import org.apache.spark.sql.catalyst.plans.logical.Join;
+import org.apache.spark.sql.catalyst.plans.logical.LocalLimit;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Offset;
+import org.apache.spark.sql.catalyst.plans.logical.RepartitionByExpression;
+import org.apache.spark.sql.catalyst.plans.logical.Sample;
+import org.apache.spark.sql.catalyst.plans.logical.Sort;
+import org.apache.spark.sql.catalyst.plans.logical.Union;
+import org.apache.spark.sql.catalyst.plans.logical.UnresolvedWith;
+import org.apache.spark.sql.catalyst.trees.Origin;
+import org.apache.spark.sql.execution.SparkSqlParser;
+import scala.Tuple3;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The one place outside the local target that touches Spark: reads a SELECT with Spark's own
+ * parser when Calcite cannot, and reports what it found in mlv's terms. {@code SparkSqlParser}
+ * rather than {@code CatalystSqlParser}, since only the former accepts {@code DISTRIBUTE BY}.
+ * Loading this class loads Spark's parser (2-4 s, ~100 MB of jars), so callers reach it lazily.
+ */
+public final class SparkFallbackParser {
+
+  private final SparkSqlParser parser = new SparkSqlParser();
+
+  /** The facts of {@code sql}, or empty when Spark's parser rejects it too. */
+  public Optional<QueryFacts> parse(String sql, Position start) {
+    LogicalPlan plan;
+    try {
+      plan = parser.parsePlan(sql);
+    } catch (Exception e) {
+      // Scala declares no checked exceptions; a rejected text surfaces as ParseException.
+      if (e instanceof ParseException) {
+        return Optional.empty();
+      }
+      throw e instanceof RuntimeException runtime
+          ? runtime
+          : new IllegalStateException("Spark's SQL parser failed", e);
+    }
+    Walk walk = new Walk(sql, start);
+    walk.plan(plan, Set.of());
+    return Optional.of(walk.facts());
+  }
+
+  /** One walk over one plan; CTE names are scoped as Spark scopes them. */
+  private static final class Walk {
+    private final String sql;
+    private final Position start;
+    private final List<Ref> refs = new ArrayList<>();
+    private final Set<String> functions = new TreeSet<>();
+    private final Set<QueryFeature> features = EnumSet.noneOf(QueryFeature.class);
+    private final Set<LogicalPlan> distinctUnions =
+        Collections.newSetFromMap(new IdentityHashMap<>());
+
+    Walk(String sql, Position start) {
+      this.sql = sql;
+      this.start = start;
+    }
+
+    private record Ref(int offset, Name name) {}
+
+    QueryFacts facts() {
+      Map<List<String>, Name> distinct = new LinkedHashMap<>();
+      refs.stream()
+          .sorted(Comparator.comparingInt(Ref::offset))
+          .forEach(ref -> distinct.putIfAbsent(ref.name().parts(), ref.name()));
+      return new QueryFacts(
+          List.copyOf(distinct.values()), functions, features, true, List.of());
+    }
+
+    void plan(LogicalPlan plan, Set<String> ctes) {
+      if (plan instanceof UnresolvedWith with) {
+        Set<String> scope = new HashSet<>(ctes);
+        for (Tuple3<String, ?, ?> cte : CollectionConverters.asJava(with.cteRelations())) {
+          String name = cte._1().toLowerCase(Locale.ROOT);
+          if (with.allowRecursion()) {
+            scope.add(name);
+          }
+          plan((LogicalPlan) cte._2(), Set.copyOf(scope));
+          scope.add(name);
+        }
+        plan(with.child(), Set.copyOf(scope));
+        return;
+      }
+      if (plan instanceof UnresolvedRelation relation) {
+        relation(relation, ctes);
+      }
+      feature(plan);
+      for (Expression expression : CollectionConverters.asJava(plan.expressions())) {
+        expression(expression, ctes);
+      }
+      for (LogicalPlan child : CollectionConverters.asJava(plan.children())) {
+        plan(child, ctes);
+      }
+    }
+
+    private void relation(UnresolvedRelation relation, Set<String> ctes) {
+      List<String> written = CollectionConverters.asJava(relation.multipartIdentifier());
+      List<String> parts = written.stream().map(p -> p.toLowerCase(Locale.ROOT)).toList();
+      if (parts.size() == 1 && ctes.contains(parts.get(0))) {
+        return;
+      }
+      if (TableExtractor.isPathTable(parts)) {
+        features.add(QueryFeature.PATH_TABLE);
+        return;
+      }
+      Origin origin = relation.origin();
+      int offset = intOf(origin.startIndex());
+      int stop = intOf(origin.stopIndex());
+      boolean located = offset >= 0 && stop >= offset && stop < sql.length();
+      String text = located ? sql.substring(offset, stop + 1) : String.join(".", written);
+      Position position = located ? start.advance(sql, offset) : start;
+      refs.add(new Ref(located ? offset : Integer.MAX_VALUE, new Name(parts, text, position)));
+    }
+
+    private void feature(LogicalPlan plan) {
+      if (plan instanceof Join join) {
+        String type = join.joinType().sql().replaceFirst("^(NATURAL|USING) ", "");
+        switch (type) {
+          case "INNER" -> features.add(QueryFeature.INNER_JOIN);
+          case "LEFT OUTER" -> features.add(QueryFeature.LEFT_OUTER_JOIN);
+          case "RIGHT OUTER" -> features.add(QueryFeature.RIGHT_OUTER_JOIN);
+          case "FULL OUTER" -> features.add(QueryFeature.FULL_OUTER_JOIN);
+          case "LEFT SEMI" -> features.add(QueryFeature.LEFT_SEMI_JOIN);
+          case "LEFT ANTI" -> features.add(QueryFeature.LEFT_ANTI_JOIN);
+          case "CROSS" -> features.add(QueryFeature.CROSS_JOIN);
+          default -> {
+            // Other join types (existence joins, as-of) do not come out of the parser.
+          }
+        }
+      } else if (plan instanceof Distinct distinct) {
+        // UNION is parsed as Distinct(Union(..)): that distinct belongs to the set operation.
+        if (distinct.child() instanceof Union union) {
+          features.add(QueryFeature.UNION_DISTINCT);
+          distinctUnions.add(union);
+        } else {
+          features.add(QueryFeature.DISTINCT);
+        }
+      } else if (plan instanceof Union union) {
+        if (!distinctUnions.contains(union)) {
+          features.add(QueryFeature.UNION_ALL);
+        }
+      } else if (plan instanceof Intersect || plan instanceof Except) {
+        features.add(QueryFeature.INTERSECT_EXCEPT);
+      } else if (plan instanceof Aggregate aggregate && !aggregate.groupingExpressions().isEmpty()) {
+        features.add(QueryFeature.GROUP_BY);
+      } else if (plan instanceof Sort sort) {
+        features.add(sort.global() ? QueryFeature.ORDER_BY : QueryFeature.DISTRIBUTE_OR_SORT_BY);
+      } else if (plan instanceof RepartitionByExpression) {
+        features.add(QueryFeature.DISTRIBUTE_OR_SORT_BY);
+      } else if (plan instanceof GlobalLimit || plan instanceof LocalLimit || plan instanceof Offset) {
+        features.add(QueryFeature.LIMIT);
+      } else if (plan instanceof Sample) {
+        features.add(QueryFeature.TABLE_SAMPLE);
+      } else if (plan instanceof Generate) {
+        features.add(QueryFeature.LATERAL_VIEW);
+      } else if (plan instanceof RelationTimeTravel) {
+        features.add(QueryFeature.TIME_TRAVEL);
+      } else if (plan instanceof UnresolvedTableValuedFunction function) {
+        features.add(QueryFeature.TABLE_FUNCTION);
+        functions.add(lastPart(CollectionConverters.asJava(function.name())));
+      }
+    }
+
+    private void expression(Expression expression, Set<String> ctes) {
+      if (expression instanceof SubqueryExpression subquery) {
+        features.add(QueryFeature.SUBQUERY_EXPRESSION);
+        plan(subquery.plan(), ctes);
+      } else if (expression instanceof UnresolvedFunction function) {
+        functions.add(lastPart(CollectionConverters.asJava(function.nameParts())));
+        if (function.isDistinct()) {
+          features.add(QueryFeature.DISTINCT);
+        }
+      } else if (expression instanceof UnresolvedGenerator generator) {
+        functions.add(generator.name().funcName().toLowerCase(Locale.ROOT));
+      } else if (expression instanceof WindowExpression
+          || expression instanceof UnresolvedWindowExpression) {
+        features.add(QueryFeature.WINDOW_FUNCTION);
+      }
+      for (Expression child : CollectionConverters.asJava(expression.children())) {
+        expression(child, ctes);
+      }
+    }
+
+    private static String lastPart(List<String> parts) {
+      return parts.get(parts.size() - 1).toLowerCase(Locale.ROOT);
+    }
+
+    private static int intOf(scala.Option<Object> value) {
+      return value.isDefined() ? (Integer) value.get() : -1;
+    }
+  }
+}
