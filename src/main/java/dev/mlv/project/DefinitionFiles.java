@@ -1,0 +1,102 @@
+package dev.mlv.project;
+
+import dev.mlv.diag.MlvException;
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/** Finds the files that define views: SQL scripts, PySpark files and notebooks. */
+public final class DefinitionFiles {
+  private static final List<String> EXTENSIONS = List.of(".sql", ".py", ".ipynb");
+
+  private DefinitionFiles() {}
+
+  /**
+   * Every definition file under the view folders, recursively, as absolute paths sorted by their
+   * path relative to the project root (with '/' separators, so the order is the same on every
+   * OS). Hidden folders and the local warehouses are skipped, and so is a symbolic link that
+   * leads outside the project. A view folder missing here was already reported by the loader
+   * (or is the unconfigured default), so it contributes nothing.
+   */
+  public static List<Path> discover(ProjectConfig config) {
+    Path root = config.root();
+    Set<Path> warehouses =
+        config.targets().values().stream()
+            .filter(SparkTarget.class::isInstance)
+            .map(t -> ((SparkTarget) t).warehouse())
+            .collect(Collectors.toSet());
+    // Keyed by relative path: sorts portably and drops duplicates from nested view folders.
+    TreeMap<String, Path> found = new TreeMap<>();
+    for (Path folder : config.viewFolders()) {
+      if (!Files.isDirectory(folder)) {
+        continue;
+      }
+      try {
+        Files.walkFileTree(folder, new Collector(root, folder, warehouses, found));
+      } catch (IOException e) {
+        throw new MlvException(
+            "VIEWS_READ", "cannot read view folder " + root.relativize(folder) + ": " + e, e);
+      }
+    }
+    return new ArrayList<>(found.values());
+  }
+
+  private static final class Collector extends SimpleFileVisitor<Path> {
+    private final Path root;
+    private final Path start;
+    private final Set<Path> warehouses;
+    private final TreeMap<String, Path> found;
+
+    Collector(Path root, Path start, Set<Path> warehouses, TreeMap<String, Path> found) {
+      this.root = root;
+      this.start = start;
+      this.warehouses = warehouses;
+      this.found = found;
+    }
+
+    @Override
+    public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+      if (dir.equals(start)) {
+        return FileVisitResult.CONTINUE;
+      }
+      boolean hidden = dir.getFileName().toString().startsWith(".");
+      return hidden || warehouses.contains(dir)
+          ? FileVisitResult.SKIP_SUBTREE
+          : FileVisitResult.CONTINUE;
+    }
+
+    @Override
+    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+      String name = file.getFileName().toString();
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (name.startsWith(".") || EXTENSIONS.stream().noneMatch(lower::endsWith)) {
+        return FileVisitResult.CONTINUE;
+      }
+      if (attrs.isSymbolicLink()) {
+        Path target;
+        try {
+          target = file.toRealPath();
+        } catch (IOException e) {
+          return FileVisitResult.CONTINUE; // a dangling link defines nothing
+        }
+        if (!target.startsWith(root.toRealPath()) || !Files.isRegularFile(target)) {
+          return FileVisitResult.CONTINUE;
+        }
+      } else if (!attrs.isRegularFile()) {
+        return FileVisitResult.CONTINUE;
+      }
+      String relative = root.relativize(file).toString().replace('\\', '/');
+      found.put(relative, file);
+      return FileVisitResult.CONTINUE;
+    }
+  }
+}

@@ -1,0 +1,136 @@
+package dev.mlv.project;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.Position;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Node;
+
+/**
+ * Reads and validates a project's mlv.yml. YAML is composed to nodes, not bound to classes, so
+ * every value keeps its line and column for diagnostics.
+ */
+public final class ProjectLoader {
+  private ProjectLoader() {}
+
+  /** Loads {@code root/mlv.yml}, interpolating {@code ${env:...}} from the process environment. */
+  public static LoadResult load(Path root) {
+    return load(root, System.getenv());
+  }
+
+  /** Loads {@code root/mlv.yml} with {@code env} standing in for the environment. */
+  public static LoadResult load(Path root, Map<String, String> env) {
+    Path absoluteRoot = root.toAbsolutePath().normalize();
+    Path file = absoluteRoot.resolve(ProjectConfig.FILE_NAME);
+    Position start = Position.start(file);
+    if (!Files.isRegularFile(file)) {
+      return failed(
+          Diagnostic.error(
+              "PROJECT_NOT_FOUND",
+              null,
+              "no " + ProjectConfig.FILE_NAME + " in " + absoluteRoot,
+              "run mlv inside a project folder, or pass -p DIR"));
+    }
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (CharacterCodingException e) {
+      return failed(
+          Diagnostic.error("YAML_SYNTAX", start, "mlv.yml is not UTF-8 text", "save it as UTF-8"));
+    } catch (IOException e) {
+      return failed(
+          Diagnostic.error("CONFIG_READ", start, "cannot read mlv.yml: " + e.getMessage(), null));
+    }
+
+    Node document;
+    try {
+      document = yaml().compose(new StringReader(text));
+    } catch (MarkedYAMLException e) {
+      return failed(syntaxError(file, e));
+    } catch (YAMLException e) {
+      return failed(Diagnostic.error("YAML_SYNTAX", start, e.getMessage(), null));
+    }
+    if (document == null) {
+      return failed(
+          Diagnostic.error(
+              "CONFIG_MISSING",
+              start,
+              "mlv.yml is empty",
+              "a project needs at least name, workspace, lakehouse and schema"));
+    }
+
+    ConfigReader reader = new ConfigReader(absoluteRoot, file, env);
+    Optional<ProjectConfig> config = reader.read(document);
+    List<Diagnostic> diagnostics =
+        reader.problems().stream().sorted(BY_POSITION).toList();
+    return new LoadResult(config, diagnostics);
+  }
+
+  private static final Comparator<Diagnostic> BY_POSITION =
+      Comparator.comparing(
+          Diagnostic::position,
+          Comparator.nullsFirst(
+              Comparator.comparingInt(Position::line).thenComparingInt(Position::column)));
+
+  private static Yaml yaml() {
+    LoaderOptions options = new LoaderOptions();
+    // Aliases can expand exponentially ("billion laughs"); a project file needs few.
+    options.setMaxAliasesForCollections(20);
+    options.setAllowRecursiveKeys(false);
+    options.setNestingDepthLimit(30);
+    return new Yaml(options);
+  }
+
+  private static LoadResult failed(Diagnostic diagnostic) {
+    return new LoadResult(Optional.empty(), List.of(diagnostic));
+  }
+
+  private static Diagnostic syntaxError(Path file, MarkedYAMLException e) {
+    Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+    Position at =
+        mark == null
+            ? Position.start(file)
+            : new Position(file, mark.getLine() + 1, mark.getColumn() + 1);
+    String problem = e.getProblem() == null ? "invalid YAML" : e.getProblem();
+    StringBuilder message = new StringBuilder("invalid YAML: ").append(problem);
+    if (e.getContext() != null) {
+      message.append(" (").append(e.getContext());
+      if (e.getContextMark() != null) {
+        message
+            .append(" at line ")
+            .append(e.getContextMark().getLine() + 1)
+            .append(", column ")
+            .append(e.getContextMark().getColumn() + 1);
+      }
+      message.append(')');
+    }
+    return Diagnostic.error("YAML_SYNTAX", at, message.toString(), syntaxHint(problem, e));
+  }
+
+  private static String syntaxHint(String problem, MarkedYAMLException e) {
+    if (problem.contains("\t")) {
+      return "indent with spaces; YAML does not allow tabs";
+    }
+    if (problem.contains("end of stream") && e.getContext() != null
+        && e.getContext().contains("quoted")) {
+      return "close the quote that starts at the position in parentheses";
+    }
+    if (problem.contains("mapping values are not allowed")) {
+      return "check this line's indentation, or quote a value that contains ': '";
+    }
+    return "check the indentation and quoting at this position";
+  }
+}

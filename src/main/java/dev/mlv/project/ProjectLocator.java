@@ -1,0 +1,43 @@
+package dev.mlv.project;
+
+import dev.mlv.diag.MlvException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Finds the project root: the folder holding mlv.yml, searched upwards like git does. */
+public final class ProjectLocator {
+  private ProjectLocator() {}
+
+  /** The nearest folder at or above {@code start} that holds mlv.yml. */
+  public static Path locate(Path start) {
+    Path from = start.toAbsolutePath().normalize();
+    if (Files.isRegularFile(from)) {
+      from = from.getParent();
+    }
+    for (Path dir = from; dir != null; dir = dir.getParent()) {
+      if (Files.isRegularFile(dir.resolve(ProjectConfig.FILE_NAME))) {
+        return dir;
+      }
+    }
+    throw new MlvException(
+        "PROJECT_NOT_FOUND",
+        "no "
+            + ProjectConfig.FILE_NAME
+            + " in "
+            + from
+            + " or any folder above it; run mlv inside a project, or pass -p DIR");
+  }
+
+  /** {@code dir} itself, which the user named with -p, so no search upwards. */
+  public static Path explicit(Path dir) {
+    Path root = dir.toAbsolutePath().normalize();
+    if (!Files.isDirectory(root)) {
+      throw new MlvException("PROJECT_NOT_FOUND", "project folder " + root + " does not exist");
+    }
+    if (!Files.isRegularFile(root.resolve(ProjectConfig.FILE_NAME))) {
+      throw new MlvException(
+          "PROJECT_NOT_FOUND", "no " + ProjectConfig.FILE_NAME + " in " + root + " (given with -p)");
+    }
+    return root;
+  }
+}

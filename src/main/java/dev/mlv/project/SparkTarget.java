@@ -1,0 +1,44 @@
+package dev.mlv.project;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A local Spark + Delta target; {@code warehouse} is absolute and inside the project root.
+ * {@code conf} is extra Spark configuration, in file order.
+ */
+public record SparkTarget(String name, Path warehouse, String master, Map<String, String> conf)
+    implements TargetConfig {
+
+  public static final String DEFAULT_WAREHOUSE = ".mlv/warehouse";
+  public static final String DEFAULT_MASTER = "local[*]";
+
+  public SparkTarget {
+    conf = Collections.unmodifiableMap(new LinkedHashMap<>(conf));
+  }
+
+  /** The target every project has even when mlv.yml declares none. */
+  public static SparkTarget implicitLocal(Path root) {
+    return new SparkTarget(
+        "local", root.resolve(DEFAULT_WAREHOUSE).normalize(), DEFAULT_MASTER, Map.of());
+  }
+
+  // Conf values may be storage keys interpolated from ${env:...}, so only keys are shown.
+  @Override
+  public String toString() {
+    String keys =
+        conf.keySet().stream().map(k -> k + "=****").collect(Collectors.joining(", ", "{", "}"));
+    return "SparkTarget[name="
+        + name
+        + ", warehouse="
+        + warehouse
+        + ", master="
+        + master
+        + ", conf="
+        + keys
+        + "]";
+  }
+}
