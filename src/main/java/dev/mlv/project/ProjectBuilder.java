@@ -115,6 +115,16 @@ public final class ProjectBuilder {
     Path rel = root.relativize(file);
     Position start = Position.start(rel);
     List<Diagnostic> diagnostics = new ArrayList<>();
+    if (!file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".sql")) {
+      diagnostics.add(
+          Diagnostic.warning(
+              "PYSPARK_NOT_READ",
+              start,
+              "PySpark and notebook definitions are not read by this version of mlv; the file is"
+                  + " ignored",
+              "define the view in a .sql file, or keep the file outside the view folders"));
+      return new ParsedFile(rel, List.of(), Map.of(), diagnostics);
+    }
     String text;
     try {
       text = decode(Files.readAllBytes(file));

@@ -1,0 +1,136 @@
+package dev.mlv.cli;
+
+import dev.mlv.diag.MlvException;
+import dev.mlv.plan.Plan;
+import dev.mlv.plan.PlanJson;
+import dev.mlv.plan.PlanRenderer;
+import dev.mlv.plan.Planner;
+import dev.mlv.project.Project;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.target.Target;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code mlv apply}: make the target match the project, then refresh what changed. */
+@Command(
+    name = "apply",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Create, replace, rename and drop views so the target matches the project, turn on",
+      "change data feed on sources, then refresh the changed views and everything downstream",
+      "in dependency order. With PLANFILE, applies exactly that saved plan, and refuses it",
+      "when the deployed views or the project changed since it was made."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  mlv apply                      # plan, confirm, apply",
+      "  mlv apply --auto-approve       # CI",
+      "  mlv plan -o plan.json && mlv apply plan.json"
+    })
+public final class ApplyCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ProjectOptions projectOptions;
+  @Mixin TargetOptions targetOptions;
+
+  @Parameters(
+      paramLabel = "PLANFILE",
+      arity = "0..1",
+      description = "A plan saved with 'mlv plan -o FILE'.")
+  Path planFile;
+
+  @Option(names = "--auto-approve", description = "Apply without asking for confirmation.")
+  boolean autoApprove;
+
+  @Option(names = "--prune", description = "Also drop deployed mlv views the project no longer has.")
+  boolean prune;
+
+  @Option(
+      names = "--format",
+      defaultValue = "text",
+      description = "Run report format: text or json (default: ${DEFAULT-VALUE}).")
+  String format;
+
+  @Option(names = "--quiet", description = "No progress lines on stderr.")
+  boolean quiet;
+
+  @Override
+  public Integer call() throws IOException {
+    Project project = ProjectLoading.loadValid(projectOptions);
+    var out = spec.commandLine().getOut();
+    String targetName = Targets.name(project.config(), targetOptions.target);
+    try (Target target = Targets.open(project.config(), targetName, spec)) {
+      Plan plan;
+      if (planFile != null) {
+        String json;
+        try {
+          json = Files.readString(planFile, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+          throw new MlvException("PLAN_FILE", "plan file " + planFile + " does not exist");
+        }
+        plan = PlanJson.read(json, planFile.toString());
+        if (!plan.target().equals(target.name())) {
+          throw new MlvException(
+              "PLAN_STALE",
+              "the plan was made for target '" + plan.target() + "', not '" + target.name() + "'");
+        }
+        if (!plan.stateFingerprint().equals(target.state(project).fingerprint())) {
+          throw new MlvException(
+              "PLAN_STALE",
+              "the deployed views changed since " + planFile + " was made; run 'mlv plan' again");
+        }
+        if (!plan.projectFingerprint().equals(Planner.projectFingerprint(project))) {
+          throw new MlvException(
+              "PLAN_STALE",
+              "the project's definitions changed since " + planFile + " was made; run 'mlv plan'"
+                  + " again");
+        }
+      } else {
+        plan = PlanCommand.make(project, target, List.of(), prune);
+        if (!format.equals("json")) {
+          out.print(PlanRenderer.text(plan, project.names(), true));
+        }
+        if (!plan.hasChanges()) {
+          out.flush();
+          return ExitCodes.OK;
+        }
+        if (!autoApprove && !confirm()) {
+          out.println("Apply cancelled.");
+          return ExitCodes.ERROR;
+        }
+      }
+      RunReport run =
+          target.apply(
+              project,
+              plan,
+              RunOutput.progress(spec.commandLine().getErr(), project.names(), quiet));
+      return RunOutput.print(out, run, project.names(), format);
+    }
+  }
+
+  private boolean confirm() throws IOException {
+    var out = spec.commandLine().getOut();
+    out.print("Apply these changes? Only 'yes' is accepted: ");
+    out.flush();
+    String answer =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+    if (answer == null) {
+      throw new MlvException(
+          "CONFIRM", "apply needs a confirmation and standard input is closed; pass --auto-approve");
+    }
+    return "yes".equals(answer.strip());
+  }
+}

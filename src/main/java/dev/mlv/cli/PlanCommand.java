@@ -1,0 +1,108 @@
+package dev.mlv.cli;
+
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.lineage.Selection;
+import dev.mlv.plan.Plan;
+import dev.mlv.plan.PlanJson;
+import dev.mlv.plan.PlanRenderer;
+import dev.mlv.plan.Planner;
+import dev.mlv.project.Project;
+import dev.mlv.target.Target;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.SortedSet;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code mlv plan}: what apply would change, read-only. */
+@Command(
+    name = "plan",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Compare the project with the views deployed on the target and show what 'mlv apply'",
+      "would do: + create, ~ replace (with a diff), → rename, - drop (only with --prune), and",
+      "no-op when only formatting or comments changed. Read-only: the local target is read",
+      "from the Delta logs without starting Spark."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  mlv plan",
+      "  mlv plan --detailed-exitcode      # CI: 0 no changes, 1 error, 2 changes",
+      "  mlv plan -o plan.json && mlv apply plan.json"
+    })
+public final class PlanCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ProjectOptions projectOptions;
+  @Mixin TargetOptions targetOptions;
+
+  @Parameters(paramLabel = "SELECTOR", arity = "0..*", description = "Views to plan (default: all).")
+  List<String> selectors;
+
+  @Option(
+      names = "--format",
+      defaultValue = "text",
+      description = "Output format: text or json (default: ${DEFAULT-VALUE}).")
+  String format;
+
+  @Option(
+      names = {"-o", "--out"},
+      paramLabel = "FILE",
+      description = "Save the plan as JSON for 'mlv apply FILE'.")
+  Path out;
+
+  @Option(
+      names = "--detailed-exitcode",
+      description = "Exit 2 when the plan has changes, 0 when it has none, 1 on error.")
+  boolean detailedExitcode;
+
+  @Option(names = "--prune", description = "Drop deployed mlv views the project no longer has.")
+  boolean prune;
+
+  @Option(names = "--no-diff", description = "Leave out the diffs of replaced definitions.")
+  boolean noDiff;
+
+  @Override
+  public Integer call() throws IOException {
+    if (!format.equals("text") && !format.equals("json")) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "unknown format '" + format + "'; use text or json");
+    }
+    Project project = ProjectLoading.loadValid(projectOptions);
+    String targetName = Targets.name(project.config(), targetOptions.target);
+    Plan plan;
+    try (Target target = Targets.open(project.config(), targetName, spec)) {
+      plan = make(project, target, selectors, prune);
+    }
+    String text =
+        format.equals("json")
+            ? PlanJson.write(plan)
+            : PlanRenderer.text(plan, project.names(), !noDiff);
+    spec.commandLine().getOut().print(text);
+    if (out != null) {
+      Files.writeString(out, PlanJson.write(plan), StandardCharsets.UTF_8);
+      if (format.equals("text")) {
+        spec.commandLine().getOut().println("Saved the plan to " + out + "; apply it with 'mlv apply " + out + "'.");
+      }
+    }
+    return detailedExitcode && plan.hasChanges() ? ExitCodes.CHANGES : ExitCodes.OK;
+  }
+
+  static Plan make(Project project, Target target, List<String> selectors, boolean prune) {
+    SortedSet<ObjectId> selection =
+        Selection.views(
+            project.lineage(), Selection.select(project.lineage(), project.names(), selectors));
+    boolean whole = selectors == null || selectors.isEmpty();
+    return new Planner(Clock.systemUTC())
+        .plan(project, target.name(), target.state(project), selection, whole, prune);
+  }
+}

@@ -1,0 +1,53 @@
+package dev.mlv.cli;
+
+import dev.mlv.diag.MlvException;
+import dev.mlv.project.DefinitionFiles;
+import dev.mlv.project.LoadResult;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectBuilder;
+import dev.mlv.project.ProjectConfig;
+import dev.mlv.project.ProjectLoader;
+import dev.mlv.project.ProjectLocator;
+import java.nio.file.Path;
+
+/** Finds, reads and builds the project a command works on. */
+final class ProjectLoading {
+  private ProjectLoading() {}
+
+  static ProjectConfig config(ProjectOptions options) {
+    Path root =
+        options.project != null
+            ? ProjectLocator.explicit(options.project)
+            : ProjectLocator.locate(Path.of(""));
+    LoadResult loaded = ProjectLoader.load(root);
+    if (loaded.hasErrors()) {
+      throw new MlvException(loaded.diagnostics());
+    }
+    return loaded.orThrow();
+  }
+
+  /** The project with every file parsed; diagnostics are in the result, not thrown. */
+  static Project load(ProjectOptions options) {
+    Path root =
+        options.project != null
+            ? ProjectLocator.explicit(options.project)
+            : ProjectLocator.locate(Path.of(""));
+    LoadResult loaded = ProjectLoader.load(root);
+    if (loaded.hasErrors()) {
+      throw new MlvException(loaded.diagnostics());
+    }
+    ProjectConfig config = loaded.orThrow();
+    return new ProjectBuilder()
+        .build(config, DefinitionFiles.discover(config), loaded.diagnostics());
+  }
+
+  /** The project, refusing to go on when it has errors (for commands that change things). */
+  static Project loadValid(ProjectOptions options) {
+    Project project = load(options);
+    if (project.hasErrors()) {
+      throw new MlvException(
+          project.diagnostics().stream().filter(dev.mlv.diag.Diagnostic::isError).toList());
+    }
+    return project;
+  }
+}

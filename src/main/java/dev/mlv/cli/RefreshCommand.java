@@ -1,0 +1,95 @@
+package dev.mlv.cli;
+
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.lineage.Selection;
+import dev.mlv.project.Project;
+import dev.mlv.refresh.RefreshRequest;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.target.Target;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code mlv refresh}: bring the selected views up to date, in dependency order. */
+@Command(
+    name = "refresh",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Refresh the selected views in dependency order, views with no dependency between them",
+      "side by side. A view whose sources have no new commit since its last refresh is",
+      "skipped; a failed view's descendants are skipped with the reason. A refresh that starts",
+      "while another runs on the same lakehouse is skipped, not queued (exit code 3)."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  mlv refresh",
+      "  mlv refresh silver.trials_clean+ --full",
+      "  mlv refresh --dry-run --format json"
+    })
+public final class RefreshCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ProjectOptions projectOptions;
+  @Mixin TargetOptions targetOptions;
+
+  @Parameters(paramLabel = "SELECTOR", arity = "0..*", description = "Views to refresh (default: all).")
+  List<String> selectors;
+
+  @Option(names = "--full", description = "Recompute every selected view from all its data.")
+  boolean full;
+
+  @Option(
+      names = "--parallelism",
+      paramLabel = "N",
+      description = "Views refreshed at once (default: defaults.parallelism in mlv.yml).")
+  Integer parallelism;
+
+  @Option(
+      names = "--dry-run",
+      description = "Print the strategy each view would get, and why; change nothing.")
+  boolean dryRun;
+
+  @Option(
+      names = "--format",
+      defaultValue = "text",
+      description = "Run report format: text or json (default: ${DEFAULT-VALUE}).")
+  String format;
+
+  @Option(names = "--quiet", description = "No progress lines on stderr.")
+  boolean quiet;
+
+  @Override
+  public Integer call() {
+    if (!format.equals("text") && !format.equals("json")) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "unknown format '" + format + "'; use text or json");
+    }
+    if (parallelism != null && parallelism < 1) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--parallelism must be at least 1");
+    }
+    Project project = ProjectLoading.loadValid(projectOptions);
+    SortedSet<ObjectId> views =
+        Selection.views(
+            project.lineage(), Selection.select(project.lineage(), project.names(), selectors));
+    Duration timeout = project.config().defaults().refreshTimeout();
+    int n = parallelism != null ? parallelism : project.config().defaults().parallelism();
+    String targetName = Targets.name(project.config(), targetOptions.target);
+    try (Target target = Targets.open(project.config(), targetName, spec)) {
+      RunReport run =
+          target.refresh(
+              project,
+              new RefreshRequest(views, full, n, timeout, dryRun, Map.of()),
+              RunOutput.progress(spec.commandLine().getErr(), project.names(), quiet || dryRun));
+      return RunOutput.print(spec.commandLine().getOut(), run, project.names(), format);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package dev.mlv.cli;
+
+import dev.mlv.diag.MlvException;
+import dev.mlv.project.Project;
+import dev.mlv.refresh.RunRenderer;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.target.Target;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code mlv runs}: the refresh history kept in the lakehouse. */
+@Command(
+    name = "runs",
+    mixinStandardHelpOptions = true,
+    description = {
+      "List recent refresh runs, newest first, or show one run's report. The history lives in",
+      "the lakehouse itself (schema mlv_history), so any engine can query it."
+    },
+    footer = {"", "Examples:", "  mlv runs", "  mlv runs 20261129-101500-3f2a --format json"})
+public final class RunsCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ProjectOptions projectOptions;
+  @Mixin TargetOptions targetOptions;
+
+  @Parameters(paramLabel = "RUN_ID", arity = "0..1", description = "Show this run.")
+  String runId;
+
+  @Option(names = "--limit", defaultValue = "25", description = "Runs to list (default: ${DEFAULT-VALUE}).")
+  int limit;
+
+  @Option(
+      names = "--format",
+      defaultValue = "text",
+      description = "text or json (default: ${DEFAULT-VALUE}).")
+  String format;
+
+  @Override
+  public Integer call() {
+    Project project = ProjectLoading.loadValid(projectOptions);
+    var out = spec.commandLine().getOut();
+    String targetName = Targets.name(project.config(), targetOptions.target);
+    try (Target target = Targets.open(project.config(), targetName, spec)) {
+      if (runId != null) {
+        RunReport run =
+            target
+                .run(runId)
+                .orElseThrow(
+                    () -> new MlvException("RUN_UNKNOWN", "no run with id '" + runId + "'"));
+        out.print(
+            format.equals("json") ? RunRenderer.json(run) : RunRenderer.text(run, project.names()));
+        return ExitCodes.OK;
+      }
+      List<RunReport> runs = target.runs(limit);
+      if (format.equals("json")) {
+        out.print(RunRenderer.jsonList(runs));
+        return ExitCodes.OK;
+      }
+      if (runs.isEmpty()) {
+        out.println("No runs yet.");
+      }
+      for (RunReport r : runs) {
+        long failed = r.views().stream().filter(v -> v.status() == dev.mlv.refresh.ViewStatus.Failed).count();
+        out.printf(
+            "%-28s %-10s %s  %3d views, %d failed, %.1fs%n",
+            r.id(), r.status(), r.startedAt(), r.views().size(), failed, r.durationMs() / 1000.0);
+      }
+      return ExitCodes.OK;
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package dev.mlv.cli;
+
+import dev.mlv.diag.MlvException;
+import dev.mlv.diag.Position;
+import dev.mlv.project.Project;
+import dev.mlv.sql.MlvParser;
+import dev.mlv.sql.SqlStatement;
+import dev.mlv.target.SqlResultRenderer;
+import dev.mlv.target.Target;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code mlv sql}: Spark SQL and MLV management SQL against the target's lakehouse. */
+@Command(
+    name = "sql",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run Spark SQL against the target's lakehouse: load and inspect tables, and the MLV",
+      "statements SHOW MATERIALIZED LAKE VIEWS, SHOW CREATE, ALTER ... RENAME TO, DROP,",
+      "REFRESH ... [FULL] and CREATE MATERIALIZED LAKE VIEW. INSERT, UPDATE, DELETE and MERGE",
+      "into a materialized lake view are refused, as Fabric refuses them."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  mlv sql \"SELECT * FROM gold.formula_preference ORDER BY avg_first_choice_pct DESC\"",
+      "  mlv sql \"SHOW MATERIALIZED LAKE VIEWS IN silver\"",
+      "  mlv sql -f load_bronze.sql --format csv"
+    })
+public final class SqlCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ProjectOptions projectOptions;
+  @Mixin TargetOptions targetOptions;
+
+  static final class Input {
+    @Parameters(paramLabel = "STATEMENT", description = "SQL to run; several statements separated by ';'.")
+    String statement;
+
+    @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read the SQL from FILE.")
+    Path file;
+  }
+
+  @ArgGroup(multiplicity = "1")
+  Input input;
+
+  @Option(
+      names = "--format",
+      defaultValue = "table",
+      description = "Result format: table, csv or json (default: ${DEFAULT-VALUE}).")
+  String format;
+
+  @Override
+  public Integer call() throws IOException {
+    if (!java.util.List.of("table", "csv", "json").contains(format)) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "unknown format '" + format + "'; use table, csv or json");
+    }
+    String text;
+    Path source = null;
+    if (input.file != null) {
+      try {
+        text = Files.readString(input.file, StandardCharsets.UTF_8);
+      } catch (NoSuchFileException e) {
+        throw new MlvException("SQL_FILE", "SQL file " + input.file + " does not exist");
+      }
+      source = input.file;
+    } else {
+      text = input.statement;
+    }
+    MlvParser.Result parsed = MlvParser.parse(Position.start(source), text);
+    if (!parsed.diagnostics().isEmpty()) {
+      throw new MlvException(parsed.diagnostics());
+    }
+    Project project = ProjectLoading.loadValid(projectOptions);
+    String targetName = Targets.name(project.config(), targetOptions.target);
+    var out = spec.commandLine().getOut();
+    try (Target target = Targets.open(project.config(), targetName, spec)) {
+      for (SqlStatement st : parsed.statements()) {
+        out.print(SqlResultRenderer.render(target.sql(project, st), format));
+        out.flush();
+      }
+    }
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,54 @@
+package dev.mlv.cli;
+
+import dev.mlv.diag.MlvException;
+import dev.mlv.project.FabricTarget;
+import dev.mlv.project.ProjectConfig;
+import dev.mlv.project.SparkTarget;
+import dev.mlv.project.TargetConfig;
+import dev.mlv.target.Target;
+import dev.mlv.target.local.LocalTarget;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** Opens the target a command names, from its mlv.yml entry. */
+final class Targets {
+  private Targets() {}
+
+  static String name(ProjectConfig config, String requested) {
+    String name = requested == null ? config.defaultTarget() : requested;
+    if (config.target(name).isEmpty()) {
+      throw new MlvException(
+          "TARGET_UNKNOWN",
+          "no target named '" + name + "' in " + config.file() + "; known targets: "
+              + String.join(", ", config.targets().keySet()));
+    }
+    return name;
+  }
+
+  static boolean debug(CommandSpec spec) {
+    return spec.root().userObject() instanceof MlvCommand m && m.debug;
+  }
+
+  static Target open(ProjectConfig config, String name, CommandSpec spec) {
+    TargetConfig t = config.target(name).orElseThrow();
+    if (t instanceof SparkTarget s) {
+      return new LocalTarget(config, s, debug(spec));
+    }
+    if (t instanceof FabricTarget) {
+      throw new MlvException(
+          "TARGET_UNSUPPORTED",
+          "target '" + name + "' is a Fabric target; this version of mlv deploys only to the"
+              + " embedded local lakehouse (type: spark)");
+    }
+    throw new MlvException("TARGET_UNSUPPORTED", "target '" + name + "' has an unknown type");
+  }
+
+  /** The local target, for commands that exist only locally (seed). */
+  static LocalTarget openLocal(ProjectConfig config, String name, CommandSpec spec) {
+    Target t = open(config, name, spec);
+    if (t instanceof LocalTarget l) {
+      return l;
+    }
+    t.close();
+    throw new MlvException("TARGET_UNSUPPORTED", "this command works only on a local target");
+  }
+}

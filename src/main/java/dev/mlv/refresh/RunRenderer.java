@@ -1,0 +1,133 @@
+package dev.mlv.refresh;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mlv.lineage.NameResolver;
+import java.util.List;
+import java.util.Map;
+
+/** The run report for people and, versioned, for programs. */
+public final class RunRenderer {
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private RunRenderer() {}
+
+  public static String text(RunReport run, NameResolver names) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("Run ")
+        .append(run.id())
+        .append(" on ")
+        .append(run.target())
+        .append(": ")
+        .append(run.status())
+        .append(" in ")
+        .append(seconds(run.durationMs()))
+        .append('\n');
+    if (run.views().isEmpty()) {
+      sb.append("  (no views)\n");
+    }
+    for (ViewRun v : run.views()) {
+      sb.append(
+          String.format(
+              "  %-9s %-34s %-11s %s%n",
+              v.status(),
+              names.display(v.id()),
+              v.strategy(),
+              v.reason()));
+      if (v.status() == ViewStatus.Completed && !"skip".equals(v.strategy())) {
+        sb.append(
+            String.format(
+                "            rows written %d, dropped %d%s, %s%n",
+                v.rowsWritten(),
+                v.rowsDropped(),
+                violations(v.violations()),
+                seconds(v.durationMs())));
+      }
+      v.error().ifPresent(e -> e.lines().forEach(l -> sb.append("            ").append(l).append('\n')));
+    }
+    long completed = run.views().stream().filter(v -> v.status() == ViewStatus.Completed).count();
+    long failed = run.views().stream().filter(v -> v.status() == ViewStatus.Failed).count();
+    long skipped = run.views().stream().filter(v -> v.status() == ViewStatus.Skipped).count();
+    long planned = run.views().stream().filter(v -> v.status() == ViewStatus.Planned).count();
+    sb.append(
+        planned > 0
+            ? planned + " views planned\n"
+            : completed + " completed, " + failed + " failed, " + skipped + " skipped\n");
+    return sb.toString();
+  }
+
+  private static String violations(Map<String, Long> violations) {
+    if (violations.isEmpty()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder(" (violations:");
+    violations.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+    return sb.append(')').toString();
+  }
+
+  private static String seconds(long ms) {
+    return String.format(java.util.Locale.ROOT, "%.1fs", ms / 1000.0);
+  }
+
+  public static ObjectNode node(RunReport run) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("formatVersion", RunReport.FORMAT_VERSION);
+    ObjectNode r = root.putObject("run");
+    r.put("id", run.id());
+    r.put("status", run.status().name());
+    r.put("target", run.target());
+    r.put("startedAt", run.startedAt().toString());
+    if (run.endedAt() == null) {
+      r.putNull("endedAt");
+    } else {
+      r.put("endedAt", run.endedAt().toString());
+    }
+    ArrayNode views = root.putArray("views");
+    for (ViewRun v : run.views()) {
+      ObjectNode o = views.addObject();
+      o.put("id", v.id().toString());
+      o.put("status", v.status().name());
+      o.put("strategy", v.strategy());
+      o.put("reason", v.reason());
+      o.put("rowsWritten", v.rowsWritten());
+      o.put("rowsDropped", v.rowsDropped());
+      ObjectNode viol = o.putObject("violations");
+      v.violations().forEach(viol::put);
+      o.put("durationMs", v.durationMs());
+      if (v.error().isPresent()) {
+        o.put("error", v.error().get());
+      } else {
+        o.putNull("error");
+      }
+    }
+    return root;
+  }
+
+  public static String json(RunReport run) {
+    return write(node(run));
+  }
+
+  public static String jsonList(List<RunReport> runs) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("formatVersion", RunReport.FORMAT_VERSION);
+    ArrayNode arr = root.putArray("runs");
+    for (RunReport r : runs) {
+      ObjectNode n = node(r);
+      n.remove("formatVersion");
+      arr.add(n);
+    }
+    return write(root);
+  }
+
+  private static String write(ObjectNode node) {
+    try {
+      return JSON.writeValueAsString(node) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a tree of plain nodes always serialises", e);
+    }
+  }
+}
