@@ -105,6 +105,10 @@ public final class ProjectLoader {
             ? Position.start(file)
             : new Position(file, mark.getLine() + 1, mark.getColumn() + 1);
     String problem = e.getProblem() == null ? "invalid YAML" : e.getProblem();
+    boolean tab = problem.contains("\\t(TAB)");
+    if (tab) {
+      problem = "a tab character where YAML expects spaces";
+    }
     StringBuilder message = new StringBuilder("invalid YAML: ").append(problem);
     if (e.getContext() != null) {
       message.append(" (").append(e.getContext());
@@ -117,13 +121,11 @@ public final class ProjectLoader {
       }
       message.append(')');
     }
-    return Diagnostic.error("YAML_SYNTAX", at, message.toString(), syntaxHint(problem, e));
+    String hint = tab ? "indent with spaces; YAML does not allow tabs" : syntaxHint(problem, e);
+    return Diagnostic.error("YAML_SYNTAX", at, message.toString(), hint);
   }
 
   private static String syntaxHint(String problem, MarkedYAMLException e) {
-    if (problem.contains("\t")) {
-      return "indent with spaces; YAML does not allow tabs";
-    }
     if (problem.contains("end of stream") && e.getContext() != null
         && e.getContext().contains("quoted")) {
       return "close the quote that starts at the position in parentheses";

@@ -1,0 +1,91 @@
+package dev.mlv.project;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DefinitionFilesTest {
+  private static final String BASE = "name: p\nworkspace: w\nlakehouse: l\nschema: dbo\n";
+
+  @TempDir Path root;
+
+  private void touch(String relative) throws IOException {
+    Path file = root.resolve(relative);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "-- " + relative + "\n");
+  }
+
+  private List<String> discover(String yaml) throws IOException {
+    Files.writeString(root.resolve("mlv.yml"), yaml);
+    ProjectConfig config = ProjectLoader.load(root, Map.of()).orThrow();
+    Path abs = config.root();
+    return DefinitionFiles.discover(config).stream()
+        .peek(p -> assertThat(p).isAbsolute())
+        .map(p -> abs.relativize(p).toString().replace('\\', '/'))
+        .toList();
+  }
+
+  @Test
+  void findsDefinitionFilesRecursivelyInRelativePathOrder() throws IOException {
+    touch("views/silver/b.sql");
+    touch("views/silver/a.SQL");
+    touch("views/a/z.sql");
+    touch("views/a.py");
+    touch("views/gold/report.ipynb");
+    touch("views/README.md");
+    touch("views/notes.sql.bak");
+    touch("views/.drafts/wip.sql");
+    touch("views/.hidden.sql");
+    touch("elsewhere/not_scanned.sql");
+
+    assertThat(discover(BASE))
+        .containsExactly(
+            "views/a.py",
+            "views/a/z.sql",
+            "views/gold/report.ipynb",
+            "views/silver/a.SQL",
+            "views/silver/b.sql");
+  }
+
+  @Test
+  void overlappingFoldersListEachFileOnceAndWarehouseIsSkipped() throws IOException {
+    touch("views/silver/s.sql");
+    touch("views/bronze.sql");
+    touch("extra/x.sql");
+    touch("wh/_delta_log/looks_like.sql");
+
+    List<String> files =
+        discover(
+            BASE
+                + "views: [views/silver, extra, views, .]\n"
+                + "targets:\n  local: {warehouse: wh}\n");
+
+    assertThat(files)
+        .containsExactly("extra/x.sql", "views/bronze.sql", "views/silver/s.sql");
+  }
+
+  @Test
+  void missingDefaultFolderMeansNoFiles() throws IOException {
+    assertThat(discover(BASE)).isEmpty();
+  }
+
+  @Test
+  void symbolicLinkLeadingOutsideTheProjectIsIgnored() throws IOException {
+    Path outside = Files.createTempFile("outside", ".sql");
+    try {
+      touch("views/inside.sql");
+      Files.createSymbolicLink(root.resolve("views/escape.sql"), outside);
+      Files.createSymbolicLink(root.resolve("views/alias.sql"), root.resolve("views/inside.sql"));
+
+      assertThat(discover(BASE)).containsExactly("views/alias.sql", "views/inside.sql");
+    } finally {
+      Files.deleteIfExists(outside);
+    }
+  }
+}

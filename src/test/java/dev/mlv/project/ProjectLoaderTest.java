@@ -1,0 +1,761 @@
+package dev.mlv.project;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.MlvException;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProjectLoaderTest {
+  private static final String BASE =
+      "name: medallion\nworkspace: demo_ws\nlakehouse: lh_oud_mlv\nschema: dbo\n";
+  private static final String WS_ID = "8d2f3c1a-5b6e-4f70-8a91-b2c3d4e5f607";
+  private static final String LH_ID = "11111111-2222-4333-8444-555555555555";
+
+  @TempDir Path root;
+
+  private LoadResult load(String yaml) throws IOException {
+    return load(yaml, Map.of());
+  }
+
+  private LoadResult load(String yaml, Map<String, String> env) throws IOException {
+    Files.writeString(root.resolve("mlv.yml"), yaml);
+    return ProjectLoader.load(root, env);
+  }
+
+  /** "line:column RULE" of every diagnostic, in reported order. */
+  private static List<String> where(LoadResult result) {
+    return result.diagnostics().stream()
+        .map(d -> d.position().line() + ":" + d.position().column() + " " + d.ruleId())
+        .toList();
+  }
+
+  private static Diagnostic only(LoadResult result) {
+    assertThat(result.diagnostics()).hasSize(1);
+    assertThat(result.config()).isEmpty();
+    return result.diagnostics().get(0);
+  }
+
+  @Test
+  void fourRequiredKeysMakeAProjectWithTheImplicitLocalTarget() throws IOException {
+    LoadResult result = load(BASE);
+
+    assertThat(result.diagnostics()).isEmpty();
+    ProjectConfig config = result.config().orElseThrow();
+    Path abs = root.toAbsolutePath().normalize();
+    assertThat(config.root()).isEqualTo(abs);
+    assertThat(config.file()).isEqualTo(abs.resolve("mlv.yml"));
+    assertThat(config.name()).isEqualTo("medallion");
+    assertThat(config.workspace()).isEqualTo("demo_ws");
+    assertThat(config.lakehouse()).isEqualTo("lh_oud_mlv");
+    assertThat(config.schema()).isEqualTo("dbo");
+    assertThat(config.viewFolders()).containsExactly(abs.resolve("views"));
+    assertThat(config.defaultTarget()).isEqualTo("local");
+    assertThat(config.targets())
+        .containsExactly(
+            Map.entry(
+                "local",
+                new SparkTarget("local", abs.resolve(".mlv/warehouse"), "local[*]", Map.of())));
+    assertThat(config.sources()).isEmpty();
+    assertThat(config.lakehouses()).isEmpty();
+    assertThat(config.vars()).isEmpty();
+    assertThat(config.defaults().refreshTimeout()).isEqualTo(Duration.ofHours(24));
+    assertThat(config.defaults().parallelism())
+        .isEqualTo(Runtime.getRuntime().availableProcessors());
+    assertThat(config.defaults().history()).isEqualTo(new ProjectDefaults.RunHistory(25, 7));
+    assertThat(config.settingsFor("silver.anything"))
+        .isEqualTo(new ViewSettings.Effective(true, true, RefreshPolicy.AUTO, List.of()));
+  }
+
+  @Test
+  void fullFileIsReadIntoEveryRecord() throws IOException {
+    Files.createDirectories(root.resolve("views"));
+    Files.createDirectories(root.resolve("more/views"));
+    Files.createDirectories(root.resolve("seeds"));
+    Files.writeString(root.resolve("seeds/preference_trials.csv"), "id\n1\n");
+    Files.writeString(root.resolve("seeds/customers.parquet"), "");
+    String yaml =
+        BASE
+            + """
+            views: [views, more/views]
+            vars: {region: weu}
+            default_target: prod
+            targets:
+              local:
+                type: spark
+                warehouse: .mlv/wh-${region}
+                master: local[2]
+                conf: {spark.sql.shuffle.partitions: "4"}
+              prod:
+                type: fabric
+                workspaceId: %s
+                lakehouseId: %s
+                endpoint: https://api.fabric.microsoft.com/v1
+                allow_endpoint: false
+                auth:
+                  mode: spn
+                  tenant_id: contoso.onmicrosoft.com
+                  client_id: 99999999-2222-4333-8444-555555555555
+                  client_secret: ${env:MLV_SECRET}
+              sim:
+                type: fabric
+                workspaceId: %s
+                lakehouseId: %s
+                endpoint: http://127.0.0.1:8123/v1
+                allow_endpoint: true
+                auth: {mode: token}
+            lakehouses:
+              crm_lh: {workspace: other_ws}
+              Same_WS_LH:
+            sources:
+              - name: bronze.preference_trials
+                seed: seeds/preference_trials.csv
+                description: trials from the ${region} lab
+              - name: crm_lh.dbo.customers
+                seed: seeds/customers.parquet
+              - bronze.raw_events
+            defaults:
+              enable_cdf: true
+              optimal_refresh: false
+              refresh_policy: auto
+              refresh_timeout: 90m
+              parallelism: 4
+              history: {retain_runs: 10, retain_days: 3}
+            view_config:
+              silver.trials_clean: {tags: [quality, pii], enable_cdf: false, refresh_policy: full}
+              Gold.Summary: {optimal_refresh: true}
+            """
+                .formatted(WS_ID, LH_ID, WS_ID, LH_ID);
+
+    LoadResult result = load(yaml, Map.of("MLV_SECRET", "s3cr3t-value"));
+
+    assertThat(result.diagnostics()).isEmpty();
+    ProjectConfig config = result.config().orElseThrow();
+    Path abs = root.toAbsolutePath().normalize();
+    assertThat(config.viewFolders())
+        .containsExactly(abs.resolve("views"), abs.resolve("more/views"));
+    assertThat(config.vars()).containsExactly(Map.entry("region", "weu"));
+    assertThat(config.defaultTarget()).isEqualTo("prod");
+    assertThat(config.targets()).containsOnlyKeys("local", "prod", "sim");
+    assertThat(config.target("local"))
+        .contains(
+            new SparkTarget(
+                "local",
+                abs.resolve(".mlv/wh-weu"),
+                "local[2]",
+                Map.of("spark.sql.shuffle.partitions", "4")));
+
+    FabricTarget prod = (FabricTarget) config.target("prod").orElseThrow();
+    assertThat(prod.workspaceId()).isEqualTo(UUID.fromString(WS_ID));
+    assertThat(prod.lakehouseId()).isEqualTo(UUID.fromString(LH_ID));
+    assertThat(prod.endpoint()).isEqualTo(FabricTarget.DEFAULT_ENDPOINT);
+    assertThat(prod.allowEndpoint()).isFalse();
+    AuthConfig.ServicePrincipal spn = (AuthConfig.ServicePrincipal) prod.auth();
+    assertThat(spn.tenantId()).isEqualTo("contoso.onmicrosoft.com");
+    assertThat(spn.clientId()).isEqualTo("99999999-2222-4333-8444-555555555555");
+    assertThat(spn.clientSecret().envName()).isEqualTo("MLV_SECRET");
+    assertThat(spn.clientSecret().reveal()).isEqualTo("s3cr3t-value");
+
+    FabricTarget sim = (FabricTarget) config.target("sim").orElseThrow();
+    assertThat(sim.endpoint()).isEqualTo(URI.create("http://127.0.0.1:8123/v1"));
+    assertThat(sim.allowEndpoint()).isTrue();
+    assertThat(sim.auth()).isEqualTo(new AuthConfig.TokenFromEnv("FABRIC_TOKEN"));
+
+    assertThat(config.lakehouses()).containsOnlyKeys("crm_lh", "same_ws_lh");
+    assertThat(config.lakehouses().get("crm_lh").workspace()).isEqualTo("other_ws");
+    assertThat(config.lakehouses().get("same_ws_lh").workspace()).isEqualTo("demo_ws");
+    assertThat(config.lakehouses().get("crm_lh").position().line()).isEqualTo(33);
+
+    assertThat(config.sources())
+        .extracting(SourceConfig::name)
+        .containsExactly("bronze.preference_trials", "crm_lh.dbo.customers", "bronze.raw_events");
+    SourceConfig trials = config.sources().get(0);
+    assertThat(trials.seed()).contains(abs.resolve("seeds/preference_trials.csv"));
+    assertThat(trials.format()).contains(SeedFormat.CSV);
+    assertThat(trials.description()).contains("trials from the weu lab");
+    assertThat(trials.position().line()).isEqualTo(36);
+    assertThat(trials.position().column()).isEqualTo(5);
+    assertThat(config.sources().get(1).format()).contains(SeedFormat.PARQUET);
+    SourceConfig events = config.sources().get(2);
+    assertThat(events.seed()).isEmpty();
+    assertThat(events.format()).isEmpty();
+    assertThat(events.position().line()).isEqualTo(41);
+
+    ProjectDefaults defaults = config.defaults();
+    assertThat(defaults.refreshTimeout()).isEqualTo(Duration.ofMinutes(90));
+    assertThat(defaults.parallelism()).isEqualTo(4);
+    assertThat(defaults.history()).isEqualTo(new ProjectDefaults.RunHistory(10, 3));
+    assertThat(defaults.views().optimalRefresh()).contains(false);
+
+    assertThat(config.viewConfig()).containsOnlyKeys("silver.trials_clean", "gold.summary");
+    assertThat(config.viewConfig().get("gold.summary").position().line()).isEqualTo(51);
+    assertThat(config.viewConfig().get("gold.summary").position().column()).isEqualTo(3);
+    assertThat(config.settingsFor("silver.trials_clean"))
+        .isEqualTo(
+            new ViewSettings.Effective(false, false, RefreshPolicy.FULL, List.of("quality", "pii")));
+    assertThat(config.settingsFor("GOLD.summary"))
+        .isEqualTo(new ViewSettings.Effective(true, true, RefreshPolicy.AUTO, List.of()));
+    assertThat(config.settingsFor("other.view"))
+        .isEqualTo(new ViewSettings.Effective(true, false, RefreshPolicy.AUTO, List.of()));
+  }
+
+  @Test
+  void unknownKeysSuggestTheNearestKnownKey() throws IOException {
+    LoadResult result =
+        load(
+            """
+            nmae: medallion
+            workspace: demo_ws
+            lakehouse: lh
+            schema: dbo
+            targets:
+              local:
+                warehose: wh
+            defaults:
+              refresh_timout: 1h
+              colour: blue
+            """);
+
+    assertThat(where(result))
+        .containsExactly(
+            "1:1 CONFIG_UNKNOWN_KEY",
+            "1:1 CONFIG_MISSING",
+            "7:5 CONFIG_UNKNOWN_KEY",
+            "9:3 CONFIG_UNKNOWN_KEY",
+            "10:3 CONFIG_UNKNOWN_KEY");
+    List<Diagnostic> d = result.diagnostics();
+    assertThat(d.get(0).message()).isEqualTo("unknown key 'nmae' at the top level");
+    assertThat(d.get(0).hint()).isEqualTo("did you mean 'name'?");
+    assertThat(d.get(1).message()).isEqualTo("missing required key 'name' at the top level");
+    assertThat(d.get(2).message()).isEqualTo("unknown key 'warehose' in targets.local");
+    assertThat(d.get(2).hint()).isEqualTo("did you mean 'warehouse'?");
+    assertThat(d.get(3).hint()).isEqualTo("did you mean 'refresh_timeout'?");
+    assertThat(d.get(4).hint())
+        .startsWith("expected one of: enable_cdf, optimal_refresh, refresh_policy");
+    assertThat(result.config()).isEmpty();
+  }
+
+  @Test
+  void wrongTypesAreReportedAtTheValue() throws IOException {
+    LoadResult result =
+        load(
+            BASE
+                + """
+                vars: [a, b]
+                defaults:
+                  enable_cdf: maybe
+                  parallelism: four
+                  history: 5
+                view_config:
+                  silver.x: {tags: {a: b}}
+                """);
+
+    assertThat(where(result))
+        .containsExactly(
+            "5:7 CONFIG_TYPE",
+            "7:15 CONFIG_TYPE",
+            "8:16 CONFIG_TYPE",
+            "9:12 CONFIG_TYPE",
+            "11:20 CONFIG_TYPE");
+    assertThat(result.diagnostics().get(1).message())
+        .isEqualTo("defaults.enable_cdf must be true or false, not a string");
+    assertThat(result.diagnostics().get(2).message())
+        .isEqualTo("defaults.parallelism must be a whole number, not a string");
+  }
+
+  @Test
+  void missingAndEmptyRequiredKeys() throws IOException {
+    LoadResult result = load("# a project\nname: medallion\nschema:\nworkspace: \"\"\n");
+
+    assertThat(where(result))
+        .containsExactly(
+            "2:1 CONFIG_MISSING", "3:8 CONFIG_MISSING", "4:12 CONFIG_VALUE");
+    assertThat(result.diagnostics().get(0).message())
+        .isEqualTo("missing required key 'lakehouse' at the top level");
+    assertThat(result.diagnostics().get(1).message()).isEqualTo("schema has no value");
+    assertThat(result.diagnostics().get(2).message()).isEqualTo("workspace is empty");
+  }
+
+  @Test
+  void invalidValuesNameWhatIsAllowed() throws IOException {
+    LoadResult result =
+        load(
+            BASE
+                + """
+                default_target: prdo
+                targets:
+                  prod: {type: fabric, workspaceId: %s, lakehouseId: %s}
+                  dev: {type: sparc}
+                defaults:
+                  refresh_policy: fulll
+                  refresh_timeout: 10 years
+                  parallelism: 0
+                """
+                    .formatted(WS_ID, LH_ID));
+
+    assertThat(where(result))
+        .containsExactly(
+            "5:17 CONFIG_VALUE",
+            "8:15 CONFIG_VALUE",
+            "10:19 CONFIG_VALUE",
+            "11:20 CONFIG_VALUE",
+            "12:16 CONFIG_VALUE");
+    List<Diagnostic> d = result.diagnostics();
+    assertThat(d.get(0).message()).isEqualTo("default_target 'prdo' is not a declared target");
+    assertThat(d.get(0).hint()).isEqualTo("did you mean 'prod'?");
+    assertThat(d.get(1).message())
+        .isEqualTo("targets.dev.type must be one of spark, fabric, not 'sparc'");
+    assertThat(d.get(2).hint()).isEqualTo("did you mean 'full'?");
+    assertThat(d.get(3).hint()).isEqualTo("write a number and a unit: 90s, 30m, 24h or 2d");
+    assertThat(d.get(4).message()).isEqualTo("defaults.parallelism must be at least 1, not 0");
+  }
+
+  @Test
+  void fabricIdsMustBeUuids() throws IOException {
+    LoadResult result =
+        load(
+            BASE
+                + """
+                targets:
+                  prod:
+                    type: fabric
+                    workspaceId: 8d2f3c1a-5b6e-4f70-8a91
+                    lakehouseId: 1-2-3-4-5
+                """);
+
+    assertThat(where(result)).containsExactly("8:18 CONFIG_VALUE", "9:18 CONFIG_VALUE");
+    assertThat(result.diagnostics().get(0).message())
+        .isEqualTo(
+            "targets.prod.workspaceId must be a UUID, not '8d2f3c1a-5b6e-4f70-8a91'");
+    // UUID.fromString would accept "1-2-3-4-5"; the ids Fabric shows never look like that.
+    assertThat(result.diagnostics().get(1).message()).contains("'1-2-3-4-5'");
+  }
+
+  @Test
+  void fabricTargetNeedsTypeAndIds() throws IOException {
+    LoadResult result =
+        load(BASE + "targets:\n  prod:\n    workspaceId: " + WS_ID + "\n  qa: {type: fabric}\n");
+
+    assertThat(where(result))
+        .containsExactly("7:5 CONFIG_MISSING", "8:7 CONFIG_MISSING", "8:7 CONFIG_MISSING");
+    assertThat(result.diagnostics().get(0).message())
+        .isEqualTo("missing required key 'type' in targets.prod");
+    assertThat(result.diagnostics().get(1).message())
+        .isEqualTo("missing required key 'workspaceId' in targets.qa");
+  }
+
+  @Test
+  void endpointOutsideFabricNeedsOptIn() throws IOException {
+    String target =
+        BASE
+            + "targets:\n  sim:\n    type: fabric\n    workspaceId: %s\n    lakehouseId: %s\n"
+                .formatted(WS_ID, LH_ID)
+            + "    endpoint: http://127.0.0.1:9999/v1\n";
+
+    Diagnostic refused = only(load(target));
+    assertThat(refused.ruleId()).isEqualTo("CONFIG_VALUE");
+    assertThat(refused.position().line()).isEqualTo(10);
+    assertThat(refused.position().column()).isEqualTo(15);
+    assertThat(refused.hint()).contains("allow_endpoint: true").contains("127.0.0.1");
+
+    LoadResult allowed = load(target + "    allow_endpoint: true\n");
+    assertThat(allowed.diagnostics()).isEmpty();
+    FabricTarget sim = (FabricTarget) allowed.config().orElseThrow().target("sim").orElseThrow();
+    assertThat(sim.endpoint()).isEqualTo(URI.create("http://127.0.0.1:9999/v1"));
+    assertThat(sim.auth()).isEqualTo(new AuthConfig.DefaultChain());
+  }
+
+  @Test
+  void manyErrorsAreReportedTogetherInFileOrder() throws IOException {
+    LoadResult result =
+        load(
+            """
+            name: medallion
+            workspace: [demo_ws]
+            schema: dbo
+            views: ../elsewhere
+            vars: {region: weu}
+            targets:
+              prod:
+                type: fabric
+                workspaceId: not-a-uuid
+                lakehouseId: ${env:LH_ID}
+            sources:
+              - name: a..b
+              - {name: bronze.x, seed: missing.csv}
+            defaults: {refresh_polcy: full}
+            """);
+
+    assertThat(where(result))
+        .containsExactly(
+            "1:1 CONFIG_MISSING",
+            "2:12 CONFIG_TYPE",
+            "4:8 CONFIG_PATH",
+            "9:18 CONFIG_VALUE",
+            "10:18 CONFIG_ENV",
+            "12:11 CONFIG_VALUE",
+            "13:28 CONFIG_VALUE",
+            "14:12 CONFIG_UNKNOWN_KEY");
+    assertThat(result.hasErrors()).isTrue();
+    assertThat(result.config()).isEmpty();
+  }
+
+  @Test
+  void interpolatesVarsAndEnvironment() throws IOException {
+    LoadResult result =
+        load(
+            """
+            name: ${project}-${env:STAGE}
+            workspace: ${env:WS}
+            lakehouse: lh_${region}
+            schema: $${literal}
+            vars:
+              project: medallion
+              region: weu
+            """,
+            Map.of("STAGE", "dev", "WS", "team_ws"));
+
+    assertThat(result.diagnostics()).isEmpty();
+    ProjectConfig config = result.config().orElseThrow();
+    assertThat(config.name()).isEqualTo("medallion-dev");
+    assertThat(config.workspace()).isEqualTo("team_ws");
+    assertThat(config.lakehouse()).isEqualTo("lh_weu");
+    assertThat(config.schema()).isEqualTo("${literal}");
+  }
+
+  @Test
+  void missingEnvironmentVariableAndUndefinedVarAreNamed() throws IOException {
+    LoadResult result =
+        load(
+            """
+            name: medallion
+            workspace: ${env:MLV_WORKSPACE}
+            lakehouse: lh_${regoin}
+            schema: ${dbo
+            vars: {region: weu}
+            """,
+            Map.of());
+
+    assertThat(where(result))
+        .containsExactly("2:12 CONFIG_ENV", "3:12 CONFIG_VAR", "4:9 CONFIG_VALUE");
+    List<Diagnostic> d = result.diagnostics();
+    assertThat(d.get(0).message())
+        .isEqualTo("workspace needs environment variable MLV_WORKSPACE, which is not set");
+    assertThat(d.get(1).message()).isEqualTo("lakehouse uses undefined variable 'regoin'");
+    assertThat(d.get(1).hint()).isEqualTo("did you mean '${region}'?");
+    assertThat(d.get(2).message()).isEqualTo("schema has an unclosed '${'");
+  }
+
+  @Test
+  void varsAreLiteralSoEnvironmentValuesCannotHideInThem() throws IOException {
+    Diagnostic d = only(load(BASE + "vars:\n  token: ${env:TOKEN}\n", Map.of("TOKEN", "t")));
+
+    assertThat(d.ruleId()).isEqualTo("CONFIG_VALUE");
+    assertThat(d.position().line()).isEqualTo(6);
+    assertThat(d.position().column()).isEqualTo(10);
+  }
+
+  @Test
+  void secretsComeOnlyFromTheEnvironmentAndNeverPrint() throws IOException {
+    String secret = "p4ss-w0rd-very-secret";
+    String yaml =
+        BASE
+            + """
+            targets:
+              local:
+                conf: {fs.azure.account.key: "${env:STORAGE_KEY}"}
+              prod:
+                type: fabric
+                workspaceId: %s
+                lakehouseId: %s
+                auth:
+                  mode: spn
+                  tenant_id: t
+                  client_id: c
+                  client_secret: ${env:MLV_SECRET}
+            """
+                .formatted(WS_ID, LH_ID);
+
+    LoadResult result = load(yaml, Map.of("MLV_SECRET", secret, "STORAGE_KEY", secret));
+
+    assertThat(result.diagnostics()).isEmpty();
+    ProjectConfig config = result.config().orElseThrow();
+    FabricTarget prod = (FabricTarget) config.target("prod").orElseThrow();
+    Secret s = ((AuthConfig.ServicePrincipal) prod.auth()).clientSecret();
+    assertThat(s.reveal()).isEqualTo(secret);
+    assertThat(s.toString()).isEqualTo("****");
+    SparkTarget local = (SparkTarget) config.target("local").orElseThrow();
+    assertThat(local.conf()).containsEntry("fs.azure.account.key", secret);
+    for (Object o : List.of(config, prod, prod.auth(), s, local, result)) {
+      assertThat(o.toString()).doesNotContain(secret);
+    }
+    assertThat(local.toString()).contains("fs.azure.account.key=****");
+  }
+
+  @Test
+  void literalSecretIsRefusedWithoutEchoingIt() throws IOException {
+    LoadResult result =
+        load(
+            BASE
+                + """
+                targets:
+                  prod:
+                    type: fabric
+                    workspaceId: %s
+                    lakehouseId: %s
+                    auth:
+                      mode: spn
+                      tenant_id: t
+                      client_id: c
+                      client_secret: "hunter2${env:X}"
+                      token_env: NOT_FOR_SPN
+                """
+                    .formatted(WS_ID, LH_ID),
+            Map.of("X", ""));
+
+    assertThat(where(result)).containsExactly("14:22 CONFIG_SECRET_LITERAL", "15:7 CONFIG_VALUE");
+    assertThat(result.diagnostics().get(0).format()).doesNotContain("hunter2");
+    assertThat(result.diagnostics().get(1).message())
+        .isEqualTo("targets.prod.auth.token_env is not used with auth mode 'spn'");
+  }
+
+  @Test
+  void spnSecretFromMissingEnvironmentVariable() throws IOException {
+    String yaml =
+        BASE
+            + "targets:\n  prod:\n    type: fabric\n    workspaceId: %s\n    lakehouseId: %s\n"
+                .formatted(WS_ID, LH_ID)
+            + "    auth: {mode: spn, tenant_id: t, client_id: c, client_secret: \"${env:MLV_SECRET}\"}\n";
+
+    Diagnostic d = only(load(yaml, Map.of()));
+
+    assertThat(d.ruleId()).isEqualTo("CONFIG_ENV");
+    assertThat(d.message()).contains("MLV_SECRET");
+    assertThat(d.position().line()).isEqualTo(10);
+    assertThat(d.position().column()).isEqualTo(66);
+  }
+
+  @Test
+  void badIndentationIsPositioned() throws IOException {
+    Diagnostic d = only(load("name: medallion\nworkspace: demo_ws\n  lakehouse: lh\n"));
+
+    assertThat(d.ruleId()).isEqualTo("YAML_SYNTAX");
+    // SnakeYAML reads "demo_ws lakehouse" as one value and stops at the second ':'.
+    assertThat(d.position().line()).isEqualTo(3);
+    assertThat(d.position().column()).isEqualTo(12);
+    assertThat(d.message()).isEqualTo("invalid YAML: mapping values are not allowed here");
+  }
+
+  @Test
+  void unclosedQuoteIsPositionedAndNamesWhereItOpened() throws IOException {
+    Diagnostic d = only(load("name: \"medallion\nworkspace: demo_ws\n"));
+
+    assertThat(d.ruleId()).isEqualTo("YAML_SYNTAX");
+    assertThat(d.position().line()).isEqualTo(3);
+    assertThat(d.position().column()).isEqualTo(1);
+    assertThat(d.message()).contains("quoted scalar at line 1, column 7");
+  }
+
+  @Test
+  void tabIndentationIsPositioned() throws IOException {
+    Diagnostic d = only(load("name: medallion\ntargets:\n\tlocal: {}\n"));
+
+    assertThat(d.ruleId()).isEqualTo("YAML_SYNTAX");
+    assertThat(d.position().line()).isEqualTo(3);
+    assertThat(d.position().column()).isEqualTo(1);
+    assertThat(d.message()).contains("tab");
+    assertThat(d.hint()).isEqualTo("indent with spaces; YAML does not allow tabs");
+  }
+
+  @Test
+  void duplicateKeysAreErrorsAtTheSecondOccurrence() throws IOException {
+    LoadResult result =
+        load(
+            BASE
+                + """
+                schema: silver
+                defaults:
+                  parallelism: 2
+                  parallelism: 3
+                """);
+
+    assertThat(where(result)).containsExactly("5:1 YAML_DUPLICATE_KEY", "8:3 YAML_DUPLICATE_KEY");
+    assertThat(result.diagnostics().get(0).message())
+        .isEqualTo("key 'schema' appears twice at the top level");
+    assertThat(result.diagnostics().get(0).hint()).isEqualTo("first at line 4; keep one of them");
+  }
+
+  @Test
+  void namesThatDifferOnlyInCaseAreDuplicates() throws IOException {
+    LoadResult result =
+        load(
+            BASE
+                + """
+                sources:
+                  - bronze.events
+                  - name: BRONZE.Events
+                view_config:
+                  silver.a: {}
+                  SILVER.A: {enable_cdf: false}
+                """);
+
+    assertThat(where(result)).containsExactly("7:5 CONFIG_VALUE", "10:3 CONFIG_VALUE");
+    assertThat(result.diagnostics().get(0).hint()).isEqualTo("first at line 6; merge the two entries");
+  }
+
+  @Test
+  void pathsCannotLeaveTheProject() throws IOException {
+    Path outside = Files.createTempFile("outside", ".csv");
+    try {
+      Files.createDirectories(root.resolve("views"));
+      Files.createSymbolicLink(root.resolve("link.csv"), outside);
+      LoadResult result =
+          load(
+              BASE
+                  + """
+                  views: [views, ../other, /etc]
+                  targets:
+                    local: {warehouse: views/../../wh}
+                  sources:
+                    - {name: a.b, seed: seeds/../../secret.csv}
+                    - {name: a.c, seed: link.csv}
+                  """);
+
+      assertThat(where(result))
+          .containsExactly(
+              "5:16 CONFIG_PATH",
+              "5:26 CONFIG_PATH",
+              "7:22 CONFIG_PATH",
+              "9:23 CONFIG_PATH",
+              "10:23 CONFIG_PATH");
+      assertThat(result.diagnostics().get(0).message())
+          .isEqualTo("views '../other' leads outside the project folder");
+      assertThat(result.diagnostics().get(1).message()).contains("is absolute");
+    } finally {
+      Files.deleteIfExists(outside);
+    }
+  }
+
+  @Test
+  void viewsAcceptsASingleStringAndMissingFoldersAreErrors() throws IOException {
+    Files.createDirectories(root.resolve("sql/views"));
+    LoadResult one = load(BASE + "views: sql/views\n");
+    assertThat(one.config().orElseThrow().viewFolders())
+        .containsExactly(root.toAbsolutePath().normalize().resolve("sql/views"));
+
+    LoadResult missing = load(BASE + "views:\n  - sql/views\n  - sql/gone\n");
+    Diagnostic d = only(missing);
+    assertThat(d.ruleId()).isEqualTo("CONFIG_VALUE");
+    assertThat(d.position().line()).isEqualTo(7);
+    assertThat(d.position().column()).isEqualTo(5);
+    assertThat(d.message()).isEqualTo("view folder 'sql/gone' does not exist");
+  }
+
+  @Test
+  void seedsAreCheckedAndTheirFormatInferred() throws IOException {
+    Files.createDirectories(root.resolve("seeds"));
+    Files.writeString(root.resolve("seeds/a.CSV"), "id\n");
+    Files.writeString(root.resolve("seeds/b.txt"), "id\n");
+    LoadResult result =
+        load(
+            BASE
+                + """
+                sources:
+                  - {name: s.a, seed: seeds/a.CSV}
+                  - {name: s.b, seed: seeds/b.txt}
+                  - {name: s.c, seed: seeds/b.txt, format: csv}
+                  - {name: s.d, seed: seeds/none.csv}
+                  - {name: s.e, format: parquet}
+                  - {name: w.l.s.t.x}
+                """);
+
+    assertThat(where(result))
+        .containsExactly(
+            "7:23 CONFIG_VALUE", "9:23 CONFIG_VALUE", "10:17 CONFIG_VALUE", "11:12 CONFIG_VALUE");
+    List<Diagnostic> d = result.diagnostics();
+    assertThat(d.get(0).message()).isEqualTo("cannot tell the format of seed 'seeds/b.txt'");
+    assertThat(d.get(1).message()).isEqualTo("seed file 'seeds/none.csv' does not exist");
+    assertThat(d.get(2).message())
+        .isEqualTo("sources[5].format is set but there is no seed to read");
+    assertThat(d.get(3).message())
+        .isEqualTo("sources[6].name 'w.l.s.t.x' is not a name of 1 to 4 dotted parts");
+  }
+
+  @Test
+  void tokenModeDefaultsItsVariableAndRejectsBadNames() throws IOException {
+    String target =
+        BASE
+            + "targets:\n  prod:\n    type: fabric\n    workspaceId: %s\n    lakehouseId: %s\n"
+                .formatted(WS_ID, LH_ID);
+
+    FabricTarget prod =
+        (FabricTarget)
+            load(target + "    auth: {mode: TOKEN}\n").orThrow().target("prod").orElseThrow();
+    assertThat(prod.auth()).isEqualTo(new AuthConfig.TokenFromEnv("FABRIC_TOKEN"));
+
+    Diagnostic d = only(load(target + "    auth: {mode: token, token_env: my-token}\n"));
+    assertThat(d.ruleId()).isEqualTo("CONFIG_VALUE");
+    assertThat(d.position().column()).isEqualTo(36);
+
+    Diagnostic mode = only(load(target + "    auth: {mode: spm}\n"));
+    assertThat(mode.hint()).isEqualTo("did you mean 'spn'?");
+  }
+
+  @Test
+  void viewConfigKeysMustBeNamesOfOneToFourParts() throws IOException {
+    Diagnostic d = only(load(BASE + "view_config:\n  silver..x: {tags: [a]}\n"));
+
+    assertThat(d.ruleId()).isEqualTo("CONFIG_VALUE");
+    assertThat(d.position().line()).isEqualTo(6);
+    assertThat(d.position().column()).isEqualTo(3);
+  }
+
+  @Test
+  void syntaxAndStructureProblemsOfTheWholeFile() throws IOException {
+    Diagnostic list = only(load("- name\n- workspace\n"));
+    assertThat(list.ruleId()).isEqualTo("CONFIG_TYPE");
+    assertThat(list.message()).isEqualTo("mlv.yml must be a mapping of keys to values, not a list");
+
+    Diagnostic empty = only(load("# nothing yet\n"));
+    assertThat(empty.ruleId()).isEqualTo("CONFIG_MISSING");
+    assertThat(empty.message()).isEqualTo("mlv.yml is empty");
+
+    Diagnostic twoDocs = only(load(BASE + "---\n" + BASE));
+    assertThat(twoDocs.ruleId()).isEqualTo("YAML_SYNTAX");
+    assertThat(twoDocs.position().line()).isEqualTo(5);
+  }
+
+  @Test
+  void missingFileIsProjectNotFound() {
+    LoadResult result = ProjectLoader.load(root, Map.of());
+
+    Diagnostic d = only(result);
+    assertThat(d.ruleId()).isEqualTo("PROJECT_NOT_FOUND");
+    assertThat(d.message()).contains(root.toAbsolutePath().normalize().toString());
+    assertThat(result.hasErrors()).isTrue();
+  }
+
+  @Test
+  void orThrowCarriesTheErrors() throws IOException {
+    LoadResult result = load("name: medallion\n");
+
+    try {
+      result.orThrow();
+      throw new AssertionError("expected an MlvException");
+    } catch (MlvException e) {
+      assertThat(e.diagnostics()).hasSize(3);
+      assertThat(e.getMessage()).contains("missing required key 'workspace'");
+    }
+    assertThat(result.config()).isEqualTo(Optional.empty());
+  }
+}
