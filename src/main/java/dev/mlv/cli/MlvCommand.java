@@ -26,7 +26,16 @@ import picocli.CommandLine.Spec;
       "Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode),",
       "3 skipped because another refresh is running, 64 usage error."
     },
-    subcommands = {ValidateCommand.class, LineageCommand.class})
+    subcommands = {
+      ValidateCommand.class,
+      LineageCommand.class,
+      PlanCommand.class,
+      ApplyCommand.class,
+      RefreshCommand.class,
+      RunsCommand.class,
+      SqlCommand.class,
+      SeedCommand.class
+    })
 public final class MlvCommand implements Runnable {
   @Spec CommandSpec spec;
 

@@ -272,6 +272,9 @@ public final class MlvParser {
       boolean sawComment = false;
       boolean sawProps = false;
       while (true) {
+        if (atEnd() && options != null) {
+          break;
+        }
         if (atEnd()) {
           throw error(
               "expected AS select_statement or USING OneLake_Files after the view header, found end"
@@ -321,9 +324,6 @@ public final class MlvParser {
           optionsPos = pos(src);
           expectWord("OPTIONS", "after USING OneLake_Files");
           options = keyValues("OPTIONS", true);
-          if (atEnd()) {
-            break;
-          }
         } else if (t.isWord("AS")) {
           if (options != null) {
             throw error(

@@ -1,0 +1,45 @@
+package dev.mlv.cli;
+
+import dev.mlv.project.Project;
+import dev.mlv.target.local.LocalTarget;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code mlv seed}: load the sources' seed files into the local lakehouse. */
+@Command(
+    name = "seed",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Load the seed files that mlv.yml declares for sources (CSV with a header row, or",
+      "Parquet) into Delta tables of the local lakehouse, replacing their content. In Fabric",
+      "the same sources are existing lakehouse tables, so seed works only on local targets."
+    },
+    footer = {"", "Examples:", "  mlv seed", "  mlv seed bronze.formulas"})
+public final class SeedCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ProjectOptions projectOptions;
+  @Mixin TargetOptions targetOptions;
+
+  @Parameters(paramLabel = "SOURCE", arity = "0..*", description = "Sources to load (default: all with a seed).")
+  List<String> sources;
+
+  @Override
+  public Integer call() {
+    Project project = ProjectLoading.loadValid(projectOptions);
+    String targetName = Targets.name(project.config(), targetOptions.target);
+    try (LocalTarget target = Targets.openLocal(project.config(), targetName, spec)) {
+      var out = spec.commandLine().getOut();
+      for (var loaded : target.seed(project, sources == null ? List.of() : sources)) {
+        out.printf(
+            "seeded %-40s %6d rows (version %d)%n",
+            project.names().display(loaded.table()), loaded.rows(), loaded.version());
+      }
+    }
+    return ExitCodes.OK;
+  }
+}

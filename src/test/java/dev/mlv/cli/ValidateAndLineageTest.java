@@ -1,0 +1,140 @@
+package dev.mlv.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ValidateAndLineageTest {
+  private static final String MEDALLION = "examples/medallion";
+
+  @TempDir Path dir;
+
+  private Path project(String yml, String... files) throws IOException {
+    Files.writeString(dir.resolve("mlv.yml"), yml, StandardCharsets.UTF_8);
+    for (int i = 0; i < files.length; i += 2) {
+      Path f = dir.resolve("views").resolve(files[i]);
+      Files.createDirectories(f.getParent());
+      Files.writeString(f, files[i + 1], StandardCharsets.UTF_8);
+    }
+    return dir;
+  }
+
+  private static final String YML =
+      """
+      name: t
+      workspace: ws
+      lakehouse: lh
+      schema: dbo
+      sources:
+        - bronze.orders
+      """;
+
+  @Test
+  void theMedallionIsValid() {
+    CliRun r = CliRun.of("validate", "-p", MEDALLION);
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    Golden.assertMatches("validate-medallion.txt", r.out());
+  }
+
+  @Test
+  void lineageOfTheMedallionInEveryFormat() {
+    Golden.assertMatches("lineage-medallion.dot", CliRun.of("lineage", "-p", MEDALLION, "--dot").out());
+    Golden.assertMatches(
+        "lineage-medallion.json", CliRun.of("lineage", "-p", MEDALLION, "--format", "json").out());
+    Golden.assertMatches(
+        "lineage-medallion.mmd", CliRun.of("lineage", "-p", MEDALLION, "--format", "mermaid").out());
+    Golden.assertMatches(
+        "lineage-medallion.txt", CliRun.of("lineage", "-p", MEDALLION, "--format", "text").out());
+    Golden.assertMatches(
+        "lineage-medallion-gold-ancestors.txt",
+        CliRun.of("lineage", "-p", MEDALLION, "+gold.formula_preference", "--format", "text").out());
+  }
+
+  @Test
+  void everyRuleIsReportedAtOnceWithPositions() throws IOException {
+    project(
+        YML,
+        "silver/a.sql",
+        """
+        CREATE OR REPLACE MATERIALIZED LAKE VIEW IF NOT EXISTS SILVER.a
+        AS SELECT id, my_udf(amount) AS x, rand() AS r FROM bronze.orders VERSION AS OF 3;
+        INSERT INTO silver.b SELECT 1;
+        """,
+        "silver/b.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW silver.b AS
+        SELECT * FROM silver.a JOIN bronze.customerz c ON a.id = c.id
+        """,
+        "bronze/files.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW bronze.raw
+        (CONSTRAINT c CHECK (x > 0))
+        USING OneLake_Files
+        OPTIONS ('format' = 'json', 'path' = 'abfss://w@onelake.dfs.fabric.microsoft.com/lh.Lakehouse/Files/my folder/', 'quote' = '"')
+        """);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    Golden.assertMatches("validate-rules.txt", r.out());
+    CliRun gh = CliRun.of("validate", "-p", dir.toString(), "--format", "github");
+    Golden.assertMatches("validate-rules.github", gh.out());
+    CliRun json = CliRun.of("validate", "-p", dir.toString(), "--format", "json");
+    Golden.assertMatches("validate-rules.json", json.out());
+  }
+
+  @Test
+  void malformedSqlIsAPositionedErrorWithoutStackTrace() throws IOException {
+    project(YML, "silver/bad.sql", "CREATE MATERIALIZED LAKE VIEW s.v AS\nSELECT a,, FROM bronze.orders\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out()).contains("views/silver/bad.sql:2:").contains("error[SQL_PARSE]");
+    assertThat(r.out() + r.err()).doesNotContain("\tat ").doesNotContain("Exception");
+    CliRun lineage = CliRun.of("lineage", "-p", dir.toString());
+    assertThat(lineage.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(lineage.err()).contains("views/silver/bad.sql:2:");
+  }
+
+  @Test
+  void aCycleListsEveryEdgeWithItsPlace() throws IOException {
+    project(
+        YML,
+        "s/x.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.x AS SELECT * FROM s.z",
+        "s/y.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.y AS SELECT * FROM s.x",
+        "s/z.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.z AS\n  SELECT * FROM s.y");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains("error[CYCLE]: dependency cycle s.x -> s.y -> s.z -> s.x")
+        .contains("s.x is read by s.y at views/s/y.sql:1:52")
+        .contains("s.z is read by s.x at views/s/x.sql:1:52")
+        .contains("s.y is read by s.z at views/s/z.sql:2:17");
+  }
+
+  @Test
+  void yamlErrorsArePositioned() throws IOException {
+    project("name: t\nworkspace: ws\nlakehouse: lh\nschema: dbo\nsourcez: []\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.err()).contains("mlv.yml:5:1").contains("CONFIG_UNKNOWN_KEY").contains("sources");
+    assertThat(r.err()).doesNotContain("\tat ");
+  }
+
+  @Test
+  void duplicateViewsAreReported() throws IOException {
+    project(
+        YML,
+        "a.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.v AS SELECT 1",
+        "b.sql",
+        "CREATE MATERIALIZED LAKE VIEW S.V AS SELECT 2");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.out()).contains("views/b.sql:1:1: error[DUPLICATE_VIEW]: view s.v is already defined at views/a.sql:1:1");
+  }
+}

@@ -1,0 +1,132 @@
+package dev.mlv.lineage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mlv.diag.MlvException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class LineageGraphTest {
+  private static final NameResolver NAMES =
+      new NameResolver("ws", "lh", "dbo", Map.of("crm", "other_ws"));
+
+  private static ObjectId id(String shortName) {
+    return NAMES.resolve(dev.mlv.sql.Name.of(shortName));
+  }
+
+  /** a -> b -> d, a -> c -> d, crm.dbo.customers -> c; e alone; tags on b. */
+  private static LineageGraph diamond() {
+    Map<ObjectId, Node> nodes = new HashMap<>();
+    for (String v : List.of("silver.b", "silver.c", "gold.d", "gold.e")) {
+      nodes.put(id(v), new Node(id(v), NodeKind.VIEW, null, v.equals("silver.b") ? Set.of("pii") : Set.of()));
+    }
+    nodes.put(id("bronze.a"), new Node(id("bronze.a"), NodeKind.TABLE, null, Set.of()));
+    nodes.put(id("crm.dbo.customers"), new Node(id("crm.dbo.customers"), NodeKind.TABLE, null, Set.of()));
+    List<Edge> edges = new ArrayList<>();
+    edges.add(new Edge(id("bronze.a"), id("silver.b"), null));
+    edges.add(new Edge(id("bronze.a"), id("silver.c"), null));
+    edges.add(new Edge(id("silver.b"), id("gold.d"), null));
+    edges.add(new Edge(id("silver.c"), id("gold.d"), null));
+    edges.add(new Edge(id("crm.dbo.customers"), id("silver.c"), null));
+    return new LineageGraph(nodes, edges);
+  }
+
+  @Test
+  void resolvesOneToFourPartNamesWithTheDefaults() {
+    assertThat(id("t").toString()).isEqualTo("ws.lh.dbo.t");
+    assertThat(id("Silver.T").toString()).isEqualTo("ws.lh.silver.t");
+    assertThat(id("crm.dbo.customers").toString()).isEqualTo("other_ws.crm.dbo.customers");
+    assertThat(id("lh2.s.t").toString()).isEqualTo("ws.lh2.s.t");
+    assertThat(id("w.l.s.t").toString()).isEqualTo("w.l.s.t");
+    assertThat(NAMES.display(id("silver.t"))).isEqualTo("silver.t");
+    assertThat(NAMES.display(id("crm.dbo.customers"))).isEqualTo("crm.dbo.customers");
+    assertThat(NAMES.display(id("w.l.s.t"))).isEqualTo("w.l.s.t");
+  }
+
+  @Test
+  void layersFollowDependencies() {
+    List<java.util.SortedSet<ObjectId>> layers = diamond().layers();
+    assertThat(layers).hasSize(3);
+    assertThat(layers.get(0)).contains(id("bronze.a"), id("crm.dbo.customers"), id("gold.e"));
+    assertThat(layers.get(1)).containsExactly(id("silver.b"), id("silver.c"));
+    assertThat(layers.get(2)).containsExactly(id("gold.d"));
+  }
+
+  @Test
+  void selectorsPickNamesAncestorsDescendantsSchemasAndTags() {
+    LineageGraph g = diamond();
+    assertThat(Selection.select(g, NAMES, List.of("silver.b"))).containsExactly(id("silver.b"));
+    assertThat(Selection.select(g, NAMES, List.of("+silver.b")))
+        .containsExactlyInAnyOrder(id("silver.b"), id("bronze.a"));
+    assertThat(Selection.select(g, NAMES, List.of("silver.c+")))
+        .containsExactlyInAnyOrder(id("silver.c"), id("gold.d"));
+    assertThat(Selection.select(g, NAMES, List.of("+silver.c+")))
+        .containsExactlyInAnyOrder(
+            id("silver.c"), id("gold.d"), id("bronze.a"), id("crm.dbo.customers"));
+    assertThat(Selection.select(g, NAMES, List.of("schema:gold")))
+        .containsExactlyInAnyOrder(id("gold.d"), id("gold.e"));
+    assertThat(Selection.select(g, NAMES, List.of("lakehouse:crm")))
+        .containsExactly(id("crm.dbo.customers"));
+    assertThat(Selection.select(g, NAMES, List.of("tag:pii"))).containsExactly(id("silver.b"));
+    assertThat(Selection.select(g, NAMES, List.of("gold.e", "silver.b")))
+        .containsExactlyInAnyOrder(id("gold.e"), id("silver.b"));
+    assertThat(Selection.select(g, NAMES, List.of("d"))).containsExactly(id("gold.d"));
+    assertThat(Selection.views(g, Selection.select(g, NAMES, List.of("+gold.d"))))
+        .containsExactly(id("gold.d"), id("silver.b"), id("silver.c"));
+  }
+
+  @Test
+  void unknownNamesSuggestTheNearestOne() {
+    assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of("silver.bb")))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("no view or table named 'silver.bb'")
+        .hasMessageContaining("did you mean 'silver.b'?");
+    assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of("colour:red")))
+        .hasMessageContaining("unknown selector method 'colour:'");
+  }
+
+  @Test
+  void findsCyclesWithTheirPath() {
+    Map<ObjectId, Node> nodes = new HashMap<>();
+    for (String v : List.of("s.x", "s.y", "s.z", "s.self")) {
+      nodes.put(id(v), new Node(id(v), NodeKind.VIEW, null, Set.of()));
+    }
+    List<Edge> edges =
+        List.of(
+            new Edge(id("s.x"), id("s.y"), null),
+            new Edge(id("s.y"), id("s.z"), null),
+            new Edge(id("s.z"), id("s.x"), null),
+            new Edge(id("s.self"), id("s.self"), null));
+    LineageGraph g = new LineageGraph(nodes, edges);
+    assertThat(g.cycles()).hasSize(2);
+    assertThat(g.cycles().get(0))
+        .extracting(e -> e.from().name() + ">" + e.to().name())
+        .containsExactly("self>self");
+    assertThat(g.cycles().get(1))
+        .extracting(e -> e.from().name() + ">" + e.to().name())
+        .containsExactly("x>y", "y>z", "z>x");
+    assertThat(g.layers()).isEmpty();
+  }
+
+  @Test
+  void deepChainsDoNotOverflowTheStack() {
+    Map<ObjectId, Node> nodes = new HashMap<>();
+    List<Edge> edges = new ArrayList<>();
+    int n = 20_000;
+    for (int i = 0; i < n; i++) {
+      ObjectId v = id("s.v" + i);
+      nodes.put(v, new Node(v, NodeKind.VIEW, null, Set.of()));
+      if (i > 0) {
+        edges.add(new Edge(id("s.v" + (i - 1)), v, null));
+      }
+    }
+    LineageGraph g = new LineageGraph(nodes, edges);
+    assertThat(g.cycles()).isEmpty();
+    assertThat(g.layers()).hasSize(n);
+  }
+}

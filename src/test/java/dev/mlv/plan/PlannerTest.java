@@ -1,0 +1,126 @@
+package dev.mlv.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.DefinitionFiles;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectBuilder;
+import dev.mlv.project.ProjectConfig;
+import dev.mlv.project.ProjectLoader;
+import dev.mlv.target.DeployedState;
+import dev.mlv.target.DeployedView;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PlannerTest {
+  @TempDir Path dir;
+  private final Planner planner =
+      new Planner(Clock.fixed(Instant.parse("2026-11-29T10:00:00Z"), ZoneOffset.UTC));
+
+  private Project project(String... files) throws IOException {
+    Files.writeString(
+        dir.resolve("mlv.yml"),
+        "name: p\nworkspace: ws\nlakehouse: lh\nschema: dbo\nsources: [bronze.t]\n");
+    for (int i = 0; i < files.length; i += 2) {
+      Path f = dir.resolve("views").resolve(files[i]);
+      Files.createDirectories(f.getParent());
+      Files.writeString(f, files[i + 1]);
+    }
+    ProjectConfig config = ProjectLoader.load(dir).orThrow();
+    return new ProjectBuilder().build(config, DefinitionFiles.discover(config), List.of());
+  }
+
+  private static DeployedView deployed(String id, String statement, Project p) {
+    var def =
+        ((dev.mlv.sql.SqlStatement.CreateView)
+                dev.mlv.sql.MlvParser.parse(dev.mlv.diag.Position.start(null), statement)
+                    .statements()
+                    .get(0))
+            .definition();
+    return new DeployedView(
+        ObjectId.parse(id), statement, def.fingerprint(), true, 3, Instant.EPOCH, Map.of(), Optional.empty());
+  }
+
+  private Plan plan(Project p, Map<ObjectId, DeployedView> views, boolean prune) {
+    return planner.plan(
+        p,
+        "local",
+        DeployedState.of(views, Map.of()),
+        new TreeSet<>(p.views().keySet()),
+        true,
+        prune);
+  }
+
+  @Test
+  void createsReplacesAndIgnoresFormatting() throws IOException {
+    Project p =
+        project(
+            "a.sql", "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT x FROM bronze.t",
+            "b.sql", "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a WHERE x > 1",
+            "c.sql", "CREATE MATERIALIZED LAKE VIEW s.c AS SELECT x FROM s.b",
+            "d.sql", "CREATE MATERIALIZED LAKE VIEW s.d AS SELECT 1 AS one");
+    Map<ObjectId, DeployedView> views = new HashMap<>();
+    views.put(ObjectId.parse("ws.lh.s.a"), deployed("ws.lh.s.a", "create materialized lake view s.a as\n  select X from BRONZE.T -- same", p));
+    views.put(ObjectId.parse("ws.lh.s.b"), deployed("ws.lh.s.b", "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a WHERE x > 0", p));
+    views.put(ObjectId.parse("ws.lh.s.c"), deployed("ws.lh.s.c", "CREATE MATERIALIZED LAKE VIEW s.c AS SELECT x FROM s.b", p));
+    Plan plan = plan(p, views, false);
+    assertThat(plan.changes())
+        .extracting(c -> PlanJson.action(c) + " " + c.id().shortName() + ": " + c.reason())
+        .containsExactly(
+            "create s.d: new view",
+            "no-op s.a: only formatting or comments changed",
+            "replace s.b: definition changed: SELECT",
+            "no-op s.c: unchanged");
+    Change.Replace r = (Change.Replace) plan.changes().get(2);
+    assertThat(r.diff()).contains("-CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a WHERE x > 0")
+        .contains("+CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a WHERE x > 1");
+    assertThat(plan.refresh()).extracting(ObjectId::shortName).containsExactly("s.c");
+    assertThat(plan.hasChanges()).isTrue();
+  }
+
+  @Test
+  void aRemovedViewWithTheSameDefinitionIsARename() throws IOException {
+    Project p = project("n.sql", "CREATE MATERIALIZED LAKE VIEW s.new_name AS SELECT x FROM bronze.t");
+    Map<ObjectId, DeployedView> views = new HashMap<>();
+    views.put(ObjectId.parse("ws.lh.s.old_name"), deployed("ws.lh.s.old_name", "CREATE MATERIALIZED LAKE VIEW s.old_name AS\nSELECT x FROM bronze.t", p));
+    views.put(ObjectId.parse("ws.lh.s.gone"), deployed("ws.lh.s.gone", "CREATE MATERIALIZED LAKE VIEW s.gone AS SELECT 2", p));
+    Plan kept = plan(p, views, false);
+    assertThat(kept.changes())
+        .extracting(c -> PlanJson.action(c) + " " + c.id().shortName())
+        .containsExactly("rename s.new_name");
+    assertThat(((Change.Rename) kept.changes().get(0)).from().shortName()).isEqualTo("s.old_name");
+    assertThat(kept.orphans()).extracting(ObjectId::shortName).containsExactly("s.gone");
+    Plan pruned = plan(p, views, true);
+    assertThat(pruned.changes())
+        .extracting(c -> PlanJson.action(c) + " " + c.id().shortName())
+        .containsExactly("rename s.new_name", "drop s.gone");
+  }
+
+  @Test
+  void savedPlansRoundTripThroughJson() throws IOException {
+    Project p = project("a.sql", "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT 'it''s' AS x");
+    Plan plan = plan(p, Map.of(), false);
+    Plan back = PlanJson.read(PlanJson.write(plan), "plan.json");
+    assertThat(back).isEqualTo(plan);
+  }
+
+  @Test
+  void aFileThatIsNotAPlanIsAClearError() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> PlanJson.read("{\"x\":1}", "p.json"))
+        .hasMessageContaining("p.json is not a saved mlv plan");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> PlanJson.read("nope", "p.json"))
+        .hasMessageContaining("p.json is not a saved mlv plan");
+  }
+}

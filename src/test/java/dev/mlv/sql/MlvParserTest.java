@@ -1,0 +1,206 @@
+package dev.mlv.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.Position;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MlvParserTest {
+  private static final Position START = Position.start(Path.of("v.sql"));
+
+  private static MlvParser.Result parse(String text) {
+    return MlvParser.parse(START, text);
+  }
+
+  private static ViewDefinition single(String text) {
+    MlvParser.Result r = parse(text);
+    assertThat(r.diagnostics()).isEmpty();
+    assertThat(r.statements()).hasSize(1);
+    return ((SqlStatement.CreateView) r.statements().get(0)).definition();
+  }
+
+  @Test
+  void parsesTheFullHeader() {
+    ViewDefinition d =
+        single(
+            """
+            -- leading comment
+            CREATE OR REPLACE MATERIALIZED LAKE VIEW silver.Cleaned_Orders
+            (
+                CONSTRAINT valid_qty CHECK (quantity > 0 AND (price * 2) > 1) ON MISMATCH DROP,
+                CONSTRAINT has_id CHECK (id IS NOT NULL)
+            )
+            PARTITIONED BY (category, `Year`)
+            COMMENT "Cleaned \\"orders\\""
+            TBLPROPERTIES (delta.enableChangeDataFeed=true, 'owner' = 'data team')
+            AS SELECT p.productID, o.quantity FROM bronze.products p JOIN bronze.orders o
+            ON p.productID = o.productID
+            """);
+    assertThat(d.name().parts()).containsExactly("silver", "cleaned_orders");
+    assertThat(d.name().text()).isEqualTo("silver.Cleaned_Orders");
+    assertThat(d.orReplace()).isTrue();
+    assertThat(d.ifNotExists()).isFalse();
+    assertThat(d.position()).isEqualTo(new Position(Path.of("v.sql"), 2, 1));
+    assertThat(d.constraints())
+        .extracting(Constraint::name, Constraint::expression, Constraint::onMismatch)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "valid_qty", "quantity > 0 AND (price * 2) > 1", OnMismatch.DROP),
+            org.assertj.core.groups.Tuple.tuple("has_id", "id IS NOT NULL", OnMismatch.FAIL));
+    assertThat(d.constraints().get(1).position().line()).isEqualTo(5);
+    assertThat(d.partitionedBy()).containsExactly("category", "year");
+    assertThat(d.comment()).contains("Cleaned \"orders\"");
+    assertThat(d.properties())
+        .containsEntry("delta.enableChangeDataFeed", "true")
+        .containsEntry("owner", "data team");
+    ViewBody.Select body = (ViewBody.Select) d.body();
+    assertThat(body.sql()).startsWith("SELECT p.productID").endsWith("o.productID");
+    assertThat(body.position()).isEqualTo(new Position(Path.of("v.sql"), 10, 4));
+  }
+
+  @Test
+  void namesHaveOneToFourPartsAndBackticksKeepSpaces() {
+    ViewDefinition d =
+        single("CREATE MATERIALIZED LAKE VIEW `My Workspace`.Sales_LH.gold.V1 AS SELECT 1");
+    assertThat(d.name().parts()).containsExactly("my workspace", "sales_lh", "gold", "v1");
+    assertThat(single("CREATE MATERIALIZED LAKE VIEW v AS SELECT 1").name().parts())
+        .containsExactly("v");
+    MlvParser.Result r = parse("CREATE MATERIALIZED LAKE VIEW a.b.c.d.e AS SELECT 1");
+    assertThat(r.diagnostics())
+        .singleElement()
+        .satisfies(x -> assertThat(x.message()).contains("at most 4 parts"));
+  }
+
+  @Test
+  void ifNotExistsAndOrReplaceAreBothRecordedForTheLintRule() {
+    ViewDefinition d =
+        single("CREATE OR REPLACE MATERIALIZED LAKE VIEW IF NOT EXISTS s.v AS SELECT 1");
+    assertThat(d.orReplace()).isTrue();
+    assertThat(d.ifNotExists()).isTrue();
+  }
+
+  @Test
+  void parsesFileIngestingViews() {
+    ViewDefinition d =
+        single(
+            """
+            CREATE MATERIALIZED LAKE VIEW bronze.raw_orders
+            USING OneLake_Files
+            OPTIONS (
+                'format' = 'csv',
+                'path'   = 'abfss://SalesWorkspace@onelake.dfs.fabric.microsoft.com/SalesLake.Lakehouse/Files/orders/',
+                'Header' = 'true'
+            )
+            TBLPROPERTIES ('schema_mode' = 'DYNAMIC', 'refresh_mode' = 'APPEND_ONLY');
+            """);
+    assertThat(d.isFileSource()).isTrue();
+    ViewBody.Files f = (ViewBody.Files) d.body();
+    assertThat(f.format()).isEqualTo("csv");
+    assertThat(f.options()).containsEntry("header", "true");
+    assertThat(f.path()).endsWith("/Files/orders/");
+    assertThat(d.properties()).containsEntry("refresh_mode", "APPEND_ONLY");
+  }
+
+  @Test
+  void splitsStatementsOnlyOnRealSemicolons() {
+    MlvParser.Result r =
+        parse(
+            """
+            CREATE MATERIALIZED LAKE VIEW a AS SELECT 'x;y' AS s, `c;d` FROM t -- ; not here
+            ;
+            /* ; nor /* nested ; */ here */
+            CREATE MATERIALIZED LAKE VIEW b AS SELECT "q;" FROM a;
+            ;;
+            """);
+    assertThat(r.diagnostics()).isEmpty();
+    assertThat(r.statements()).hasSize(2);
+    ViewDefinition b = ((SqlStatement.CreateView) r.statements().get(1)).definition();
+    assertThat(b.position().line()).isEqualTo(4);
+  }
+
+  @Test
+  void parsesManagementStatements() {
+    MlvParser.Result r =
+        parse(
+            """
+            SHOW MATERIALIZED LAKE VIEWS IN silver;
+            SHOW MATERIALIZED LAKE VIEWS;
+            SHOW CREATE MATERIALIZED LAKE VIEW silver.x;
+            ALTER MATERIALIZED LAKE VIEW silver.x RENAME TO silver.y;
+            DROP MATERIALIZED LAKE VIEW IF EXISTS silver.y;
+            REFRESH MATERIALIZED LAKE VIEW silver.y FULL;
+            REFRESH MATERIALIZED LAKE VIEW silver.z;
+            SELECT * FROM silver.y
+            """);
+    assertThat(r.diagnostics()).isEmpty();
+    List<SqlStatement> s = r.statements();
+    assertThat(s.get(0)).isInstanceOfSatisfying(
+        SqlStatement.ShowViews.class, v -> assertThat(v.schema().dotted()).isEqualTo("silver"));
+    assertThat(((SqlStatement.ShowViews) s.get(1)).schema()).isNull();
+    assertThat(s.get(2)).isInstanceOf(SqlStatement.ShowCreate.class);
+    assertThat(s.get(3))
+        .isInstanceOfSatisfying(
+            SqlStatement.Rename.class, x -> assertThat(x.to().dotted()).isEqualTo("silver.y"));
+    assertThat(s.get(4))
+        .isInstanceOfSatisfying(SqlStatement.Drop.class, x -> assertThat(x.ifExists()).isTrue());
+    assertThat(s.get(5))
+        .isInstanceOfSatisfying(SqlStatement.Refresh.class, x -> assertThat(x.full()).isTrue());
+    assertThat(((SqlStatement.Refresh) s.get(6)).full()).isFalse();
+    assertThat(s.get(7))
+        .isInstanceOfSatisfying(
+            SqlStatement.Other.class, x -> assertThat(x.sql()).isEqualTo("SELECT * FROM silver.y"));
+  }
+
+  @Test
+  void alterOtherThanRenameIsRefused() {
+    Diagnostic d =
+        parse("ALTER MATERIALIZED LAKE VIEW s.v SET TBLPROPERTIES ('a'='b')").diagnostics().get(0);
+    assertThat(d.message()).contains("only RENAME TO");
+    assertThat(d.hint()).contains("CREATE OR REPLACE");
+    assertThat(d.position().column()).isEqualTo(34);
+  }
+
+  @Test
+  void errorsArePositionedAndEveryStatementIsStillParsed() {
+    MlvParser.Result r =
+        parse(
+            """
+            CREATE MATERIALIZED LAKE VIEW a (
+              CONSTRAINT c1 (x > 0)
+            ) AS SELECT 1;
+            CREATE MATERIALIZED LAKE VIEW b AS SELECT 2;
+            CREATE MATERIALIZED LAKE VIEW c (CONSTRAINT k CHECK (x > 0) ON MISMATCH IGNORE) AS SELECT 3;
+            CREATE MATERIALIZED LAKE VIEW d;
+            """);
+    assertThat(r.statements()).hasSize(1);
+    assertThat(r.diagnostics())
+        .extracting(x -> x.position().line() + ":" + x.position().column() + " " + x.message())
+        .containsExactly(
+            "2:17 expected CHECK after the constraint name 'c1', found '('",
+            "5:73 expected DROP or FAIL after ON MISMATCH, found 'IGNORE'",
+            "6:32 expected AS select_statement or USING OneLake_Files after the view header, found"
+                + " end of statement");
+  }
+
+  @Test
+  void unterminatedStringIsReportedWhereItStarts() {
+    Diagnostic d =
+        parse("CREATE MATERIALIZED LAKE VIEW a AS\nSELECT 'oops FROM t").diagnostics().get(0);
+    assertThat(d.message()).isEqualTo("unterminated string literal");
+    assertThat(d.position()).isEqualTo(new Position(Path.of("v.sql"), 2, 8));
+  }
+
+  @Test
+  void fileViewCannotAlsoHaveASelect() {
+    Diagnostic d =
+        parse(
+                "CREATE MATERIALIZED LAKE VIEW a USING OneLake_Files OPTIONS ('format'='csv') AS"
+                    + " SELECT 1")
+            .diagnostics()
+            .get(0);
+    assertThat(d.message()).contains("has no AS select_statement");
+  }
+}

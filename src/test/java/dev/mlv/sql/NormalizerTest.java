@@ -1,0 +1,64 @@
+package dev.mlv.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.diag.Position;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class NormalizerTest {
+
+  private static ViewDefinition parse(String text) {
+    return ((SqlStatement.CreateView)
+            MlvParser.parse(Position.start(Path.of("x.sql")), text).statements().get(0))
+        .definition();
+  }
+
+  @Test
+  void formattingCommentsAndKeywordCaseDoNotChangeTheFingerprint() {
+    ViewDefinition a =
+        parse(
+            "CREATE MATERIALIZED LAKE VIEW s.v (CONSTRAINT c CHECK (x > 0) ON MISMATCH DROP)"
+                + " AS SELECT a, b FROM t WHERE x = 'Abc'");
+    ViewDefinition b =
+        parse(
+            """
+            -- a comment
+            create or replace materialized lake view S.V
+            ( constraint C check ( X>0 ) on mismatch drop )
+            as
+              select A ,   `b` /* why */
+              from T
+              where x='Abc'
+            """);
+    assertThat(((ViewBody.Select) a.body()).normalized())
+        .isEqualTo("select a,b from t where x='Abc'");
+    assertThat(b.fingerprint()).isEqualTo(a.fingerprint());
+  }
+
+  @Test
+  void literalsConstraintsAndPropertiesDoChangeIt() {
+    String base = "CREATE MATERIALIZED LAKE VIEW v AS SELECT a FROM t WHERE x = 'abc'";
+    String fp = parse(base).fingerprint();
+    assertThat(parse(base.replace("'abc'", "'ABC'")).fingerprint()).isNotEqualTo(fp);
+    assertThat(
+            parse(base.replace(" AS", " (CONSTRAINT c CHECK (a > 0)) AS")).fingerprint())
+        .isNotEqualTo(fp);
+    assertThat(parse(base.replace(" AS", " PARTITIONED BY (a) AS")).fingerprint())
+        .isNotEqualTo(fp);
+    assertThat(parse(base.replace(" AS", " TBLPROPERTIES ('k'='v') AS")).fingerprint())
+        .isNotEqualTo(fp);
+    assertThat(
+            parse(base.replace(" AS", " (CONSTRAINT c CHECK (a > 0) ON MISMATCH DROP) AS"))
+                .fingerprint())
+        .isNotEqualTo(
+            parse(base.replace(" AS", " (CONSTRAINT c CHECK (a > 0) ON MISMATCH FAIL) AS"))
+                .fingerprint());
+  }
+
+  @Test
+  void theNameIsNotPartOfTheFingerprintSoRenamesAreRecognised() {
+    assertThat(parse("CREATE MATERIALIZED LAKE VIEW a AS SELECT 1").fingerprint())
+        .isEqualTo(parse("CREATE MATERIALIZED LAKE VIEW b AS SELECT 1").fingerprint());
+  }
+}
