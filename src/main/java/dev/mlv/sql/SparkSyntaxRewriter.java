@@ -6,6 +6,7 @@ import java.util.Deque;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -37,9 +38,14 @@ final class SparkSyntaxRewriter {
 
   /** The rewritten text (same length as the input) and what the rewrite took out of it. */
   record Result(
-      String sql, List<Fragment> fragments, Set<Integer> markers, Set<QueryFeature> features) {
+      String sql,
+      List<Fragment> fragments,
+      Set<Integer> markers,
+      Set<String> functions,
+      Set<QueryFeature> features) {
     Result {
       fragments = List.copyOf(fragments);
+      functions = Set.copyOf(functions);
       markers = Set.copyOf(markers);
       features = features.isEmpty() ? Set.of() : Set.copyOf(features);
     }
@@ -78,6 +84,7 @@ final class SparkSyntaxRewriter {
     private final List<SqlToken> t;
     private final List<Fragment> fragments = new ArrayList<>();
     private final Set<Integer> markers = new HashSet<>();
+    private final Set<String> functions = new HashSet<>();
     private final Set<QueryFeature> features = EnumSet.noneOf(QueryFeature.class);
 
     /** One entry per open parenthesis: does it hold a query, and are we in its FROM clause. */
@@ -96,7 +103,7 @@ final class SparkSyntaxRewriter {
         int next = rewriteAt(i);
         i = next > i ? next : i + 1;
       }
-      return new Result(new String(out), fragments, markers, features);
+      return new Result(new String(out), fragments, markers, functions, features);
     }
 
     /** Applies the first rule that matches at token {@code i}; returns the next token to visit. */
@@ -168,7 +175,7 @@ final class SparkSyntaxRewriter {
       if (close < 0) {
         return -1;
       }
-      expressions(t.get(nameStart).start(), t.get(close).end());
+      call(j - 1, j, close);
       j = close + 1;
       if (isAlias(j) && !is(j, "AS")) {
         j++;
@@ -353,7 +360,7 @@ final class SparkSyntaxRewriter {
       if (close < 0) {
         return -1;
       }
-      expressions(token.start(), t.get(close).end());
+      call(i, i + 1, close);
       blank(token.start(), t.get(close).end());
       marker(token.start());
       features.add(QueryFeature.TABLE_FUNCTION);
@@ -551,6 +558,17 @@ final class SparkSyntaxRewriter {
         }
       }
       return -1;
+    }
+
+    /**
+     * A removed call: its name is recorded directly (generator names such as {@code range} are
+     * Calcite keywords), its arguments are kept as a fragment.
+     */
+    private void call(int name, int open, int close) {
+      functions.add(t.get(name).identifierValue().toLowerCase(Locale.ROOT));
+      if (close > open + 1) {
+        expressions(t.get(open + 1).start(), t.get(close - 1).end());
+      }
     }
 
     private void expressions(int from, int to) {

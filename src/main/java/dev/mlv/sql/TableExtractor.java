@@ -187,6 +187,7 @@ public final class TableExtractor {
       this.start = start;
       this.markers = rewritten.markers();
       features.addAll(rewritten.features());
+      functions.addAll(rewritten.functions());
     }
 
     QueryFacts facts() {
