@@ -120,6 +120,10 @@ public final class SparkFallbackParser {
       if (plan instanceof UnresolvedRelation relation) {
         relation(relation, ctes);
       }
+      if (plan instanceof RelationTimeTravel travel) {
+        // A leaf whose relation is a field, not a child.
+        plan(travel.relation(), ctes);
+      }
       feature(plan);
       for (Expression expression : CollectionConverters.asJava(plan.expressions())) {
         expression(expression, ctes);
