@@ -11,14 +11,14 @@ import java.util.Set;
 
 /**
  * Rewrites the Spark-only syntax that Calcite's Babel parser rejects into text Calcite accepts,
- * without moving anything: removed text becomes spaces, replacements have the same length and
- * line breaks stay where they were, so a line and column reported by Calcite is the line and
- * column in the user's file. Only tokens are rewritten, never the inside of strings, quoted
- * identifiers or comments.
+ * without moving anything: removed text becomes spaces, replacements have the same length and line
+ * breaks stay where they were, so a line and column reported by Calcite is the line and column in
+ * the user's file. Only tokens are rewritten, never the inside of strings, quoted identifiers or
+ * comments.
  *
- * <p>Text that is removed but still matters for lineage (a generator's arguments, a table
- * function call, sort expressions) is returned as a {@link Fragment} to be parsed on its own;
- * constructs that leave no trace in Calcite's tree are returned as {@link QueryFeature}s.
+ * <p>Text that is removed but still matters for lineage (a generator's arguments, a table function
+ * call, sort expressions) is returned as a {@link Fragment} to be parsed on its own; constructs
+ * that leave no trace in Calcite's tree are returned as {@link QueryFeature}s.
  */
 final class SparkSyntaxRewriter {
 
@@ -54,17 +54,57 @@ final class SparkSyntaxRewriter {
   /** Words that end a FROM item's alias or column list, so they are never taken for an alias. */
   private static final Set<String> CLAUSE_WORDS =
       Set.of(
-          "WHERE", "GROUP", "HAVING", "ORDER", "WINDOW", "QUALIFY", "LIMIT", "OFFSET", "UNION",
-          "INTERSECT", "EXCEPT", "MINUS", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS",
-          "NATURAL", "SEMI", "ANTI", "ON", "USING", "LATERAL", "CLUSTER", "DISTRIBUTE", "SORT",
-          "PIVOT", "UNPIVOT", "TABLESAMPLE", "AS", "SELECT", "FROM", "FOR", "VERSION",
+          "WHERE",
+          "GROUP",
+          "HAVING",
+          "ORDER",
+          "WINDOW",
+          "QUALIFY",
+          "LIMIT",
+          "OFFSET",
+          "UNION",
+          "INTERSECT",
+          "EXCEPT",
+          "MINUS",
+          "JOIN",
+          "INNER",
+          "LEFT",
+          "RIGHT",
+          "FULL",
+          "CROSS",
+          "NATURAL",
+          "SEMI",
+          "ANTI",
+          "ON",
+          "USING",
+          "LATERAL",
+          "CLUSTER",
+          "DISTRIBUTE",
+          "SORT",
+          "PIVOT",
+          "UNPIVOT",
+          "TABLESAMPLE",
+          "AS",
+          "SELECT",
+          "FROM",
+          "FOR",
+          "VERSION",
           "TIMESTAMP");
 
   /** Words after which a clause-level list (DISTRIBUTE BY a, b) is over. */
   private static final Set<String> LIST_END_WORDS =
       Set.of(
-          "LIMIT", "OFFSET", "UNION", "INTERSECT", "EXCEPT", "MINUS", "SORT", "DISTRIBUTE",
-          "CLUSTER", "ORDER", "WINDOW");
+          "LIMIT",
+          "OFFSET",
+          "UNION",
+          "INTERSECT",
+          "EXCEPT",
+          "MINUS",
+          "SORT",
+          "DISTRIBUTE",
+          "CLUSTER",
+          "ORDER",
+          "WINDOW");
 
   /** Words that start a FROM item and are not a function name. */
   private static final Set<String> NOT_TABLE_FUNCTIONS =
@@ -151,8 +191,7 @@ final class SparkSyntaxRewriter {
         frame[1] = true;
       } else if (token.kind() == SqlToken.Kind.WORD
           && (LIST_END_WORDS.contains(token.upper())
-              || Set.of("WHERE", "GROUP", "HAVING", "QUALIFY", "SELECT")
-                  .contains(token.upper()))) {
+              || Set.of("WHERE", "GROUP", "HAVING", "QUALIFY", "SELECT").contains(token.upper()))) {
         frame[1] = false;
       }
     }
@@ -258,7 +297,8 @@ final class SparkSyntaxRewriter {
         int close = matchingParen(i);
         return close < 0 ? -1 : close + 1;
       }
-      if ((token.isWord("TIMESTAMP") || token.isWord("DATE")) && kind(i + 1, SqlToken.Kind.STRING)) {
+      if ((token.isWord("TIMESTAMP") || token.isWord("DATE"))
+          && kind(i + 1, SqlToken.Kind.STRING)) {
         return i + 2;
       }
       if (token.isWord("INTERVAL")) {
@@ -327,8 +367,8 @@ final class SparkSyntaxRewriter {
     }
 
     /**
-     * A FROM item Calcite rejects: a table-valued function call ({@code range(3)}) or a VALUES
-     * list without parentheses. Both become the marker; their text is kept as a fragment.
+     * A FROM item Calcite rejects: a table-valued function call ({@code range(3)}) or a VALUES list
+     * without parentheses. Both become the marker; their text is kept as a fragment.
      */
     private int fromItem(int i) {
       boolean[] frame = frames.peek();
@@ -368,8 +408,8 @@ final class SparkSyntaxRewriter {
     }
 
     /**
-     * The rows of a bare VALUES list, each wrapped in parentheses when it is not already, so
-     * that {@code VALUES 1, 2} parses as two rows.
+     * The rows of a bare VALUES list, each wrapped in parentheses when it is not already, so that
+     * {@code VALUES 1, 2} parses as two rows.
      */
     private String rows(int from, int end) {
       StringBuilder text = new StringBuilder();
@@ -389,7 +429,8 @@ final class SparkSyntaxRewriter {
         if (text.length() > 0) {
           text.append(", ");
         }
-        text.append(t.get(i).isSymbol("(") && rowEnd - 1 == matchingParen(i) ? row : "(" + row + ")");
+        text.append(
+            t.get(i).isSymbol("(") && rowEnd - 1 == matchingParen(i) ? row : "(" + row + ")");
         i = rowEnd + 1;
       }
       return text.toString();
@@ -531,8 +572,8 @@ final class SparkSyntaxRewriter {
     private boolean isAlias(int i) {
       SqlToken token = at(i);
       return token != null
-          && (token.kind() == SqlToken.Kind.QUOTED_IDENTIFIER
-              || (token.kind() == SqlToken.Kind.WORD && !CLAUSE_WORDS.contains(token.upper())))
+              && (token.kind() == SqlToken.Kind.QUOTED_IDENTIFIER
+                  || (token.kind() == SqlToken.Kind.WORD && !CLAUSE_WORDS.contains(token.upper())))
           || is(i, "AS") && isAlias(i + 1);
     }
 

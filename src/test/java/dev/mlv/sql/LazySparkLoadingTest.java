@@ -14,9 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * Calcite-only extraction must not load a single Spark class (seconds of start-up and hundreds
- * of MB). Each check runs in a fresh class loader over the test class path that records every
- * class it is asked for, so classes already loaded by other tests cannot hide a load.
+ * Calcite-only extraction must not load a single Spark class (seconds of start-up and hundreds of
+ * MB). Each check runs in a fresh class loader over the test class path that records every class it
+ * is asked for, so classes already loaded by other tests cannot hide a load.
  */
 class LazySparkLoadingTest {
 

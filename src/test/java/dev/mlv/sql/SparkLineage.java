@@ -17,10 +17,10 @@ import scala.Tuple3;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The oracle the corpus tests compare against: Spark's own parser, read independently of
- * mlv's fallback code, the way EXPECTED.tsv was made (unresolved relations minus every CTE
- * name of the statement, dotted and lower-cased; file-format path reads left out; the
- * relation under a time-travel node counted, which Spark keeps as a field, not a child).
+ * The oracle the corpus tests compare against: Spark's own parser, read independently of mlv's
+ * fallback code, the way EXPECTED.tsv was made (unresolved relations minus every CTE name of the
+ * statement, dotted and lower-cased; file-format path reads left out; the relation under a
+ * time-travel node counted, which Spark keeps as a field, not a child).
  */
 final class SparkLineage {
   private static final SparkSqlParser PARSER = new SparkSqlParser();

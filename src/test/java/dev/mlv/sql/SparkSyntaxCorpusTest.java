@@ -12,8 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Spark-specific statements mlv must read as Spark does: each one's table set is compared with
- * Spark's parser run live, and the ones Calcite is expected to handle must not need the
- * fallback.
+ * Spark's parser run live, and the ones Calcite is expected to handle must not need the fallback.
  */
 class SparkSyntaxCorpusTest {
   private static final TableExtractor EXTRACTOR = new TableExtractor();
@@ -59,7 +58,8 @@ class SparkSyntaxCorpusTest {
         new Case("SELECT * FROM lh.dbo.events TIMESTAMP AS OF '2024-06-01 00:00:00'", true),
         new Case("SELECT a, b FROM t DISTRIBUTE BY a SORT BY b", true),
         new Case("SELECT a FROM t CLUSTER BY a", true),
-        new Case("SELECT CAST(col AS array<int>), col::map<string, struct<a: int>> FROM typed", true),
+        new Case(
+            "SELECT CAST(col AS array<int>), col::map<string, struct<a: int>> FROM typed", true),
         new Case("SELECT 'it''s', 10L, 2.5BD FROM literals;", true),
         new Case(
             "SELECT * FROM `My Workspace`.`Sales LH`.dbo.`Order Lines` ol"

@@ -29,7 +29,8 @@ class TableExtractorTest {
             "SELECT * FROM a JOIN b ON a.k = b.k LEFT JOIN c ON a.k = c.k"
                 + " RIGHT OUTER JOIN d ON a.k = d.k FULL OUTER JOIN e USING (k)"
                 + " LEFT SEMI JOIN f ON a.k = f.k LEFT ANTI JOIN g ON a.k = g.k CROSS JOIN h");
-    assertThat(facts.tables()).extracting(Name::dotted)
+    assertThat(facts.tables())
+        .extracting(Name::dotted)
         .containsExactly("a", "b", "c", "d", "e", "f", "g", "h");
     assertThat(facts.features())
         .contains(
@@ -59,7 +60,8 @@ class TableExtractorTest {
             "SELECT x, (SELECT max(y) FROM s1) AS m FROM (SELECT * FROM s2) q"
                 + " WHERE EXISTS (SELECT 1 FROM s3 WHERE s3.k = q.k)"
                 + " AND q.k IN (SELECT k FROM s4) AND q.k NOT IN (SELECT k FROM s5)");
-    assertThat(facts.tables()).extracting(Name::dotted)
+    assertThat(facts.tables())
+        .extracting(Name::dotted)
         .containsExactly("s1", "s2", "s3", "s4", "s5");
     assertThat(facts.features()).contains(QueryFeature.SUBQUERY_EXPRESSION);
     assertThat(facts("SELECT * FROM (SELECT * FROM s2) q").features())
@@ -73,7 +75,8 @@ class TableExtractorTest {
     assertThat(facts("SELECT a FROM t1 UNION SELECT a FROM t2").features())
         .containsExactly(QueryFeature.UNION_DISTINCT);
     QueryFacts facts =
-        facts("SELECT a FROM t1 INTERSECT SELECT a FROM t2 EXCEPT SELECT a FROM t3 MINUS SELECT a FROM t4");
+        facts(
+            "SELECT a FROM t1 INTERSECT SELECT a FROM t2 EXCEPT SELECT a FROM t3 MINUS SELECT a FROM t4");
     assertThat(facts.tables()).extracting(Name::dotted).containsExactly("t1", "t2", "t3", "t4");
     assertThat(facts.features()).containsExactly(QueryFeature.INTERSECT_EXCEPT);
   }
@@ -118,7 +121,8 @@ class TableExtractorTest {
 
   @Test
   void hintsNameNoTables() {
-    QueryFacts facts = facts("SELECT /*+ BROADCAST(d), REPARTITION(8) */ * FROM f JOIN d ON f.k = d.k");
+    QueryFacts facts =
+        facts("SELECT /*+ BROADCAST(d), REPARTITION(8) */ * FROM f JOIN d ON f.k = d.k");
     assertThat(facts.tables()).extracting(Name::dotted).containsExactly("f", "d");
     assertThat(facts.functions()).isEmpty();
   }
@@ -207,7 +211,8 @@ class TableExtractorTest {
     assertThat(facts("SELECT count(DISTINCT a) FROM t").features())
         .containsExactly(QueryFeature.DISTINCT);
     QueryFacts windowed =
-        facts("SELECT a, sum(b) OVER w, lag(b) OVER (ORDER BY c) FROM t WINDOW w AS (PARTITION BY a)");
+        facts(
+            "SELECT a, sum(b) OVER w, lag(b) OVER (ORDER BY c) FROM t WINDOW w AS (PARTITION BY a)");
     assertThat(windowed.features()).containsExactly(QueryFeature.WINDOW_FUNCTION);
     assertThat(windowed.functions()).containsExactlyInAnyOrder("sum", "lag");
     QueryFacts aggregated = facts("SELECT a, count(*), max(b) FROM t GROUP BY a HAVING min(c) > 0");
@@ -296,5 +301,27 @@ class TableExtractorTest {
     assertThat(facts.tables()).extracting(Name::dotted).containsExactly("orders");
     assertThat(facts.tables().get(0).position()).isEqualTo(new Position(Path.of("v.sql"), 1, 16));
     assertThat(facts.functions()).containsExactly("exists");
+  }
+
+  @Test
+  void fallbackReportsFeaturesFromSparksPlan() {
+    QueryFacts facts =
+        EXTRACTOR.extract(
+            "SELECT DISTINCT o.id FROM orders VERSION AS OF 3 o LEFT ANTI JOIN returns r ON o.id = r.id"
+                + " LATERAL VIEW explode(tags) t AS tag"
+                + " WHERE exists(items, i -> i.qty > 0) ORDER BY o.id LIMIT 5",
+            START);
+    assertThat(facts.usedFallback()).isTrue();
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("orders", "returns");
+    assertThat(facts.features())
+        .contains(
+            QueryFeature.DISTINCT,
+            QueryFeature.TIME_TRAVEL,
+            QueryFeature.LEFT_ANTI_JOIN,
+            QueryFeature.LATERAL_VIEW,
+            QueryFeature.ORDER_BY,
+            QueryFeature.LIMIT)
+        .doesNotContain(QueryFeature.UNION_DISTINCT, QueryFeature.GROUP_BY);
+    assertThat(facts.functions()).contains("exists", "explode");
   }
 }

@@ -44,12 +44,14 @@ class TpcdsCorpusTest {
       String sql = Files.readString(file, StandardCharsets.UTF_8);
       String name = file.getFileName().toString();
       QueryFacts facts = extractor.extract(sql, Position.start(file));
-      Set<String> ours = facts.tables().stream().map(Name::dotted).collect(Collectors.toCollection(TreeSet::new));
+      Set<String> ours =
+          facts.tables().stream().map(Name::dotted).collect(Collectors.toCollection(TreeSet::new));
       Set<String> spark = SparkLineage.tables(sql);
       if (ours.equals(expected.get(name)) && ours.equals(spark) && facts.parsed()) {
         agree++;
       } else {
-        disagreements.add(name + ": mlv " + ours + ", expected " + expected.get(name) + ", spark " + spark);
+        disagreements.add(
+            name + ": mlv " + ours + ", expected " + expected.get(name) + ", spark " + spark);
       }
       if (facts.usedFallback()) {
         fallback++;
@@ -76,9 +78,7 @@ class TpcdsCorpusTest {
       String[] columns = line.split("\t", -1);
       expected.put(
           columns[0],
-          columns[1].isEmpty()
-              ? Set.of()
-              : new TreeSet<>(Arrays.asList(columns[1].split("\\|"))));
+          columns[1].isEmpty() ? Set.of() : new TreeSet<>(Arrays.asList(columns[1].split("\\|"))));
     }
     return expected;
   }
