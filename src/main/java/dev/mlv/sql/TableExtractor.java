@@ -116,7 +116,22 @@ public final class TableExtractor {
       padded.append(c == '\n' || c == '\r' ? c : ' ');
     }
     padded.append(fragment.text());
-    return SqlParser.create(padded.toString(), CONFIG).parseQuery();
+    try {
+      return SqlParser.create(padded.toString(), CONFIG).parseQuery();
+    } catch (SqlParseException e) {
+      // Report the error where it is in the file, not in the padded text.
+      SqlParserPos pos = e.getPos();
+      SqlParserPos shifted =
+          pos == null
+              ? null
+              : new SqlParserPos(
+                  Math.max(1, pos.getLineNum() - 1),
+                  pos.getColumnNum(),
+                  Math.max(1, pos.getEndLineNum() - 1),
+                  pos.getEndColumnNum());
+      throw new SqlParseException(
+          e.getMessage(), shifted, e.getExpectedTokenSequences(), e.getTokenImages(), e);
+    }
   }
 
   private static QueryFacts parseError(String sql, Position start, SqlParseException error) {

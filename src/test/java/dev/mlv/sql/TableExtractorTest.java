@@ -324,4 +324,13 @@ class TableExtractorTest {
         .doesNotContain(QueryFeature.UNION_DISTINCT, QueryFeature.GROUP_BY);
     assertThat(facts.functions()).contains("exists", "explode");
   }
+
+  @Test
+  void anErrorInsideRemovedTextIsPositionedInTheFile() {
+    // DISTRIBUTE BY's list is parsed on its own; its error must still point into the file.
+    QueryFacts facts = EXTRACTOR.extract("SELECT a FROM t\nDISTRIBUTE BY a +, b", START);
+    assertThat(facts.diagnostics())
+        .extracting(Diagnostic::position)
+        .containsExactly(new Position(Path.of("v.sql"), 2, 17));
+  }
 }

@@ -69,6 +69,22 @@ class TpcdsCorpusTest {
     assertThat(unknownFunctions).isEmpty();
   }
 
+  @Test
+  void oneExtractorServesManyThreads() throws IOException {
+    TableExtractor extractor = new TableExtractor();
+    List<String> sqls = new ArrayList<>();
+    try (Stream<Path> list = Files.list(CORPUS)) {
+      for (Path file : list.filter(p -> p.toString().endsWith(".sql")).sorted().toList()) {
+        sqls.add(Files.readString(file, StandardCharsets.UTF_8));
+      }
+    }
+    List<QueryFacts> sequential =
+        sqls.stream().map(s -> extractor.extract(s, Position.start(null))).toList();
+    List<QueryFacts> parallel =
+        sqls.parallelStream().map(s -> extractor.extract(s, Position.start(null))).toList();
+    assertThat(parallel).isEqualTo(sequential);
+  }
+
   private static Map<String, Set<String>> expected() throws IOException {
     Map<String, Set<String>> expected = new TreeMap<>();
     for (String line : Files.readAllLines(CORPUS.resolve("EXPECTED.tsv"))) {
