@@ -12,10 +12,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The names of the functions Spark 4.1.1 knows without any user registration (scalar,
- * aggregate, window, generator and table-valued), read from a checked-in list so that lint
- * rules can tell a built-in from a user function without loading Spark. A test regenerates
- * the list from Spark's registries and fails when it drifts.
+ * The names of the functions Spark 4.1.1 knows without any user registration (scalar, aggregate,
+ * window, generator and table-valued), read from a checked-in list so that lint rules can tell a
+ * built-in from a user function without loading Spark. A test regenerates the list from Spark's
+ * registries and fails when it drifts.
  */
 public final class SparkFunctions {
   static final String RESOURCE = "spark-functions.txt";

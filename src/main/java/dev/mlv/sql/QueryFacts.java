@@ -9,9 +9,9 @@ import java.util.TreeSet;
 
 /**
  * What mlv knows about one SELECT without running it: the tables and views it reads (CTE names
- * excluded, in order of first appearance, each positioned in the file), the functions it calls,
- * the constructs it uses, whether Spark's parser had to step in, and a parse error if neither
- * parser accepted the text.
+ * excluded, in order of first appearance, each positioned in the file), the functions it calls, the
+ * constructs it uses, whether Spark's parser had to step in, and a parse error if neither parser
+ * accepted the text.
  */
 public record QueryFacts(
     List<Name> tables,
@@ -25,9 +25,7 @@ public record QueryFacts(
     // Sorted and in declaration order, so that output and golden files are stable.
     functions = Collections.unmodifiableSortedSet(new TreeSet<>(functions));
     features =
-        features.isEmpty()
-            ? Set.of()
-            : Collections.unmodifiableSet(EnumSet.copyOf(features));
+        features.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(features));
     diagnostics = List.copyOf(diagnostics);
   }
 

@@ -2,8 +2,8 @@ package dev.mlv.sql;
 
 /**
  * A construct a SELECT uses that matters for deciding how a view can be refreshed: joins,
- * aggregation, set operations, non-deterministic or stateful reads. Each constant is set only
- * when the query text contains the construct, never inferred.
+ * aggregation, set operations, non-deterministic or stateful reads. Each constant is set only when
+ * the query text contains the construct, never inferred.
  */
 public enum QueryFeature {
   /** {@code VERSION AS OF}, {@code TIMESTAMP AS OF}, {@code FOR SYSTEM_TIME AS OF}. */
@@ -12,14 +12,17 @@ public enum QueryFeature {
   WINDOW_FUNCTION,
   /** {@code SELECT DISTINCT} or an aggregate over {@code DISTINCT} arguments. */
   DISTINCT,
-  /** {@code JOIN}, {@code INNER JOIN} and {@code NATURAL JOIN}, with a condition or without. */
+  /**
+   * {@code JOIN}, {@code INNER JOIN}, {@code NATURAL JOIN} and a comma between FROM items (Spark
+   * reads all of them as an inner join, with a condition or without).
+   */
   INNER_JOIN,
   LEFT_OUTER_JOIN,
   RIGHT_OUTER_JOIN,
   FULL_OUTER_JOIN,
   LEFT_SEMI_JOIN,
   LEFT_ANTI_JOIN,
-  /** {@code CROSS JOIN} or a comma between two FROM items. */
+  /** An explicit {@code CROSS JOIN}. */
   CROSS_JOIN,
   UNION_ALL,
   /** {@code UNION} and {@code UNION DISTINCT}. */

@@ -6,18 +6,19 @@ import java.util.Deque;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
  * Rewrites the Spark-only syntax that Calcite's Babel parser rejects into text Calcite accepts,
- * without moving anything: removed text becomes spaces, replacements have the same length and
- * line breaks stay where they were, so a line and column reported by Calcite is the line and
- * column in the user's file. Only tokens are rewritten, never the inside of strings, quoted
- * identifiers or comments.
+ * without moving anything: removed text becomes spaces, replacements have the same length and line
+ * breaks stay where they were, so a line and column reported by Calcite is the line and column in
+ * the user's file. Only tokens are rewritten, never the inside of strings, quoted identifiers or
+ * comments.
  *
- * <p>Text that is removed but still matters for lineage (a generator's arguments, a table
- * function call, sort expressions) is returned as a {@link Fragment} to be parsed on its own;
- * constructs that leave no trace in Calcite's tree are returned as {@link QueryFeature}s.
+ * <p>Text that is removed but still matters for lineage (a generator's arguments, a table function
+ * call, sort expressions) is returned as a {@link Fragment} to be parsed on its own; constructs
+ * that leave no trace in Calcite's tree are returned as {@link QueryFeature}s.
  */
 final class SparkSyntaxRewriter {
 
@@ -37,9 +38,14 @@ final class SparkSyntaxRewriter {
 
   /** The rewritten text (same length as the input) and what the rewrite took out of it. */
   record Result(
-      String sql, List<Fragment> fragments, Set<Integer> markers, Set<QueryFeature> features) {
+      String sql,
+      List<Fragment> fragments,
+      Set<Integer> markers,
+      Set<String> functions,
+      Set<QueryFeature> features) {
     Result {
       fragments = List.copyOf(fragments);
+      functions = Set.copyOf(functions);
       markers = Set.copyOf(markers);
       features = features.isEmpty() ? Set.of() : Set.copyOf(features);
     }
@@ -48,17 +54,57 @@ final class SparkSyntaxRewriter {
   /** Words that end a FROM item's alias or column list, so they are never taken for an alias. */
   private static final Set<String> CLAUSE_WORDS =
       Set.of(
-          "WHERE", "GROUP", "HAVING", "ORDER", "WINDOW", "QUALIFY", "LIMIT", "OFFSET", "UNION",
-          "INTERSECT", "EXCEPT", "MINUS", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS",
-          "NATURAL", "SEMI", "ANTI", "ON", "USING", "LATERAL", "CLUSTER", "DISTRIBUTE", "SORT",
-          "PIVOT", "UNPIVOT", "TABLESAMPLE", "AS", "SELECT", "FROM", "FOR", "VERSION",
+          "WHERE",
+          "GROUP",
+          "HAVING",
+          "ORDER",
+          "WINDOW",
+          "QUALIFY",
+          "LIMIT",
+          "OFFSET",
+          "UNION",
+          "INTERSECT",
+          "EXCEPT",
+          "MINUS",
+          "JOIN",
+          "INNER",
+          "LEFT",
+          "RIGHT",
+          "FULL",
+          "CROSS",
+          "NATURAL",
+          "SEMI",
+          "ANTI",
+          "ON",
+          "USING",
+          "LATERAL",
+          "CLUSTER",
+          "DISTRIBUTE",
+          "SORT",
+          "PIVOT",
+          "UNPIVOT",
+          "TABLESAMPLE",
+          "AS",
+          "SELECT",
+          "FROM",
+          "FOR",
+          "VERSION",
           "TIMESTAMP");
 
   /** Words after which a clause-level list (DISTRIBUTE BY a, b) is over. */
   private static final Set<String> LIST_END_WORDS =
       Set.of(
-          "LIMIT", "OFFSET", "UNION", "INTERSECT", "EXCEPT", "MINUS", "SORT", "DISTRIBUTE",
-          "CLUSTER", "ORDER", "WINDOW");
+          "LIMIT",
+          "OFFSET",
+          "UNION",
+          "INTERSECT",
+          "EXCEPT",
+          "MINUS",
+          "SORT",
+          "DISTRIBUTE",
+          "CLUSTER",
+          "ORDER",
+          "WINDOW");
 
   /** Words that start a FROM item and are not a function name. */
   private static final Set<String> NOT_TABLE_FUNCTIONS =
@@ -78,6 +124,7 @@ final class SparkSyntaxRewriter {
     private final List<SqlToken> t;
     private final List<Fragment> fragments = new ArrayList<>();
     private final Set<Integer> markers = new HashSet<>();
+    private final Set<String> functions = new HashSet<>();
     private final Set<QueryFeature> features = EnumSet.noneOf(QueryFeature.class);
 
     /** One entry per open parenthesis: does it hold a query, and are we in its FROM clause. */
@@ -96,7 +143,7 @@ final class SparkSyntaxRewriter {
         int next = rewriteAt(i);
         i = next > i ? next : i + 1;
       }
-      return new Result(new String(out), fragments, markers, features);
+      return new Result(new String(out), fragments, markers, functions, features);
     }
 
     /** Applies the first rule that matches at token {@code i}; returns the next token to visit. */
@@ -144,8 +191,7 @@ final class SparkSyntaxRewriter {
         frame[1] = true;
       } else if (token.kind() == SqlToken.Kind.WORD
           && (LIST_END_WORDS.contains(token.upper())
-              || Set.of("WHERE", "GROUP", "HAVING", "QUALIFY", "SELECT")
-                  .contains(token.upper()))) {
+              || Set.of("WHERE", "GROUP", "HAVING", "QUALIFY", "SELECT").contains(token.upper()))) {
         frame[1] = false;
       }
     }
@@ -168,7 +214,7 @@ final class SparkSyntaxRewriter {
       if (close < 0) {
         return -1;
       }
-      expressions(t.get(nameStart).start(), t.get(close).end());
+      call(j - 1, j, close);
       j = close + 1;
       if (isAlias(j) && !is(j, "AS")) {
         j++;
@@ -251,7 +297,8 @@ final class SparkSyntaxRewriter {
         int close = matchingParen(i);
         return close < 0 ? -1 : close + 1;
       }
-      if ((token.isWord("TIMESTAMP") || token.isWord("DATE")) && kind(i + 1, SqlToken.Kind.STRING)) {
+      if ((token.isWord("TIMESTAMP") || token.isWord("DATE"))
+          && kind(i + 1, SqlToken.Kind.STRING)) {
         return i + 2;
       }
       if (token.isWord("INTERVAL")) {
@@ -320,8 +367,8 @@ final class SparkSyntaxRewriter {
     }
 
     /**
-     * A FROM item Calcite rejects: a table-valued function call ({@code range(3)}) or a VALUES
-     * list without parentheses. Both become the marker; their text is kept as a fragment.
+     * A FROM item Calcite rejects: a table-valued function call ({@code range(3)}) or a VALUES list
+     * without parentheses. Both become the marker; their text is kept as a fragment.
      */
     private int fromItem(int i) {
       boolean[] frame = frames.peek();
@@ -353,7 +400,7 @@ final class SparkSyntaxRewriter {
       if (close < 0) {
         return -1;
       }
-      expressions(token.start(), t.get(close).end());
+      call(i, i + 1, close);
       blank(token.start(), t.get(close).end());
       marker(token.start());
       features.add(QueryFeature.TABLE_FUNCTION);
@@ -361,8 +408,8 @@ final class SparkSyntaxRewriter {
     }
 
     /**
-     * The rows of a bare VALUES list, each wrapped in parentheses when it is not already, so
-     * that {@code VALUES 1, 2} parses as two rows.
+     * The rows of a bare VALUES list, each wrapped in parentheses when it is not already, so that
+     * {@code VALUES 1, 2} parses as two rows.
      */
     private String rows(int from, int end) {
       StringBuilder text = new StringBuilder();
@@ -382,7 +429,8 @@ final class SparkSyntaxRewriter {
         if (text.length() > 0) {
           text.append(", ");
         }
-        text.append(t.get(i).isSymbol("(") && rowEnd - 1 == matchingParen(i) ? row : "(" + row + ")");
+        text.append(
+            t.get(i).isSymbol("(") && rowEnd - 1 == matchingParen(i) ? row : "(" + row + ")");
         i = rowEnd + 1;
       }
       return text.toString();
@@ -524,8 +572,8 @@ final class SparkSyntaxRewriter {
     private boolean isAlias(int i) {
       SqlToken token = at(i);
       return token != null
-          && (token.kind() == SqlToken.Kind.QUOTED_IDENTIFIER
-              || (token.kind() == SqlToken.Kind.WORD && !CLAUSE_WORDS.contains(token.upper())))
+              && (token.kind() == SqlToken.Kind.QUOTED_IDENTIFIER
+                  || (token.kind() == SqlToken.Kind.WORD && !CLAUSE_WORDS.contains(token.upper())))
           || is(i, "AS") && isAlias(i + 1);
     }
 
@@ -551,6 +599,17 @@ final class SparkSyntaxRewriter {
         }
       }
       return -1;
+    }
+
+    /**
+     * A removed call: its name is recorded directly (generator names such as {@code range} are
+     * Calcite keywords), its arguments are kept as a fragment.
+     */
+    private void call(int name, int open, int close) {
+      functions.add(t.get(name).identifierValue().toLowerCase(Locale.ROOT));
+      if (close > open + 1) {
+        expressions(t.get(open + 1).start(), t.get(close - 1).end());
+      }
     }
 
     private void expressions(int from, int to) {

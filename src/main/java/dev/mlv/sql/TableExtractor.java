@@ -46,10 +46,10 @@ import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 /**
- * Finds what a Spark SQL SELECT reads, calls and uses, without a catalog: Calcite's Babel parser
- * on the text after {@link SparkSyntaxRewriter}, and Spark's own parser only when Calcite still
- * refuses. Calcite fails loudly rather than returning a wrong table set, which is what makes
- * "fall back on a parse error" safe. Stateless: one instance serves all threads.
+ * Finds what a Spark SQL SELECT reads, calls and uses, without a catalog: Calcite's Babel parser on
+ * the text after {@link SparkSyntaxRewriter}, and Spark's own parser only when Calcite still
+ * refuses. Calcite fails loudly rather than returning a wrong table set, which is what makes "fall
+ * back on a parse error" safe. Stateless: one instance serves all threads.
  */
 public final class TableExtractor {
 
@@ -72,8 +72,8 @@ public final class TableExtractor {
   private final SparkSyntaxRewriter rewriter = new SparkSyntaxRewriter();
 
   /**
-   * The facts of {@code selectSql}, whose first character is at {@code start} in its file. A
-   * text neither parser accepts gives facts with no tables and one {@value #PARSE_RULE} error.
+   * The facts of {@code selectSql}, whose first character is at {@code start} in its file. A text
+   * neither parser accepts gives facts with no tables and one {@value #PARSE_RULE} error.
    */
   public QueryFacts extract(String selectSql, Position start) {
     SparkSyntaxRewriter.Result rewritten = rewriter.rewrite(selectSql);
@@ -105,17 +105,33 @@ public final class TableExtractor {
   }
 
   /**
-   * Parses removed text on its own, laid out so that Calcite's positions are the file's: the
-   * text before it is blanked (line breaks kept) and the wrapper sits on a line of its own.
+   * Parses removed text on its own, laid out so that Calcite's positions are the file's: the text
+   * before it is blanked (line breaks kept) and the wrapper sits on a line of its own.
    */
   private static SqlNode parseFragment(String sql, Fragment fragment) throws SqlParseException {
-    StringBuilder padded = new StringBuilder(fragment.kind() == Fragment.Kind.QUERY ? "\n" : "SELECT\n");
+    StringBuilder padded =
+        new StringBuilder(fragment.kind() == Fragment.Kind.QUERY ? "\n" : "SELECT\n");
     for (int i = 0; i < fragment.offset(); i++) {
       char c = sql.charAt(i);
       padded.append(c == '\n' || c == '\r' ? c : ' ');
     }
     padded.append(fragment.text());
-    return SqlParser.create(padded.toString(), CONFIG).parseQuery();
+    try {
+      return SqlParser.create(padded.toString(), CONFIG).parseQuery();
+    } catch (SqlParseException e) {
+      // Report the error where it is in the file, not in the padded text.
+      SqlParserPos pos = e.getPos();
+      SqlParserPos shifted =
+          pos == null
+              ? null
+              : new SqlParserPos(
+                  Math.max(1, pos.getLineNum() - 1),
+                  pos.getColumnNum(),
+                  Math.max(1, pos.getEndLineNum() - 1),
+                  pos.getEndColumnNum());
+      throw new SqlParseException(
+          e.getMessage(), shifted, e.getExpectedTokenSequences(), e.getTokenImages(), e);
+    }
   }
 
   private static QueryFacts parseError(String sql, Position start, SqlParseException error) {
@@ -187,6 +203,7 @@ public final class TableExtractor {
       this.start = start;
       this.markers = rewritten.markers();
       features.addAll(rewritten.features());
+      functions.addAll(rewritten.functions());
     }
 
     QueryFacts facts() {
@@ -198,8 +215,8 @@ public final class TableExtractor {
     }
 
     /**
-     * Removed text lost its place in the tree, so a subquery inside it sees every CTE name of
-     * the statement: that can hide a same-named table, never invent one.
+     * Removed text lost its place in the tree, so a subquery inside it sees every CTE name of the
+     * statement: that can hide a same-named table, never invent one.
      */
     void fragment(Fragment fragment, SqlNode node) {
       lineShift = 1;

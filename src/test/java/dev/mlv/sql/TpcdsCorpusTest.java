@@ -44,12 +44,14 @@ class TpcdsCorpusTest {
       String sql = Files.readString(file, StandardCharsets.UTF_8);
       String name = file.getFileName().toString();
       QueryFacts facts = extractor.extract(sql, Position.start(file));
-      Set<String> ours = facts.tables().stream().map(Name::dotted).collect(Collectors.toCollection(TreeSet::new));
+      Set<String> ours =
+          facts.tables().stream().map(Name::dotted).collect(Collectors.toCollection(TreeSet::new));
       Set<String> spark = SparkLineage.tables(sql);
       if (ours.equals(expected.get(name)) && ours.equals(spark) && facts.parsed()) {
         agree++;
       } else {
-        disagreements.add(name + ": mlv " + ours + ", expected " + expected.get(name) + ", spark " + spark);
+        disagreements.add(
+            name + ": mlv " + ours + ", expected " + expected.get(name) + ", spark " + spark);
       }
       if (facts.usedFallback()) {
         fallback++;
@@ -67,6 +69,22 @@ class TpcdsCorpusTest {
     assertThat(unknownFunctions).isEmpty();
   }
 
+  @Test
+  void oneExtractorServesManyThreads() throws IOException {
+    TableExtractor extractor = new TableExtractor();
+    List<String> sqls = new ArrayList<>();
+    try (Stream<Path> list = Files.list(CORPUS)) {
+      for (Path file : list.filter(p -> p.toString().endsWith(".sql")).sorted().toList()) {
+        sqls.add(Files.readString(file, StandardCharsets.UTF_8));
+      }
+    }
+    List<QueryFacts> sequential =
+        sqls.stream().map(s -> extractor.extract(s, Position.start(null))).toList();
+    List<QueryFacts> parallel =
+        sqls.parallelStream().map(s -> extractor.extract(s, Position.start(null))).toList();
+    assertThat(parallel).isEqualTo(sequential);
+  }
+
   private static Map<String, Set<String>> expected() throws IOException {
     Map<String, Set<String>> expected = new TreeMap<>();
     for (String line : Files.readAllLines(CORPUS.resolve("EXPECTED.tsv"))) {
@@ -76,9 +94,7 @@ class TpcdsCorpusTest {
       String[] columns = line.split("\t", -1);
       expected.put(
           columns[0],
-          columns[1].isEmpty()
-              ? Set.of()
-              : new TreeSet<>(Arrays.asList(columns[1].split("\\|"))));
+          columns[1].isEmpty() ? Set.of() : new TreeSet<>(Arrays.asList(columns[1].split("\\|"))));
     }
     return expected;
   }

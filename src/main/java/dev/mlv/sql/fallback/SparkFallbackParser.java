@@ -49,10 +49,10 @@ import scala.Tuple3;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The one place outside the local target that touches Spark: reads a SELECT with Spark's own
- * parser when Calcite cannot, and reports what it found in mlv's terms. {@code SparkSqlParser}
- * rather than {@code CatalystSqlParser}, since only the former accepts {@code DISTRIBUTE BY}.
- * Loading this class loads Spark's parser (2-4 s, ~100 MB of jars), so callers reach it lazily.
+ * The one place outside the local target that touches Spark: reads a SELECT with Spark's own parser
+ * when Calcite cannot, and reports what it found in mlv's terms. {@code SparkSqlParser} rather than
+ * {@code CatalystSqlParser}, since only the former accepts {@code DISTRIBUTE BY}. Loading this
+ * class loads Spark's parser (2-4 s, ~100 MB of jars), so callers reach it lazily.
  */
 public final class SparkFallbackParser {
 
@@ -99,8 +99,7 @@ public final class SparkFallbackParser {
       refs.stream()
           .sorted(Comparator.comparingInt(Ref::offset))
           .forEach(ref -> distinct.putIfAbsent(ref.name().parts(), ref.name()));
-      return new QueryFacts(
-          List.copyOf(distinct.values()), functions, features, true, List.of());
+      return new QueryFacts(List.copyOf(distinct.values()), functions, features, true, List.of());
     }
 
     void plan(LogicalPlan plan, Set<String> ctes) {
@@ -119,6 +118,10 @@ public final class SparkFallbackParser {
       }
       if (plan instanceof UnresolvedRelation relation) {
         relation(relation, ctes);
+      }
+      if (plan instanceof RelationTimeTravel travel) {
+        // A leaf whose relation is a field, not a child.
+        plan(travel.relation(), ctes);
       }
       feature(plan);
       for (Expression expression : CollectionConverters.asJava(plan.expressions())) {
@@ -177,13 +180,16 @@ public final class SparkFallbackParser {
         }
       } else if (plan instanceof Intersect || plan instanceof Except) {
         features.add(QueryFeature.INTERSECT_EXCEPT);
-      } else if (plan instanceof Aggregate aggregate && !aggregate.groupingExpressions().isEmpty()) {
+      } else if (plan instanceof Aggregate aggregate
+          && !aggregate.groupingExpressions().isEmpty()) {
         features.add(QueryFeature.GROUP_BY);
       } else if (plan instanceof Sort sort) {
         features.add(sort.global() ? QueryFeature.ORDER_BY : QueryFeature.DISTRIBUTE_OR_SORT_BY);
       } else if (plan instanceof RepartitionByExpression) {
         features.add(QueryFeature.DISTRIBUTE_OR_SORT_BY);
-      } else if (plan instanceof GlobalLimit || plan instanceof LocalLimit || plan instanceof Offset) {
+      } else if (plan instanceof GlobalLimit
+          || plan instanceof LocalLimit
+          || plan instanceof Offset) {
         features.add(QueryFeature.LIMIT);
       } else if (plan instanceof Sample) {
         features.add(QueryFeature.TABLE_SAMPLE);

@@ -1,0 +1,336 @@
+package dev.mlv.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.Position;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TableExtractorTest {
+  private static final TableExtractor EXTRACTOR = new TableExtractor();
+  private static final Position START = Position.start(Path.of("v.sql"));
+
+  private static QueryFacts facts(String sql) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+    assertThat(facts.diagnostics()).as("diagnostics of %s", sql).isEmpty();
+    return facts;
+  }
+
+  private static List<String> tables(String sql) {
+    return facts(sql).tables().stream().map(Name::dotted).toList();
+  }
+
+  @Test
+  void joinsOfEveryKind() {
+    QueryFacts facts =
+        facts(
+            "SELECT * FROM a JOIN b ON a.k = b.k LEFT JOIN c ON a.k = c.k"
+                + " RIGHT OUTER JOIN d ON a.k = d.k FULL OUTER JOIN e USING (k)"
+                + " LEFT SEMI JOIN f ON a.k = f.k LEFT ANTI JOIN g ON a.k = g.k CROSS JOIN h");
+    assertThat(facts.tables())
+        .extracting(Name::dotted)
+        .containsExactly("a", "b", "c", "d", "e", "f", "g", "h");
+    assertThat(facts.features())
+        .contains(
+            QueryFeature.INNER_JOIN,
+            QueryFeature.LEFT_OUTER_JOIN,
+            QueryFeature.RIGHT_OUTER_JOIN,
+            QueryFeature.FULL_OUTER_JOIN,
+            QueryFeature.LEFT_SEMI_JOIN,
+            QueryFeature.LEFT_ANTI_JOIN,
+            QueryFeature.CROSS_JOIN);
+    assertThat(facts.usedFallback()).isFalse();
+  }
+
+  @Test
+  void joinFeaturesAreOnlyThoseWritten() {
+    assertThat(facts("SELECT * FROM a LEFT JOIN b ON a.k = b.k").features())
+        .containsExactly(QueryFeature.LEFT_OUTER_JOIN);
+    assertThat(facts("SELECT * FROM a").features()).isEmpty();
+    assertThat(facts("SELECT * FROM a, b WHERE a.k = b.k").features())
+        .containsExactly(QueryFeature.INNER_JOIN);
+  }
+
+  @Test
+  void subqueriesInFromAndInExpressions() {
+    QueryFacts facts =
+        facts(
+            "SELECT x, (SELECT max(y) FROM s1) AS m FROM (SELECT * FROM s2) q"
+                + " WHERE EXISTS (SELECT 1 FROM s3 WHERE s3.k = q.k)"
+                + " AND q.k IN (SELECT k FROM s4) AND q.k NOT IN (SELECT k FROM s5)");
+    assertThat(facts.tables())
+        .extracting(Name::dotted)
+        .containsExactly("s1", "s2", "s3", "s4", "s5");
+    assertThat(facts.features()).contains(QueryFeature.SUBQUERY_EXPRESSION);
+    assertThat(facts("SELECT * FROM (SELECT * FROM s2) q").features())
+        .doesNotContain(QueryFeature.SUBQUERY_EXPRESSION);
+  }
+
+  @Test
+  void setOperations() {
+    assertThat(facts("SELECT a FROM t1 UNION ALL SELECT a FROM t2").features())
+        .containsExactly(QueryFeature.UNION_ALL);
+    assertThat(facts("SELECT a FROM t1 UNION SELECT a FROM t2").features())
+        .containsExactly(QueryFeature.UNION_DISTINCT);
+    QueryFacts facts =
+        facts(
+            "SELECT a FROM t1 INTERSECT SELECT a FROM t2 EXCEPT SELECT a FROM t3 MINUS SELECT a FROM t4");
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("t1", "t2", "t3", "t4");
+    assertThat(facts.features()).containsExactly(QueryFeature.INTERSECT_EXCEPT);
+  }
+
+  @Test
+  void cteNamesAreNotTablesButShadowOnlyInTheirScope() {
+    assertThat(
+            tables(
+                "WITH orders AS (SELECT * FROM raw.orders WHERE ok), x AS (SELECT * FROM orders)"
+                    + " SELECT * FROM x JOIN orders USING (id)"))
+        .containsExactly("raw.orders");
+    // "sales" is a CTE only inside the subquery; the outer FROM reads the real table.
+    assertThat(
+            tables(
+                "SELECT * FROM sales s WHERE s.id IN"
+                    + " (WITH sales AS (SELECT id FROM archive) SELECT id FROM sales)"))
+        .containsExactly("sales", "archive");
+    // A CTE is not visible in its own definition unless recursive: this reads table "t".
+    assertThat(tables("WITH t AS (SELECT * FROM t) SELECT * FROM t")).containsExactly("t");
+  }
+
+  @Test
+  void nestedCtes() {
+    assertThat(
+            tables(
+                "WITH a AS (WITH b AS (SELECT * FROM base) SELECT * FROM b JOIN b2),"
+                    + " c AS (SELECT * FROM a, b) SELECT * FROM c"))
+        .containsExactly("base", "b2", "b");
+  }
+
+  @Test
+  void lateralViewKeepsTheGeneratorsArguments() {
+    QueryFacts facts =
+        facts(
+            "SELECT id, item FROM orders LATERAL VIEW OUTER explode(split(items, ',')) t AS item"
+                + " LATERAL VIEW posexplode(arr) p pos, val WHERE item IS NOT NULL");
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("orders");
+    assertThat(facts.functions()).contains("explode", "split", "posexplode");
+    assertThat(facts.features()).contains(QueryFeature.LATERAL_VIEW);
+    assertThat(facts.usedFallback()).isFalse();
+  }
+
+  @Test
+  void hintsNameNoTables() {
+    QueryFacts facts =
+        facts("SELECT /*+ BROADCAST(d), REPARTITION(8) */ * FROM f JOIN d ON f.k = d.k");
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("f", "d");
+    assertThat(facts.functions()).isEmpty();
+  }
+
+  @Test
+  void namesOfOneToFourPartsBacktickedOrNot() {
+    QueryFacts facts =
+        facts(
+            "SELECT * FROM t1 JOIN Sales.Orders ON 1 = 1 JOIN lh.dbo.`Order Lines` ON 1 = 1"
+                + " JOIN `My Workspace`.lh.dbo.t4 ON 1 = 1 JOIN `a.b`.c ON 1 = 1");
+    assertThat(facts.tables())
+        .extracting(Name::parts)
+        .containsExactly(
+            List.of("t1"),
+            List.of("sales", "orders"),
+            List.of("lh", "dbo", "order lines"),
+            List.of("my workspace", "lh", "dbo", "t4"),
+            List.of("a.b", "c"));
+    assertThat(facts.tables())
+        .extracting(Name::text)
+        .containsExactly(
+            "t1", "Sales.Orders", "lh.dbo.`Order Lines`", "`My Workspace`.lh.dbo.t4", "`a.b`.c");
+  }
+
+  @Test
+  void lambdasCastsIntervalsAndFunctions() {
+    QueryFacts facts =
+        facts(
+            "SELECT transform(arr, x -> x + 1) AS a, aggregate(arr, 0, (acc, x) -> acc + x),"
+                + " amount::decimal(10,2), CAST(tags AS array<string>), CAST(m AS map<string, int>),"
+                + " CAST(amount AS STRING), current_date, current_date() - INTERVAL 30 DAYS,"
+                + " coalesce(a, b), CASE WHEN a > 1 THEN upper(b) END"
+                + " FROM t WHERE ts > now() - INTERVAL '1' DAY AND a + b > 2 AND NOT c");
+    assertThat(facts.functions())
+        .containsExactlyInAnyOrder(
+            "transform", "aggregate", "coalesce", "upper", "now", "current_date");
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("t");
+  }
+
+  @Test
+  void stringsAndCommentsAreNotSql() {
+    QueryFacts facts =
+        facts(
+            "-- reads FROM commented_out\n"
+                + "SELECT 'x; FROM not_a_table -- no', \"LATERAL VIEW explode(y) q\", 'it''s'\n"
+                + "/* JOIN also_not_a_table */ FROM real_table -- FROM nor_this\n"
+                + "WHERE s = 'GROUP BY ALL' ;");
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("real_table");
+    assertThat(facts.features()).isEmpty();
+  }
+
+  @Test
+  void groupByAllQualifyAndTablesample() {
+    QueryFacts grouped = facts("SELECT region, sum(amount) FROM sales GROUP BY ALL");
+    assertThat(grouped.features()).containsExactly(QueryFeature.GROUP_BY);
+    assertThat(grouped.functions()).containsExactly("sum");
+
+    QueryFacts qualified =
+        facts(
+            "SELECT * FROM events QUALIFY row_number() OVER (PARTITION BY id ORDER BY ts DESC) = 1");
+    assertThat(qualified.features()).containsExactly(QueryFeature.WINDOW_FUNCTION);
+    assertThat(qualified.functions()).containsExactly("row_number");
+
+    QueryFacts sampled =
+        facts("SELECT * FROM big TABLESAMPLE (10 PERCENT) JOIN small TABLESAMPLE (5 ROWS) ON true");
+    assertThat(sampled.tables()).extracting(Name::dotted).containsExactly("big", "small");
+    assertThat(sampled.features()).contains(QueryFeature.TABLE_SAMPLE);
+  }
+
+  @Test
+  void timeTravelIsFlagged() {
+    QueryFacts facts =
+        facts(
+            "SELECT * FROM a VERSION AS OF 12 JOIN b TIMESTAMP AS OF '2024-01-01' ON a.k = b.k"
+                + " JOIN c FOR TIMESTAMP AS OF current_timestamp() - INTERVAL 1 DAY ON true");
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("a", "b", "c");
+    assertThat(facts.features()).contains(QueryFeature.TIME_TRAVEL);
+    assertThat(facts.functions()).contains("current_timestamp");
+    assertThat(facts("SELECT CAST(x AS TIMESTAMP) FROM a").features())
+        .doesNotContain(QueryFeature.TIME_TRAVEL);
+  }
+
+  @Test
+  void distinctWindowsAggregatesOrderAndLimit() {
+    assertThat(facts("SELECT DISTINCT a FROM t").features()).containsExactly(QueryFeature.DISTINCT);
+    assertThat(facts("SELECT count(DISTINCT a) FROM t").features())
+        .containsExactly(QueryFeature.DISTINCT);
+    QueryFacts windowed =
+        facts(
+            "SELECT a, sum(b) OVER w, lag(b) OVER (ORDER BY c) FROM t WINDOW w AS (PARTITION BY a)");
+    assertThat(windowed.features()).containsExactly(QueryFeature.WINDOW_FUNCTION);
+    assertThat(windowed.functions()).containsExactlyInAnyOrder("sum", "lag");
+    QueryFacts aggregated = facts("SELECT a, count(*), max(b) FROM t GROUP BY a HAVING min(c) > 0");
+    assertThat(aggregated.features()).containsExactly(QueryFeature.GROUP_BY);
+    assertThat(aggregated.functions()).containsExactlyInAnyOrder("count", "max", "min");
+    assertThat(facts("SELECT count(*) FROM t").features()).isEmpty();
+    assertThat(facts("SELECT a FROM t ORDER BY a LIMIT 10").features())
+        .containsExactlyInAnyOrder(QueryFeature.ORDER_BY, QueryFeature.LIMIT);
+    assertThat(facts("SELECT a FROM t DISTRIBUTE BY a SORT BY upper(a)").features())
+        .containsExactly(QueryFeature.DISTRIBUTE_OR_SORT_BY);
+  }
+
+  @Test
+  void tableFunctionsValuesAndPathTables() {
+    QueryFacts facts =
+        facts(
+            "SELECT * FROM range(3) r JOIN VALUES (1, 'a'), (2, 'b') AS v(id, name) ON r.id = v.id"
+                + " JOIN explode(array(1, 2)) AS e(x) ON true JOIN delta.`/lake/raw/events` ev ON true");
+    assertThat(facts.tables()).isEmpty();
+    assertThat(facts.functions()).contains("range", "explode", "array");
+    assertThat(facts.features()).contains(QueryFeature.TABLE_FUNCTION, QueryFeature.PATH_TABLE);
+    assertThat(facts.usedFallback()).isFalse();
+  }
+
+  @Test
+  void pivotAndUnpivot() {
+    assertThat(
+            tables(
+                "SELECT * FROM (SELECT year, q, amount FROM sales) PIVOT (sum(amount) FOR q IN (1, 2))"))
+        .containsExactly("sales");
+    assertThat(tables("SELECT * FROM wide UNPIVOT (v FOR k IN (a, b))")).containsExactly("wide");
+  }
+
+  @Test
+  void positionsAreAbsoluteInTheFile() {
+    Position start = new Position(Path.of("views/gold.sql"), 7, 5);
+    String sql =
+        "SELECT o.id\n"
+            + "FROM   silver.orders o\n"
+            + "\tJOIN `My WS`.lh.dbo.customers c ON o.c = c.id\n"
+            + "WHERE o.id IN (SELECT id FROM bronze.ids)";
+    QueryFacts facts = EXTRACTOR.extract(sql, start);
+    assertThat(facts.tables())
+        .extracting(name -> name.position().line() + ":" + name.position().column())
+        .containsExactly("8:8", "9:7", "10:31");
+    assertThat(facts.tables().get(0).position().file()).isEqualTo(Path.of("views/gold.sql"));
+    // The first line starts at the given column; later lines start at column 1.
+    assertThat(EXTRACTOR.extract("SELECT * FROM t", start).tables().get(0).position())
+        .isEqualTo(new Position(Path.of("views/gold.sql"), 7, 19));
+  }
+
+  @Test
+  void positionsSurviveRewrittenSyntax() {
+    String sql =
+        "SELECT * FROM a LATERAL VIEW explode(x) t AS y\n"
+            + "  JOIN b VERSION AS OF 3 ON true CROSS JOIN c;";
+    assertThat(EXTRACTOR.extract(sql, START).tables())
+        .extracting(name -> name.position().line() + ":" + name.position().column())
+        .containsExactly("1:15", "2:8", "2:45");
+  }
+
+  @Test
+  void malformedQueryGivesPositionedParseError() {
+    Position start = new Position(Path.of("bad.sql"), 3, 1);
+    QueryFacts facts = EXTRACTOR.extract("SELECT a,\n  FROM t WHERE", start);
+    assertThat(facts.tables()).isEmpty();
+    assertThat(facts.diagnostics()).hasSize(1);
+    Diagnostic diagnostic = facts.diagnostics().get(0);
+    assertThat(diagnostic.isError()).isTrue();
+    assertThat(diagnostic.ruleId()).isEqualTo("SQL_PARSE");
+    // Calcite reports the token sequence it could not continue: ", FROM" at the comma.
+    assertThat(diagnostic.position()).isEqualTo(new Position(Path.of("bad.sql"), 3, 9));
+    assertThat(diagnostic.message())
+        .isEqualTo("syntax error: Encountered \", FROM\"")
+        .doesNotContain("\n", "at line");
+    assertThat(facts.usedFallback()).isTrue();
+  }
+
+  @Test
+  void sparkOnlySyntaxFallsBackToSparksParser() {
+    // Calcite reads EXISTS(...) as a subquery predicate; Spark's higher-order exists needs Spark.
+    QueryFacts facts =
+        EXTRACTOR.extract("SELECT id FROM orders WHERE exists(items, i -> i.qty > 0)", START);
+    assertThat(facts.diagnostics()).isEmpty();
+    assertThat(facts.usedFallback()).isTrue();
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("orders");
+    assertThat(facts.tables().get(0).position()).isEqualTo(new Position(Path.of("v.sql"), 1, 16));
+    assertThat(facts.functions()).containsExactly("exists");
+  }
+
+  @Test
+  void fallbackReportsFeaturesFromSparksPlan() {
+    QueryFacts facts =
+        EXTRACTOR.extract(
+            "SELECT DISTINCT o.id FROM orders VERSION AS OF 3 o LEFT ANTI JOIN returns r ON o.id = r.id"
+                + " LATERAL VIEW explode(tags) t AS tag"
+                + " WHERE exists(items, i -> i.qty > 0) ORDER BY o.id LIMIT 5",
+            START);
+    assertThat(facts.usedFallback()).isTrue();
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("orders", "returns");
+    assertThat(facts.features())
+        .contains(
+            QueryFeature.DISTINCT,
+            QueryFeature.TIME_TRAVEL,
+            QueryFeature.LEFT_ANTI_JOIN,
+            QueryFeature.LATERAL_VIEW,
+            QueryFeature.ORDER_BY,
+            QueryFeature.LIMIT)
+        .doesNotContain(QueryFeature.UNION_DISTINCT, QueryFeature.GROUP_BY);
+    assertThat(facts.functions()).contains("exists", "explode");
+  }
+
+  @Test
+  void anErrorInsideRemovedTextIsPositionedInTheFile() {
+    // DISTRIBUTE BY's list is parsed on its own; its error must still point into the file.
+    QueryFacts facts = EXTRACTOR.extract("SELECT a FROM t\nDISTRIBUTE BY a +, b", START);
+    assertThat(facts.diagnostics())
+        .extracting(Diagnostic::position)
+        .containsExactly(new Position(Path.of("v.sql"), 2, 17));
+  }
+}
