@@ -934,10 +934,12 @@ final class ConfigReader {
   }
 
   private Position pos(Node node) {
+    // Relative to the project root, like every other position mlv prints.
+    Path shown = file.getFileName();
     Mark mark = node.getStartMark();
     return mark == null
-        ? Position.start(file)
-        : new Position(file, mark.getLine() + 1, mark.getColumn() + 1);
+        ? Position.start(shown)
+        : new Position(shown, mark.getLine() + 1, mark.getColumn() + 1);
   }
 
   private static List<String> concat(Collection<String> a, Collection<String> b) {

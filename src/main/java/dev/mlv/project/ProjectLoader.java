@@ -35,7 +35,7 @@ public final class ProjectLoader {
   public static LoadResult load(Path root, Map<String, String> env) {
     Path absoluteRoot = root.toAbsolutePath().normalize();
     Path file = absoluteRoot.resolve(ProjectConfig.FILE_NAME);
-    Position start = Position.start(file);
+    Position start = Position.start(file.getFileName());
     if (!Files.isRegularFile(file)) {
       return failed(
           Diagnostic.error(
@@ -100,10 +100,11 @@ public final class ProjectLoader {
 
   private static Diagnostic syntaxError(Path file, MarkedYAMLException e) {
     Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+    Path shown = file.getFileName();
     Position at =
         mark == null
-            ? Position.start(file)
-            : new Position(file, mark.getLine() + 1, mark.getColumn() + 1);
+            ? Position.start(shown)
+            : new Position(shown, mark.getLine() + 1, mark.getColumn() + 1);
     String problem = e.getProblem() == null ? "invalid YAML" : e.getProblem();
     boolean tab = problem.contains("\\t(TAB)");
     if (tab) {

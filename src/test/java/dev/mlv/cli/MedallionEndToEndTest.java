@@ -1,0 +1,157 @@
+package dev.mlv.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The seed demo, end to end through the CLI on the embedded engine: 10 bronze trials with 3 bad
+ * rows, silver drops 3 and writes 7, gold holds 6 rows with OB-104 leading at 68.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class MedallionEndToEndTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  @TempDir static Path tmp;
+  static String project;
+
+  @BeforeAll
+  static void copyExample() throws IOException {
+    Path src = Path.of("examples/medallion");
+    Path dst = tmp.resolve("medallion");
+    try (Stream<Path> files = Files.walk(src)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        if (p.toString().contains(".mlv")) {
+          continue;
+        }
+        Path t = dst.resolve(src.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(t);
+        } else {
+          Files.copy(p, t);
+        }
+      }
+    }
+    project = dst.toString();
+  }
+
+  private static CliRun mlv(String... args) {
+    String[] all = new String[args.length + 2];
+    System.arraycopy(args, 0, all, 0, args.length);
+    all[args.length] = "-p";
+    all[args.length + 1] = project;
+    return CliRun.of(all);
+  }
+
+  @Test
+  @Order(1)
+  void planBeforeAnythingIsDeployedCreatesBothViewsWithoutSpark() {
+    CliRun r = mlv("plan", "--detailed-exitcode");
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.CHANGES);
+    assertThat(r.out())
+        .contains("+ create   silver.trials_clean")
+        .contains("+ create   gold.formula_preference")
+        .contains("Plan: 2 to create");
+  }
+
+  @Test
+  @Order(2)
+  void refreshBeforeApplySaysWhatToDo() {
+    CliRun r = mlv("refresh", "--quiet");
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out()).contains("is not deployed; run 'mlv apply' first");
+  }
+
+  @Test
+  @Order(3)
+  void seedApplyAndTheNumbersOfTheDemo() throws IOException {
+    CliRun seed = mlv("seed");
+    assertThat(seed.exitCode()).as(seed.toString()).isZero();
+    assertThat(seed.out()).contains("bronze.preference_trials").contains("10 rows");
+
+    CliRun plan = mlv("plan", "-o", tmp.resolve("plan.json").toString());
+    assertThat(plan.out()).contains("set CDF  bronze.preference_trials");
+    CliRun apply = mlv("apply", tmp.resolve("plan.json").toString(), "--format", "json", "--quiet");
+    assertThat(apply.exitCode()).as(apply.toString()).isZero();
+    JsonNode run = JSON.readTree(apply.out());
+    assertThat(run.path("formatVersion").asInt()).isEqualTo(1);
+    assertThat(run.path("run").path("status").asText()).isEqualTo("Completed");
+    JsonNode silver = run.path("views").get(0);
+    assertThat(silver.path("id").asText()).isEqualTo("fabcon_demo.lh_oud_mlv.silver.trials_clean");
+    assertThat(silver.path("rowsWritten").asLong()).isEqualTo(7);
+    assertThat(silver.path("rowsDropped").asLong()).isEqualTo(3);
+    assertThat(silver.path("violations").toString())
+        .isEqualTo("{\"pct_valid\":1,\"has_formula\":1,\"has_testers\":1}");
+    JsonNode gold = run.path("views").get(1);
+    assertThat(gold.path("rowsWritten").asLong()).isEqualTo(6);
+
+    CliRun top =
+        mlv(
+            "sql",
+            "SELECT formula_id, avg_first_choice_pct FROM gold.formula_preference"
+                + " ORDER BY avg_first_choice_pct DESC LIMIT 1",
+            "--format",
+            "csv");
+    assertThat(top.out()).isEqualTo("formula_id,avg_first_choice_pct\nOB-104,68.0\n");
+  }
+
+  @Test
+  @Order(4)
+  void aStalePlanIsRefused() {
+    CliRun r = mlv("apply", tmp.resolve("plan.json").toString());
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.err()).contains("the deployed views changed since");
+  }
+
+  @Test
+  @Order(5)
+  void nothingChangedMeansEverythingIsSkippedAndThePlanIsEmpty() {
+    CliRun plan = mlv("plan", "--detailed-exitcode");
+    assertThat(plan.exitCode()).as(plan.toString()).isZero();
+    assertThat(plan.out()).contains("No changes.");
+    CliRun r = mlv("refresh", "--format", "json", "--quiet");
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out()).contains("\"strategy\" : \"skip\"").doesNotContain("\"strategy\" : \"full\"");
+  }
+
+  @Test
+  @Order(6)
+  void newBronzeRowsRefreshSilverAndGoldInOrder() {
+    CliRun ins =
+        mlv(
+            "sql",
+            "INSERT INTO bronze.preference_trials VALUES ('T008', 'OB-105', 'rural', 20, 95.5,"
+                + " DATE'2026-09-09')");
+    assertThat(ins.exitCode()).as(ins.toString()).isZero();
+    CliRun r = mlv("refresh", "--format", "json", "--quiet");
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out()).contains("SOURCES_CHANGED");
+    CliRun count = mlv("sql", "SELECT COUNT(*) AS n FROM silver.trials_clean", "--format", "csv");
+    assertThat(count.out()).isEqualTo("n\n8\n");
+    CliRun runs = mlv("runs", "--format", "json");
+    assertThat(runs.exitCode()).as(runs.toString()).isZero();
+    assertThat(runs.out()).contains("\"status\" : \"Completed\"");
+  }
+
+  @Test
+  @Order(7)
+  void dmlIntoAViewIsRefusedAndManagementStatementsWork() {
+    CliRun dml = mlv("sql", "DELETE FROM silver.trials_clean WHERE n_testers > 0");
+    assertThat(dml.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(dml.err()).contains("cannot write to the materialized lake view silver.trials_clean");
+    CliRun show = mlv("sql", "SHOW MATERIALIZED LAKE VIEWS IN silver", "--format", "csv");
+    assertThat(show.out()).contains("silver,trials_clean");
+    CliRun create = mlv("sql", "SHOW CREATE MATERIALIZED LAKE VIEW gold.formula_preference");
+    assertThat(create.out()).contains("CREATE OR REPLACE MATERIALIZED LAKE VIEW gold.formula_preference");
+  }
+}
