@@ -157,6 +157,12 @@ public final class SparkRuntime implements AutoCloseable {
     // Local tables are small; Spark's 200 shuffle partitions would mostly schedule empty tasks.
     conf.put("spark.sql.shuffle.partitions", "4");
     conf.put("spark.databricks.delta.snapshotPartitions", "2");
+    // ConvertToLocalRelation evaluates a filter over literal rows (VALUES) inside the optimizer,
+    // once per optimisation, which would run ViewMaterializer's counting UDF more than once per
+    // row; without it the filter runs once, in the query.
+    conf.put(
+        "spark.sql.optimizer.excludedRules",
+        "org.apache.spark.sql.catalyst.optimizer.ConvertToLocalRelation");
     synchronized (this) {
       lakehouses.forEach((lh, ws) -> conf.putAll(catalogConf(ws, lh)));
     }
