@@ -165,7 +165,8 @@ public final class DeltaState {
           JsonNode info = action.get("commitInfo");
           operation = info.path("operation").asText(operation);
           // In-commit timestamps, when enabled, are the table's own clock; else the writer's.
-          JsonNode ts = info.has("inCommitTimestamp") ? info.get("inCommitTimestamp") : info.get("timestamp");
+          JsonNode ts =
+              info.has("inCommitTimestamp") ? info.get("inCommitTimestamp") : info.get("timestamp");
           if (ts != null && ts.canConvertToLong()) {
             timestamp = Instant.ofEpochMilli(ts.asLong());
           }

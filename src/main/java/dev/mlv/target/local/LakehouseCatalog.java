@@ -359,7 +359,8 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
     }
     return namespace.length == 0
         ? Map.of()
-        : Map.of(SupportsNamespaces.PROP_LOCATION, namespaceDir(namespace).orElseThrow().toString());
+        : Map.of(
+            SupportsNamespaces.PROP_LOCATION, namespaceDir(namespace).orElseThrow().toString());
   }
 
   @Override

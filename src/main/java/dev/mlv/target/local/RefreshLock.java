@@ -25,10 +25,10 @@ import java.util.function.Function;
 
 /**
  * One refresh at a time per lakehouse, across processes on this machine: a lock file {@code
- * <lakehouse>.Lakehouse/.mlv/refresh.lock} naming the run, its process, host, start and a
- * heartbeat that a daemon thread keeps fresh. A lock whose process is dead (same host) or whose
- * heartbeat is older than the staleness threshold is taken over, so a killed run never blocks the
- * next one for long.
+ * <lakehouse>.Lakehouse/.mlv/refresh.lock} naming the run, its process, host, start and a heartbeat
+ * that a daemon thread keeps fresh. A lock whose process is dead (same host) or whose heartbeat is
+ * older than the staleness threshold is taken over, so a killed run never blocks the next one for
+ * long.
  *
  * <p>Reading, judging and replacing the lock file happen under an OS lock on a sibling guard file
  * (held for milliseconds), so two runs cannot both judge a stale lock and both take it over.

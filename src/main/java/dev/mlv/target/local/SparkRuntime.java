@@ -96,8 +96,8 @@ public final class SparkRuntime implements AutoCloseable {
 
   /**
    * Makes {@code lakehouse} reachable as {@code lakehouse.schema.table} and {@code
-   * workspace.lakehouse.schema.table}, also after the session started (Spark reads catalog
-   * settings when a catalog name is first resolved).
+   * workspace.lakehouse.schema.table}, also after the session started (Spark reads catalog settings
+   * when a catalog name is first resolved).
    */
   public synchronized void registerLakehouse(String workspace, String lakehouse) {
     remember(workspace, lakehouse);

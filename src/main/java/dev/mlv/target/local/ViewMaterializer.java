@@ -152,8 +152,7 @@ public final class ViewMaterializer {
       }
       return columns;
     } catch (Exception e) { // Spark's AnalysisException is a checked exception thrown unchecked
-      throw new MlvException(
-          REFRESH_FAILED, "refresh of " + view + " failed: " + firstLine(e), e);
+      throw new MlvException(REFRESH_FAILED, "refresh of " + view + " failed: " + firstLine(e), e);
     }
   }
 
@@ -295,9 +294,9 @@ public final class ViewMaterializer {
   }
 
   /**
-   * Counts each broken rule and decides whether a row is kept; runs on executors, so it holds
-   * only accumulators and the mask of DROP rules. It is marked nondeterministic so Spark neither
-   * removes nor duplicates its evaluation.
+   * Counts each broken rule and decides whether a row is kept; runs on executors, so it holds only
+   * accumulators and the mask of DROP rules. It is marked nondeterministic so Spark neither removes
+   * nor duplicates its evaluation.
    */
   private static final class Tally implements UDF1<Long, Boolean> {
     private final LongAccumulator[] violations;

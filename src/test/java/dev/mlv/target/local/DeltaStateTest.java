@@ -33,7 +33,8 @@ class DeltaStateTest {
         "CREATE TABLE lh_state.gold.kpis USING delta TBLPROPERTIES ('mlv.fingerprint' = 'abc')"
             + " AS SELECT 1 AS id, 'x' AS kpi");
     // What a failed CTAS leaves behind, and a folder that never was a table: neither is a table.
-    Files.createDirectories(warehouse.schemaDir("lh_state", "gold").resolve("failed/_delta_log/_staged_commits"));
+    Files.createDirectories(
+        warehouse.schemaDir("lh_state", "gold").resolve("failed/_delta_log/_staged_commits"));
     Files.createDirectories(warehouse.schemaDir("lh_state", "gold").resolve("empty"));
   }
 
@@ -48,13 +49,17 @@ class DeltaStateTest {
     DeltaState state = new DeltaState(Map.of("LH_State", WS), "ws_default");
     List<TableState> tables = stateOfLhState(state);
 
-    assertThat(tables).singleElement().satisfies(t -> {
-      assertThat(t.id()).isEqualTo(new ObjectId(WS, "lh_state", "gold", "kpis"));
-      assertThat(t.path()).isEqualTo(warehouse.schemaDir("lh_state", "gold").resolve("kpis"));
-      assertThat(t.version()).isZero();
-      assertThat(t.properties()).containsEntry("mlv.fingerprint", "abc");
-      assertThat(t.lastCommit()).isBetween(start, Instant.now());
-    });
+    assertThat(tables)
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.id()).isEqualTo(new ObjectId(WS, "lh_state", "gold", "kpis"));
+              assertThat(t.path())
+                  .isEqualTo(warehouse.schemaDir("lh_state", "gold").resolve("kpis"));
+              assertThat(t.version()).isZero();
+              assertThat(t.properties()).containsEntry("mlv.fingerprint", "abc");
+              assertThat(t.lastCommit()).isBetween(start, Instant.now());
+            });
     // Unchanged tables come from the cache.
     assertThat(stateOfLhState(state).get(0)).isSameAs(tables.get(0));
     // A lakehouse not in the map belongs to the default workspace.
@@ -72,7 +77,8 @@ class DeltaStateTest {
 
     List<CommitInfo> all = state.commitsSince(events, -1);
     assertThat(all).extracting(CommitInfo::version).containsExactly(0L, 1L, 2L);
-    assertThat(all).extracting(CommitInfo::operation)
+    assertThat(all)
+        .extracting(CommitInfo::operation)
         .containsExactly("CREATE TABLE", "WRITE", "DELETE");
     assertThat(all).extracting(CommitInfo::appendOnly).containsExactly(false, true, false);
     assertThat(all).allSatisfy(c -> assertThat(c.timestamp()).isBetween(start, Instant.now()));
@@ -80,7 +86,10 @@ class DeltaStateTest {
     assertThat(state.commitsSince(events, 2)).isEmpty();
 
     TableState latest =
-        stateOfLhState(state).stream().filter(t -> t.id().name().equals("events")).findFirst().orElseThrow();
+        stateOfLhState(state).stream()
+            .filter(t -> t.id().name().equals("events"))
+            .findFirst()
+            .orElseThrow();
     assertThat(latest.version()).isEqualTo(2);
   }
 

@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * Runs {@link DeltaState#scan} in a child JVM whose class path has no Spark jar, printing one
- * line per table; proves that reading state needs no Spark class.
+ * Runs {@link DeltaState#scan} in a child JVM whose class path has no Spark jar, printing one line
+ * per table; proves that reading state needs no Spark class.
  */
 public final class KernelProbe {
 
@@ -18,7 +18,8 @@ public final class KernelProbe {
       System.exit(2);
     }
     for (TableState t : new DeltaState(Map.of(), args[1]).scan(Path.of(args[0]))) {
-      System.out.println(t.id() + " v" + t.version() + " " + new java.util.TreeMap<>(t.properties()));
+      System.out.println(
+          t.id() + " v" + t.version() + " " + new java.util.TreeMap<>(t.properties()));
     }
   }
 
@@ -41,7 +42,8 @@ public final class KernelProbe {
                 defaultWorkspace)
             .redirectErrorStream(true)
             .start();
-    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     if (p.waitFor() != 0) {
       throw new AssertionError("probe failed:\n" + out);
     }

@@ -40,7 +40,8 @@ class LakehouseCatalogTest {
   @Test
   void createSchemaAndCtasWriteTheOneLakeLayout() {
     Path orders = warehouse.tablesDir("lh_cat_a").resolve("sales").resolve("orders");
-    assertThat(orders).isEqualTo(warehouse.root().resolve("lh_cat_a.Lakehouse/Tables/sales/orders"));
+    assertThat(orders)
+        .isEqualTo(warehouse.root().resolve("lh_cat_a.Lakehouse/Tables/sales/orders"));
     assertThat(orders.resolve("_delta_log/00000000000000000000.json")).isRegularFile();
     assertThat(warehouse.schemaDir("lh_cat_b", "ref").resolve("regions")).isDirectory();
     // The session catalog's warehouse directory is not used for lakehouse tables.
@@ -83,7 +84,9 @@ class LakehouseCatalogTest {
           spark
               .sql("SELECT name, CAST(sum(amount) AS DOUBLE) FROM (" + union + ") GROUP BY name")
               .collectAsList();
-      assertThat(sums).hasSize(names.size()).allSatisfy(r -> assertThat(r.getDouble(1)).isEqualTo(12.5));
+      assertThat(sums)
+          .hasSize(names.size())
+          .allSatisfy(r -> assertThat(r.getDouble(1)).isEqualTo(12.5));
       // A four-part name reaches another lakehouse of the same workspace.
       assertThat(spark.sql("SELECT count(*) FROM ws_cat.lh_cat_b.ref.regions").first().getLong(0))
           .isEqualTo(2);
@@ -130,7 +133,9 @@ class LakehouseCatalogTest {
         "ALTER TABLE lh_cat_b.ref.regions SET TBLPROPERTIES"
             + " ('delta.enableChangeDataFeed' = 'true', 'mlv.note' = 'x')");
     List<Row> history = spark.sql("DESCRIBE HISTORY lh_cat_b.ref.regions").collectAsList();
-    assertThat(history).extracting(r -> r.getAs("operation").toString()).first()
+    assertThat(history)
+        .extracting(r -> r.getAs("operation").toString())
+        .first()
         .isEqualTo("SET TBLPROPERTIES");
     assertThat(
             spark.sql("SHOW TBLPROPERTIES lh_cat_b.ref.regions").collectAsList().stream()

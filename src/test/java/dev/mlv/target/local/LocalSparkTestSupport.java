@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * One Spark session for the whole test JVM (starting Spark costs seconds). Each test class works
- * in lakehouses of its own, registered with {@link #lakehouse}, inside one temporary warehouse.
+ * One Spark session for the whole test JVM (starting Spark costs seconds). Each test class works in
+ * lakehouses of its own, registered with {@link #lakehouse}, inside one temporary warehouse.
  */
 final class LocalSparkTestSupport {
 
@@ -28,7 +28,8 @@ final class LocalSparkTestSupport {
         throw new UncheckedIOException(e);
       }
       SparkRuntime started =
-          new SparkRuntime(SparkRuntime.Settings.of(warehouse, WORKSPACE, DEFAULT_LAKEHOUSE, "dbo"));
+          new SparkRuntime(
+              SparkRuntime.Settings.of(warehouse, WORKSPACE, DEFAULT_LAKEHOUSE, "dbo"));
       started.session();
       Runtime.getRuntime()
           .addShutdownHook(

@@ -91,7 +91,9 @@ class RefreshLockTest {
     // A run judged stale by someone else (here: its heartbeat is overwritten) stops its heartbeat.
     Instant old = Instant.now().minus(Duration.ofMinutes(5));
     RefreshLock.write(
-        file, new RefreshLock.Holder("thief", ProcessHandle.current().pid(), RefreshLock.host(), old, Instant.now()));
+        file,
+        new RefreshLock.Holder(
+            "thief", ProcessHandle.current().pid(), RefreshLock.host(), old, Instant.now()));
     Thread.sleep(300);
     assertThat(winner.isHeld()).isFalse();
     winner.close();

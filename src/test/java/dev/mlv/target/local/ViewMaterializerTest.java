@@ -56,7 +56,8 @@ class ViewMaterializerTest {
     return new ObjectId(WS, LH, schema, name);
   }
 
-  private static List<Constraint> silverRules(OnMismatch pct, OnMismatch formula, OnMismatch testers) {
+  private static List<Constraint> silverRules(
+      OnMismatch pct, OnMismatch formula, OnMismatch testers) {
     return List.of(
         new Constraint("pct_valid", "first_choice_pct BETWEEN 0 AND 100", pct, AT),
         new Constraint("has_formula", "formula_id IS NOT NULL", formula, AT),
@@ -78,7 +79,8 @@ class ViewMaterializerTest {
   @Test
   void medallionSilverDropsTheThreeBadRowsInOneCommit() {
     ObjectId silver = id("silver", "trials_clean");
-    String definition = "CREATE MATERIALIZED LAKE VIEW silver.trials_clean\n AS SELECT 'it''s' \\ é";
+    String definition =
+        "CREATE MATERIALIZED LAKE VIEW silver.trials_clean\n AS SELECT 'it''s' \\ é";
     MaterializeResult result =
         materializer.materialize(
             new MaterializeRequest(
@@ -103,7 +105,9 @@ class ViewMaterializerTest {
     assertThat(detail.getList(detail.fieldIndex("partitionColumns")))
         .containsExactly("panel_segment");
     Map<String, String> properties = detail.getJavaMap(detail.fieldIndex("properties"));
-    assertThat(properties).containsEntry("mlv.managed", "true").containsEntry("mlv.definition", definition);
+    assertThat(properties)
+        .containsEntry("mlv.managed", "true")
+        .containsEntry("mlv.definition", definition);
   }
 
   @Test
@@ -128,9 +132,13 @@ class ViewMaterializerTest {
     ObjectId view = id("silver", "fail_default");
     MaterializeResult first =
         materializer.materialize(
-            request(view, SILVER_SELECT, silverRules(OnMismatch.DROP, OnMismatch.DROP, OnMismatch.DROP)));
+            request(
+                view,
+                SILVER_SELECT,
+                silverRules(OnMismatch.DROP, OnMismatch.DROP, OnMismatch.DROP)));
     Path dir = LocalSparkTestSupport.runtime().warehouse().tableDir(view);
-    List<Row> before = spark.sql("SELECT * FROM lh_mat.silver.fail_default ORDER BY trial_id").collectAsList();
+    List<Row> before =
+        spark.sql("SELECT * FROM lh_mat.silver.fail_default ORDER BY trial_id").collectAsList();
 
     // A new definition with FAIL rules; FAIL is what the parser produces when none is written.
     MlvException failure =
@@ -143,17 +151,22 @@ class ViewMaterializerTest {
                         SILVER_SELECT,
                         silverRules(OnMismatch.FAIL, OnMismatch.DROP, OnMismatch.DROP))));
 
-    assertThat(failure.diagnostics()).singleElement().satisfies(d -> {
-      assertThat(d.ruleId()).isEqualTo(ViewMaterializer.CONSTRAINT_FAILED);
-      assertThat(d.position()).isEqualTo(AT);
-    });
+    assertThat(failure.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.ruleId()).isEqualTo(ViewMaterializer.CONSTRAINT_FAILED);
+              assertThat(d.position()).isEqualTo(AT);
+            });
     assertThat(failure.getMessage())
         .contains("ws_mat.lh_mat.silver.fail_default")
         .contains("pct_valid")
-        .contains("trial_id=8, formula_id=OB-101, panel_segment=west, n_testers=12, first_choice_pct=140.0")
+        .contains(
+            "trial_id=8, formula_id=OB-101, panel_segment=west, n_testers=12, first_choice_pct=140.0")
         .doesNotContain("\tat ", "Exception", "MLVFAIL");
     assertThat(Warehouse.latestCommit(dir)).hasValue(first.version());
-    assertThat(spark.sql("SELECT * FROM lh_mat.silver.fail_default ORDER BY trial_id").collectAsList())
+    assertThat(
+            spark.sql("SELECT * FROM lh_mat.silver.fail_default ORDER BY trial_id").collectAsList())
         .isEqualTo(before);
   }
 
@@ -179,8 +192,7 @@ class ViewMaterializerTest {
   @Test
   void aNullCheckResultIsAViolationAndTheSchemaMayChangeBetweenRefreshes() {
     ObjectId view = id("silver", "nullable");
-    List<Constraint> rule =
-        List.of(new Constraint("pct_max", "pct <= 100", OnMismatch.DROP, AT));
+    List<Constraint> rule = List.of(new Constraint("pct_max", "pct <= 100", OnMismatch.DROP, AT));
     MaterializeResult first =
         materializer.materialize(
             request(
@@ -209,7 +221,10 @@ class ViewMaterializerTest {
     assertThatThrownBy(
             () ->
                 materializer.materialize(
-                    request(view, "SELECT no_such_column FROM lh_mat.bronze.preference_trials", List.of())))
+                    request(
+                        view,
+                        "SELECT no_such_column FROM lh_mat.bronze.preference_trials",
+                        List.of())))
         .isInstanceOf(MlvException.class)
         .hasMessageStartingWith("refresh of ws_mat.lh_mat.silver.bad_select failed:")
         .hasMessageContaining("no_such_column")
@@ -228,7 +243,8 @@ class ViewMaterializerTest {
     materializer.materialize(request(source, "SELECT 1 AS id, 'a' AS kind", List.of()));
     materializer.setTableProperties(source, Map.of("delta.enableChangeDataFeed", "true"));
     assertThat(
-            spark.sql("SHOW TBLPROPERTIES lh_mat.bronze.events ('delta.enableChangeDataFeed')")
+            spark
+                .sql("SHOW TBLPROPERTIES lh_mat.bronze.events ('delta.enableChangeDataFeed')")
                 .first()
                 .getString(1))
         .isEqualTo("true");
