@@ -1,8 +1,8 @@
 package dev.mlv.diag;
 
 /**
- * One finding about the user's input: where, which rule, how bad, what is wrong and how to fix
- * it. Parsing and checking return these as values so a command can report all of them at once.
+ * One finding about the user's input: where, which rule, how bad, what is wrong and how to fix it.
+ * Parsing and checking return these as values so a command can report all of them at once.
  */
 public record Diagnostic(
     Severity severity, String ruleId, Position position, String message, String hint) {

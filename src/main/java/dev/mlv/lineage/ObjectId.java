@@ -5,8 +5,8 @@ import java.util.Locale;
 
 /**
  * A fully qualified, lower-case name of a table, view or file folder: {@code
- * workspace.lakehouse.schema.name}. For a file source, {@code schema} is {@code "files"} and
- * {@code name} is the folder path.
+ * workspace.lakehouse.schema.name}. For a file source, {@code schema} is {@code "files"} and {@code
+ * name} is the folder path.
  */
 public record ObjectId(String workspace, String lakehouse, String schema, String name)
     implements Comparable<ObjectId> {

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * An object name as written: 1 to 4 parts ({@code workspace.lakehouse.schema.name}), unquoted
- * and folded to lower case, since MLV names are case-insensitive. {@code text} keeps the
- * original spelling for messages and lint rules that care about case.
+ * An object name as written: 1 to 4 parts ({@code workspace.lakehouse.schema.name}), unquoted and
+ * folded to lower case, since MLV names are case-insensitive. {@code text} keeps the original
+ * spelling for messages and lint rules that care about case.
  */
 public record Name(List<String> parts, String text, Position position) {
 
@@ -16,8 +16,7 @@ public record Name(List<String> parts, String text, Position position) {
   }
 
   public static Name of(String dotted) {
-    return new Name(
-        List.of(dotted.toLowerCase(Locale.ROOT).split("\\.")), dotted, null);
+    return new Name(List.of(dotted.toLowerCase(Locale.ROOT).split("\\.")), dotted, null);
   }
 
   public String last() {

@@ -9,8 +9,8 @@ public sealed interface ViewBody {
   Position position();
 
   /**
-   * {@code AS select}: the text as written, its normalised form (comments, whitespace and
-   * keyword case removed) and the fingerprint of that form.
+   * {@code AS select}: the text as written, its normalised form (comments, whitespace and keyword
+   * case removed) and the fingerprint of that form.
    */
   record Select(String sql, Position position, String normalized, String fingerprint)
       implements ViewBody {}

@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One {@code CREATE MATERIALIZED LAKE VIEW} statement, parsed: the header is ours, the body is
- * a SELECT or a file source. {@code statement} is the full text as written; {@code properties}
- * keep their keys as written (Delta property keys are case-sensitive).
+ * One {@code CREATE MATERIALIZED LAKE VIEW} statement, parsed: the header is ours, the body is a
+ * SELECT or a file source. {@code statement} is the full text as written; {@code properties} keep
+ * their keys as written (Delta property keys are case-sensitive).
  */
 public record ViewDefinition(
     Name name,

@@ -1,0 +1,239 @@
+package dev.mlv.target.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mlv.lineage.ObjectId;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Table;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Reads what is deployed in a local warehouse with Delta Kernel and plain JSON, without starting
+ * (or loading) Spark, so {@code plan} and {@code status} answer in a second.
+ *
+ * <p>Snapshots are cached per table folder and reused while the newest commit file is unchanged.
+ */
+public final class DeltaState {
+
+  private static final Pattern COMMIT_FILE = Pattern.compile("(\\d{20})\\.json");
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int THREADS = 8;
+
+  private final Map<String, String> workspaceOf;
+  private final String defaultWorkspace;
+  private final Map<Path, TableState> cache = new ConcurrentHashMap<>();
+  private volatile Engine engine;
+
+  /**
+   * @param workspaceOf lakehouse name to workspace name, for the ids of the tables found
+   * @param defaultWorkspace the workspace of a lakehouse missing from {@code workspaceOf}
+   */
+  public DeltaState(Map<String, String> workspaceOf, String defaultWorkspace) {
+    Map<String, String> folded = new java.util.HashMap<>();
+    workspaceOf.forEach((lh, ws) -> folded.put(Warehouse.fold(lh), ws));
+    this.workspaceOf = Map.copyOf(folded);
+    this.defaultWorkspace = defaultWorkspace;
+  }
+
+  /**
+   * Every table under {@code <warehouse>/<lh>.Lakehouse/Tables/<schema>/<table>}, sorted by id. A
+   * folder counts as a table once its {@code _delta_log} holds a commit file.
+   */
+  public List<TableState> scan(Path warehouse) {
+    List<ObjectIdAndPath> candidates = candidates(new Warehouse(warehouse).root());
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.max(1, Math.min(THREADS, candidates.size())),
+            r -> {
+              Thread t = new Thread(r, "mlv-delta-state");
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      List<Future<TableState>> futures = new ArrayList<>();
+      for (ObjectIdAndPath c : candidates) {
+        futures.add(pool.submit(() -> read(c.id(), c.path())));
+      }
+      List<TableState> tables = new ArrayList<>();
+      for (Future<TableState> f : futures) {
+        TableState state = f.get();
+        if (state != null) {
+          tables.add(state);
+        }
+      }
+      tables.sort(Comparator.comparing(TableState::id));
+      return tables;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading Delta state", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** The state of one table folder, or null when it holds no commit (yet). */
+  TableState read(ObjectId id, Path table) {
+    OptionalLong latest = Warehouse.latestCommit(table);
+    if (latest.isEmpty()) {
+      cache.remove(table);
+      return null;
+    }
+    TableState cached = cache.get(table);
+    if (cached != null && cached.version() == latest.getAsLong() && cached.id().equals(id)) {
+      return cached;
+    }
+    Engine e = engine();
+    Snapshot snapshot = Table.forPath(e, table.toString()).getLatestSnapshot(e);
+    TableState state =
+        new TableState(
+            id,
+            table,
+            snapshot.getVersion(),
+            snapshot.getTableProperties(),
+            Instant.ofEpochMilli(snapshot.getTimestamp(e)));
+    cache.put(table, state);
+    return state;
+  }
+
+  /**
+   * The commits after {@code afterVersion}, oldest first, from {@code _delta_log/*.json}. Delta
+   * deletes old commit files after its log retention (30 days by default): when the first commit
+   * returned is not {@code afterVersion + 1}, the history is incomplete and the caller must not
+   * assume appends only.
+   */
+  public List<CommitInfo> commitsSince(Path table, long afterVersion) {
+    Path log = table.resolve("_delta_log");
+    List<Long> versions = new ArrayList<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(log, "*.json")) {
+      for (Path f : files) {
+        Matcher m = COMMIT_FILE.matcher(f.getFileName().toString());
+        if (m.matches() && Long.parseLong(m.group(1)) > afterVersion) {
+          versions.add(Long.parseLong(m.group(1)));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    versions.sort(null);
+    List<CommitInfo> commits = new ArrayList<>(versions.size());
+    for (long v : versions) {
+      commits.add(readCommit(Warehouse.commitFile(table, v), v));
+    }
+    return commits;
+  }
+
+  private static CommitInfo readCommit(Path file, long version) {
+    String operation = "UNKNOWN";
+    Instant timestamp = null;
+    boolean added = false;
+    boolean removed = false;
+    try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        if (line.isBlank()) {
+          continue;
+        }
+        JsonNode action = JSON.readTree(line);
+        if (action.has("add")) {
+          added = true;
+        } else if (action.has("remove")) {
+          removed = true;
+        } else if (action.has("commitInfo")) {
+          JsonNode info = action.get("commitInfo");
+          operation = info.path("operation").asText(operation);
+          // In-commit timestamps, when enabled, are the table's own clock; else the writer's.
+          JsonNode ts =
+              info.has("inCommitTimestamp") ? info.get("inCommitTimestamp") : info.get("timestamp");
+          if (ts != null && ts.canConvertToLong()) {
+            timestamp = Instant.ofEpochMilli(ts.asLong());
+          }
+        }
+      }
+      if (timestamp == null) {
+        timestamp = Files.getLastModifiedTime(file).toInstant();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new CommitInfo(version, operation, added && !removed, timestamp);
+  }
+
+  private record ObjectIdAndPath(ObjectId id, Path path) {}
+
+  private List<ObjectIdAndPath> candidates(Path root) {
+    List<ObjectIdAndPath> result = new ArrayList<>();
+    for (Path lakehouseDir : directories(root)) {
+      String lakehouse = Warehouse.lakehouseOf(lakehouseDir);
+      if (lakehouse == null) {
+        continue;
+      }
+      String workspace = workspaceOf.getOrDefault(Warehouse.fold(lakehouse), defaultWorkspace);
+      for (Path schema : directories(lakehouseDir.resolve("Tables"))) {
+        for (Path table : directories(schema)) {
+          result.add(
+              new ObjectIdAndPath(
+                  new ObjectId(
+                      workspace,
+                      lakehouse,
+                      schema.getFileName().toString(),
+                      table.getFileName().toString()),
+                  table));
+        }
+      }
+    }
+    return result;
+  }
+
+  private static List<Path> directories(Path dir) {
+    List<Path> result = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return result;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, Files::isDirectory)) {
+      for (Path p : entries) {
+        if (!p.getFileName().toString().startsWith(".")) {
+          result.add(p);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return result;
+  }
+
+  private Engine engine() {
+    Engine e = engine;
+    if (e == null) {
+      synchronized (this) {
+        if (engine == null) {
+          engine = DefaultEngine.create(new Configuration());
+        }
+        e = engine;
+      }
+    }
+    return e;
+  }
+}

@@ -1,0 +1,226 @@
+package dev.mlv.target.local;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The embedded Spark + Delta engine of the local target, started on first use because starting
+ * Spark costs seconds that {@code validate} or {@code plan} should never pay.
+ *
+ * <p>Every lakehouse is a catalog ({@code lh.schema.table}) and every workspace a catalog over its
+ * lakehouses ({@code ws.lh.schema.table}); the session starts in the default lakehouse and schema,
+ * so one- and two-part names resolve as mlv's lineage resolves them. A JVM holds one Spark session:
+ * create one runtime per process.
+ */
+public final class SparkRuntime implements AutoCloseable {
+
+  /**
+   * How to start Spark. {@code lakehouses} maps each lakehouse to its workspace; {@code conf}
+   * entries override mlv's defaults.
+   */
+  public record Settings(
+      Path warehouse,
+      Map<String, String> lakehouses,
+      String defaultLakehouse,
+      String defaultSchema,
+      Optional<String> master,
+      Map<String, String> conf,
+      boolean debug) {
+
+    public Settings {
+      Objects.requireNonNull(warehouse, "warehouse");
+      lakehouses = Map.copyOf(lakehouses);
+      conf = Map.copyOf(conf);
+      if (!lakehouses.containsKey(defaultLakehouse)) {
+        throw new IllegalArgumentException(
+            "default lakehouse " + defaultLakehouse + " is not among " + lakehouses.keySet());
+      }
+    }
+
+    /** Local defaults: {@code local[*]}, no extra conf, quiet. */
+    public static Settings of(
+        Path warehouse, String workspace, String defaultLakehouse, String defaultSchema) {
+      return new Settings(
+          warehouse,
+          Map.of(defaultLakehouse, workspace),
+          defaultLakehouse,
+          defaultSchema,
+          Optional.empty(),
+          Map.of(),
+          false);
+    }
+  }
+
+  private static final String QUIET_CONFIG = "/dev/mlv/target/local/log4j2-quiet.properties";
+
+  private final Settings settings;
+  private final Warehouse warehouse;
+  // lakehouse -> workspace, lower case; guarded by this
+  private final Map<String, String> lakehouses = new LinkedHashMap<>();
+  private SparkSession session; // guarded by this
+
+  public SparkRuntime(Settings settings) {
+    this.settings = settings;
+    this.warehouse = new Warehouse(settings.warehouse());
+    settings.lakehouses().forEach((lh, ws) -> remember(ws, lh));
+  }
+
+  public Warehouse warehouse() {
+    return warehouse;
+  }
+
+  public synchronized boolean started() {
+    return session != null;
+  }
+
+  /** The session, started on the first call. */
+  public synchronized SparkSession session() {
+    if (session == null) {
+      session = start();
+    }
+    return session;
+  }
+
+  /**
+   * Makes {@code lakehouse} reachable as {@code lakehouse.schema.table} and {@code
+   * workspace.lakehouse.schema.table}, also after the session started (Spark reads catalog settings
+   * when a catalog name is first resolved).
+   */
+  public synchronized void registerLakehouse(String workspace, String lakehouse) {
+    remember(workspace, lakehouse);
+    if (session != null) {
+      catalogConf(Warehouse.fold(workspace), Warehouse.fold(lakehouse))
+          .forEach((k, v) -> session.conf().set(k, v));
+    }
+  }
+
+  private void remember(String workspace, String lakehouse) {
+    String ws = Warehouse.fold(workspace);
+    String lh = Warehouse.fold(lakehouse);
+    // A Spark catalog name can be a lakehouse or a workspace, not both: `x.a.b` would be ambiguous.
+    if (lakehouses.containsKey(ws) || lakehouses.containsValue(lh)) {
+      throw new IllegalArgumentException(
+          "workspace and lakehouse names must differ: " + ws + " / " + lh);
+    }
+    String previous = lakehouses.putIfAbsent(lh, ws);
+    if (previous != null && !previous.equals(ws)) {
+      throw new IllegalArgumentException(
+          "lakehouse " + lh + " is already in workspace " + previous + ", not " + ws);
+    }
+  }
+
+  /** {@code USE lakehouse.schema}, creating the schema folder, as Fabric's default {@code dbo}. */
+  public void use(String lakehouse, String schema) {
+    SparkSession spark = session();
+    try {
+      Files.createDirectories(warehouse.schemaDir(lakehouse, schema));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    spark.sql("USE " + quote(Warehouse.fold(lakehouse)) + "." + quote(Warehouse.fold(schema)));
+  }
+
+  private SparkSession start() {
+    quietLogging(settings.debug());
+    Path scratch = warehouse.scratchDir();
+    try {
+      Files.createDirectories(scratch.resolve("spark-local"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Map<String, String> conf = new LinkedHashMap<>();
+    conf.put("spark.master", settings.master().orElse("local[*]"));
+    conf.put("spark.app.name", "mlv");
+    conf.put("spark.ui.enabled", "false");
+    conf.put("spark.ui.showConsoleProgress", "false");
+    conf.put("spark.driver.host", "127.0.0.1");
+    conf.put("spark.driver.bindAddress", "127.0.0.1");
+    conf.put("spark.local.dir", scratch.resolve("spark-local").toString());
+    conf.put("spark.sql.warehouse.dir", scratch.resolve("spark-warehouse").toUri().toString());
+    // No Hive, no Derby metastore_db: the folders are the catalog.
+    conf.put("spark.sql.catalogImplementation", "in-memory");
+    conf.put("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension");
+    conf.put("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog");
+    // Local tables are small; Spark's 200 shuffle partitions would mostly schedule empty tasks.
+    conf.put("spark.sql.shuffle.partitions", "4");
+    conf.put("spark.databricks.delta.snapshotPartitions", "2");
+    // ConvertToLocalRelation evaluates a filter over literal rows (VALUES) inside the optimizer,
+    // once per optimisation, which would run ViewMaterializer's counting UDF more than once per
+    // row; without it the filter runs once, in the query.
+    conf.put(
+        "spark.sql.optimizer.excludedRules",
+        "org.apache.spark.sql.catalyst.optimizer.ConvertToLocalRelation");
+    synchronized (this) {
+      lakehouses.forEach((lh, ws) -> conf.putAll(catalogConf(ws, lh)));
+    }
+    conf.putAll(settings.conf());
+
+    SparkSession.Builder builder = SparkSession.builder();
+    conf.forEach(builder::config);
+    SparkSession spark = builder.getOrCreate();
+    session = spark;
+    use(settings.defaultLakehouse(), settings.defaultSchema());
+    return spark;
+  }
+
+  private Map<String, String> catalogConf(String workspace, String lakehouse) {
+    String lhKey = "spark.sql.catalog." + lakehouse;
+    String wsKey = "spark.sql.catalog." + workspace;
+    Map<String, String> conf = new LinkedHashMap<>();
+    conf.put(lhKey, LakehouseCatalog.class.getName());
+    conf.put(lhKey + "." + LakehouseCatalog.OPTION_PATH, warehouse.tablesDir(lakehouse).toString());
+    conf.put(lhKey + "." + LakehouseCatalog.OPTION_WORKSPACE, workspace);
+    conf.put(wsKey, LakehouseCatalog.class.getName());
+    conf.put(wsKey + "." + LakehouseCatalog.OPTION_MODE, LakehouseCatalog.MODE_WORKSPACE);
+    conf.put(wsKey + "." + LakehouseCatalog.OPTION_WAREHOUSE, warehouse.root().toString());
+    return conf;
+  }
+
+  /**
+   * Configures log4j2 before Spark does: Spark only installs its INFO defaults (and prints "Using
+   * Spark's default log4j profile") when log4j2 runs on its built-in default configuration.
+   */
+  static void quietLogging(boolean debug) {
+    URL config = SparkRuntime.class.getResource(QUIET_CONFIG);
+    if (config == null) {
+      throw new IllegalStateException("missing resource " + QUIET_CONFIG);
+    }
+    LoggerContext context = (LoggerContext) LogManager.getContext(false);
+    try {
+      context.setConfigLocation(config.toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+    if (debug) {
+      Configurator.setRootLevel(Level.INFO);
+      Configurator.setLevel("org.apache.spark", Level.INFO);
+      Configurator.setLevel("io.delta", Level.INFO);
+      Configurator.setLevel("org.apache.hadoop", Level.WARN);
+    }
+  }
+
+  static String quote(String identifierPart) {
+    return "`" + identifierPart.replace("`", "``") + "`";
+  }
+
+  @Override
+  public synchronized void close() {
+    if (session != null) {
+      session.stop();
+      session = null;
+    }
+  }
+}

@@ -1,0 +1,337 @@
+package dev.mlv.target.local;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.MlvException;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.sql.Constraint;
+import dev.mlv.sql.OnMismatch;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.util.LongAccumulator;
+
+/**
+ * Writes a view's result into its Delta table in exactly one commit, applying the view's
+ * constraints on the way: DROP rules remove rows and are counted, FAIL rules (the default) abort
+ * the refresh, and a failed refresh leaves the table at its previous version.
+ *
+ * <p>The SELECT runs once. Each row's constraint results are folded into a bit mask, a
+ * nondeterministic UDF adds the mask's bits to accumulators and decides whether the row is kept,
+ * and a FAIL violation raises an error from the same expression. Accumulators rather than {@code
+ * Dataset.observe}: an {@code Observation} stays empty when the write is a Delta CTAS.
+ */
+public final class ViewMaterializer {
+
+  /** Rule id of the diagnostic for a row that breaks an {@code ON MISMATCH FAIL} constraint. */
+  public static final String CONSTRAINT_FAILED = "CONSTRAINT_FAILED";
+
+  /** Rule id for any other failed refresh: bad SQL, missing source, runtime error. */
+  public static final String REFRESH_FAILED = "REFRESH_FAILED";
+
+  private static final int MAX_CONSTRAINTS = 62; // one bit each in a signed long
+  private static final int EXAMPLE_COLUMNS = 5;
+  private static final String FAIL_START = "MLVFAIL<<";
+  private static final String FAIL_END = ">>MLVFAIL";
+  private static final Pattern FAIL_MARKER =
+      Pattern.compile(Pattern.quote(FAIL_START) + "(\\d+)\\|(.*?)" + Pattern.quote(FAIL_END));
+
+  private final SparkRuntime runtime;
+
+  public ViewMaterializer(SparkRuntime runtime) {
+    this.runtime = runtime;
+  }
+
+  public MaterializeResult materialize(MaterializeRequest request) {
+    ObjectId view = request.view();
+    List<Constraint> constraints = request.constraints();
+    if (constraints.size() > MAX_CONSTRAINTS) {
+      throw new MlvException(
+          REFRESH_FAILED,
+          view + " declares " + constraints.size() + " constraints; at most " + MAX_CONSTRAINTS);
+    }
+    SparkSession spark = prepare(view);
+    String select = stripTrailingSemicolon(request.selectSql());
+    List<String> columns = analyse(spark, view, select);
+
+    String udfName = "mlv_tally_" + UUID.randomUUID().toString().replace("-", "");
+    Tally tally = new Tally(spark, constraints);
+    UserDefinedFunction udf =
+        functions.udf(tally, DataTypes.BooleanType).asNondeterministic().withName(udfName);
+    spark.udf().register(udfName, udf);
+    try {
+      spark.sql(createOrReplaceSql(request, select, columns, udfName));
+    } catch (Exception e) {
+      throw translate(view, constraints, e);
+    } finally {
+      spark.sql("DROP TEMPORARY FUNCTION IF EXISTS " + udfName);
+    }
+
+    long version =
+        Warehouse.latestCommit(tableDir(view))
+            .orElseThrow(() -> new IllegalStateException("no Delta commit after writing " + view));
+    Map<String, Long> violations = new LinkedHashMap<>();
+    for (int i = 0; i < constraints.size(); i++) {
+      violations.merge(constraints.get(i).name(), tally.violations[i].value(), Long::sum);
+    }
+    return new MaterializeResult(tally.kept.value(), tally.dropped.value(), violations, version);
+  }
+
+  public boolean tableExists(ObjectId table) {
+    return Warehouse.isTable(tableDir(table));
+  }
+
+  /** Drops the table and its folder; false when there was no table. */
+  public boolean dropTable(ObjectId table) {
+    boolean existed = tableExists(table);
+    prepare(table).sql("DROP TABLE IF EXISTS " + sqlName(table));
+    return existed;
+  }
+
+  /**
+   * Renames by moving the folder, also across schemas and lakehouses: without a metastore the
+   * folder is the name, and the Delta log refers to its data files by relative paths.
+   */
+  public void renameTable(ObjectId from, ObjectId to) {
+    prepare(from);
+    prepare(to);
+    if (!tableExists(from)) {
+      throw new MlvException("TABLE_NOT_FOUND", "cannot rename " + from + ": no such table");
+    }
+    if (Files.exists(tableDir(to))) {
+      throw new MlvException("TABLE_EXISTS", "cannot rename " + from + " to " + to + ": exists");
+    }
+    LakehouseCatalog.moveTable(tableDir(from), tableDir(to));
+  }
+
+  /** One commit setting the properties, e.g. {@code delta.enableChangeDataFeed=true}. */
+  public void setTableProperties(ObjectId table, Map<String, String> properties) {
+    if (properties.isEmpty()) {
+      return;
+    }
+    prepare(table)
+        .sql("ALTER TABLE " + sqlName(table) + " SET TBLPROPERTIES " + propertyList(properties));
+  }
+
+  // ---- SQL ------------------------------------------------------------------------------
+
+  private SparkSession prepare(ObjectId table) {
+    runtime.registerLakehouse(table.workspace(), table.lakehouse());
+    try {
+      Files.createDirectories(tableDir(table).getParent());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return runtime.session();
+  }
+
+  private Path tableDir(ObjectId table) {
+    return runtime.warehouse().tableDir(table);
+  }
+
+  /** Resolves the SELECT without running it: a bad query fails here, before any write. */
+  private static List<String> analyse(SparkSession spark, ObjectId view, String select) {
+    try {
+      List<String> columns = new ArrayList<>();
+      for (StructField f : spark.sql(select).schema().fields()) {
+        columns.add(f.name());
+      }
+      return columns;
+    } catch (Exception e) { // Spark's AnalysisException is a checked exception thrown unchecked
+      throw new MlvException(REFRESH_FAILED, "refresh of " + view + " failed: " + firstLine(e), e);
+    }
+  }
+
+  static String createOrReplaceSql(
+      MaterializeRequest request, String select, List<String> columns, String udfName) {
+    StringBuilder sql = new StringBuilder("CREATE OR REPLACE TABLE ");
+    sql.append(sqlName(request.view())).append(" USING delta");
+    if (!request.partitionedBy().isEmpty()) {
+      sql.append("\nPARTITIONED BY (")
+          .append(
+              request.partitionedBy().stream()
+                  .map(SparkRuntime::quote)
+                  .collect(Collectors.joining(", ")))
+          .append(')');
+    }
+    request.comment().ifPresent(c -> sql.append("\nCOMMENT ").append(literal(c)));
+    if (!request.properties().isEmpty()) {
+      sql.append("\nTBLPROPERTIES ").append(propertyList(request.properties()));
+    }
+    // The newline before ')' keeps a trailing "-- comment" in the SELECT from eating it.
+    sql.append("\nAS SELECT * FROM (\n").append(select).append("\n) AS mlv_source");
+    sql.append("\nWHERE ").append(keepCondition(request, columns, udfName));
+    return sql.toString();
+  }
+
+  /**
+   * {@code CASE WHEN <fail rule 1 broken> THEN raise_error(...) ... ELSE tally(mask) END}: FAIL
+   * rules are tested first so that FAIL wins over DROP, and every rule's result goes into the mask
+   * so that a row is counted once per rule it breaks. A NULL check result counts as broken.
+   */
+  private static String keepCondition(
+      MaterializeRequest request, List<String> columns, String udfName) {
+    List<Constraint> constraints = request.constraints();
+    StringBuilder condition = new StringBuilder("CASE");
+    List<String> bits = new ArrayList<>();
+    for (int i = 0; i < constraints.size(); i++) {
+      Constraint c = constraints.get(i);
+      String broken = "NOT coalesce((" + c.expression() + "), false)";
+      bits.add("CASE WHEN " + broken + " THEN " + (1L << i) + "L ELSE 0L END");
+      if (c.onMismatch() == OnMismatch.FAIL) {
+        condition
+            .append("\n  WHEN ")
+            .append(broken)
+            .append(" THEN raise_error(concat(")
+            .append(literal(FAIL_START + i + "|"))
+            .append(", ")
+            .append(exampleRow(columns))
+            .append(", ")
+            .append(literal(FAIL_END))
+            .append("))");
+      }
+    }
+    String tally = udfName + "(" + (bits.isEmpty() ? "0L" : String.join("\n    + ", bits)) + ")";
+    return condition.length() == "CASE".length()
+        ? tally
+        : condition.append("\n  ELSE ").append(tally).append("\nEND").toString();
+  }
+
+  /** {@code col=value, ...} for the first few columns: enough to find the row, not a dump. */
+  private static String exampleRow(List<String> columns) {
+    return "concat_ws(', ', "
+        + columns.stream()
+            .limit(EXAMPLE_COLUMNS)
+            .map(
+                c ->
+                    "concat("
+                        + literal(c + "=")
+                        + ", coalesce(CAST(mlv_source."
+                        + SparkRuntime.quote(c)
+                        + " AS STRING), 'NULL'))")
+            .collect(Collectors.joining(", "))
+        + ")";
+  }
+
+  private static String sqlName(ObjectId table) {
+    return SparkRuntime.quote(table.lakehouse())
+        + "."
+        + SparkRuntime.quote(table.schema())
+        + "."
+        + SparkRuntime.quote(table.name());
+  }
+
+  private static String propertyList(Map<String, String> properties) {
+    return properties.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .map(e -> literal(e.getKey()) + " = " + literal(e.getValue()))
+        .collect(Collectors.joining(", ", "(", ")"));
+  }
+
+  /** A Spark SQL string literal; Spark unescapes backslash sequences in literals. */
+  static String literal(String text) {
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
+  }
+
+  private static String stripTrailingSemicolon(String sql) {
+    String s = sql.strip();
+    while (s.endsWith(";")) {
+      s = s.substring(0, s.length() - 1).strip();
+    }
+    return s;
+  }
+
+  // ---- errors ---------------------------------------------------------------------------
+
+  private static RuntimeException translate(
+      ObjectId view, List<Constraint> constraints, Exception e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      Matcher m = FAIL_MARKER.matcher(String.valueOf(t.getMessage()));
+      if (m.find()) {
+        Constraint c = constraints.get(Integer.parseInt(m.group(1)));
+        String message =
+            "refresh of "
+                + view
+                + " failed: constraint "
+                + c.name()
+                + " CHECK ("
+                + c.expression()
+                + ") is not met by row "
+                + m.group(2);
+        MlvException failure =
+            new MlvException(
+                Diagnostic.error(
+                    CONSTRAINT_FAILED,
+                    c.position(),
+                    message,
+                    "the table was left unchanged; fix the source rows or declare the constraint"
+                        + " ON MISMATCH DROP"));
+        failure.initCause(e);
+        return failure;
+      }
+    }
+    return new MlvException(REFRESH_FAILED, "refresh of " + view + " failed: " + firstLine(e), e);
+  }
+
+  private static String firstLine(Throwable e) {
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    int nl = message.indexOf('\n');
+    return (nl < 0 ? message : message.substring(0, nl)).strip();
+  }
+
+  /**
+   * Counts each broken rule and decides whether a row is kept; runs on executors, so it holds only
+   * accumulators and the mask of DROP rules. It is marked nondeterministic so Spark neither removes
+   * nor duplicates its evaluation.
+   */
+  private static final class Tally implements UDF1<Long, Boolean> {
+    private final LongAccumulator[] violations;
+    private final LongAccumulator dropped;
+    private final LongAccumulator kept;
+    private final long dropMask;
+
+    Tally(SparkSession spark, List<Constraint> constraints) {
+      violations = new LongAccumulator[constraints.size()];
+      long mask = 0;
+      for (int i = 0; i < constraints.size(); i++) {
+        violations[i] = spark.sparkContext().longAccumulator("mlv.violations." + i);
+        if (constraints.get(i).onMismatch() == OnMismatch.DROP) {
+          mask |= 1L << i;
+        }
+      }
+      dropMask = mask;
+      dropped = spark.sparkContext().longAccumulator("mlv.dropped");
+      kept = spark.sparkContext().longAccumulator("mlv.kept");
+    }
+
+    @Override
+    public Boolean call(Long mask) {
+      long m = mask;
+      for (int i = 0; m >>> i != 0; i++) {
+        if ((m & (1L << i)) != 0) {
+          violations[i].add(1);
+        }
+      }
+      if ((m & dropMask) != 0) {
+        dropped.add(1);
+        return false;
+      }
+      kept.add(1);
+      return true;
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package dev.mlv.target.local;
+
+import dev.mlv.lineage.ObjectId;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The folder layout of a local warehouse, mirroring OneLake: {@code
+ * <root>/<lakehouse>.Lakehouse/Tables/<schema>/<table>}, with mlv's own files in {@code
+ * <lakehouse>.Lakehouse/.mlv} and Spark's scratch space in {@code <root>/.mlv/tmp}.
+ *
+ * <p>It loads no Spark class, so Kernel-only readers can share it.
+ */
+public record Warehouse(Path root) {
+
+  static final String LAKEHOUSE_SUFFIX = ".Lakehouse";
+  private static final Pattern COMMIT_FILE = Pattern.compile("(\\d{20})\\.json");
+
+  public Warehouse {
+    root = root.toAbsolutePath().normalize();
+  }
+
+  /** Folder names are lower case because MLV names are case-insensitive. */
+  static String fold(String name) {
+    return name.toLowerCase(Locale.ROOT);
+  }
+
+  public Path lakehouseDir(String lakehouse) {
+    return root.resolve(fold(lakehouse) + LAKEHOUSE_SUFFIX);
+  }
+
+  public Path tablesDir(String lakehouse) {
+    return lakehouseDir(lakehouse).resolve("Tables");
+  }
+
+  public Path schemaDir(String lakehouse, String schema) {
+    return tablesDir(lakehouse).resolve(fold(schema));
+  }
+
+  /** The workspace is not part of the path: a warehouse holds each lakehouse name once. */
+  public Path tableDir(ObjectId id) {
+    return schemaDir(id.lakehouse(), id.schema()).resolve(id.name());
+  }
+
+  /** Per-lakehouse state of mlv itself (locks, run records). */
+  public Path mlvDir(String lakehouse) {
+    return lakehouseDir(lakehouse).resolve(".mlv");
+  }
+
+  /** Spark's warehouse, local and Derby directories, so nothing lands in the working directory. */
+  public Path scratchDir() {
+    return root.resolve(".mlv").resolve("tmp");
+  }
+
+  /** The lakehouse name of a {@code <name>.Lakehouse} folder, or null for any other folder. */
+  static String lakehouseOf(Path dir) {
+    String f = dir.getFileName().toString();
+    return f.endsWith(LAKEHOUSE_SUFFIX) && f.length() > LAKEHOUSE_SUFFIX.length()
+        ? f.substring(0, f.length() - LAKEHOUSE_SUFFIX.length())
+        : null;
+  }
+
+  /**
+   * The newest commit version in {@code <table>/_delta_log}, if any. A folder holding only {@code
+   * _staged_commits} (what a failed CTAS leaves) is not a table.
+   */
+  public static OptionalLong latestCommit(Path table) {
+    Path log = table.resolve("_delta_log");
+    if (!Files.isDirectory(log)) {
+      return OptionalLong.empty();
+    }
+    long latest = -1;
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(log, "*.json")) {
+      for (Path f : files) {
+        Matcher m = COMMIT_FILE.matcher(f.getFileName().toString());
+        if (m.matches()) {
+          latest = Math.max(latest, Long.parseLong(m.group(1)));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return latest < 0 ? OptionalLong.empty() : OptionalLong.of(latest);
+  }
+
+  public static boolean isTable(Path table) {
+    return latestCommit(table).isPresent();
+  }
+
+  static Path commitFile(Path table, long version) {
+    return table.resolve("_delta_log").resolve(String.format(Locale.ROOT, "%020d.json", version));
+  }
+
+  /** Deletes a folder tree; a missing folder is not an error. */
+  static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var walk = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.delete(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package dev.mlv.target.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.lineage.ObjectId;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DeltaStateTest {
+
+  private static final String WS = "ws_state";
+  private static SparkSession spark;
+  private static Warehouse warehouse;
+  private static Instant start;
+
+  @BeforeAll
+  static void tables() throws IOException {
+    LocalSparkTestSupport.lakehouse(WS, "lh_state");
+    spark = LocalSparkTestSupport.spark();
+    warehouse = LocalSparkTestSupport.runtime().warehouse();
+    start = Instant.now().minusSeconds(1);
+    spark.sql("CREATE SCHEMA lh_state.gold");
+    spark.sql(
+        "CREATE TABLE lh_state.gold.kpis USING delta TBLPROPERTIES ('mlv.fingerprint' = 'abc')"
+            + " AS SELECT 1 AS id, 'x' AS kpi");
+    // What a failed CTAS leaves behind, and a folder that never was a table: neither is a table.
+    Files.createDirectories(
+        warehouse.schemaDir("lh_state", "gold").resolve("failed/_delta_log/_staged_commits"));
+    Files.createDirectories(warehouse.schemaDir("lh_state", "gold").resolve("empty"));
+  }
+
+  private static List<TableState> stateOfLhState(DeltaState state) {
+    return state.scan(warehouse.root()).stream()
+        .filter(t -> t.id().lakehouse().equals("lh_state"))
+        .toList();
+  }
+
+  @Test
+  void scanFindsTablesWithVersionPropertiesAndCommitTime() {
+    DeltaState state = new DeltaState(Map.of("LH_State", WS), "ws_default");
+    List<TableState> tables = stateOfLhState(state);
+
+    assertThat(tables)
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.id()).isEqualTo(new ObjectId(WS, "lh_state", "gold", "kpis"));
+              assertThat(t.path())
+                  .isEqualTo(warehouse.schemaDir("lh_state", "gold").resolve("kpis"));
+              assertThat(t.version()).isZero();
+              assertThat(t.properties()).containsEntry("mlv.fingerprint", "abc");
+              assertThat(t.lastCommit()).isBetween(start, Instant.now());
+            });
+    // Unchanged tables come from the cache.
+    assertThat(stateOfLhState(state).get(0)).isSameAs(tables.get(0));
+    // A lakehouse not in the map belongs to the default workspace.
+    assertThat(stateOfLhState(new DeltaState(Map.of(), "ws_default")).get(0).id().workspace())
+        .isEqualTo("ws_default");
+  }
+
+  @Test
+  void commitsSinceTellsAppendsFromRewrites() {
+    spark.sql("CREATE TABLE lh_state.gold.events (id INT) USING delta");
+    spark.sql("INSERT INTO lh_state.gold.events VALUES (1), (2)");
+    spark.sql("DELETE FROM lh_state.gold.events WHERE id = 1");
+    Path events = warehouse.schemaDir("lh_state", "gold").resolve("events");
+    DeltaState state = new DeltaState(Map.of(), WS);
+
+    List<CommitInfo> all = state.commitsSince(events, -1);
+    assertThat(all).extracting(CommitInfo::version).containsExactly(0L, 1L, 2L);
+    assertThat(all)
+        .extracting(CommitInfo::operation)
+        .containsExactly("CREATE TABLE", "WRITE", "DELETE");
+    assertThat(all).extracting(CommitInfo::appendOnly).containsExactly(false, true, false);
+    assertThat(all).allSatisfy(c -> assertThat(c.timestamp()).isBetween(start, Instant.now()));
+    assertThat(state.commitsSince(events, 1)).extracting(CommitInfo::version).containsExactly(2L);
+    assertThat(state.commitsSince(events, 2)).isEmpty();
+
+    TableState latest =
+        stateOfLhState(state).stream()
+            .filter(t -> t.id().name().equals("events"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(latest.version()).isEqualTo(2);
+  }
+
+  @Test
+  void readsWithoutSparkOnTheClassPath() throws Exception {
+    String out = KernelProbe.run(warehouse.root(), "ws_probe");
+    assertThat(out).contains("ws_probe.lh_state.gold.kpis v0 {");
+    assertThat(out).contains("mlv.fingerprint=abc");
+    assertThat(out).doesNotContain("failed", "empty", "SPARK ON CLASS PATH");
+  }
+
+  @Test
+  void scansTwoHundredTablesQuickly(@TempDir Path other) throws IOException {
+    Path kpis = warehouse.schemaDir("lh_state", "gold").resolve("kpis");
+    Warehouse copy = new Warehouse(other);
+    for (int i = 0; i < 200; i++) {
+      copyTree(kpis, copy.schemaDir("lh_bench" + (i % 4), "s" + (i % 10)).resolve("t" + i));
+    }
+    DeltaState state = new DeltaState(Map.of(), WS);
+    state.scan(copy.root()).size(); // warm up Kernel's classes, as a long-running process would
+    copyTree(kpis, copy.schemaDir("lh_bench0", "s0").resolve("late"));
+    long t0 = System.nanoTime();
+    List<TableState> tables = new DeltaState(Map.of(), WS).scan(copy.root());
+    Duration took = Duration.ofNanos(System.nanoTime() - t0);
+
+    assertThat(tables).hasSize(201).allSatisfy(t -> assertThat(t.version()).isZero());
+    assertThat(took).as("scan of 201 tables").isLessThan(Duration.ofSeconds(5));
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (var walk = Files.walk(from)) {
+      for (Path p : (Iterable<Path>) walk::iterator) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+  }
+}
