@@ -65,6 +65,7 @@ public final class ViewMaterializer {
           view + " declares " + constraints.size() + " constraints; at most " + MAX_CONSTRAINTS);
     }
     SparkSession spark = prepare(view);
+    createSchema(view);
     String select = stripTrailingSemicolon(request.selectSql());
     List<String> columns = analyse(spark, view, select);
 
@@ -129,14 +130,19 @@ public final class ViewMaterializer {
 
   // ---- SQL ------------------------------------------------------------------------------
 
+  /** Makes the table's lakehouse known to Spark; the session starts here at the latest. */
   private SparkSession prepare(ObjectId table) {
     runtime.registerLakehouse(table.workspace(), table.lakehouse());
+    return runtime.session();
+  }
+
+  /** The local target creates a view's schema on write, as {@code apply} would in Fabric. */
+  private void createSchema(ObjectId table) {
     try {
       Files.createDirectories(tableDir(table).getParent());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return runtime.session();
   }
 
   private Path tableDir(ObjectId table) {
