@@ -168,12 +168,31 @@ public final class SparkRuntime implements AutoCloseable {
     }
     conf.putAll(settings.conf());
 
-    SparkSession.Builder builder = SparkSession.builder();
-    conf.forEach(builder::config);
-    SparkSession spark = builder.getOrCreate();
+    // One SparkContext per JVM, and a session of its own per runtime: the catalogs, USE and
+    // temporary functions of one project never leak into another (tests, the shell).
+    SparkSession spark = root(conf).newSession();
+    conf.forEach(
+        (k, v) -> {
+          try {
+            spark.conf().set(k, v);
+          } catch (Exception e) {
+            // Static and core settings belong to the shared context, set when it was built.
+          }
+        });
     session = spark;
     use(settings.defaultLakehouse(), settings.defaultSchema());
     return spark;
+  }
+
+  private static SparkSession root; // guarded by SparkRuntime.class
+
+  private static synchronized SparkSession root(Map<String, String> conf) {
+    if (root == null || root.sparkContext().isStopped()) {
+      SparkSession.Builder builder = SparkSession.builder();
+      conf.forEach(builder::config);
+      root = builder.getOrCreate();
+    }
+    return root;
   }
 
   private Map<String, String> catalogConf(String workspace, String lakehouse) {
@@ -216,11 +235,12 @@ public final class SparkRuntime implements AutoCloseable {
     return "`" + identifierPart.replace("`", "``") + "`";
   }
 
+  /**
+   * Releases this runtime's session. The shared SparkContext stays up for other runtimes in the
+   * JVM and is stopped by Spark's own shutdown hook when the process ends.
+   */
   @Override
   public synchronized void close() {
-    if (session != null) {
-      session.stop();
-      session = null;
-    }
+    session = null;
   }
 }

@@ -1,0 +1,92 @@
+package dev.mlv.target;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/** Prints SQL results as an aligned table, CSV (RFC 4180) or JSON lines of objects. */
+public final class SqlResultRenderer {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private SqlResultRenderer() {}
+
+  public static String render(SqlResult r, String format) {
+    if (r.columns().isEmpty()) {
+      return r.message() == null || r.message().isEmpty() ? "" : r.message() + "\n";
+    }
+    return switch (format) {
+      case "csv" -> csv(r);
+      case "json" -> json(r);
+      default -> table(r);
+    };
+  }
+
+  private static String table(SqlResult r) {
+    int[] w = new int[r.columns().size()];
+    for (int i = 0; i < w.length; i++) {
+      w[i] = r.columns().get(i).length();
+      for (List<String> row : r.rows()) {
+        w[i] = Math.max(w[i], show(row.get(i)).length());
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    line(sb, r.columns(), w);
+    for (int i = 0; i < w.length; i++) {
+      sb.append(i == 0 ? "" : "-+-").append("-".repeat(w[i]));
+    }
+    sb.append('\n');
+    for (List<String> row : r.rows()) {
+      line(sb, row, w);
+    }
+    sb.append('(').append(r.rows().size()).append(r.rows().size() == 1 ? " row)\n" : " rows)\n");
+    return sb.toString();
+  }
+
+  private static void line(StringBuilder sb, List<String> cells, int[] w) {
+    StringBuilder l = new StringBuilder();
+    for (int i = 0; i < w.length; i++) {
+      String cell = show(cells.get(i));
+      l.append(i == 0 ? "" : " | ").append(cell).append(" ".repeat(w[i] - cell.length()));
+    }
+    sb.append(l.toString().stripTrailing()).append('\n');
+  }
+
+  private static String show(String v) {
+    return v == null ? "NULL" : v.replace("\n", "\\n");
+  }
+
+  private static String csv(SqlResult r) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.join(",", r.columns().stream().map(SqlResultRenderer::csvCell).toList()))
+        .append('\n');
+    for (List<String> row : r.rows()) {
+      sb.append(String.join(",", row.stream().map(SqlResultRenderer::csvCell).toList()))
+          .append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static String csvCell(String v) {
+    if (v == null) {
+      return "";
+    }
+    return v.matches("[^,\"\r\n]*") ? v : "\"" + v.replace("\"", "\"\"") + "\"";
+  }
+
+  private static String json(SqlResult r) {
+    ArrayNode arr = JSON.createArrayNode();
+    for (List<String> row : r.rows()) {
+      ObjectNode o = arr.addObject();
+      for (int i = 0; i < r.columns().size(); i++) {
+        o.put(r.columns().get(i), row.get(i));
+      }
+    }
+    try {
+      return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(arr) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a tree of plain nodes always serialises", e);
+    }
+  }
+}

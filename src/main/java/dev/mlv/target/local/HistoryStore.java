@@ -1,0 +1,333 @@
+package dev.mlv.target.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.refresh.RunRenderer;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.RunStatus;
+import dev.mlv.refresh.ViewRun;
+import dev.mlv.refresh.ViewStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The run history, kept in the lakehouse as the Delta table {@code mlv_history.runs} (one row per
+ * view and run) so any engine can query it. A run that needed no Spark (nothing changed) is
+ * parked as a JSON file and written to the table by the next run that starts Spark; a run whose
+ * process died leaves a marker that the next run records as Interrupted.
+ */
+final class HistoryStore {
+  static final String SCHEMA = "mlv_history";
+  static final String TABLE = "runs";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final StructType ROW_TYPE =
+      new StructType()
+          .add("run_id", DataTypes.StringType, false)
+          .add("run_status", DataTypes.StringType, false)
+          .add("target", DataTypes.StringType, false)
+          .add("run_started_at", DataTypes.TimestampType, false)
+          .add("run_ended_at", DataTypes.TimestampType, true)
+          .add("view_order", DataTypes.IntegerType, true)
+          .add("view_id", DataTypes.StringType, true)
+          .add("view_status", DataTypes.StringType, true)
+          .add("strategy", DataTypes.StringType, true)
+          .add("reason", DataTypes.StringType, true)
+          .add("rows_written", DataTypes.LongType, true)
+          .add("rows_dropped", DataTypes.LongType, true)
+          .add(
+              "violations",
+              DataTypes.createMapType(DataTypes.StringType, DataTypes.LongType),
+              true)
+          .add("duration_ms", DataTypes.LongType, true)
+          .add("error", DataTypes.StringType, true);
+
+  private final Path table;
+  private final Path pending;
+  private final Path running;
+  private final int retainRuns;
+  private final Duration retainAge;
+
+  HistoryStore(Warehouse warehouse, ObjectId table, int retainRuns, int retainDays) {
+    this.table = warehouse.tableDir(table);
+    Path state = warehouse.mlvDir(table.lakehouse()).resolve("runs");
+    this.pending = state.resolve("pending");
+    this.running = state.resolve("running");
+    this.retainRuns = retainRuns;
+    this.retainAge = Duration.ofDays(retainDays);
+  }
+
+  /** Notes that a run started, so a crash leaves a trace. */
+  void started(RunReport run) {
+    writeJson(running.resolve(run.id() + ".json"), run);
+  }
+
+  /** Runs that started and never finished: their process died. */
+  List<RunReport> interrupted() {
+    List<RunReport> out = new ArrayList<>();
+    for (Path f : list(running)) {
+      RunReport r = readJson(f);
+      if (r != null) {
+        out.add(new RunReport(r.id(), RunStatus.Interrupted, r.startedAt(), r.startedAt(), r.target(), r.views()));
+      }
+    }
+    return out;
+  }
+
+  /** Records a finished run: in the Delta table when Spark is up, else parked until it is. */
+  void record(RunReport run, Optional<SparkSession> spark) {
+    if (spark.isEmpty()) {
+      writeJson(pending.resolve(run.id() + ".json"), run);
+      delete(running.resolve(run.id() + ".json"));
+      return;
+    }
+    List<RunReport> batch = new ArrayList<>();
+    List<Path> parked = list(pending);
+    for (Path f : parked) {
+      RunReport r = readJson(f);
+      if (r != null) {
+        batch.add(r);
+      }
+    }
+    List<Path> crashed = new ArrayList<>();
+    for (Path f : list(running)) {
+      RunReport r = readJson(f);
+      if (r != null && !r.id().equals(run.id())) {
+        batch.add(new RunReport(r.id(), RunStatus.Interrupted, r.startedAt(), r.startedAt(), r.target(), r.views()));
+        crashed.add(f);
+      }
+    }
+    batch.add(run);
+    List<Row> rows = new ArrayList<>();
+    for (RunReport r : batch) {
+      rows.addAll(rows(r));
+    }
+    SparkSession s = spark.get();
+    Dataset<Row> df = s.createDataFrame(rows, ROW_TYPE);
+    // One commit for the whole batch keeps the history cheap.
+    df.write().format("delta").mode("append").save(table.toString());
+    parked.forEach(HistoryStore::delete);
+    crashed.forEach(HistoryStore::delete);
+    delete(running.resolve(run.id() + ".json"));
+    prune(s);
+  }
+
+  private void prune(SparkSession s) {
+    Instant cutoff = Instant.now().minus(retainAge);
+    List<Row> runs =
+        s.read().format("delta").load(table.toString())
+            .select("run_id", "run_started_at")
+            .distinct()
+            .orderBy(org.apache.spark.sql.functions.col("run_started_at").desc())
+            .collectAsList();
+    List<String> drop = new ArrayList<>();
+    for (int i = 0; i < runs.size(); i++) {
+      Instant started = runs.get(i).getTimestamp(1).toInstant();
+      if (i >= retainRuns || started.isBefore(cutoff)) {
+        drop.add(runs.get(i).getString(0));
+      }
+    }
+    if (!drop.isEmpty()) {
+      StringBuilder in = new StringBuilder();
+      for (String id : drop) {
+        in.append(in.isEmpty() ? "" : ",").append(ViewMaterializer.literal(id));
+      }
+      s.sql("DELETE FROM delta.`" + table + "` WHERE run_id IN (" + in + ")");
+    }
+  }
+
+  /** The most recent runs, newest first, from the table and the parked files. */
+  List<RunReport> list(Optional<SparkSession> spark, int limit) {
+    Map<String, RunReport> all = new HashMap<>();
+    if (spark.isPresent() && Warehouse.isTable(table)) {
+      for (RunReport r : fromTable(spark.get())) {
+        all.put(r.id(), r);
+      }
+    }
+    for (Path f : list(pending)) {
+      RunReport r = readJson(f);
+      if (r != null) {
+        all.put(r.id(), r);
+      }
+    }
+    for (RunReport r : interrupted()) {
+      all.putIfAbsent(r.id(), r);
+    }
+    return all.values().stream()
+        .sorted(Comparator.comparing(RunReport::startedAt).reversed().thenComparing(RunReport::id))
+        .limit(limit)
+        .toList();
+  }
+
+  boolean hasTable() {
+    return Warehouse.isTable(table);
+  }
+
+  private List<RunReport> fromTable(SparkSession s) {
+    List<Row> rows = s.read().format("delta").load(table.toString()).collectAsList();
+    Map<String, List<Row>> byRun = new TreeMap<>();
+    for (Row r : rows) {
+      byRun.computeIfAbsent(r.getString(0), k -> new ArrayList<>()).add(r);
+    }
+    List<RunReport> out = new ArrayList<>();
+    for (var e : byRun.entrySet()) {
+      List<Row> rs = e.getValue();
+      rs.sort(Comparator.comparing(r -> r.isNullAt(5) ? -1 : r.getInt(5)));
+      Row first = rs.get(0);
+      List<ViewRun> views = new ArrayList<>();
+      for (Row r : rs) {
+        if (r.isNullAt(6)) {
+          continue;
+        }
+        Map<String, Long> violations = new LinkedHashMap<>();
+        if (!r.isNullAt(12)) {
+          scala.collection.Map<String, Object> m = r.getMap(12);
+          scala.jdk.javaapi.CollectionConverters.asJava(m)
+              .forEach((k, v) -> violations.put(k, ((Number) v).longValue()));
+        }
+        views.add(
+            new ViewRun(
+                ObjectId.parse(r.getString(6)),
+                ViewStatus.valueOf(r.getString(7)),
+                r.getString(8),
+                r.getString(9),
+                r.getLong(10),
+                r.getLong(11),
+                new TreeMap<>(violations),
+                r.getLong(13),
+                Optional.ofNullable(r.getString(14))));
+      }
+      out.add(
+          new RunReport(
+              e.getKey(),
+              RunStatus.valueOf(first.getString(1)),
+              first.getTimestamp(3).toInstant(),
+              first.isNullAt(4) ? null : first.getTimestamp(4).toInstant(),
+              first.getString(2),
+              views));
+    }
+    return out;
+  }
+
+  private static List<Row> rows(RunReport r) {
+    List<Row> out = new ArrayList<>();
+    Timestamp started = Timestamp.from(r.startedAt());
+    Timestamp ended = r.endedAt() == null ? null : Timestamp.from(r.endedAt());
+    if (r.views().isEmpty()) {
+      out.add(
+          RowFactory.create(
+              r.id(), r.status().name(), r.target(), started, ended, null, null, null, null, null,
+              null, null, null, null, null));
+    }
+    int i = 0;
+    for (ViewRun v : r.views()) {
+      out.add(
+          RowFactory.create(
+              r.id(),
+              r.status().name(),
+              r.target(),
+              started,
+              ended,
+              i++,
+              v.id().toString(),
+              v.status().name(),
+              v.strategy(),
+              v.reason(),
+              v.rowsWritten(),
+              v.rowsDropped(),
+              scala.jdk.javaapi.CollectionConverters.asScala(new HashMap<String, Long>(v.violations())),
+              v.durationMs(),
+              v.error().orElse(null)));
+    }
+    return out;
+  }
+
+  private static List<Path> list(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    List<Path> out = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.json")) {
+      ds.forEach(out::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    out.sort(Comparator.naturalOrder());
+    return out;
+  }
+
+  private static void writeJson(Path file, RunReport run) {
+    try {
+      Files.createDirectories(file.getParent());
+      // Write then rename, so a crash never leaves half a record.
+      Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+      Files.writeString(tmp, RunRenderer.json(run), StandardCharsets.UTF_8);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static RunReport readJson(Path file) {
+    try {
+      JsonNode root = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
+      JsonNode run = root.path("run");
+      List<ViewRun> views = new ArrayList<>();
+      for (JsonNode v : root.withArray("views")) {
+        Map<String, Long> violations = new LinkedHashMap<>();
+        v.path("violations").fields().forEachRemaining(e -> violations.put(e.getKey(), e.getValue().asLong()));
+        views.add(
+            new ViewRun(
+                ObjectId.parse(v.path("id").asText()),
+                ViewStatus.valueOf(v.path("status").asText()),
+                v.path("strategy").asText(),
+                v.path("reason").asText(),
+                v.path("rowsWritten").asLong(),
+                v.path("rowsDropped").asLong(),
+                violations,
+                v.path("durationMs").asLong(),
+                v.path("error").isNull() ? Optional.empty() : Optional.of(v.path("error").asText())));
+      }
+      return new RunReport(
+          run.path("id").asText(),
+          RunStatus.valueOf(run.path("status").asText()),
+          Instant.parse(run.path("startedAt").asText()),
+          run.path("endedAt").isNull() ? null : Instant.parse(run.path("endedAt").asText()),
+          run.path("target").asText(),
+          views);
+    } catch (IOException | RuntimeException e) {
+      // A record we cannot read is not worth failing a refresh over.
+      return null;
+    }
+  }
+
+  private static void delete(Path f) {
+    try {
+      Files.deleteIfExists(f);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

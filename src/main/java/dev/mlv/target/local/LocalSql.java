@@ -1,0 +1,269 @@
+package dev.mlv.target.local;
+
+import dev.mlv.diag.MlvException;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.Project;
+import dev.mlv.refresh.RefreshRequest;
+import dev.mlv.refresh.RunListener;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.Strategy;
+import dev.mlv.refresh.ViewRun;
+import dev.mlv.sql.Name;
+import dev.mlv.sql.SqlStatement;
+import dev.mlv.sql.ViewDefinition;
+import dev.mlv.target.DeployedView;
+import dev.mlv.target.SqlResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/**
+ * {@code mlv sql} on the local lakehouse: plain Spark SQL passes through; the MLV management
+ * statements, which open-source Spark does not know, are carried out on mlv's own view tables;
+ * DML into a view is refused as Fabric refuses it.
+ */
+final class LocalSql {
+  private static final Pattern DML =
+      Pattern.compile(
+          "(?is)^\\s*(?:insert\\s+(?:into|overwrite)(?:\\s+table)?|update|delete\\s+from|merge\\s+into)"
+              + "\\s+((?:`[^`]*`|[\\w$]+)(?:\\s*\\.\\s*(?:`[^`]*`|[\\w$]+)){0,3})");
+  private static final int MAX_ROWS = 10_000;
+
+  private final LocalTarget target;
+  private final Project project;
+
+  LocalSql(LocalTarget target, Project project) {
+    this.target = target;
+    this.project = project;
+  }
+
+  SqlResult run(SqlStatement st) {
+    if (st instanceof SqlStatement.Other o) {
+      return other(o);
+    } else if (st instanceof SqlStatement.ShowViews s) {
+      return showViews(s);
+    } else if (st instanceof SqlStatement.ShowCreate s) {
+      DeployedView v = view(s.view());
+      return new SqlResult(List.of("createtab_stmt"), List.of(List.of(v.definition())), null);
+    } else if (st instanceof SqlStatement.Rename r) {
+      return rename(r);
+    } else if (st instanceof SqlStatement.Drop d) {
+      return drop(d);
+    } else if (st instanceof SqlStatement.Refresh r) {
+      return refresh(r);
+    } else if (st instanceof SqlStatement.CreateView c) {
+      return create(c.definition());
+    }
+    throw new IllegalStateException("unknown statement " + st);
+  }
+
+  private SqlResult other(SqlStatement.Other o) {
+    Matcher m = DML.matcher(o.sql());
+    if (m.find()) {
+      ObjectId id = project.names().resolve(Name.of(m.group(1).replace("`", "").replaceAll("\\s", "")));
+      if (target.deployed(id).isPresent()) {
+        throw new MlvException(
+            "DML_ON_VIEW",
+            o.position() + ": INSERT, UPDATE, DELETE and MERGE cannot write to the materialized lake"
+                + " view " + project.names().display(id)
+                + "; its data comes only from its SELECT");
+      }
+    }
+    target.materializer(project);
+    try {
+      Dataset<Row> df = target.runtime().session().sql(o.sql());
+      String[] cols = df.columns();
+      if (cols.length == 0) {
+        df.collectAsList();
+        return SqlResult.message("OK");
+      }
+      List<Row> rows = df.limit(MAX_ROWS + 1).collectAsList();
+      List<List<String>> out = new ArrayList<>();
+      for (int i = 0; i < Math.min(rows.size(), MAX_ROWS); i++) {
+        Row r = rows.get(i);
+        List<String> cells = new ArrayList<>(cols.length);
+        for (int c = 0; c < cols.length; c++) {
+          cells.add(r.isNullAt(c) ? null : String.valueOf(r.get(c)));
+        }
+        out.add(cells);
+      }
+      String note = rows.size() > MAX_ROWS ? "(only the first " + MAX_ROWS + " rows are shown)" : null;
+      return new SqlResult(List.of(cols), out, note);
+    } catch (RuntimeException e) {
+      String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      throw new MlvException("SQL_FAILED", o.position() + ": " + msg.lines().findFirst().orElse(msg), e);
+    }
+  }
+
+  private DeployedView view(Name name) {
+    ObjectId id = project.names().resolve(name);
+    return target
+        .deployed(id)
+        .orElseThrow(
+            () ->
+                new MlvException(
+                    "VIEW_NOT_FOUND",
+                    name.position() + ": materialized lake view " + name.text() + " does not exist"));
+  }
+
+  private SqlResult showViews(SqlStatement.ShowViews s) {
+    String lakehouse = project.config().lakehouse().toLowerCase(java.util.Locale.ROOT);
+    String schema = null;
+    if (s.schema() != null) {
+      List<String> p = s.schema().parts();
+      schema = p.get(p.size() - 1);
+      if (p.size() >= 2) {
+        lakehouse = p.get(p.size() - 2);
+      }
+    }
+    List<List<String>> rows = new ArrayList<>();
+    for (TableState t : target.deltaState().scan(target.warehouse().root())) {
+      if (!t.id().lakehouse().equals(lakehouse)
+          || (schema != null && !t.id().schema().equals(schema))
+          || !t.properties().containsKey(LocalTarget.P_DEFINITION)) {
+        continue;
+      }
+      rows.add(
+          List.of(
+              t.id().schema(),
+              t.id().name(),
+              t.properties().getOrDefault(LocalTarget.P_REFRESHED, ""),
+              String.valueOf(t.version())));
+    }
+    rows.sort((a, b) -> (a.get(0) + "." + a.get(1)).compareTo(b.get(0) + "." + b.get(1)));
+    return new SqlResult(List.of("namespace", "viewName", "lastRefreshed", "version"), rows, null);
+  }
+
+  private SqlResult rename(SqlStatement.Rename r) {
+    DeployedView v = view(r.from());
+    ObjectId to = project.names().resolve(r.to());
+    if (!to.lakehouse().equals(v.id().lakehouse())) {
+      throw new MlvException(
+          "RENAME_LAKEHOUSE", r.position() + ": a view can be renamed only within its lakehouse");
+    }
+    if (target.deployed(to).isPresent() || Warehouse.isTable(target.warehouse().tableDir(to))) {
+      throw new MlvException("RENAME_EXISTS", r.position() + ": " + r.to().text() + " already exists");
+    }
+    ViewMaterializer m = target.materializer(project);
+    m.renameTable(v.id(), to);
+    m.setTableProperties(to, Map.of(LocalTarget.P_DEFINITION, renamed(v.definition(), r.to())));
+    return SqlResult.message("Renamed " + project.names().display(v.id()) + " to " + project.names().display(to));
+  }
+
+  /** The stored CREATE statement with its name replaced, so SHOW CREATE tells the truth. */
+  static String renamed(String statement, Name newName) {
+    Optional<ViewDefinition> def = LocalTarget.parseDefinition(statement);
+    if (def.isEmpty()) {
+      return statement;
+    }
+    Name old = def.get().name();
+    int offset = offsetOf(statement, old.position().line(), old.position().column());
+    return statement.substring(0, offset) + newName.text() + statement.substring(offset + old.text().length());
+  }
+
+  private static int offsetOf(String text, int line, int column) {
+    int l = 1;
+    int i = 0;
+    while (l < line && i < text.length()) {
+      if (text.charAt(i++) == '\n') {
+        l++;
+      }
+    }
+    return Math.min(text.length(), i + column - 1);
+  }
+
+  private SqlResult drop(SqlStatement.Drop d) {
+    ObjectId id = project.names().resolve(d.view());
+    if (target.deployed(id).isEmpty()) {
+      if (d.ifExists()) {
+        return SqlResult.message("Nothing to drop: " + d.view().text() + " does not exist");
+      }
+      throw new MlvException(
+          "VIEW_NOT_FOUND", d.position() + ": materialized lake view " + d.view().text() + " does not exist");
+    }
+    target.materializer(project).dropTable(id);
+    return SqlResult.message("Dropped " + project.names().display(id));
+  }
+
+  private SqlResult refresh(SqlStatement.Refresh r) {
+    ObjectId id = project.names().resolve(r.view());
+    view(r.view());
+    if (!project.views().containsKey(id)) {
+      throw new MlvException(
+          "VIEW_NOT_IN_PROJECT",
+          r.position() + ": " + r.view().text() + " is not a view of this project, so its place in"
+              + " the lineage is unknown");
+    }
+    RunReport run =
+        target.refresh(
+            project,
+            new RefreshRequest(
+                new TreeSet<>(List.of(id)),
+                r.full(),
+                1,
+                project.config().defaults().refreshTimeout(),
+                false,
+                Map.of()),
+            RunListener.NONE);
+    List<List<String>> rows = new ArrayList<>();
+    for (ViewRun v : run.views()) {
+      rows.add(
+          List.of(
+              project.names().display(v.id()),
+              v.status().name(),
+              v.strategy(),
+              String.valueOf(v.rowsWritten()),
+              String.valueOf(v.rowsDropped()),
+              v.error().orElse("")));
+    }
+    if (run.views().isEmpty()) {
+      return SqlResult.message("Refresh " + run.status() + " (run " + run.id() + ")");
+    }
+    return new SqlResult(
+        List.of("view", "status", "strategy", "rowsWritten", "rowsDropped", "error"), rows, null);
+  }
+
+  private SqlResult create(ViewDefinition def) {
+    ObjectId id = project.names().resolve(def.name());
+    Optional<DeployedView> existing = target.deployed(id);
+    if (def.orReplace() && def.ifNotExists()) {
+      throw new MlvException(
+          "REPLACE_IF_NOT_EXISTS",
+          def.position() + ": OR REPLACE and IF NOT EXISTS cannot be combined");
+    }
+    if (existing.isPresent() && def.ifNotExists()) {
+      return SqlResult.message(def.name().text() + " already exists; nothing done (IF NOT EXISTS)");
+    }
+    if (existing.isPresent() && !def.orReplace()) {
+      throw new MlvException(
+          "VIEW_EXISTS",
+          def.position() + ": materialized lake view " + def.name().text()
+              + " already exists; use CREATE OR REPLACE");
+    }
+    if (existing.isEmpty() && Warehouse.isTable(target.warehouse().tableDir(id))) {
+      throw new MlvException(
+          "TABLE_EXISTS", def.position() + ": a table named " + def.name().text() + " already exists");
+    }
+    ViewRun r =
+        target.materialize(
+            project,
+            id,
+            def,
+            target.upstreamOf(project, def),
+            new Strategy.Full("CREATED", "created with mlv sql"),
+            existing.map(DeployedView::managed).orElse(false),
+            System.nanoTime());
+    if (r.error().isPresent()) {
+      throw new MlvException("CREATE_FAILED", r.error().get());
+    }
+    return SqlResult.message(
+        "Created " + project.names().display(id) + ": " + r.rowsWritten() + " rows written, "
+            + r.rowsDropped() + " dropped");
+  }
+}

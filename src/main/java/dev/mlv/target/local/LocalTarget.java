@@ -1,0 +1,512 @@
+package dev.mlv.target.local;
+
+import dev.mlv.diag.MlvException;
+import dev.mlv.diag.Position;
+import dev.mlv.lineage.LineageGraph;
+import dev.mlv.lineage.Node;
+import dev.mlv.lineage.NodeKind;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.plan.Change;
+import dev.mlv.plan.EnableCdf;
+import dev.mlv.plan.Plan;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectConfig;
+import dev.mlv.project.ProjectView;
+import dev.mlv.project.SparkTarget;
+import dev.mlv.refresh.DagWalker;
+import dev.mlv.refresh.RefreshRequest;
+import dev.mlv.refresh.RunListener;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.RunStatus;
+import dev.mlv.refresh.Strategy;
+import dev.mlv.refresh.StrategyDecider;
+import dev.mlv.refresh.ViewRun;
+import dev.mlv.refresh.ViewStatus;
+import dev.mlv.sql.MlvParser;
+import dev.mlv.sql.QueryFacts;
+import dev.mlv.sql.TableExtractor;
+import dev.mlv.sql.SqlStatement;
+import dev.mlv.sql.ViewBody;
+import dev.mlv.sql.ViewDefinition;
+import dev.mlv.target.DeployedState;
+import dev.mlv.target.DeployedView;
+import dev.mlv.target.SqlResult;
+import dev.mlv.target.Target;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The embedded target: a lakehouse in a local folder laid out like OneLake, refreshed with
+ * Spark and Delta in this JVM. Spark starts only when a command needs to run SQL; reading the
+ * deployed state and deciding that nothing changed use the Delta logs alone.
+ */
+public final class LocalTarget implements Target {
+  static final String P_DEFINITION = "mlv.definition";
+  static final String P_FINGERPRINT = "mlv.fingerprint";
+  static final String P_MANAGED = "mlv.managed";
+  static final String P_SOURCES = "mlv.sources";
+  static final String P_REFRESHED = "mlv.refreshedAt";
+  static final String P_TOOL = "mlv.tool.version";
+
+  private final ProjectConfig config;
+  private final SparkTarget target;
+  private final boolean debug;
+  private final Warehouse warehouse;
+  private final Map<String, String> lakehouses = new LinkedHashMap<>();
+  private final TableExtractor extractor = new TableExtractor();
+  private DeltaState deltaState;
+  private SparkRuntime runtime;
+
+  public LocalTarget(ProjectConfig config, SparkTarget target, boolean debug) {
+    this.config = config;
+    this.target = target;
+    this.debug = debug;
+    this.warehouse = new Warehouse(target.warehouse());
+    lakehouses.put(config.lakehouse().toLowerCase(java.util.Locale.ROOT), config.workspace().toLowerCase(java.util.Locale.ROOT));
+    config.lakehouses().forEach((lh, ref) -> lakehouses.putIfAbsent(lh, ref.workspace().toLowerCase(java.util.Locale.ROOT)));
+  }
+
+  @Override
+  public String name() {
+    return target.name();
+  }
+
+  // ---- state (Delta logs only, no Spark) ----
+
+  @Override
+  public DeployedState state(Project project) {
+    Map<ObjectId, DeployedView> views = new TreeMap<>();
+    Map<ObjectId, DeployedState.SourceTable> tables = new TreeMap<>();
+    for (TableState t : deltaState().scan(warehouse.root())) {
+      if (t.id().schema().equals(HistoryStore.SCHEMA)) {
+        continue;
+      }
+      Map<String, String> p = t.properties();
+      if (p.containsKey(P_DEFINITION)) {
+        views.put(t.id(), deployedView(t));
+      } else {
+        tables.put(
+            t.id(),
+            new DeployedState.SourceTable(
+                t.version(), "true".equalsIgnoreCase(p.get("delta.enableChangeDataFeed"))));
+      }
+    }
+    return DeployedState.of(views, tables);
+  }
+
+  private static DeployedView deployedView(TableState t) {
+    Map<String, String> p = t.properties();
+    return new DeployedView(
+        t.id(),
+        p.get(P_DEFINITION),
+        p.getOrDefault(P_FINGERPRINT, ""),
+        "true".equals(p.get(P_MANAGED)),
+        t.version(),
+        t.lastCommit(),
+        SourceVersions.parse(p.get(P_SOURCES)),
+        Optional.ofNullable(p.get(P_REFRESHED)).map(Instant::parse));
+  }
+
+  /** One reader per target, so its cache (keyed by each table's latest commit) is reused. */
+  synchronized DeltaState deltaState() {
+    if (deltaState == null) {
+      deltaState = new DeltaState(lakehouses, config.workspace());
+    }
+    return deltaState;
+  }
+
+  // ---- apply ----
+
+  @Override
+  public RunReport apply(Project project, Plan plan, RunListener listener) {
+    Map<ObjectId, String> forced = new LinkedHashMap<>();
+    SortedSet<ObjectId> toRefresh = new TreeSet<>(plan.refresh());
+    return locked(
+        project,
+        () -> {
+          ViewMaterializer m = materializer(project);
+          for (EnableCdf e : plan.enableCdf()) {
+            listener.message("  enabling change data feed on " + project.names().display(e.table()));
+            m.setTableProperties(e.table(), Map.of("delta.enableChangeDataFeed", "true"));
+          }
+          for (Change c : plan.changes()) {
+            if (c instanceof Change.Rename r) {
+              listener.message(
+                  "  renaming " + project.names().display(r.from()) + " to " + project.names().display(r.id()));
+              m.renameTable(r.from(), r.id());
+              m.setTableProperties(r.id(), Map.of(P_DEFINITION, r.statement()));
+            } else if (c instanceof Change.Drop d) {
+              listener.message("  dropping " + project.names().display(d.id()));
+              m.dropTable(d.id());
+            } else if (c instanceof Change.Create cr) {
+              forced.put(cr.id(), "NEW_VIEW");
+              toRefresh.add(cr.id());
+            } else if (c instanceof Change.Replace rp) {
+              forced.put(rp.id(), "DEFINITION_CHANGED");
+              toRefresh.add(rp.id());
+            }
+          }
+          return new RefreshRequest(
+              toRefresh,
+              false,
+              config.defaults().parallelism(),
+              config.defaults().refreshTimeout(),
+              false,
+              forced);
+        },
+        listener);
+  }
+
+  // ---- refresh ----
+
+  @Override
+  public RunReport refresh(Project project, RefreshRequest request, RunListener listener) {
+    if (request.dryRun()) {
+      Instant now = Instant.now();
+      List<ViewRun> planned =
+          order(project.lineage(), request.views()).stream()
+              .map(
+                  id -> {
+                    Strategy s = plannedStrategy(project, request, id);
+                    return new ViewRun(
+                        id, ViewStatus.Planned, s.label(), s.code() + ": " + s.detail(), 0, 0,
+                        Map.of(), 0, Optional.empty());
+                  })
+              .toList();
+      return new RunReport("dry-run", RunStatus.Planned, now, now, name(), planned);
+    }
+    return locked(project, () -> request, listener);
+  }
+
+  private Strategy plannedStrategy(Project project, RefreshRequest request, ObjectId id) {
+    Optional<DeployedView> deployed = deployed(id);
+    if (deployed.isEmpty()) {
+      return new Strategy.Full("NOT_DEPLOYED", "the view is not deployed; run 'mlv apply' first");
+    }
+    Optional<ViewDefinition> def = parseDefinition(deployed.get().definition());
+    List<ObjectId> upstream =
+        def.map(d -> upstreamOf(project, d)).orElse(List.copyOf(project.lineage().upstream(id)));
+    return decide(project, request.full(), Optional.empty(), id, deployed, upstream);
+  }
+
+  /** Runs the request under the lakehouse's refresh lock; skipped when another run holds it. */
+  private RunReport locked(
+      Project project, java.util.function.Supplier<RefreshRequest> prepare, RunListener listener) {
+    String runId = RunIds.next();
+    Instant started = Instant.now();
+    Optional<RefreshLock> lock = RefreshLock.tryAcquire(warehouse.root(), config.lakehouse(), runId);
+    if (lock.isEmpty()) {
+      String holder =
+          RefreshLock.holder(warehouse.root(), config.lakehouse())
+              .map(h -> "run " + h.runId() + ", pid " + h.pid() + " on " + h.host())
+              .orElse("another run");
+      listener.message(
+          "  another refresh (" + holder + ") is running on lakehouse " + config.lakehouse()
+              + "; this one is skipped, not queued");
+      return new RunReport(runId, RunStatus.Skipped, started, Instant.now(), name(), List.of());
+    }
+    try (RefreshLock held = lock.get()) {
+      RefreshRequest request = prepare.get();
+      HistoryStore history = history();
+      RunReport running =
+          new RunReport(runId, RunStatus.Running, started, null, name(), List.of());
+      history.started(running);
+      Instant deadline = started.plus(request.timeout());
+      List<ViewRun> runs =
+          DagWalker.walk(
+              project.lineage(),
+              request.views(),
+              request.parallelism(),
+              deadline,
+              id -> refreshView(project, request, id, listener));
+      RunStatus status =
+          runs.stream().anyMatch(r -> r.status() == ViewStatus.Failed)
+              ? RunStatus.Failed
+              : RunStatus.Completed;
+      RunReport report = new RunReport(runId, status, started, Instant.now(), name(), runs);
+      history.record(report, runtime != null && runtime.started() ? Optional.of(runtime.session()) : Optional.empty());
+      return report;
+    }
+  }
+
+  private ViewRun refreshView(
+      Project project, RefreshRequest request, ObjectId id, RunListener listener) {
+    long t0 = System.nanoTime();
+    Optional<DeployedView> deployed = deployed(id);
+    String forced = request.forcedFull().get(id);
+    ViewDefinition def;
+    if (forced != null) {
+      def = project.views().get(id).definition();
+    } else if (deployed.isEmpty()) {
+      return failed(
+          id, "none", "NOT_DEPLOYED",
+          "view " + project.names().display(id) + " is not deployed; run 'mlv apply' first", t0);
+    } else {
+      // Refresh runs what is deployed, as Fabric does; apply is what deploys the project.
+      Optional<ViewDefinition> parsed = parseDefinition(deployed.get().definition());
+      if (parsed.isEmpty()) {
+        return failed(
+            id, "none", "BAD_DEFINITION",
+            "the definition stored with " + project.names().display(id)
+                + " cannot be parsed; run 'mlv apply' to replace it",
+            t0);
+      }
+      def = parsed.get();
+    }
+    List<ObjectId> upstream = upstreamOf(project, def);
+    Strategy strategy =
+        decide(project, request.full(), Optional.ofNullable(forced), id, deployed, upstream);
+    listener.viewStarted(id, strategy);
+    ViewRun result;
+    if (strategy instanceof Strategy.Skip) {
+      result =
+          new ViewRun(
+              id, ViewStatus.Completed, strategy.label(), strategy.code() + ": " + strategy.detail(),
+              0, 0, Map.of(), elapsed(t0), Optional.empty());
+    } else {
+      result = materialize(project, id, def, upstream, strategy, true, t0);
+    }
+    listener.viewFinished(result);
+    return result;
+  }
+
+  /** The tables a definition reads, resolved with the project's defaults. */
+  List<ObjectId> upstreamOf(Project project, ViewDefinition def) {
+    if (!(def.body() instanceof ViewBody.Select select)) {
+      return List.of();
+    }
+    QueryFacts facts = extractor.extract(select.sql(), select.position());
+    if (!facts.parsed()) {
+      throw new MlvException(facts.diagnostics());
+    }
+    return facts.tables().stream().map(project.names()::resolve).distinct().sorted().toList();
+  }
+
+  Optional<DeployedView> deployed(ObjectId id) {
+    return Optional.ofNullable(deltaState().read(id, warehouse.tableDir(id)))
+        .filter(t -> t.properties().containsKey(P_DEFINITION))
+        .map(LocalTarget::deployedView);
+  }
+
+  ViewRun materialize(
+      Project project,
+      ObjectId id,
+      ViewDefinition def,
+      List<ObjectId> upstream,
+      Strategy strategy,
+      boolean managed,
+      long t0) {
+    String reason = strategy.code() + ": " + strategy.detail();
+    if (!(def.body() instanceof ViewBody.Select select)) {
+      return failed(
+          id,
+          strategy.label(),
+          reason,
+          "file-ingesting views (USING OneLake_Files) are not refreshed by the local target in"
+              + " this version of mlv",
+          t0);
+    }
+    Map<ObjectId, Long> sources = new TreeMap<>();
+    for (ObjectId up : upstream) {
+      OptionalLong v = Warehouse.latestCommit(warehouse.tableDir(up));
+      if (v.isEmpty()) {
+        return failed(
+            id,
+            strategy.label(),
+            reason,
+            "source " + project.names().display(up) + " does not exist in the local lakehouse"
+                + hintFor(project, up),
+            t0);
+      }
+      sources.put(up, v.getAsLong());
+    }
+    Map<String, String> props = new LinkedHashMap<>(def.properties());
+    props.put(P_DEFINITION, def.statement());
+    props.put(P_FINGERPRINT, def.fingerprint());
+    props.put(P_MANAGED, String.valueOf(managed));
+    props.put(P_SOURCES, SourceVersions.format(sources));
+    props.put(P_REFRESHED, Instant.now().toString());
+    props.put(P_TOOL, dev.mlv.Version.current());
+    try {
+      MaterializeResult r =
+          materializer(project)
+              .materialize(
+                  new MaterializeRequest(
+                      id,
+                      select.sql(),
+                      def.constraints(),
+                      def.partitionedBy(),
+                      def.comment(),
+                      props));
+      return new ViewRun(
+          id, ViewStatus.Completed, strategy.label(), reason, r.rowsWritten(), r.rowsDropped(),
+          r.violations(), elapsed(t0), Optional.empty());
+    } catch (MlvException e) {
+      return failed(id, strategy.label(), reason, e.getMessage(), t0);
+    } catch (RuntimeException e) {
+      String m = e.getMessage();
+      return failed(
+          id,
+          strategy.label(),
+          reason,
+          "refresh failed: "
+              + (m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m)),
+          t0);
+    }
+  }
+
+  private static String hintFor(Project project, ObjectId up) {
+    Node n = project.lineage().node(up);
+    if (n != null && n.kind() == NodeKind.VIEW) {
+      return "; run 'mlv apply' to create it";
+    }
+    boolean seeded =
+        project.config().sources().stream()
+            .anyMatch(
+                s ->
+                    s.seed().isPresent()
+                        && project.names().resolve(dev.mlv.sql.Name.of(s.name())).equals(up));
+    return seeded
+        ? "; load it with 'mlv seed'"
+        : "; create and load it with 'mlv sql', or declare a seed for it in mlv.yml";
+  }
+
+  private Strategy decide(
+      Project project,
+      boolean full,
+      Optional<String> forced,
+      ObjectId id,
+      Optional<DeployedView> deployed,
+      List<ObjectId> upstream) {
+    Map<ObjectId, Long> current = new TreeMap<>();
+    for (ObjectId up : upstream) {
+      OptionalLong v = Warehouse.latestCommit(warehouse.tableDir(up));
+      current.put(up, v.isPresent() ? v.getAsLong() : -1L);
+    }
+    boolean optimal =
+        project.view(id).map(v -> v.settings().optimalRefresh()).orElse(true);
+    return StrategyDecider.decide(
+        new StrategyDecider.Input(
+            id,
+            full,
+            forced,
+            optimal,
+            deployed.map(DeployedView::sourceVersions).filter(m -> !m.isEmpty()),
+            current),
+        project.names());
+  }
+
+  private static ViewRun failed(ObjectId id, String strategy, String reason, String error, long t0) {
+    return new ViewRun(
+        id, ViewStatus.Failed, strategy, reason, 0, 0, Map.of(), elapsed(t0), Optional.of(error));
+  }
+
+  private static long elapsed(long t0) {
+    return (System.nanoTime() - t0) / 1_000_000;
+  }
+
+  private static List<ObjectId> order(LineageGraph graph, SortedSet<ObjectId> selected) {
+    List<ObjectId> out = new java.util.ArrayList<>();
+    for (SortedSet<ObjectId> layer : graph.layers()) {
+      layer.stream().filter(selected::contains).forEach(out::add);
+    }
+    return out;
+  }
+
+  // ---- history ----
+
+  private HistoryStore history() {
+    return new HistoryStore(
+        warehouse,
+        new ObjectId(config.workspace(), config.lakehouse(), HistoryStore.SCHEMA, HistoryStore.TABLE),
+        config.defaults().history().retainRuns(),
+        config.defaults().history().retainDays());
+  }
+
+  @Override
+  public List<RunReport> runs(int limit) {
+    HistoryStore h = history();
+    Optional<org.apache.spark.sql.SparkSession> spark =
+        h.hasTable() ? Optional.of(runtime().session()) : Optional.empty();
+    return h.list(spark, limit);
+  }
+
+  @Override
+  public Optional<RunReport> run(String id) {
+    return runs(Integer.MAX_VALUE).stream().filter(r -> r.id().equals(id)).findFirst();
+  }
+
+  // ---- sql and seed ----
+
+  @Override
+  public SqlResult sql(Project project, SqlStatement statement) {
+    return new LocalSql(this, project).run(statement);
+  }
+
+  /** Loads the seed files of the named sources (all seeded sources when none is named). */
+  public List<Seeder.Loaded> seed(Project project, List<String> names) {
+    return new Seeder(this, project).load(names);
+  }
+
+  // ---- Spark plumbing ----
+
+  synchronized SparkRuntime runtime() {
+    if (runtime == null) {
+      runtime =
+          new SparkRuntime(
+              new SparkRuntime.Settings(
+                  warehouse.root(),
+                  lakehouses,
+                  config.lakehouse().toLowerCase(java.util.Locale.ROOT),
+                  config.schema().toLowerCase(java.util.Locale.ROOT),
+                  Optional.ofNullable(target.master()),
+                  target.conf(),
+                  debug));
+      runtime.use(config.lakehouse(), config.schema());
+    }
+    return runtime;
+  }
+
+  /** Registers every lakehouse the project's lineage reaches before SQL runs against them. */
+  ViewMaterializer materializer(Project project) {
+    SparkRuntime rt = runtime();
+    for (ObjectId id : project.lineage().nodes().keySet()) {
+      if (!lakehouses.containsKey(id.lakehouse())) {
+        lakehouses.put(id.lakehouse(), id.workspace());
+        rt.registerLakehouse(id.workspace(), id.lakehouse());
+      }
+    }
+    return new ViewMaterializer(rt);
+  }
+
+  Warehouse warehouse() {
+    return warehouse;
+  }
+
+  ProjectConfig config() {
+    return config;
+  }
+
+  static Optional<ViewDefinition> parseDefinition(String statement) {
+    MlvParser.Result r = MlvParser.parse(Position.start(null), statement);
+    return r.statements().stream()
+        .filter(SqlStatement.CreateView.class::isInstance)
+        .map(s -> ((SqlStatement.CreateView) s).definition())
+        .findFirst();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (runtime != null) {
+      runtime.close();
+      runtime = null;
+    }
+  }
+}
