@@ -22,8 +22,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The lint rules of {@code mlv validate}, each taken from a documented MLV limitation or from
- * what blocks optimal refresh. Rules only read the project and return diagnostics.
+ * The lint rules of {@code mlv validate}, each taken from a documented MLV limitation or from what
+ * blocks optimal refresh. Rules only read the project and return diagnostics.
  */
 public final class Checker {
   /** Functions whose result changes from run to run; they block incremental refresh. */
@@ -97,7 +97,9 @@ public final class Checker {
           Diagnostic.error(
               "UPPERCASE_SCHEMA",
               d.name().position(),
-              "all-uppercase schema name '" + schema + "' is not supported for materialized lake"
+              "all-uppercase schema name '"
+                  + schema
+                  + "' is not supported for materialized lake"
                   + " views",
               "write it in lower or mixed case: " + schema.toLowerCase(Locale.ROOT)));
     }
@@ -167,7 +169,9 @@ public final class Checker {
           Diagnostic.error(
               "FILE_PATH_SPACE",
               p,
-              "source path '" + f.path() + "' contains a space or %20, which Fabric does not"
+              "source path '"
+                  + f.path()
+                  + "' contains a space or %20, which Fabric does not"
                   + " accept",
               "rename the folder, or point a OneLake folder shortcut without spaces at it"));
     }
@@ -195,8 +199,13 @@ public final class Checker {
             Diagnostic.error(
                 "FILE_OPTION",
                 d.position(),
-                "'" + key + "' must be one of " + new java.util.TreeSet<>(allowed) + ", found '"
-                    + e.getValue() + "'",
+                "'"
+                    + key
+                    + "' must be one of "
+                    + new java.util.TreeSet<>(allowed)
+                    + ", found '"
+                    + e.getValue()
+                    + "'",
                 null));
       }
     }
@@ -220,7 +229,9 @@ public final class Checker {
             Diagnostic.error(
                 "UDF",
                 body.position(),
-                "function '" + fn + "' is not a Spark built-in; user-defined functions are not"
+                "function '"
+                    + fn
+                    + "' is not a Spark built-in; user-defined functions are not"
                     + " allowed in materialized lake views",
                 "rewrite it with built-in functions, or define the view in PySpark"));
       }
@@ -229,7 +240,9 @@ public final class Checker {
             Diagnostic.warning(
                 "NON_DETERMINISTIC",
                 body.position(),
-                "function '" + fn + "' is not deterministic; the view can never be refreshed"
+                "function '"
+                    + fn
+                    + "' is not deterministic; the view can never be refreshed"
                     + " incrementally",
                 "compute the value upstream, or accept full refreshes"));
       }
@@ -242,7 +255,9 @@ public final class Checker {
             Diagnostic.warning(
                 "UNDECLARED_TABLE",
                 t.position(),
-                "table " + project.names().display(id) + " is neither a view of the project nor a"
+                "table "
+                    + project.names().display(id)
+                    + " is neither a view of the project nor a"
                     + " declared source",
                 "declare it under sources: in mlv.yml, or check the name for a typo"));
       }

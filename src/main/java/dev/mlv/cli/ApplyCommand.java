@@ -55,7 +55,9 @@ public final class ApplyCommand implements Callable<Integer> {
   @Option(names = "--auto-approve", description = "Apply without asking for confirmation.")
   boolean autoApprove;
 
-  @Option(names = "--prune", description = "Also drop deployed mlv views the project no longer has.")
+  @Option(
+      names = "--prune",
+      description = "Also drop deployed mlv views the project no longer has.")
   boolean prune;
 
   @Option(
@@ -95,7 +97,9 @@ public final class ApplyCommand implements Callable<Integer> {
         if (!plan.projectFingerprint().equals(Planner.projectFingerprint(project))) {
           throw new MlvException(
               "PLAN_STALE",
-              "the project's definitions changed since " + planFile + " was made; run 'mlv plan'"
+              "the project's definitions changed since "
+                  + planFile
+                  + " was made; run 'mlv plan'"
                   + " again");
         }
       } else {
@@ -129,7 +133,8 @@ public final class ApplyCommand implements Callable<Integer> {
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     if (answer == null) {
       throw new MlvException(
-          "CONFIRM", "apply needs a confirmation and standard input is closed; pass --auto-approve");
+          "CONFIRM",
+          "apply needs a confirmation and standard input is closed; pass --auto-approve");
     }
     return "yes".equals(answer.strip());
   }

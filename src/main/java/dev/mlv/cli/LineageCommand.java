@@ -38,7 +38,10 @@ public final class LineageCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ProjectOptions projectOptions;
 
-  @Parameters(paramLabel = "SELECTOR", arity = "0..*", description = "Views to show (default: all).")
+  @Parameters(
+      paramLabel = "SELECTOR",
+      arity = "0..*",
+      description = "Views to show (default: all).")
   List<String> selectors;
 
   @Option(

@@ -45,7 +45,10 @@ public final class PlanCommand implements Callable<Integer> {
   @Mixin ProjectOptions projectOptions;
   @Mixin TargetOptions targetOptions;
 
-  @Parameters(paramLabel = "SELECTOR", arity = "0..*", description = "Views to plan (default: all).")
+  @Parameters(
+      paramLabel = "SELECTOR",
+      arity = "0..*",
+      description = "Views to plan (default: all).")
   List<String> selectors;
 
   @Option(
@@ -91,7 +94,9 @@ public final class PlanCommand implements Callable<Integer> {
     if (out != null) {
       Files.writeString(out, PlanJson.write(plan), StandardCharsets.UTF_8);
       if (format.equals("text")) {
-        spec.commandLine().getOut().println("Saved the plan to " + out + "; apply it with 'mlv apply " + out + "'.");
+        spec.commandLine()
+            .getOut()
+            .println("Saved the plan to " + out + "; apply it with 'mlv apply " + out + "'.");
       }
     }
     return detailedExitcode && plan.hasChanges() ? ExitCodes.CHANGES : ExitCodes.OK;

@@ -40,7 +40,10 @@ public final class RefreshCommand implements Callable<Integer> {
   @Mixin ProjectOptions projectOptions;
   @Mixin TargetOptions targetOptions;
 
-  @Parameters(paramLabel = "SELECTOR", arity = "0..*", description = "Views to refresh (default: all).")
+  @Parameters(
+      paramLabel = "SELECTOR",
+      arity = "0..*",
+      description = "Views to refresh (default: all).")
   List<String> selectors;
 
   @Option(names = "--full", description = "Recompute every selected view from all its data.")

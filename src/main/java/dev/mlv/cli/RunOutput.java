@@ -5,7 +5,6 @@ import dev.mlv.lineage.ObjectId;
 import dev.mlv.refresh.RunListener;
 import dev.mlv.refresh.RunRenderer;
 import dev.mlv.refresh.RunReport;
-import dev.mlv.refresh.RunStatus;
 import dev.mlv.refresh.Strategy;
 import dev.mlv.refresh.ViewRun;
 import java.io.PrintWriter;

@@ -31,7 +31,10 @@ public final class RunsCommand implements Callable<Integer> {
   @Parameters(paramLabel = "RUN_ID", arity = "0..1", description = "Show this run.")
   String runId;
 
-  @Option(names = "--limit", defaultValue = "25", description = "Runs to list (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--limit",
+      defaultValue = "25",
+      description = "Runs to list (default: ${DEFAULT-VALUE}).")
   int limit;
 
   @Option(
@@ -65,7 +68,8 @@ public final class RunsCommand implements Callable<Integer> {
         out.println("No runs yet.");
       }
       for (RunReport r : runs) {
-        long failed = r.views().stream().filter(v -> v.status() == dev.mlv.refresh.ViewStatus.Failed).count();
+        long failed =
+            r.views().stream().filter(v -> v.status() == dev.mlv.refresh.ViewStatus.Failed).count();
         out.printf(
             "%-28s %-10s %s  %3d views, %d failed, %.1fs%n",
             r.id(), r.status(), r.startedAt(), r.views().size(), failed, r.durationMs() / 1000.0);

@@ -25,7 +25,10 @@ public final class SeedCommand implements Callable<Integer> {
   @Mixin ProjectOptions projectOptions;
   @Mixin TargetOptions targetOptions;
 
-  @Parameters(paramLabel = "SOURCE", arity = "0..*", description = "Sources to load (default: all with a seed).")
+  @Parameters(
+      paramLabel = "SOURCE",
+      arity = "0..*",
+      description = "Sources to load (default: all with a seed).")
   List<String> sources;
 
   @Override

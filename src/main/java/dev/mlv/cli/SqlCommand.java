@@ -44,10 +44,15 @@ public final class SqlCommand implements Callable<Integer> {
   @Mixin TargetOptions targetOptions;
 
   static final class Input {
-    @Parameters(paramLabel = "STATEMENT", description = "SQL to run; several statements separated by ';'.")
+    @Parameters(
+        paramLabel = "STATEMENT",
+        description = "SQL to run; several statements separated by ';'.")
     String statement;
 
-    @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read the SQL from FILE.")
+    @Option(
+        names = {"-f", "--file"},
+        paramLabel = "FILE",
+        description = "Read the SQL from FILE.")
     Path file;
   }
 

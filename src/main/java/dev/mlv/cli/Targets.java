@@ -18,7 +18,11 @@ final class Targets {
     if (config.target(name).isEmpty()) {
       throw new MlvException(
           "TARGET_UNKNOWN",
-          "no target named '" + name + "' in " + config.file() + "; known targets: "
+          "no target named '"
+              + name
+              + "' in "
+              + config.file()
+              + "; known targets: "
               + String.join(", ", config.targets().keySet()));
     }
     return name;
@@ -36,7 +40,9 @@ final class Targets {
     if (t instanceof FabricTarget) {
       throw new MlvException(
           "TARGET_UNSUPPORTED",
-          "target '" + name + "' is a Fabric target; this version of mlv deploys only to the"
+          "target '"
+              + name
+              + "' is a Fabric target; this version of mlv deploys only to the"
               + " embedded local lakehouse (type: spark)");
     }
     throw new MlvException("TARGET_UNSUPPORTED", "target '" + name + "' has an unknown type");

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code mlv validate}: parse every definition and run the lint rules; no engine needed. */
 @Command(
@@ -58,7 +58,8 @@ public final class ValidateCommand implements Callable<Integer> {
     all.addAll(Checker.check(project));
     boolean failed = all.stream().anyMatch(d -> d.isError() || (strict && !d.isError()));
     switch (format) {
-      case json -> out.print(DiagnosticRenderer.json(all, project.files().size(), project.views().size()));
+      case json ->
+          out.print(DiagnosticRenderer.json(all, project.files().size(), project.views().size()));
       case github -> out.print(DiagnosticRenderer.github(all));
       case text -> {
         out.print(DiagnosticRenderer.text(all));

@@ -14,8 +14,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The dependency graph of a project: views, the tables and folders they read, and an edge from
- * each upstream to each reader. Immutable; every listing is sorted so output is deterministic.
+ * The dependency graph of a project: views, the tables and folders they read, and an edge from each
+ * upstream to each reader. Immutable; every listing is sorted so output is deterministic.
  */
 public final class LineageGraph {
   private final SortedMap<ObjectId, Node> nodes;
@@ -98,11 +98,12 @@ public final class LineageGraph {
     }
     List<SortedSet<ObjectId>> layers = new ArrayList<>();
     SortedSet<ObjectId> current = new TreeSet<>();
-    indegree.forEach((id, d) -> {
-      if (d == 0) {
-        current.add(id);
-      }
-    });
+    indegree.forEach(
+        (id, d) -> {
+          if (d == 0) {
+            current.add(id);
+          }
+        });
     SortedSet<ObjectId> layer = current;
     while (!layer.isEmpty()) {
       layers.add(Collections.unmodifiableSortedSet(layer));
@@ -132,8 +133,8 @@ public final class LineageGraph {
   }
 
   /**
-   * The cycles of the graph, each as the list of edges that close it, found with Tarjan's
-   * strongly connected components and reported once per component, starting at its smallest id.
+   * The cycles of the graph, each as the list of edges that close it, found with Tarjan's strongly
+   * connected components and reported once per component, starting at its smallest id.
    */
   public List<List<Edge>> cycles() {
     List<List<Edge>> out = new ArrayList<>();

@@ -30,7 +30,11 @@ public final class MermaidRenderer implements LineageRenderer {
     StringBuilder sb = new StringBuilder("flowchart LR\n");
     int g = 0;
     for (var group : groups.entrySet()) {
-      sb.append("  subgraph g").append(g++).append("[\"").append(escape(group.getKey())).append("\"]\n");
+      sb.append("  subgraph g")
+          .append(g++)
+          .append("[\"")
+          .append(escape(group.getKey()))
+          .append("\"]\n");
       for (Node n : group.getValue()) {
         String label = escape(n.id().name());
         String id = ids.get(n.id());
@@ -47,7 +51,11 @@ public final class MermaidRenderer implements LineageRenderer {
     }
     for (Edge e : graph.edges()) {
       if (ids.containsKey(e.from()) && ids.containsKey(e.to())) {
-        sb.append("  ").append(ids.get(e.from())).append(" --> ").append(ids.get(e.to())).append('\n');
+        sb.append("  ")
+            .append(ids.get(e.from()))
+            .append(" --> ")
+            .append(ids.get(e.to()))
+            .append('\n');
       }
     }
     return sb.toString();

@@ -10,10 +10,10 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * Picks nodes of the lineage with the selector language every view-taking command shares:
- * {@code name}, {@code +name} (with ancestors), {@code name+} (with descendants), {@code
- * +name+}, {@code schema:silver}, {@code lakehouse:lh}, {@code tag:x}; several selectors select
- * their union. No selector selects everything.
+ * Picks nodes of the lineage with the selector language every view-taking command shares: {@code
+ * name}, {@code +name} (with ancestors), {@code name+} (with descendants), {@code +name+}, {@code
+ * schema:silver}, {@code lakehouse:lh}, {@code tag:x}; several selectors select their union. No
+ * selector selects everything.
  */
 public final class Selection {
   private Selection() {}
@@ -79,7 +79,8 @@ public final class Selection {
     }
     boolean withAncestors = selector.startsWith("+");
     boolean withDescendants = selector.endsWith("+");
-    String name = selector.substring(withAncestors ? 1 : 0, selector.length() - (withDescendants ? 1 : 0));
+    String name =
+        selector.substring(withAncestors ? 1 : 0, selector.length() - (withDescendants ? 1 : 0));
     if (name.isEmpty()) {
       throw new MlvException("SELECTOR", "empty name in selector '" + selector + "'");
     }
@@ -123,14 +124,19 @@ public final class Selection {
       if (matches.size() > 1) {
         throw new MlvException(
             "SELECTOR",
-            "'" + name + "' is ambiguous: " + matches.stream().map(resolver::display).toList()
+            "'"
+                + name
+                + "' is ambiguous: "
+                + matches.stream().map(resolver::display).toList()
                 + "; qualify it with its schema");
       }
     }
     String hint = nearest(graph, resolver, resolver.display(id));
     throw new MlvException(
         "SELECTOR",
-        "no view or table named '" + name + "' in the lineage"
+        "no view or table named '"
+            + name
+            + "' in the lineage"
             + (hint == null ? "" : "; did you mean '" + hint + "'?"));
   }
 

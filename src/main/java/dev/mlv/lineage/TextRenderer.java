@@ -21,13 +21,12 @@ public final class TextRenderer implements LineageRenderer {
       for (ObjectId id : ids) {
         Node n = graph.node(id);
         String loc = LineageRenderer.location(n);
-        sb.append("  ")
-            .append(String.format("%-6s", n.kind().label()))
-            .append(names.display(id));
+        sb.append("  ").append(String.format("%-6s", n.kind().label())).append(names.display(id));
         if (!loc.isEmpty()) {
           sb.append("  (").append(loc).append(')');
         }
-        var ups = graph.upstream(id).stream().filter(selection::contains).map(names::display).toList();
+        var ups =
+            graph.upstream(id).stream().filter(selection::contains).map(names::display).toList();
         if (!ups.isEmpty()) {
           sb.append("  <- ").append(String.join(", ", ups));
         }

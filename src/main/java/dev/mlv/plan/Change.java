@@ -3,8 +3,8 @@ package dev.mlv.plan;
 import dev.mlv.lineage.ObjectId;
 
 /**
- * One thing {@code apply} will do to a view, with the reason shown to the user. {@code
- * statement} is the CREATE text from the project, applied as {@code CREATE OR REPLACE}.
+ * One thing {@code apply} will do to a view, with the reason shown to the user. {@code statement}
+ * is the CREATE text from the project, applied as {@code CREATE OR REPLACE}.
  */
 public sealed interface Change {
 
@@ -19,12 +19,17 @@ public sealed interface Change {
 
   /** A deployed view whose definition differs; {@code diff} is a unified diff of the two. */
   record Replace(
-      ObjectId id, String statement, String fingerprint, String previous, String diff, String reason)
+      ObjectId id,
+      String statement,
+      String fingerprint,
+      String previous,
+      String diff,
+      String reason)
       implements Change {}
 
   /**
-   * A deployed view that left the project while a new one with the same definition appeared:
-   * {@code ALTER ... RENAME TO} keeps the data instead of recomputing it.
+   * A deployed view that left the project while a new one with the same definition appeared: {@code
+   * ALTER ... RENAME TO} keeps the data instead of recomputing it.
    */
   record Rename(ObjectId from, ObjectId id, String statement, String fingerprint, String reason)
       implements Change {}

@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * The difference between the project and a target, as data. {@code stateFingerprint} is the
  * deployed state the plan was made against: applying a saved plan is refused when it changed.
- * {@code refresh} lists, in dependency order, the unchanged views downstream of a change.
- * {@code orphans} are deployed mlv views the project no longer has, dropped only with prune.
+ * {@code refresh} lists, in dependency order, the unchanged views downstream of a change. {@code
+ * orphans} are deployed mlv views the project no longer has, dropped only with prune.
  */
 public record Plan(
     String project,

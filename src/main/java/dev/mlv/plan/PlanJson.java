@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The versioned JSON form of a plan: what {@code plan --format json} prints and what {@code plan
- * -o FILE} saves for {@code apply FILE}. It holds no secrets: only names, SQL and fingerprints.
+ * The versioned JSON form of a plan: what {@code plan --format json} prints and what {@code plan -o
+ * FILE} saves for {@code apply FILE}. It holds no secrets: only names, SQL and fingerprints.
  */
 public final class PlanJson {
   private static final ObjectMapper JSON =
@@ -155,7 +155,9 @@ public final class PlanJson {
     } catch (JsonProcessingException | IllegalArgumentException | java.time.DateTimeException e) {
       throw new MlvException(
           "PLAN_FILE",
-          source + " is not a saved mlv plan (" + e.getMessage().lines().findFirst().orElse("")
+          source
+              + " is not a saved mlv plan ("
+              + e.getMessage().lines().findFirst().orElse("")
               + "); make one with 'mlv plan -o FILE'");
     }
   }

@@ -57,8 +57,7 @@ public final class Planner {
       } else if (deployed.get().fingerprint().equals(fp)) {
         boolean sameText = deployed.get().definition().strip().equals(statement.strip());
         changes.add(
-            new Change.NoOp(
-                id, sameText ? "unchanged" : "only formatting or comments changed"));
+            new Change.NoOp(id, sameText ? "unchanged" : "only formatting or comments changed"));
       } else {
         DeployedView d = deployed.get();
         changes.add(
@@ -74,7 +73,10 @@ public final class Planner {
     List<ObjectId> orphans = new ArrayList<>();
     if (wholeProject) {
       Set<String> lakehouses = new TreeSet<>();
-      lakehouses.add(project.names().workspaceOf(project.config().lakehouse()) + "." + project.config().lakehouse());
+      lakehouses.add(
+          project.names().workspaceOf(project.config().lakehouse())
+              + "."
+              + project.config().lakehouse());
       project.views().keySet().forEach(id -> lakehouses.add(id.workspace() + "." + id.lakehouse()));
       for (DeployedView d : state.views().values()) {
         if (!d.managed()
@@ -188,7 +190,8 @@ public final class Planner {
     List<Change> out = new ArrayList<>(changes);
     out.sort(
         java.util.Comparator.comparingInt(
-                (Change c) -> c instanceof Change.Drop ? Integer.MAX_VALUE : layer.getOrDefault(c.id(), 0))
+                (Change c) ->
+                    c instanceof Change.Drop ? Integer.MAX_VALUE : layer.getOrDefault(c.id(), 0))
             .thenComparing(Change::id));
     return out;
   }
@@ -227,7 +230,8 @@ public final class Planner {
         if (changed.contains(id) || !graph.node(id).isView()) {
           continue;
         }
-        if (graph.upstream(id).stream().anyMatch(u -> changed.contains(u) || affected.contains(u))) {
+        if (graph.upstream(id).stream()
+            .anyMatch(u -> changed.contains(u) || affected.contains(u))) {
           affected.add(id);
         }
       }
@@ -238,7 +242,8 @@ public final class Planner {
   public static String projectFingerprint(Project project) {
     StringBuilder sb = new StringBuilder();
     new TreeMap<>(project.views())
-        .forEach((id, v) -> sb.append(id).append('=').append(v.definition().fingerprint()).append('\n'));
+        .forEach(
+            (id, v) -> sb.append(id).append('=').append(v.definition().fingerprint()).append('\n'));
     try {
       return HexFormat.of()
           .formatHex(

@@ -32,8 +32,8 @@ public sealed interface AuthConfig {
   }
 
   /**
-   * A ready bearer token read from {@code envName} when the target is used, so an expired or
-   * absent token fails the command that needs it, not every command.
+   * A ready bearer token read from {@code envName} when the target is used, so an expired or absent
+   * token fails the command that needs it, not every command.
    */
   record TokenFromEnv(String envName) implements AuthConfig {
     public static final String DEFAULT_ENV = "FABRIC_TOKEN";

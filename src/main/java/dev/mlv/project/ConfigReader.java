@@ -58,8 +58,7 @@ final class ConfigReader {
   private static final List<String> AUTH_KEYS =
       List.of("mode", "tenant_id", "client_id", "client_secret", "token_env");
   private static final List<String> LAKEHOUSE_KEYS = List.of("workspace");
-  private static final List<String> SOURCE_KEYS =
-      List.of("name", "seed", "format", "description");
+  private static final List<String> SOURCE_KEYS = List.of("name", "seed", "format", "description");
   private static final List<String> DEFAULTS_KEYS =
       List.of(
           "enable_cdf",
@@ -226,7 +225,11 @@ final class ConfigReader {
     if (node instanceof SequenceNode seq) {
       items = seq.getValue();
       if (items.isEmpty()) {
-        error("CONFIG_VALUE", node, "views lists no folder", "list at least one folder, e.g. [views]");
+        error(
+            "CONFIG_VALUE",
+            node,
+            "views lists no folder",
+            "list at least one folder, e.g. [views]");
       }
     } else {
       items = List.of(node);
@@ -431,7 +434,8 @@ final class ConfigReader {
                         return;
                       }
                       String workspace = projectWorkspace;
-                      Optional<Entries> fields = mapping(tuple.getValueNode(), where, "in " + where);
+                      Optional<Entries> fields =
+                          mapping(tuple.getValueNode(), where, "in " + where);
                       if (fields.isPresent()) {
                         fields.get().allow(LAKEHOUSE_KEYS);
                         workspace =
@@ -462,7 +466,11 @@ final class ConfigReader {
                 name ->
                     sources.add(
                         new SourceConfig(
-                            name, Optional.empty(), Optional.empty(), Optional.empty(), pos(item))));
+                            name,
+                            Optional.empty(),
+                            Optional.empty(),
+                            Optional.empty(),
+                            pos(item))));
         continue;
       }
       Optional<Entries> parsed = mapping(item, where, "in " + where);
@@ -675,7 +683,8 @@ final class ConfigReader {
     try {
       value = Integer.parseInt(digits.get().replace("_", ""));
     } catch (NumberFormatException e) {
-      error("CONFIG_VALUE", node, what + " must be a whole number, not '" + digits.get() + "'", null);
+      error(
+          "CONFIG_VALUE", node, what + " must be a whole number, not '" + digits.get() + "'", null);
       return Optional.empty();
     }
     if (value < min) {
@@ -731,9 +740,7 @@ final class ConfigReader {
       return Optional.empty();
     }
     List<String> options =
-        Arrays.stream(type.getEnumConstants())
-            .map(c -> c.name().toLowerCase(Locale.ROOT))
-            .toList();
+        Arrays.stream(type.getEnumConstants()).map(c -> c.name().toLowerCase(Locale.ROOT)).toList();
     String typed = text.get().toLowerCase(Locale.ROOT);
     if (!options.contains(typed)) {
       error(
@@ -788,8 +795,8 @@ final class ConfigReader {
   }
 
   /**
-   * A path relative to the project root that stays inside it, lexically and, when it exists,
-   * after resolving symbolic links: config values never make mlv touch files elsewhere.
+   * A path relative to the project root that stays inside it, lexically and, when it exists, after
+   * resolving symbolic links: config values never make mlv touch files elsewhere.
    */
   private Optional<Path> projectPath(Node node, String what) {
     Optional<String> text = nonBlank(node, what);
@@ -949,8 +956,8 @@ final class ConfigReader {
   }
 
   /**
-   * One YAML mapping by key. Non-scalar and duplicate keys are reported when it is built,
-   * unknown keys when the caller says which keys it knows.
+   * One YAML mapping by key. Non-scalar and duplicate keys are reported when it is built, unknown
+   * keys when the caller says which keys it knows.
    */
   private final class Entries {
     private final Position at;

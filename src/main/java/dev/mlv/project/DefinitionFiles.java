@@ -22,10 +22,10 @@ public final class DefinitionFiles {
 
   /**
    * Every definition file under the view folders, recursively, as absolute paths sorted by their
-   * path relative to the project root (with '/' separators, so the order is the same on every
-   * OS). Hidden folders and the local warehouses are skipped, and so is a symbolic link that
-   * leads outside the project. A view folder missing here was already reported by the loader
-   * (or is the unconfigured default), so it contributes nothing.
+   * path relative to the project root (with '/' separators, so the order is the same on every OS).
+   * Hidden folders and the local warehouses are skipped, and so is a symbolic link that leads
+   * outside the project. A view folder missing here was already reported by the loader (or is the
+   * unconfigured default), so it contributes nothing.
    */
   public static List<Path> discover(ProjectConfig config) {
     Path root = config.root();

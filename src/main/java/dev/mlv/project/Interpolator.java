@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  */
 final class Interpolator {
   static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-  private static final Pattern WHOLE_ENV_REF = Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)}");
+  private static final Pattern WHOLE_ENV_REF =
+      Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)}");
 
   private final Map<String, String> vars;
   private final Map<String, String> env;

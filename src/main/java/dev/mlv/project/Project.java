@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A loaded project: its config, every view keyed by id, the statements of definition files that
- * are not view definitions, the lineage, and every problem found on the way.
+ * A loaded project: its config, every view keyed by id, the statements of definition files that are
+ * not view definitions, the lineage, and every problem found on the way.
  */
 public record Project(
     ProjectConfig config,

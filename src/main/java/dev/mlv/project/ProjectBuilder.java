@@ -37,8 +37,8 @@ import java.util.stream.Collectors;
 
 /**
  * Reads the definition files of a project in parallel, parses them, extracts what each SELECT
- * reads, resolves every name with the project's defaults, and builds the lineage, collecting
- * every problem as a diagnostic rather than stopping at the first.
+ * reads, resolves every name with the project's defaults, and builds the lineage, collecting every
+ * problem as a diagnostic rather than stopping at the first.
  */
 public final class ProjectBuilder {
   private static final Pattern ONELAKE =
@@ -75,7 +75,9 @@ public final class ProjectBuilder {
                 Diagnostic.error(
                     "DUPLICATE_VIEW",
                     def.position(),
-                    "view " + names.display(id) + " is already defined at "
+                    "view "
+                        + names.display(id)
+                        + " is already defined at "
                         + existing.definition().position(),
                     "keep one definition per view"));
             continue;
@@ -180,7 +182,9 @@ public final class ProjectBuilder {
             Diagnostic.warning(
                 "SOURCE_IS_VIEW",
                 s.position(),
-                "source " + s.name() + " is also defined as a view at "
+                "source "
+                    + s.name()
+                    + " is also defined as a view at "
                     + views.get(id).definition().position(),
                 "remove it from sources:"));
         continue;

@@ -49,8 +49,8 @@ public record ProjectConfig(
   }
 
   /**
-   * The settings for the view configured under {@code key} (as written in view_config, any
-   * case) merged over the project defaults; the defaults alone when there is no such entry.
+   * The settings for the view configured under {@code key} (as written in view_config, any case)
+   * merged over the project defaults; the defaults alone when there is no such entry.
    */
   public ViewSettings.Effective settingsFor(String key) {
     ViewSettings override =

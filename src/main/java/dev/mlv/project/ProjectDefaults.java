@@ -3,8 +3,8 @@ package dev.mlv.project;
 import java.time.Duration;
 
 /**
- * The {@code defaults:} section: view settings every view starts from, plus run-wide settings
- * that have no per-view meaning (timeout, parallelism, how much run history to keep).
+ * The {@code defaults:} section: view settings every view starts from, plus run-wide settings that
+ * have no per-view meaning (timeout, parallelism, how much run history to keep).
  */
 public record ProjectDefaults(
     ViewSettings views, Duration refreshTimeout, int parallelism, RunHistory history) {

@@ -74,8 +74,7 @@ public final class ProjectLoader {
 
     ConfigReader reader = new ConfigReader(absoluteRoot, file, env);
     Optional<ProjectConfig> config = reader.read(document);
-    List<Diagnostic> diagnostics =
-        reader.problems().stream().sorted(BY_POSITION).toList();
+    List<Diagnostic> diagnostics = reader.problems().stream().sorted(BY_POSITION).toList();
     return new LoadResult(config, diagnostics);
   }
 
@@ -127,7 +126,8 @@ public final class ProjectLoader {
   }
 
   private static String syntaxHint(String problem, MarkedYAMLException e) {
-    if (problem.contains("end of stream") && e.getContext() != null
+    if (problem.contains("end of stream")
+        && e.getContext() != null
         && e.getContext().contains("quoted")) {
       return "close the quote that starts at the position in parentheses";
     }

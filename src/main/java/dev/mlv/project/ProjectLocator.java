@@ -36,7 +36,8 @@ public final class ProjectLocator {
     }
     if (!Files.isRegularFile(root.resolve(ProjectConfig.FILE_NAME))) {
       throw new MlvException(
-          "PROJECT_NOT_FOUND", "no " + ProjectConfig.FILE_NAME + " in " + root + " (given with -p)");
+          "PROJECT_NOT_FOUND",
+          "no " + ProjectConfig.FILE_NAME + " in " + root + " (given with -p)");
     }
     return root;
   }

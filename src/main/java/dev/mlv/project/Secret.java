@@ -3,9 +3,9 @@ package dev.mlv.project;
 import java.util.Objects;
 
 /**
- * A value read from an environment variable that must never be printed: {@link #toString()}
- * masks it, and it has no getter a serializer could pick up. Only the code that sends it to the
- * identity provider calls {@link #reveal()}.
+ * A value read from an environment variable that must never be printed: {@link #toString()} masks
+ * it, and it has no getter a serializer could pick up. Only the code that sends it to the identity
+ * provider calls {@link #reveal()}.
  */
 public final class Secret {
   private final String envName;

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * A local Spark + Delta target; {@code warehouse} is absolute and inside the project root.
- * {@code conf} is extra Spark configuration, in file order.
+ * A local Spark + Delta target; {@code warehouse} is absolute and inside the project root. {@code
+ * conf} is extra Spark configuration, in file order.
  */
 public record SparkTarget(String name, Path warehouse, String master, Map<String, String> conf)
     implements TargetConfig {

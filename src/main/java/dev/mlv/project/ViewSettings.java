@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /**
  * View settings as written in one place ({@code defaults:} or one {@code view_config:} entry);
- * absent fields are empty so that an override merges over the defaults. {@code position} is
- * where the entry is written, or null for the built-in empty settings.
+ * absent fields are empty so that an override merges over the defaults. {@code position} is where
+ * the entry is written, or null for the built-in empty settings.
  */
 public record ViewSettings(
     Optional<Boolean> enableCdf,

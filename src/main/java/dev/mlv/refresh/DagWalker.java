@@ -47,8 +47,7 @@ public final class DagWalker {
         }
       }
       for (ObjectId id : order) {
-        List<ObjectId> preds =
-            graph.ancestors(id).stream().filter(selected::contains).toList();
+        List<ObjectId> preds = graph.ancestors(id).stream().filter(selected::contains).toList();
         CompletableFuture<?>[] deps =
             preds.stream().map(futures::get).toArray(CompletableFuture[]::new);
         CompletableFuture<ViewRun> f =
@@ -56,9 +55,7 @@ public final class DagWalker {
                 .thenApplyAsync(
                     ignored -> {
                       Optional<ObjectId> failed =
-                          preds.stream()
-                              .filter(p -> blocks(futures.get(p).join()))
-                              .findFirst();
+                          preds.stream().filter(p -> blocks(futures.get(p).join())).findFirst();
                       if (failed.isPresent()) {
                         ViewRun up = futures.get(failed.get()).join();
                         return ViewRun.skipped(
@@ -78,7 +75,8 @@ public final class DagWalker {
                             0,
                             Map.of(),
                             0,
-                            Optional.of("the run exceeded its time limit before this view started"));
+                            Optional.of(
+                                "the run exceeded its time limit before this view started"));
                       }
                       return task.apply(id);
                     },

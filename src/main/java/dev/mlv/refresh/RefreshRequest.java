@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.SortedSet;
 
 /**
- * What to refresh: the selected views, whether to force full refreshes, how many views may run
- * at once, the run's time limit, and views whose definition was just applied (always full).
+ * What to refresh: the selected views, whether to force full refreshes, how many views may run at
+ * once, the run's time limit, and views whose definition was just applied (always full).
  */
 public record RefreshRequest(
     SortedSet<ObjectId> views,

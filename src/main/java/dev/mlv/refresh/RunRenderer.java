@@ -34,10 +34,7 @@ public final class RunRenderer {
       sb.append(
           String.format(
               "  %-9s %-34s %-11s %s%n",
-              v.status(),
-              names.display(v.id()),
-              v.strategy(),
-              v.reason()));
+              v.status(), names.display(v.id()), v.strategy(), v.reason()));
       if (v.status() == ViewStatus.Completed && !"skip".equals(v.strategy())) {
         sb.append(
             String.format(
@@ -47,7 +44,8 @@ public final class RunRenderer {
                 violations(v.violations()),
                 seconds(v.durationMs())));
       }
-      v.error().ifPresent(e -> e.lines().forEach(l -> sb.append("            ").append(l).append('\n')));
+      v.error()
+          .ifPresent(e -> e.lines().forEach(l -> sb.append("            ").append(l).append('\n')));
     }
     long completed = run.views().stream().filter(v -> v.status() == ViewStatus.Completed).count();
     long failed = run.views().stream().filter(v -> v.status() == ViewStatus.Failed).count();

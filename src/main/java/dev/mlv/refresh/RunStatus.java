@@ -1,8 +1,8 @@
 package dev.mlv.refresh;
 
 /**
- * The outcome of a whole run. {@code Skipped} means another refresh held the lakehouse, as
- * Fabric skips rather than queues; {@code Interrupted} is a run whose process died.
+ * The outcome of a whole run. {@code Skipped} means another refresh held the lakehouse, as Fabric
+ * skips rather than queues; {@code Interrupted} is a run whose process died.
  */
 public enum RunStatus {
   Running,

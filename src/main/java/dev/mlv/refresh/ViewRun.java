@@ -21,6 +21,7 @@ public record ViewRun(
   }
 
   public static ViewRun skipped(ObjectId id, String strategy, String reason) {
-    return new ViewRun(id, ViewStatus.Skipped, strategy, reason, 0, 0, Map.of(), 0, Optional.empty());
+    return new ViewRun(
+        id, ViewStatus.Skipped, strategy, reason, 0, 0, Map.of(), 0, Optional.empty());
   }
 }

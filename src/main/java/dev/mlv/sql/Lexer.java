@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * Splits Spark SQL into tokens, aware of the places where a {@code ;}, a quote or a keyword does
  * not mean what it seems: strings with backslash escapes and doubled quotes, backticked
- * identifiers, line comments and nested block comments. It never fails; an unterminated
- * construct becomes an {@link Token.Kind#UNTERMINATED} token that callers report.
+ * identifiers, line comments and nested block comments. It never fails; an unterminated construct
+ * becomes an {@link Token.Kind#UNTERMINATED} token that callers report.
  */
 final class Lexer {
   private Lexer() {}
@@ -86,7 +86,10 @@ final class Lexer {
           }
         }
       } else if (Character.isLetter(c) || c == '_' || c == '$') {
-        while (i < n && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '_' || s.charAt(i) == '$')) {
+        while (i < n
+            && (Character.isLetterOrDigit(s.charAt(i))
+                || s.charAt(i) == '_'
+                || s.charAt(i) == '$')) {
           i++;
         }
         kind = Token.Kind.WORD;

@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The MLV front end: splits a {@code %%sql} cell's text into statements and parses the parts
- * that neither Calcite nor Spark know: the {@code CREATE MATERIALIZED LAKE VIEW} header and the
- * MLV management statements. The SELECT body is kept as text for {@link TableExtractor}.
+ * The MLV front end: splits a {@code %%sql} cell's text into statements and parses the parts that
+ * neither Calcite nor Spark know: the {@code CREATE MATERIALIZED LAKE VIEW} header and the MLV
+ * management statements. The SELECT body is kept as text for {@link TableExtractor}.
  */
 public final class MlvParser {
   static final String RULE = "MLV_SYNTAX";
@@ -170,7 +170,9 @@ public final class MlvParser {
 
     void expectEnd(String after) {
       if (!atEnd()) {
-        throw error("unexpected " + found() + " after " + after, "remove it, or end the statement with ';'");
+        throw error(
+            "unexpected " + found() + " after " + after,
+            "remove it, or end the statement with ';'");
       }
     }
 
@@ -341,8 +343,16 @@ public final class MlvParser {
           String normalized = Normalizer.normalize(sql);
           ViewBody body = new ViewBody.Select(sql, pos(bodyStart), normalized, sha256(normalized));
           return new ViewDefinition(
-              name, orReplace, ifNotExists, constraints, partitionedBy, comment, properties, body,
-              p, statementText(first));
+              name,
+              orReplace,
+              ifNotExists,
+              constraints,
+              partitionedBy,
+              comment,
+              properties,
+              body,
+              p,
+              statementText(first));
         } else {
           throw error(
               "unexpected " + found() + " in the view header",
@@ -352,7 +362,15 @@ public final class MlvParser {
       }
       ViewBody body = new ViewBody.Files(options, optionsPos);
       return new ViewDefinition(
-          name, orReplace, ifNotExists, constraints, partitionedBy, comment, properties, body, p,
+          name,
+          orReplace,
+          ifNotExists,
+          constraints,
+          partitionedBy,
+          comment,
+          properties,
+          body,
+          p,
           statementText(first));
     }
 
@@ -400,8 +418,7 @@ public final class MlvParser {
           throw new SyntaxError(
               Diagnostic.error(RULE, pos(open), "empty CHECK condition in '" + cname + "'", null));
         }
-        String expr =
-            text.substring(toks.get(exprStart).offset(), toks.get(i - 2).end()).strip();
+        String expr = text.substring(toks.get(exprStart).offset(), toks.get(i - 2).end()).strip();
         OnMismatch action = OnMismatch.FAIL;
         if (acceptWord("ON")) {
           expectWord("MISMATCH", "after ON");
@@ -476,7 +493,8 @@ public final class MlvParser {
         acceptSymbol("=");
         Token vt = peek();
         if (vt == null || vt.isSymbol(",") || vt.isSymbol(")")) {
-          throw error("expected a value for '" + key + "' in " + clause + ", found " + found(), null);
+          throw error(
+              "expected a value for '" + key + "' in " + clause + ", found " + found(), null);
         }
         i++;
         String value =
@@ -486,7 +504,9 @@ public final class MlvParser {
               default ->
                   throw new SyntaxError(
                       Diagnostic.error(
-                          RULE, pos(vt), "unexpected '" + vt.text() + "' as a value in " + clause,
+                          RULE,
+                          pos(vt),
+                          "unexpected '" + vt.text() + "' as a value in " + clause,
                           null));
             };
         if (out.containsKey(key)) {
@@ -516,7 +536,9 @@ public final class MlvParser {
             Diagnostic.error(
                 RULE,
                 pos(first),
-                "a " + what + " has at most 4 parts (workspace.lakehouse.schema.name), found "
+                "a "
+                    + what
+                    + " has at most 4 parts (workspace.lakehouse.schema.name), found "
                     + parts.size(),
                 null));
       }

@@ -5,8 +5,8 @@ import java.util.Locale;
 /**
  * The normalised text of SQL: comments dropped, whitespace collapsed to single spaces, and
  * everything outside string literals lower-cased (Spark identifiers and keywords are
- * case-insensitive). Two definitions that differ only in formatting normalise to the same text,
- * so their fingerprints match and {@code plan} shows no change.
+ * case-insensitive). Two definitions that differ only in formatting normalise to the same text, so
+ * their fingerprints match and {@code plan} shows no change.
  */
 public final class Normalizer {
   private Normalizer() {}

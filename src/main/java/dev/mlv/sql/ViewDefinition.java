@@ -33,9 +33,9 @@ public record ViewDefinition(
   }
 
   /**
-   * A fingerprint of everything that decides the view's content and shape, but not its name nor
-   * its formatting: two views with equal fingerprints hold the same data, which is how {@code
-   * plan} recognises a rename.
+   * A fingerprint of everything that decides the view's content and shape, but not its name nor its
+   * formatting: two views with equal fingerprints hold the same data, which is how {@code plan}
+   * recognises a rename.
    */
   public String fingerprint() {
     StringBuilder sb = new StringBuilder();

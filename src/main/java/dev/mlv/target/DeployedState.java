@@ -11,8 +11,8 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * What a target holds now: every materialized lake view, and the current version of every
- * table mlv may read. Its {@link #fingerprint()} is the precondition of a saved plan.
+ * What a target holds now: every materialized lake view, and the current version of every table mlv
+ * may read. Its {@link #fingerprint()} is the precondition of a saved plan.
  */
 public record DeployedState(
     SortedMap<ObjectId, DeployedView> views, SortedMap<ObjectId, SourceTable> tables) {
@@ -37,8 +37,7 @@ public record DeployedState(
   /** Changes whenever a view is created, replaced, renamed or dropped. */
   public String fingerprint() {
     StringBuilder sb = new StringBuilder();
-    views.forEach(
-        (id, v) -> sb.append(id).append('=').append(v.fingerprint()).append('\n'));
+    views.forEach((id, v) -> sb.append(id).append('=').append(v.fingerprint()).append('\n'));
     try {
       return HexFormat.of()
           .formatHex(

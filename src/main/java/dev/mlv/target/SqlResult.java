@@ -6,7 +6,10 @@ import java.util.List;
 public record SqlResult(List<String> columns, List<List<String>> rows, String message) {
   public SqlResult {
     columns = List.copyOf(columns);
-    rows = rows.stream().map(r -> java.util.Collections.unmodifiableList(new java.util.ArrayList<>(r))).toList();
+    rows =
+        rows.stream()
+            .map(r -> java.util.Collections.unmodifiableList(new java.util.ArrayList<>(r)))
+            .toList();
   }
 
   public static SqlResult message(String message) {

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where views are deployed and refreshed: the embedded local lakehouse or a Fabric workspace.
- * Every command talks to a target only through this interface, and one contract test suite runs
- * against every implementation.
+ * Where views are deployed and refreshed: the embedded local lakehouse or a Fabric workspace. Every
+ * command talks to a target only through this interface, and one contract test suite runs against
+ * every implementation.
  */
 public interface Target extends AutoCloseable {
 

@@ -68,7 +68,11 @@ class ArchitectureTest {
     noClasses()
         .that()
         .resideInAnyPackage(
-            "dev.mlv.sql..", "dev.mlv.lineage..", "dev.mlv.project..", "dev.mlv.check..", "dev.mlv.diag..")
+            "dev.mlv.sql..",
+            "dev.mlv.lineage..",
+            "dev.mlv.project..",
+            "dev.mlv.check..",
+            "dev.mlv.diag..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("dev.mlv.target..", "dev.mlv.plan..", "dev.mlv.refresh..")

@@ -9,9 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Golden files for CLI output: the expected text is checked in under
- * src/test/resources/golden; a mismatch writes NAME.actual beside it, so a reviewer can accept
- * the new output by copying it over.
+ * Golden files for CLI output: the expected text is checked in under src/test/resources/golden; a
+ * mismatch writes NAME.actual beside it, so a reviewer can accept the new output by copying it
+ * over.
  */
 public final class Golden {
   private static final Path DIR = Path.of("src/test/resources/golden");

@@ -121,7 +121,9 @@ class MedallionEndToEndTest {
     assertThat(plan.out()).contains("No changes.");
     CliRun r = mlv("refresh", "--format", "json", "--quiet");
     assertThat(r.exitCode()).as(r.toString()).isZero();
-    assertThat(r.out()).contains("\"strategy\" : \"skip\"").doesNotContain("\"strategy\" : \"full\"");
+    assertThat(r.out())
+        .contains("\"strategy\" : \"skip\"")
+        .doesNotContain("\"strategy\" : \"full\"");
   }
 
   @Test
@@ -148,10 +150,12 @@ class MedallionEndToEndTest {
   void dmlIntoAViewIsRefusedAndManagementStatementsWork() {
     CliRun dml = mlv("sql", "DELETE FROM silver.trials_clean WHERE n_testers > 0");
     assertThat(dml.exitCode()).isEqualTo(ExitCodes.ERROR);
-    assertThat(dml.err()).contains("cannot write to the materialized lake view silver.trials_clean");
+    assertThat(dml.err())
+        .contains("cannot write to the materialized lake view silver.trials_clean");
     CliRun show = mlv("sql", "SHOW MATERIALIZED LAKE VIEWS IN silver", "--format", "csv");
     assertThat(show.out()).contains("silver,trials_clean");
     CliRun create = mlv("sql", "SHOW CREATE MATERIALIZED LAKE VIEW gold.formula_preference");
-    assertThat(create.out()).contains("CREATE OR REPLACE MATERIALIZED LAKE VIEW gold.formula_preference");
+    assertThat(create.out())
+        .contains("CREATE OR REPLACE MATERIALIZED LAKE VIEW gold.formula_preference");
   }
 }

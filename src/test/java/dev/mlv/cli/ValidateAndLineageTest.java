@@ -43,16 +43,19 @@ class ValidateAndLineageTest {
 
   @Test
   void lineageOfTheMedallionInEveryFormat() {
-    Golden.assertMatches("lineage-medallion.dot", CliRun.of("lineage", "-p", MEDALLION, "--dot").out());
+    Golden.assertMatches(
+        "lineage-medallion.dot", CliRun.of("lineage", "-p", MEDALLION, "--dot").out());
     Golden.assertMatches(
         "lineage-medallion.json", CliRun.of("lineage", "-p", MEDALLION, "--format", "json").out());
     Golden.assertMatches(
-        "lineage-medallion.mmd", CliRun.of("lineage", "-p", MEDALLION, "--format", "mermaid").out());
+        "lineage-medallion.mmd",
+        CliRun.of("lineage", "-p", MEDALLION, "--format", "mermaid").out());
     Golden.assertMatches(
         "lineage-medallion.txt", CliRun.of("lineage", "-p", MEDALLION, "--format", "text").out());
     Golden.assertMatches(
         "lineage-medallion-gold-ancestors.txt",
-        CliRun.of("lineage", "-p", MEDALLION, "+gold.formula_preference", "--format", "text").out());
+        CliRun.of("lineage", "-p", MEDALLION, "+gold.formula_preference", "--format", "text")
+            .out());
   }
 
   @Test
@@ -88,7 +91,10 @@ class ValidateAndLineageTest {
 
   @Test
   void malformedSqlIsAPositionedErrorWithoutStackTrace() throws IOException {
-    project(YML, "silver/bad.sql", "CREATE MATERIALIZED LAKE VIEW s.v AS\nSELECT a,, FROM bronze.orders\n");
+    project(
+        YML,
+        "silver/bad.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.v AS\nSELECT a,, FROM bronze.orders\n");
     CliRun r = CliRun.of("validate", "-p", dir.toString());
     assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(r.out()).contains("views/silver/bad.sql:2:").contains("error[SQL_PARSE]");
@@ -135,6 +141,8 @@ class ValidateAndLineageTest {
         "b.sql",
         "CREATE MATERIALIZED LAKE VIEW S.V AS SELECT 2");
     CliRun r = CliRun.of("validate", "-p", dir.toString());
-    assertThat(r.out()).contains("views/b.sql:1:1: error[DUPLICATE_VIEW]: view s.v is already defined at views/a.sql:1:1");
+    assertThat(r.out())
+        .contains(
+            "views/b.sql:1:1: error[DUPLICATE_VIEW]: view s.v is already defined at views/a.sql:1:1");
   }
 }

@@ -23,10 +23,13 @@ class LineageGraphTest {
   private static LineageGraph diamond() {
     Map<ObjectId, Node> nodes = new HashMap<>();
     for (String v : List.of("silver.b", "silver.c", "gold.d", "gold.e")) {
-      nodes.put(id(v), new Node(id(v), NodeKind.VIEW, null, v.equals("silver.b") ? Set.of("pii") : Set.of()));
+      nodes.put(
+          id(v),
+          new Node(id(v), NodeKind.VIEW, null, v.equals("silver.b") ? Set.of("pii") : Set.of()));
     }
     nodes.put(id("bronze.a"), new Node(id("bronze.a"), NodeKind.TABLE, null, Set.of()));
-    nodes.put(id("crm.dbo.customers"), new Node(id("crm.dbo.customers"), NodeKind.TABLE, null, Set.of()));
+    nodes.put(
+        id("crm.dbo.customers"), new Node(id("crm.dbo.customers"), NodeKind.TABLE, null, Set.of()));
     List<Edge> edges = new ArrayList<>();
     edges.add(new Edge(id("bronze.a"), id("silver.b"), null));
     edges.add(new Edge(id("bronze.a"), id("silver.c"), null));

@@ -50,7 +50,14 @@ class PlannerTest {
                     .get(0))
             .definition();
     return new DeployedView(
-        ObjectId.parse(id), statement, def.fingerprint(), true, 3, Instant.EPOCH, Map.of(), Optional.empty());
+        ObjectId.parse(id),
+        statement,
+        def.fingerprint(),
+        true,
+        3,
+        Instant.EPOCH,
+        Map.of(),
+        Optional.empty());
   }
 
   private Plan plan(Project p, Map<ObjectId, DeployedView> views, boolean prune) {
@@ -72,9 +79,19 @@ class PlannerTest {
             "c.sql", "CREATE MATERIALIZED LAKE VIEW s.c AS SELECT x FROM s.b",
             "d.sql", "CREATE MATERIALIZED LAKE VIEW s.d AS SELECT 1 AS one");
     Map<ObjectId, DeployedView> views = new HashMap<>();
-    views.put(ObjectId.parse("ws.lh.s.a"), deployed("ws.lh.s.a", "create materialized lake view s.a as\n  select X from BRONZE.T -- same", p));
-    views.put(ObjectId.parse("ws.lh.s.b"), deployed("ws.lh.s.b", "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a WHERE x > 0", p));
-    views.put(ObjectId.parse("ws.lh.s.c"), deployed("ws.lh.s.c", "CREATE MATERIALIZED LAKE VIEW s.c AS SELECT x FROM s.b", p));
+    views.put(
+        ObjectId.parse("ws.lh.s.a"),
+        deployed(
+            "ws.lh.s.a",
+            "create materialized lake view s.a as\n  select X from BRONZE.T -- same",
+            p));
+    views.put(
+        ObjectId.parse("ws.lh.s.b"),
+        deployed(
+            "ws.lh.s.b", "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a WHERE x > 0", p));
+    views.put(
+        ObjectId.parse("ws.lh.s.c"),
+        deployed("ws.lh.s.c", "CREATE MATERIALIZED LAKE VIEW s.c AS SELECT x FROM s.b", p));
     Plan plan = plan(p, views, false);
     assertThat(plan.changes())
         .extracting(c -> PlanJson.action(c) + " " + c.id().shortName() + ": " + c.reason())
@@ -84,7 +101,8 @@ class PlannerTest {
             "replace s.b: definition changed: SELECT",
             "no-op s.c: unchanged");
     Change.Replace r = (Change.Replace) plan.changes().get(2);
-    assertThat(r.diff()).contains("-CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a WHERE x > 0")
+    assertThat(r.diff())
+        .contains("-CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a WHERE x > 0")
         .contains("+CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a WHERE x > 1");
     assertThat(plan.refresh()).extracting(ObjectId::shortName).containsExactly("s.c");
     assertThat(plan.hasChanges()).isTrue();
@@ -92,10 +110,18 @@ class PlannerTest {
 
   @Test
   void aRemovedViewWithTheSameDefinitionIsARename() throws IOException {
-    Project p = project("n.sql", "CREATE MATERIALIZED LAKE VIEW s.new_name AS SELECT x FROM bronze.t");
+    Project p =
+        project("n.sql", "CREATE MATERIALIZED LAKE VIEW s.new_name AS SELECT x FROM bronze.t");
     Map<ObjectId, DeployedView> views = new HashMap<>();
-    views.put(ObjectId.parse("ws.lh.s.old_name"), deployed("ws.lh.s.old_name", "CREATE MATERIALIZED LAKE VIEW s.old_name AS\nSELECT x FROM bronze.t", p));
-    views.put(ObjectId.parse("ws.lh.s.gone"), deployed("ws.lh.s.gone", "CREATE MATERIALIZED LAKE VIEW s.gone AS SELECT 2", p));
+    views.put(
+        ObjectId.parse("ws.lh.s.old_name"),
+        deployed(
+            "ws.lh.s.old_name",
+            "CREATE MATERIALIZED LAKE VIEW s.old_name AS\nSELECT x FROM bronze.t",
+            p));
+    views.put(
+        ObjectId.parse("ws.lh.s.gone"),
+        deployed("ws.lh.s.gone", "CREATE MATERIALIZED LAKE VIEW s.gone AS SELECT 2", p));
     Plan kept = plan(p, views, false);
     assertThat(kept.changes())
         .extracting(c -> PlanJson.action(c) + " " + c.id().shortName())

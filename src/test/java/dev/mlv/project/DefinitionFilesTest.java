@@ -66,8 +66,7 @@ class DefinitionFilesTest {
                 + "views: [views/silver, extra, views, .]\n"
                 + "targets:\n  local: {warehouse: wh}\n");
 
-    assertThat(files)
-        .containsExactly("extra/x.sql", "views/bronze.sql", "views/silver/s.sql");
+    assertThat(files).containsExactly("extra/x.sql", "views/bronze.sql", "views/silver/s.sql");
   }
 
   @Test

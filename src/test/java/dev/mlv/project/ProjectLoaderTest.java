@@ -202,7 +202,8 @@ class ProjectLoaderTest {
     assertThat(config.viewConfig().get("gold.summary").position().column()).isEqualTo(3);
     assertThat(config.settingsFor("silver.trials_clean"))
         .isEqualTo(
-            new ViewSettings.Effective(false, false, RefreshPolicy.FULL, List.of("quality", "pii")));
+            new ViewSettings.Effective(
+                false, false, RefreshPolicy.FULL, List.of("quality", "pii")));
     assertThat(config.settingsFor("GOLD.summary"))
         .isEqualTo(new ViewSettings.Effective(true, true, RefreshPolicy.AUTO, List.of()));
     assertThat(config.settingsFor("other.view"))
@@ -278,8 +279,7 @@ class ProjectLoaderTest {
     LoadResult result = load("# a project\nname: medallion\nschema:\nworkspace: \"\"\n");
 
     assertThat(where(result))
-        .containsExactly(
-            "2:1 CONFIG_MISSING", "3:8 CONFIG_MISSING", "4:12 CONFIG_VALUE");
+        .containsExactly("2:1 CONFIG_MISSING", "3:8 CONFIG_MISSING", "4:12 CONFIG_VALUE");
     assertThat(result.diagnostics().get(0).message())
         .isEqualTo("missing required key 'lakehouse' at the top level");
     assertThat(result.diagnostics().get(1).message()).isEqualTo("schema has no value");
@@ -335,8 +335,7 @@ class ProjectLoaderTest {
 
     assertThat(where(result)).containsExactly("8:18 CONFIG_VALUE", "9:18 CONFIG_VALUE");
     assertThat(result.diagnostics().get(0).message())
-        .isEqualTo(
-            "targets.prod.workspaceId must be a UUID, not '8d2f3c1a-5b6e-4f70-8a91'");
+        .isEqualTo("targets.prod.workspaceId must be a UUID, not '8d2f3c1a-5b6e-4f70-8a91'");
     // UUID.fromString would accept "1-2-3-4-5"; the ids Fabric shows never look like that.
     assertThat(result.diagnostics().get(1).message()).contains("'1-2-3-4-5'");
   }
@@ -610,7 +609,8 @@ class ProjectLoaderTest {
                 """);
 
     assertThat(where(result)).containsExactly("7:5 CONFIG_VALUE", "10:3 CONFIG_VALUE");
-    assertThat(result.diagnostics().get(0).hint()).isEqualTo("first at line 6; merge the two entries");
+    assertThat(result.diagnostics().get(0).hint())
+        .isEqualTo("first at line 6; merge the two entries");
   }
 
   @Test

@@ -25,7 +25,8 @@ class ProjectLocatorTest {
   @Test
   void startingAtTheRootOrAFileInsideFindsTheRoot() throws IOException {
     Files.writeString(tmp.resolve("mlv.yml"), "name: p\n");
-    Path sql = Files.writeString(Files.createDirectories(tmp.resolve("views")).resolve("a.sql"), "");
+    Path sql =
+        Files.writeString(Files.createDirectories(tmp.resolve("views")).resolve("a.sql"), "");
 
     assertThat(ProjectLocator.locate(tmp)).isEqualTo(tmp.toAbsolutePath().normalize());
     assertThat(ProjectLocator.locate(sql)).isEqualTo(tmp.toAbsolutePath().normalize());

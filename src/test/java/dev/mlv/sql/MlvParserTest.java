@@ -137,8 +137,9 @@ class MlvParserTest {
             """);
     assertThat(r.diagnostics()).isEmpty();
     List<SqlStatement> s = r.statements();
-    assertThat(s.get(0)).isInstanceOfSatisfying(
-        SqlStatement.ShowViews.class, v -> assertThat(v.schema().dotted()).isEqualTo("silver"));
+    assertThat(s.get(0))
+        .isInstanceOfSatisfying(
+            SqlStatement.ShowViews.class, v -> assertThat(v.schema().dotted()).isEqualTo("silver"));
     assertThat(((SqlStatement.ShowViews) s.get(1)).schema()).isNull();
     assertThat(s.get(2)).isInstanceOf(SqlStatement.ShowCreate.class);
     assertThat(s.get(3))

@@ -41,11 +41,9 @@ class NormalizerTest {
     String base = "CREATE MATERIALIZED LAKE VIEW v AS SELECT a FROM t WHERE x = 'abc'";
     String fp = parse(base).fingerprint();
     assertThat(parse(base.replace("'abc'", "'ABC'")).fingerprint()).isNotEqualTo(fp);
-    assertThat(
-            parse(base.replace(" AS", " (CONSTRAINT c CHECK (a > 0)) AS")).fingerprint())
+    assertThat(parse(base.replace(" AS", " (CONSTRAINT c CHECK (a > 0)) AS")).fingerprint())
         .isNotEqualTo(fp);
-    assertThat(parse(base.replace(" AS", " PARTITIONED BY (a) AS")).fingerprint())
-        .isNotEqualTo(fp);
+    assertThat(parse(base.replace(" AS", " PARTITIONED BY (a) AS")).fingerprint()).isNotEqualTo(fp);
     assertThat(parse(base.replace(" AS", " TBLPROPERTIES ('k'='v') AS")).fingerprint())
         .isNotEqualTo(fp);
     assertThat(

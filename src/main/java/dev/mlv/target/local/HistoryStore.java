@@ -35,9 +35,9 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * The run history, kept in the lakehouse as the Delta table {@code mlv_history.runs} (one row per
- * view and run) so any engine can query it. A run that needed no Spark (nothing changed) is
- * parked as a JSON file and written to the table by the next run that starts Spark; a run whose
- * process died leaves a marker that the next run records as Interrupted.
+ * view and run) so any engine can query it. A run that needed no Spark (nothing changed) is parked
+ * as a JSON file and written to the table by the next run that starts Spark; a run whose process
+ * died leaves a marker that the next run records as Interrupted.
  */
 final class HistoryStore {
   static final String SCHEMA = "mlv_history";
@@ -58,9 +58,7 @@ final class HistoryStore {
           .add("rows_written", DataTypes.LongType, true)
           .add("rows_dropped", DataTypes.LongType, true)
           .add(
-              "violations",
-              DataTypes.createMapType(DataTypes.StringType, DataTypes.LongType),
-              true)
+              "violations", DataTypes.createMapType(DataTypes.StringType, DataTypes.LongType), true)
           .add("duration_ms", DataTypes.LongType, true)
           .add("error", DataTypes.StringType, true);
 
@@ -90,7 +88,14 @@ final class HistoryStore {
     for (Path f : list(running)) {
       RunReport r = readJson(f);
       if (r != null) {
-        out.add(new RunReport(r.id(), RunStatus.Interrupted, r.startedAt(), r.startedAt(), r.target(), r.views()));
+        out.add(
+            new RunReport(
+                r.id(),
+                RunStatus.Interrupted,
+                r.startedAt(),
+                r.startedAt(),
+                r.target(),
+                r.views()));
       }
     }
     return out;
@@ -115,7 +120,14 @@ final class HistoryStore {
     for (Path f : list(running)) {
       RunReport r = readJson(f);
       if (r != null && !r.id().equals(run.id())) {
-        batch.add(new RunReport(r.id(), RunStatus.Interrupted, r.startedAt(), r.startedAt(), r.target(), r.views()));
+        batch.add(
+            new RunReport(
+                r.id(),
+                RunStatus.Interrupted,
+                r.startedAt(),
+                r.startedAt(),
+                r.target(),
+                r.views()));
         crashed.add(f);
       }
     }
@@ -137,7 +149,9 @@ final class HistoryStore {
   private void prune(SparkSession s) {
     Instant cutoff = Instant.now().minus(retainAge);
     List<Row> runs =
-        s.read().format("delta").load(table.toString())
+        s.read()
+            .format("delta")
+            .load(table.toString())
             .select("run_id", "run_started_at")
             .distinct()
             .orderBy(org.apache.spark.sql.functions.col("run_started_at").desc())
@@ -238,8 +252,21 @@ final class HistoryStore {
     if (r.views().isEmpty()) {
       out.add(
           RowFactory.create(
-              r.id(), r.status().name(), r.target(), started, ended, null, null, null, null, null,
-              null, null, null, null, null));
+              r.id(),
+              r.status().name(),
+              r.target(),
+              started,
+              ended,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null));
     }
     int i = 0;
     for (ViewRun v : r.views()) {
@@ -257,7 +284,8 @@ final class HistoryStore {
               v.reason(),
               v.rowsWritten(),
               v.rowsDropped(),
-              scala.jdk.javaapi.CollectionConverters.asScala(new HashMap<String, Long>(v.violations())),
+              scala.jdk.javaapi.CollectionConverters.asScala(
+                  new HashMap<String, Long>(v.violations())),
               v.durationMs(),
               v.error().orElse(null)));
     }
@@ -297,7 +325,9 @@ final class HistoryStore {
       List<ViewRun> views = new ArrayList<>();
       for (JsonNode v : root.withArray("views")) {
         Map<String, Long> violations = new LinkedHashMap<>();
-        v.path("violations").fields().forEachRemaining(e -> violations.put(e.getKey(), e.getValue().asLong()));
+        v.path("violations")
+            .fields()
+            .forEachRemaining(e -> violations.put(e.getKey(), e.getValue().asLong()));
         views.add(
             new ViewRun(
                 ObjectId.parse(v.path("id").asText()),
@@ -308,7 +338,9 @@ final class HistoryStore {
                 v.path("rowsDropped").asLong(),
                 violations,
                 v.path("durationMs").asLong(),
-                v.path("error").isNull() ? Optional.empty() : Optional.of(v.path("error").asText())));
+                v.path("error").isNull()
+                    ? Optional.empty()
+                    : Optional.of(v.path("error").asText())));
       }
       return new RunReport(
           run.path("id").asText(),

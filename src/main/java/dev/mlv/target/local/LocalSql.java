@@ -25,8 +25,8 @@ import org.apache.spark.sql.Row;
 
 /**
  * {@code mlv sql} on the local lakehouse: plain Spark SQL passes through; the MLV management
- * statements, which open-source Spark does not know, are carried out on mlv's own view tables;
- * DML into a view is refused as Fabric refuses it.
+ * statements, which open-source Spark does not know, are carried out on mlv's own view tables; DML
+ * into a view is refused as Fabric refuses it.
  */
 final class LocalSql {
   private static final Pattern DML =
@@ -66,12 +66,15 @@ final class LocalSql {
   private SqlResult other(SqlStatement.Other o) {
     Matcher m = DML.matcher(o.sql());
     if (m.find()) {
-      ObjectId id = project.names().resolve(Name.of(m.group(1).replace("`", "").replaceAll("\\s", "")));
+      ObjectId id =
+          project.names().resolve(Name.of(m.group(1).replace("`", "").replaceAll("\\s", "")));
       if (target.deployed(id).isPresent()) {
         throw new MlvException(
             "DML_ON_VIEW",
-            o.position() + ": INSERT, UPDATE, DELETE and MERGE cannot write to the materialized lake"
-                + " view " + project.names().display(id)
+            o.position()
+                + ": INSERT, UPDATE, DELETE and MERGE cannot write to the materialized lake"
+                + " view "
+                + project.names().display(id)
                 + "; its data comes only from its SELECT");
       }
     }
@@ -93,11 +96,13 @@ final class LocalSql {
         }
         out.add(cells);
       }
-      String note = rows.size() > MAX_ROWS ? "(only the first " + MAX_ROWS + " rows are shown)" : null;
+      String note =
+          rows.size() > MAX_ROWS ? "(only the first " + MAX_ROWS + " rows are shown)" : null;
       return new SqlResult(List.of(cols), out, note);
     } catch (RuntimeException e) {
       String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      throw new MlvException("SQL_FAILED", o.position() + ": " + msg.lines().findFirst().orElse(msg), e);
+      throw new MlvException(
+          "SQL_FAILED", o.position() + ": " + msg.lines().findFirst().orElse(msg), e);
     }
   }
 
@@ -109,7 +114,10 @@ final class LocalSql {
             () ->
                 new MlvException(
                     "VIEW_NOT_FOUND",
-                    name.position() + ": materialized lake view " + name.text() + " does not exist"));
+                    name.position()
+                        + ": materialized lake view "
+                        + name.text()
+                        + " does not exist"));
   }
 
   private SqlResult showViews(SqlStatement.ShowViews s) {
@@ -148,12 +156,14 @@ final class LocalSql {
           "RENAME_LAKEHOUSE", r.position() + ": a view can be renamed only within its lakehouse");
     }
     if (target.deployed(to).isPresent() || Warehouse.isTable(target.warehouse().tableDir(to))) {
-      throw new MlvException("RENAME_EXISTS", r.position() + ": " + r.to().text() + " already exists");
+      throw new MlvException(
+          "RENAME_EXISTS", r.position() + ": " + r.to().text() + " already exists");
     }
     ViewMaterializer m = target.materializer(project);
     m.renameTable(v.id(), to);
     m.setTableProperties(to, Map.of(LocalTarget.P_DEFINITION, renamed(v.definition(), r.to())));
-    return SqlResult.message("Renamed " + project.names().display(v.id()) + " to " + project.names().display(to));
+    return SqlResult.message(
+        "Renamed " + project.names().display(v.id()) + " to " + project.names().display(to));
   }
 
   /** The stored CREATE statement with its name replaced, so SHOW CREATE tells the truth. */
@@ -164,7 +174,9 @@ final class LocalSql {
     }
     Name old = def.get().name();
     int offset = offsetOf(statement, old.position().line(), old.position().column());
-    return statement.substring(0, offset) + newName.text() + statement.substring(offset + old.text().length());
+    return statement.substring(0, offset)
+        + newName.text()
+        + statement.substring(offset + old.text().length());
   }
 
   private static int offsetOf(String text, int line, int column) {
@@ -185,7 +197,8 @@ final class LocalSql {
         return SqlResult.message("Nothing to drop: " + d.view().text() + " does not exist");
       }
       throw new MlvException(
-          "VIEW_NOT_FOUND", d.position() + ": materialized lake view " + d.view().text() + " does not exist");
+          "VIEW_NOT_FOUND",
+          d.position() + ": materialized lake view " + d.view().text() + " does not exist");
     }
     target.materializer(project).dropTable(id);
     return SqlResult.message("Dropped " + project.names().display(id));
@@ -197,7 +210,10 @@ final class LocalSql {
     if (!project.views().containsKey(id)) {
       throw new MlvException(
           "VIEW_NOT_IN_PROJECT",
-          r.position() + ": " + r.view().text() + " is not a view of this project, so its place in"
+          r.position()
+              + ": "
+              + r.view().text()
+              + " is not a view of this project, so its place in"
               + " the lineage is unknown");
     }
     RunReport run =
@@ -243,12 +259,15 @@ final class LocalSql {
     if (existing.isPresent() && !def.orReplace()) {
       throw new MlvException(
           "VIEW_EXISTS",
-          def.position() + ": materialized lake view " + def.name().text()
+          def.position()
+              + ": materialized lake view "
+              + def.name().text()
               + " already exists; use CREATE OR REPLACE");
     }
     if (existing.isEmpty() && Warehouse.isTable(target.warehouse().tableDir(id))) {
       throw new MlvException(
-          "TABLE_EXISTS", def.position() + ": a table named " + def.name().text() + " already exists");
+          "TABLE_EXISTS",
+          def.position() + ": a table named " + def.name().text() + " already exists");
     }
     ViewRun r =
         target.materialize(
@@ -263,7 +282,12 @@ final class LocalSql {
       throw new MlvException("CREATE_FAILED", r.error().get());
     }
     return SqlResult.message(
-        "Created " + project.names().display(id) + ": " + r.rowsWritten() + " rows written, "
-            + r.rowsDropped() + " dropped");
+        "Created "
+            + project.names().display(id)
+            + ": "
+            + r.rowsWritten()
+            + " rows written, "
+            + r.rowsDropped()
+            + " dropped");
   }
 }

@@ -11,7 +11,6 @@ import dev.mlv.plan.EnableCdf;
 import dev.mlv.plan.Plan;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectConfig;
-import dev.mlv.project.ProjectView;
 import dev.mlv.project.SparkTarget;
 import dev.mlv.refresh.DagWalker;
 import dev.mlv.refresh.RefreshRequest;
@@ -24,8 +23,8 @@ import dev.mlv.refresh.ViewRun;
 import dev.mlv.refresh.ViewStatus;
 import dev.mlv.sql.MlvParser;
 import dev.mlv.sql.QueryFacts;
-import dev.mlv.sql.TableExtractor;
 import dev.mlv.sql.SqlStatement;
+import dev.mlv.sql.TableExtractor;
 import dev.mlv.sql.ViewBody;
 import dev.mlv.sql.ViewDefinition;
 import dev.mlv.target.DeployedState;
@@ -43,9 +42,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The embedded target: a lakehouse in a local folder laid out like OneLake, refreshed with
- * Spark and Delta in this JVM. Spark starts only when a command needs to run SQL; reading the
- * deployed state and deciding that nothing changed use the Delta logs alone.
+ * The embedded target: a lakehouse in a local folder laid out like OneLake, refreshed with Spark
+ * and Delta in this JVM. Spark starts only when a command needs to run SQL; reading the deployed
+ * state and deciding that nothing changed use the Delta logs alone.
  */
 public final class LocalTarget implements Target {
   static final String P_DEFINITION = "mlv.definition";
@@ -69,8 +68,14 @@ public final class LocalTarget implements Target {
     this.target = target;
     this.debug = debug;
     this.warehouse = new Warehouse(target.warehouse());
-    lakehouses.put(config.lakehouse().toLowerCase(java.util.Locale.ROOT), config.workspace().toLowerCase(java.util.Locale.ROOT));
-    config.lakehouses().forEach((lh, ref) -> lakehouses.putIfAbsent(lh, ref.workspace().toLowerCase(java.util.Locale.ROOT)));
+    lakehouses.put(
+        config.lakehouse().toLowerCase(java.util.Locale.ROOT),
+        config.workspace().toLowerCase(java.util.Locale.ROOT));
+    config
+        .lakehouses()
+        .forEach(
+            (lh, ref) ->
+                lakehouses.putIfAbsent(lh, ref.workspace().toLowerCase(java.util.Locale.ROOT)));
   }
 
   @Override
@@ -133,13 +138,17 @@ public final class LocalTarget implements Target {
         () -> {
           ViewMaterializer m = materializer(project);
           for (EnableCdf e : plan.enableCdf()) {
-            listener.message("  enabling change data feed on " + project.names().display(e.table()));
+            listener.message(
+                "  enabling change data feed on " + project.names().display(e.table()));
             m.setTableProperties(e.table(), Map.of("delta.enableChangeDataFeed", "true"));
           }
           for (Change c : plan.changes()) {
             if (c instanceof Change.Rename r) {
               listener.message(
-                  "  renaming " + project.names().display(r.from()) + " to " + project.names().display(r.id()));
+                  "  renaming "
+                      + project.names().display(r.from())
+                      + " to "
+                      + project.names().display(r.id()));
               m.renameTable(r.from(), r.id());
               m.setTableProperties(r.id(), Map.of(P_DEFINITION, r.statement()));
             } else if (c instanceof Change.Drop d) {
@@ -176,8 +185,15 @@ public final class LocalTarget implements Target {
                   id -> {
                     Strategy s = plannedStrategy(project, request, id);
                     return new ViewRun(
-                        id, ViewStatus.Planned, s.label(), s.code() + ": " + s.detail(), 0, 0,
-                        Map.of(), 0, Optional.empty());
+                        id,
+                        ViewStatus.Planned,
+                        s.label(),
+                        s.code() + ": " + s.detail(),
+                        0,
+                        0,
+                        Map.of(),
+                        0,
+                        Optional.empty());
                   })
               .toList();
       return new RunReport("dry-run", RunStatus.Planned, now, now, name(), planned);
@@ -201,22 +217,25 @@ public final class LocalTarget implements Target {
       Project project, java.util.function.Supplier<RefreshRequest> prepare, RunListener listener) {
     String runId = RunIds.next();
     Instant started = Instant.now();
-    Optional<RefreshLock> lock = RefreshLock.tryAcquire(warehouse.root(), config.lakehouse(), runId);
+    Optional<RefreshLock> lock =
+        RefreshLock.tryAcquire(warehouse.root(), config.lakehouse(), runId);
     if (lock.isEmpty()) {
       String holder =
           RefreshLock.holder(warehouse.root(), config.lakehouse())
               .map(h -> "run " + h.runId() + ", pid " + h.pid() + " on " + h.host())
               .orElse("another run");
       listener.message(
-          "  another refresh (" + holder + ") is running on lakehouse " + config.lakehouse()
+          "  another refresh ("
+              + holder
+              + ") is running on lakehouse "
+              + config.lakehouse()
               + "; this one is skipped, not queued");
       return new RunReport(runId, RunStatus.Skipped, started, Instant.now(), name(), List.of());
     }
     try (RefreshLock held = lock.get()) {
       RefreshRequest request = prepare.get();
       HistoryStore history = history();
-      RunReport running =
-          new RunReport(runId, RunStatus.Running, started, null, name(), List.of());
+      RunReport running = new RunReport(runId, RunStatus.Running, started, null, name(), List.of());
       history.started(running);
       Instant deadline = started.plus(request.timeout());
       List<ViewRun> runs =
@@ -231,7 +250,9 @@ public final class LocalTarget implements Target {
               ? RunStatus.Failed
               : RunStatus.Completed;
       RunReport report = new RunReport(runId, status, started, Instant.now(), name(), runs);
-      history.record(report, runtime != null && runtime.started() ? Optional.of(runtime.session()) : Optional.empty());
+      history.record(
+          report,
+          runtime != null && runtime.started() ? Optional.of(runtime.session()) : Optional.empty());
       return report;
     }
   }
@@ -246,15 +267,21 @@ public final class LocalTarget implements Target {
       def = project.views().get(id).definition();
     } else if (deployed.isEmpty()) {
       return failed(
-          id, "none", "NOT_DEPLOYED",
-          "view " + project.names().display(id) + " is not deployed; run 'mlv apply' first", t0);
+          id,
+          "none",
+          "NOT_DEPLOYED",
+          "view " + project.names().display(id) + " is not deployed; run 'mlv apply' first",
+          t0);
     } else {
       // Refresh runs what is deployed, as Fabric does; apply is what deploys the project.
       Optional<ViewDefinition> parsed = parseDefinition(deployed.get().definition());
       if (parsed.isEmpty()) {
         return failed(
-            id, "none", "BAD_DEFINITION",
-            "the definition stored with " + project.names().display(id)
+            id,
+            "none",
+            "BAD_DEFINITION",
+            "the definition stored with "
+                + project.names().display(id)
                 + " cannot be parsed; run 'mlv apply' to replace it",
             t0);
       }
@@ -268,8 +295,15 @@ public final class LocalTarget implements Target {
     if (strategy instanceof Strategy.Skip) {
       result =
           new ViewRun(
-              id, ViewStatus.Completed, strategy.label(), strategy.code() + ": " + strategy.detail(),
-              0, 0, Map.of(), elapsed(t0), Optional.empty());
+              id,
+              ViewStatus.Completed,
+              strategy.label(),
+              strategy.code() + ": " + strategy.detail(),
+              0,
+              0,
+              Map.of(),
+              elapsed(t0),
+              Optional.empty());
     } else {
       result = materialize(project, id, def, upstream, strategy, true, t0);
     }
@@ -321,7 +355,9 @@ public final class LocalTarget implements Target {
             id,
             strategy.label(),
             reason,
-            "source " + project.names().display(up) + " does not exist in the local lakehouse"
+            "source "
+                + project.names().display(up)
+                + " does not exist in the local lakehouse"
                 + hintFor(project, up),
             t0);
       }
@@ -346,8 +382,15 @@ public final class LocalTarget implements Target {
                       def.comment(),
                       props));
       return new ViewRun(
-          id, ViewStatus.Completed, strategy.label(), reason, r.rowsWritten(), r.rowsDropped(),
-          r.violations(), elapsed(t0), Optional.empty());
+          id,
+          ViewStatus.Completed,
+          strategy.label(),
+          reason,
+          r.rowsWritten(),
+          r.rowsDropped(),
+          r.violations(),
+          elapsed(t0),
+          Optional.empty());
     } catch (MlvException e) {
       return failed(id, strategy.label(), reason, e.getMessage(), t0);
     } catch (RuntimeException e) {
@@ -390,8 +433,7 @@ public final class LocalTarget implements Target {
       OptionalLong v = Warehouse.latestCommit(warehouse.tableDir(up));
       current.put(up, v.isPresent() ? v.getAsLong() : -1L);
     }
-    boolean optimal =
-        project.view(id).map(v -> v.settings().optimalRefresh()).orElse(true);
+    boolean optimal = project.view(id).map(v -> v.settings().optimalRefresh()).orElse(true);
     return StrategyDecider.decide(
         new StrategyDecider.Input(
             id,
@@ -403,7 +445,8 @@ public final class LocalTarget implements Target {
         project.names());
   }
 
-  private static ViewRun failed(ObjectId id, String strategy, String reason, String error, long t0) {
+  private static ViewRun failed(
+      ObjectId id, String strategy, String reason, String error, long t0) {
     return new ViewRun(
         id, ViewStatus.Failed, strategy, reason, 0, 0, Map.of(), elapsed(t0), Optional.of(error));
   }
@@ -425,7 +468,8 @@ public final class LocalTarget implements Target {
   private HistoryStore history() {
     return new HistoryStore(
         warehouse,
-        new ObjectId(config.workspace(), config.lakehouse(), HistoryStore.SCHEMA, HistoryStore.TABLE),
+        new ObjectId(
+            config.workspace(), config.lakehouse(), HistoryStore.SCHEMA, HistoryStore.TABLE),
         config.defaults().history().retainRuns(),
         config.defaults().history().retainDays());
   }

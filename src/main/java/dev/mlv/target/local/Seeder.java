@@ -15,8 +15,8 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Loads the seed files that mlv.yml declares for sources (CSV with a header row, or Parquet)
- * into Delta tables of the local lakehouse, replacing what they held, in one commit each.
+ * Loads the seed files that mlv.yml declares for sources (CSV with a header row, or Parquet) into
+ * Delta tables of the local lakehouse, replacing what they held, in one commit each.
  */
 public final class Seeder {
   /** One source loaded: its id, the rows written and the table version after the commit. */
@@ -32,7 +32,9 @@ public final class Seeder {
 
   private static String firstLine(Throwable e) {
     String m = e.getMessage();
-    return m == null || m.isBlank() ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
+    return m == null || m.isBlank()
+        ? e.getClass().getSimpleName()
+        : m.lines().findFirst().orElse(m);
   }
 
   List<Loaded> load(List<String> names) {
@@ -58,7 +60,8 @@ public final class Seeder {
     }
     if (chosen.isEmpty()) {
       throw new MlvException(
-          "SEED_NONE", "no source in mlv.yml declares a seed file (sources: - name: ..., seed: ...)");
+          "SEED_NONE",
+          "no source in mlv.yml declares a seed file (sources: - name: ..., seed: ...)");
     }
     // Registers every lakehouse of the lineage, so seeds can land in any of them.
     target.materializer(project);
@@ -78,7 +81,8 @@ public final class Seeder {
       Dataset<Row> df =
           format == SeedFormat.PARQUET
               ? spark.read().parquet(file.toString())
-              : spark.read()
+              : spark
+                  .read()
                   .option("header", "true")
                   .option("inferSchema", "true")
                   .option("mode", "FAILFAST")

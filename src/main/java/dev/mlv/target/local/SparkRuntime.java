@@ -236,8 +236,8 @@ public final class SparkRuntime implements AutoCloseable {
   }
 
   /**
-   * Releases this runtime's session. The shared SparkContext stays up for other runtimes in the
-   * JVM and is stopped by Spark's own shutdown hook when the process ends.
+   * Releases this runtime's session. The shared SparkContext stays up for other runtimes in the JVM
+   * and is stopped by Spark's own shutdown hook when the process ends.
    */
   @Override
   public synchronized void close() {
