@@ -22,6 +22,9 @@ public final class Main {
   /** Runs mlv with {@code args} and returns the exit code; never calls System.exit. */
   public static int run(PrintWriter out, PrintWriter err, String... args) {
     boolean debug = Arrays.asList(args).contains("--debug");
+    if (debug) {
+      System.setProperty(dev.mlv.logging.QuietLogging.DEBUG_PROPERTY, "true");
+    }
     CommandLine cl = createCommandLine(out, err, debug);
     try {
       return cl.execute(args);

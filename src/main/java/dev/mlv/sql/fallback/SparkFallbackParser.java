@@ -1,6 +1,7 @@
 package dev.mlv.sql.fallback;
 
 import dev.mlv.diag.Position;
+import dev.mlv.logging.QuietLogging;
 import dev.mlv.sql.Name;
 import dev.mlv.sql.QueryFacts;
 import dev.mlv.sql.QueryFeature;
@@ -55,6 +56,10 @@ import scala.jdk.javaapi.CollectionConverters;
  * class loads Spark's parser (2-4 s, ~100 MB of jars), so callers reach it lazily.
  */
 public final class SparkFallbackParser {
+  static {
+    // Before any Spark class logs: keeps validate's output free of Spark's log banner.
+    QuietLogging.apply(QuietLogging.debugRequested());
+  }
 
   private final SparkSqlParser parser = new SparkSqlParser();
 

@@ -1,19 +1,14 @@
 package dev.mlv.target.local;
 
+import dev.mlv.logging.QuietLogging;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -63,8 +58,6 @@ public final class SparkRuntime implements AutoCloseable {
           false);
     }
   }
-
-  private static final String QUIET_CONFIG = "/dev/mlv/target/local/log4j2-quiet.properties";
 
   private final Settings settings;
   private final Warehouse warehouse;
@@ -134,7 +127,7 @@ public final class SparkRuntime implements AutoCloseable {
   }
 
   private SparkSession start() {
-    quietLogging(settings.debug());
+    QuietLogging.apply(settings.debug() || QuietLogging.debugRequested());
     Path scratch = warehouse.scratchDir();
     try {
       Files.createDirectories(scratch.resolve("spark-local"));
@@ -206,29 +199,6 @@ public final class SparkRuntime implements AutoCloseable {
     conf.put(wsKey + "." + LakehouseCatalog.OPTION_MODE, LakehouseCatalog.MODE_WORKSPACE);
     conf.put(wsKey + "." + LakehouseCatalog.OPTION_WAREHOUSE, warehouse.root().toString());
     return conf;
-  }
-
-  /**
-   * Configures log4j2 before Spark does: Spark only installs its INFO defaults (and prints "Using
-   * Spark's default log4j profile") when log4j2 runs on its built-in default configuration.
-   */
-  static void quietLogging(boolean debug) {
-    URL config = SparkRuntime.class.getResource(QUIET_CONFIG);
-    if (config == null) {
-      throw new IllegalStateException("missing resource " + QUIET_CONFIG);
-    }
-    LoggerContext context = (LoggerContext) LogManager.getContext(false);
-    try {
-      context.setConfigLocation(config.toURI());
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
-    if (debug) {
-      Configurator.setRootLevel(Level.INFO);
-      Configurator.setLevel("org.apache.spark", Level.INFO);
-      Configurator.setLevel("io.delta", Level.INFO);
-      Configurator.setLevel("org.apache.hadoop", Level.WARN);
-    }
   }
 
   static String quote(String identifierPart) {
