@@ -60,7 +60,7 @@ public final class LineageCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "unknown format '" + f + "'; use dot, mermaid, json or text");
     }
-    Project project = ProjectLoading.load(projectOptions);
+    Project project = ProjectLoading.load(projectOptions, spec);
     List<Diagnostic> errors = project.diagnostics().stream().filter(Diagnostic::isError).toList();
     if (!errors.isEmpty()) {
       throw new MlvException(errors);

@@ -80,7 +80,7 @@ public final class PlanCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "unknown format '" + format + "'; use text or json");
     }
-    Project project = ProjectLoading.loadValid(projectOptions);
+    Project project = ProjectLoading.loadValid(projectOptions, spec);
     String targetName = Targets.name(project.config(), targetOptions.target);
     Plan plan;
     try (Target target = Targets.open(project.config(), targetName, spec)) {

@@ -8,26 +8,37 @@ import dev.mlv.project.ProjectBuilder;
 import dev.mlv.project.ProjectConfig;
 import dev.mlv.project.ProjectLoader;
 import dev.mlv.project.ProjectLocator;
+import dev.mlv.project.ProjectView;
+import dev.mlv.sql.QueryFacts;
 import java.nio.file.Path;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** Finds, reads and builds the project a command works on. */
 final class ProjectLoading {
   private ProjectLoading() {}
 
-  static ProjectConfig config(ProjectOptions options) {
-    Path root =
-        options.project != null
-            ? ProjectLocator.explicit(options.project)
-            : ProjectLocator.locate(Path.of(""));
-    LoadResult loaded = ProjectLoader.load(root);
-    if (loaded.hasErrors()) {
-      throw new MlvException(loaded.diagnostics());
+  /**
+   * The project with every file parsed; diagnostics are in the result, not thrown. With --debug,
+   * says on stderr which SELECTs needed Spark's parser because Calcite could not parse them.
+   */
+  static Project load(ProjectOptions options, CommandSpec spec) {
+    Project project = load(options);
+    if (Targets.debug(spec)) {
+      for (ProjectView v : project.views().values()) {
+        if (v.facts().map(QueryFacts::usedFallback).orElse(false)) {
+          spec.commandLine()
+              .getErr()
+              .println(
+                  "debug: "
+                      + v.definition().body().position()
+                      + ": Calcite could not parse this SELECT; Spark's parser read its lineage");
+        }
+      }
     }
-    return loaded.orThrow();
+    return project;
   }
 
-  /** The project with every file parsed; diagnostics are in the result, not thrown. */
-  static Project load(ProjectOptions options) {
+  private static Project load(ProjectOptions options) {
     Path root =
         options.project != null
             ? ProjectLocator.explicit(options.project)
@@ -42,8 +53,8 @@ final class ProjectLoading {
   }
 
   /** The project, refusing to go on when it has errors (for commands that change things). */
-  static Project loadValid(ProjectOptions options) {
-    Project project = load(options);
+  static Project loadValid(ProjectOptions options, CommandSpec spec) {
+    Project project = load(options, spec);
     if (project.hasErrors()) {
       throw new MlvException(
           project.diagnostics().stream().filter(dev.mlv.diag.Diagnostic::isError).toList());

@@ -79,7 +79,7 @@ public final class RefreshCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--parallelism must be at least 1");
     }
-    Project project = ProjectLoading.loadValid(projectOptions);
+    Project project = ProjectLoading.loadValid(projectOptions, spec);
     SortedSet<ObjectId> views =
         Selection.views(
             project.lineage(), Selection.select(project.lineage(), project.names(), selectors));

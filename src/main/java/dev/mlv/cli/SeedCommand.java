@@ -33,7 +33,7 @@ public final class SeedCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Project project = ProjectLoading.loadValid(projectOptions);
+    Project project = ProjectLoading.loadValid(projectOptions, spec);
     String targetName = Targets.name(project.config(), targetOptions.target);
     try (LocalTarget target = Targets.openLocal(project.config(), targetName, spec)) {
       var out = spec.commandLine().getOut();

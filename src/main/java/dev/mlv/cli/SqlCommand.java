@@ -87,7 +87,7 @@ public final class SqlCommand implements Callable<Integer> {
     if (!parsed.diagnostics().isEmpty()) {
       throw new MlvException(parsed.diagnostics());
     }
-    Project project = ProjectLoading.loadValid(projectOptions);
+    Project project = ProjectLoading.loadValid(projectOptions, spec);
     String targetName = Targets.name(project.config(), targetOptions.target);
     var out = spec.commandLine().getOut();
     try (Target target = Targets.open(project.config(), targetName, spec)) {

@@ -53,7 +53,7 @@ public final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    Project project = ProjectLoading.load(projectOptions);
+    Project project = ProjectLoading.load(projectOptions, spec);
     List<Diagnostic> all = new ArrayList<>(project.diagnostics());
     all.addAll(Checker.check(project));
     boolean failed = all.stream().anyMatch(d -> d.isError() || (strict && !d.isError()));

@@ -133,6 +133,21 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void debugSaysWhichSelectNeededSparksParser() throws IOException {
+    project(
+        YML,
+        "s/h.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.h AS\nSELECT exists(tags, x -> x = 'a') AS e FROM bronze.orders");
+    CliRun quiet = CliRun.of("validate", "-p", dir.toString());
+    assertThat(quiet.exitCode()).as(quiet.toString()).isZero();
+    assertThat(quiet.err()).isEmpty();
+    CliRun debug = CliRun.of("validate", "-p", dir.toString(), "--debug");
+    assertThat(debug.err())
+        .contains(
+            "debug: views/s/h.sql:2:1: Calcite could not parse this SELECT; Spark's parser read its lineage");
+  }
+
+  @Test
   void duplicateViewsAreReported() throws IOException {
     project(
         YML,
