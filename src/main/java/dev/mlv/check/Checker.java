@@ -86,7 +86,7 @@ public final class Checker {
   }
 
   private static void uppercaseSchema(ViewDefinition d, List<Diagnostic> out) {
-    List<String> written = writtenParts(d.name().text());
+    List<String> written = d.name().written();
     if (written.size() < 2) {
       return;
     }
@@ -103,26 +103,6 @@ public final class Checker {
                   + " views",
               "write it in lower or mixed case: " + schema.toLowerCase(Locale.ROOT)));
     }
-  }
-
-  /** The dotted parts of a name as written, backticks removed, case kept. */
-  static List<String> writtenParts(String text) {
-    List<String> parts = new ArrayList<>();
-    StringBuilder cur = new StringBuilder();
-    boolean quoted = false;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '`') {
-        quoted = !quoted;
-      } else if (c == '.' && !quoted) {
-        parts.add(cur.toString().strip());
-        cur.setLength(0);
-      } else {
-        cur.append(c);
-      }
-    }
-    parts.add(cur.toString().strip());
-    return parts;
   }
 
   private static void fileView(ViewDefinition d, ViewBody.Files f, List<Diagnostic> out) {

@@ -28,6 +28,16 @@ public final class Main {
     CommandLine cl = createCommandLine(out, err, debug);
     try {
       return cl.execute(args);
+    } catch (StackOverflowError | OutOfMemoryError e) {
+      // picocli handles exceptions; errors of the JVM itself end up here.
+      err.println(
+          "mlv: internal error: "
+              + e.getClass().getSimpleName()
+              + (debug ? "" : " (run with --debug for details)"));
+      if (debug) {
+        e.printStackTrace(err);
+      }
+      return ExitCodes.ERROR;
     } finally {
       out.flush();
       err.flush();

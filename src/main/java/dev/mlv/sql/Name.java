@@ -31,4 +31,24 @@ public record Name(List<String> parts, String text, Position position) {
   public String toString() {
     return dotted();
   }
+
+  /** The dotted parts as written: backticks removed, case kept. */
+  public List<String> written() {
+    List<String> out = new java.util.ArrayList<>();
+    StringBuilder cur = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '`') {
+        quoted = !quoted;
+      } else if (c == '.' && !quoted) {
+        out.add(cur.toString().strip());
+        cur.setLength(0);
+      } else {
+        cur.append(c);
+      }
+    }
+    out.add(cur.toString().strip());
+    return out;
+  }
 }

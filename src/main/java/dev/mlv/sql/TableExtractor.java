@@ -76,6 +76,25 @@ public final class TableExtractor {
    * neither parser accepts gives facts with no tables and one {@value #PARSE_RULE} error.
    */
   public QueryFacts extract(String selectSql, Position start) {
+    try {
+      return parseAndWalk(selectSql, start);
+    } catch (StackOverflowError e) {
+      // Both parsers recurse per nesting level; a pathological statement must not crash mlv.
+      return new QueryFacts(
+          List.of(),
+          Set.of(),
+          Set.of(),
+          false,
+          List.of(
+              Diagnostic.error(
+                  "SQL_TOO_DEEP",
+                  start,
+                  "the SELECT nests too deeply to be analysed",
+                  "flatten it with CTEs (WITH ... AS) or split it into several views")));
+    }
+  }
+
+  private QueryFacts parseAndWalk(String selectSql, Position start) {
     SparkSyntaxRewriter.Result rewritten = rewriter.rewrite(selectSql);
     Walk walk = new Walk(selectSql, start, rewritten);
     try {

@@ -42,6 +42,13 @@ class MedallionEndToEndTest {
         }
       }
     }
+    // Names are case-insensitive in Fabric; Spark matches catalog names as written, so a
+    // mixed-case 4-part name proves the local engine registers the spellings it meets.
+    Files.writeString(
+        dst.resolve("views/gold/repeat_winners.sql"),
+        "CREATE MATERIALIZED LAKE VIEW gold.repeat_winners AS\n"
+            + "SELECT formula_id, trials FROM FabCon_Demo.LH_Oud_Mlv.gold.formula_preference"
+            + " WHERE trials > 1");
     project = dst.toString();
   }
 
@@ -61,7 +68,8 @@ class MedallionEndToEndTest {
     assertThat(r.out())
         .contains("+ create   silver.trials_clean")
         .contains("+ create   gold.formula_preference")
-        .contains("Plan: 2 to create");
+        .contains("+ create   gold.repeat_winners")
+        .contains("Plan: 3 to create");
   }
 
   @Test
@@ -94,6 +102,9 @@ class MedallionEndToEndTest {
         .isEqualTo("{\"pct_valid\":1,\"has_formula\":1,\"has_testers\":1}");
     JsonNode gold = run.path("views").get(1);
     assertThat(gold.path("rowsWritten").asLong()).isEqualTo(6);
+    JsonNode winners = run.path("views").get(2);
+    assertThat(winners.path("id").asText()).isEqualTo("fabcon_demo.lh_oud_mlv.gold.repeat_winners");
+    assertThat(winners.path("rowsWritten").asLong()).as(apply.out()).isEqualTo(1);
 
     CliRun top =
         mlv(

@@ -148,6 +148,23 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void pathologicallyDeepSqlIsAnErrorNotACrash() throws IOException {
+    int n = 5000;
+    project(
+        YML,
+        "deep.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.v AS SELECT "
+            + "(".repeat(n)
+            + "1"
+            + ")".repeat(n)
+            + " AS x FROM bronze.orders");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out()).contains("views/deep.sql:1:38: error[SQL_TOO_DEEP]");
+    assertThat(r.out() + r.err()).doesNotContain("\tat ");
+  }
+
+  @Test
   void duplicateViewsAreReported() throws IOException {
     project(
         YML,

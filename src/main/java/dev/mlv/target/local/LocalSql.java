@@ -9,6 +9,7 @@ import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.Strategy;
 import dev.mlv.refresh.ViewRun;
 import dev.mlv.sql.Name;
+import dev.mlv.sql.QueryFacts;
 import dev.mlv.sql.SqlStatement;
 import dev.mlv.sql.ViewDefinition;
 import dev.mlv.target.DeployedView;
@@ -79,6 +80,8 @@ final class LocalSql {
       }
     }
     target.materializer(project);
+    QueryFacts facts = target.extractor().extract(o.sql(), o.position());
+    target.registerSpellings(facts.tables());
     try {
       Dataset<Row> df = target.runtime().session().sql(o.sql());
       String[] cols = df.columns();

@@ -11,6 +11,7 @@ import dev.mlv.plan.EnableCdf;
 import dev.mlv.plan.Plan;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectConfig;
+import dev.mlv.project.ProjectView;
 import dev.mlv.project.SparkTarget;
 import dev.mlv.refresh.DagWalker;
 import dev.mlv.refresh.RefreshRequest;
@@ -518,7 +519,10 @@ public final class LocalTarget implements Target {
     return runtime;
   }
 
-  /** Registers every lakehouse the project's lineage reaches before SQL runs against them. */
+  /**
+   * Registers every lakehouse the project's lineage reaches, under every spelling its SQL uses,
+   * before SQL runs against them.
+   */
   ViewMaterializer materializer(Project project) {
     SparkRuntime rt = runtime();
     for (ObjectId id : project.lineage().nodes().keySet()) {
@@ -527,7 +531,25 @@ public final class LocalTarget implements Target {
         rt.registerLakehouse(id.workspace(), id.lakehouse());
       }
     }
+    for (ProjectView v : project.views().values()) {
+      registerSpellings(v.facts().map(QueryFacts::tables).orElse(List.of()));
+    }
     return new ViewMaterializer(rt);
+  }
+
+  /** Makes the lakehouse and workspace parts of these names resolvable as they are spelled. */
+  void registerSpellings(List<dev.mlv.sql.Name> names) {
+    SparkRuntime rt = runtime();
+    for (dev.mlv.sql.Name t : names) {
+      List<String> written = t.written();
+      if (written.size() >= 3) {
+        written.subList(0, written.size() - 2).forEach(rt::registerSpelling);
+      }
+    }
+  }
+
+  TableExtractor extractor() {
+    return extractor;
   }
 
   Warehouse warehouse() {

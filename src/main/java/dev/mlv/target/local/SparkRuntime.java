@@ -1,5 +1,6 @@
 package dev.mlv.target.local;
 
+import dev.mlv.diag.MlvException;
 import dev.mlv.logging.QuietLogging;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,6 +65,8 @@ public final class SparkRuntime implements AutoCloseable {
   // lakehouse -> workspace, lower case; guarded by this
   private final Map<String, String> lakehouses = new LinkedHashMap<>();
   private SparkSession session; // guarded by this
+  // spelled catalog name -> its catalog settings; guarded by this
+  private final Map<String, Map<String, String>> spellings = new LinkedHashMap<>();
 
   public SparkRuntime(Settings settings) {
     this.settings = settings;
@@ -100,18 +103,66 @@ public final class SparkRuntime implements AutoCloseable {
     }
   }
 
+  /**
+   * Spark matches catalog names exactly as written, while MLV names are case-insensitive: makes
+   * {@code spelled} (say {@code Sales_LH}) a second name of a registered lakehouse or workspace.
+   */
+  public synchronized void registerSpelling(String spelled) {
+    String folded = Warehouse.fold(spelled);
+    if (spelled.equals(folded) || spellings.containsKey(spelled)) {
+      return;
+    }
+    String lh = folded;
+    String ws = lakehouses.get(folded);
+    if (ws == null) {
+      ws = folded;
+      lh =
+          lakehouses.entrySet().stream()
+              .filter(e -> e.getValue().equals(folded))
+              .map(Map.Entry::getKey)
+              .findFirst()
+              .orElse(null);
+      if (lh == null) {
+        return;
+      }
+    }
+    String prefix = "spark.sql.catalog." + folded;
+    Map<String, String> conf = new LinkedHashMap<>();
+    catalogConf(ws, lh)
+        .forEach(
+            (k, v) -> {
+              if (k.equals(prefix) || k.startsWith(prefix + ".")) {
+                conf.put("spark.sql.catalog." + spelled + k.substring(prefix.length()), v);
+              }
+            });
+    spellings.put(spelled, conf);
+    if (session != null) {
+      conf.forEach((k, v) -> session.conf().set(k, v));
+    }
+  }
+
   private void remember(String workspace, String lakehouse) {
     String ws = Warehouse.fold(workspace);
     String lh = Warehouse.fold(lakehouse);
     // A Spark catalog name can be a lakehouse or a workspace, not both: `x.a.b` would be ambiguous.
-    if (lakehouses.containsKey(ws) || lakehouses.containsValue(lh)) {
-      throw new IllegalArgumentException(
-          "workspace and lakehouse names must differ: " + ws + " / " + lh);
+    if (lakehouses.containsKey(ws) || lakehouses.containsValue(lh) || ws.equals(lh)) {
+      throw new MlvException(
+          "LOCAL_NAME_CLASH",
+          "the local engine needs workspace and lakehouse names to differ, but '"
+              + ws
+              + "' is both; rename one of them in mlv.yml");
     }
     String previous = lakehouses.putIfAbsent(lh, ws);
     if (previous != null && !previous.equals(ws)) {
-      throw new IllegalArgumentException(
-          "lakehouse " + lh + " is already in workspace " + previous + ", not " + ws);
+      throw new MlvException(
+          "LOCAL_NAME_CLASH",
+          "lakehouse '"
+              + lh
+              + "' appears in workspaces '"
+              + previous
+              + "' and '"
+              + ws
+              + "'; a local warehouse holds each lakehouse name once");
     }
   }
 
@@ -158,6 +209,7 @@ public final class SparkRuntime implements AutoCloseable {
         "org.apache.spark.sql.catalyst.optimizer.ConvertToLocalRelation");
     synchronized (this) {
       lakehouses.forEach((lh, ws) -> conf.putAll(catalogConf(ws, lh)));
+      spellings.values().forEach(conf::putAll);
     }
     conf.putAll(settings.conf());
 
