@@ -9,12 +9,8 @@ import dev.mlv.project.ProjectView;
 import dev.mlv.sql.Normalizer;
 import dev.mlv.target.DeployedState;
 import dev.mlv.target.DeployedView;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -244,13 +240,6 @@ public final class Planner {
     new TreeMap<>(project.views())
         .forEach(
             (id, v) -> sb.append(id).append('=').append(v.definition().fingerprint()).append('\n'));
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256")
-                  .digest(sb.toString().getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required by every JRE", e);
-    }
+    return dev.mlv.sql.Fingerprint.of(sb.toString());
   }
 }

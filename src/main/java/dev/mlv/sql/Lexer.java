@@ -10,7 +10,33 @@ import java.util.List;
  * becomes an {@link Token.Kind#UNTERMINATED} token that callers report.
  */
 final class Lexer {
+  /** Symbols of more than one character; {@code >>} is deliberately absent (nested types). */
+  private static final List<String> LONG_SYMBOLS =
+      List.of("<=>", "::", "->", "=>", "==", "!=", "<>", "<=", ">=", "||", "&&");
+
   private Lexer() {}
+
+  /** Digits, a fraction and an exponent; Spark's type suffixes (1L, 2.5BD) are separate words. */
+  private static int endOfNumber(String sql, int i) {
+    int n = sql.length();
+    int j = i;
+    while (j < n && (Character.isDigit(sql.charAt(j)) || sql.charAt(j) == '.')) {
+      j++;
+    }
+    if (j < n && (sql.charAt(j) == 'e' || sql.charAt(j) == 'E')) {
+      int k = j + 1;
+      if (k < n && (sql.charAt(k) == '+' || sql.charAt(k) == '-')) {
+        k++;
+      }
+      if (k < n && Character.isDigit(sql.charAt(k))) {
+        j = k;
+        while (j < n && Character.isDigit(sql.charAt(j))) {
+          j++;
+        }
+      }
+    }
+    return j;
+  }
 
   static List<Token> tokenize(String s) {
     List<Token> out = new ArrayList<>();
@@ -50,6 +76,8 @@ final class Lexer {
           }
         }
       } else if (c == '\'' || c == '"') {
+        // As in Spark's lexer: a backslash escapes, and a doubled quote ends this literal and
+        // starts the next one ('a''b' is 'a' 'b', which Spark concatenates).
         i++;
         kind = Token.Kind.UNTERMINATED;
         while (i < n) {
@@ -57,13 +85,9 @@ final class Lexer {
           if (d == '\\') {
             i += 2;
           } else if (d == c) {
-            if (i + 1 < n && s.charAt(i + 1) == c) {
-              i += 2;
-            } else {
-              i++;
-              kind = Token.Kind.STRING;
-              break;
-            }
+            i++;
+            kind = Token.Kind.STRING;
+            break;
           } else {
             i++;
           }
@@ -93,13 +117,19 @@ final class Lexer {
           i++;
         }
         kind = Token.Kind.WORD;
-      } else if (Character.isDigit(c)) {
-        while (i < n && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '.')) {
-          i++;
-        }
+      } else if (Character.isDigit(c)
+          || (c == '.' && i + 1 < n && Character.isDigit(s.charAt(i + 1)))) {
+        i = endOfNumber(s, i);
         kind = Token.Kind.NUMBER;
       } else {
-        i++;
+        int length = 1;
+        for (String symbol : LONG_SYMBOLS) {
+          if (s.startsWith(symbol, i)) {
+            length = symbol.length();
+            break;
+          }
+        }
+        i += length;
         kind = Token.Kind.SYMBOL;
       }
       out.add(new Token(kind, s.substring(start, i), start));

@@ -2,11 +2,7 @@ package dev.mlv.sql;
 
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.Position;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -303,7 +299,13 @@ public final class MlvParser {
             throw error("expected a string after COMMENT, found " + found(), null);
           }
           i++;
-          comment = Optional.of(s.stringValue());
+          // Adjacent literals concatenate, as in Spark: COMMENT 'a' 'b' is "ab".
+          StringBuilder text = new StringBuilder(s.stringValue());
+          while (!atEnd() && peek().kind() == Token.Kind.STRING) {
+            text.append(peek().stringValue());
+            i++;
+          }
+          comment = Optional.of(text.toString());
         } else if (t.isWord("TBLPROPERTIES")) {
           if (sawProps) {
             throw error("TBLPROPERTIES given twice", null);
@@ -341,7 +343,8 @@ public final class MlvParser {
           int to = toks.get(toks.size() - 1).end();
           String sql = text.substring(from, to);
           String normalized = Normalizer.normalize(sql);
-          ViewBody body = new ViewBody.Select(sql, pos(bodyStart), normalized, sha256(normalized));
+          ViewBody body =
+              new ViewBody.Select(sql, pos(bodyStart), normalized, Fingerprint.of(normalized));
           return new ViewDefinition(
               name,
               orReplace,
@@ -544,15 +547,6 @@ public final class MlvParser {
       }
       String raw = text.substring(first.offset(), toks.get(i - 1).end());
       return new Name(parts, raw, pos(first));
-    }
-  }
-
-  static String sha256(String s) {
-    try {
-      MessageDigest md = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(md.digest(s.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required by every JRE", e);
     }
   }
 }

@@ -43,9 +43,8 @@ record Token(Kind kind, String text, int offset) {
     return text;
   }
 
-  /** The value of a string literal, with Spark's backslash escapes and doubled quotes undone. */
+  /** The value of a string literal, with Spark's backslash escapes undone. */
   String stringValue() {
-    char q = text.charAt(0);
     StringBuilder sb = new StringBuilder();
     for (int i = 1; i < text.length() - 1; i++) {
       char c = text.charAt(i);
@@ -59,9 +58,6 @@ record Token(Kind kind, String text, int offset) {
               case '0' -> '\0';
               default -> n;
             });
-      } else if (c == q && i + 1 < text.length() - 1 && text.charAt(i + 1) == q) {
-        sb.append(q);
-        i++;
       } else {
         sb.append(c);
       }

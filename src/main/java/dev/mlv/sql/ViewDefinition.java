@@ -55,6 +55,6 @@ public record ViewDefinition(
     sb.append("\npartitioned:").append(partitionedBy);
     comment.ifPresent(c -> sb.append("\ncomment:").append(c));
     sb.append("\nproperties:").append(new java.util.TreeMap<>(properties));
-    return MlvParser.sha256(sb.toString());
+    return Fingerprint.of(sb.toString());
   }
 }

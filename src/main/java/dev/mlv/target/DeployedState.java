@@ -1,10 +1,6 @@
 package dev.mlv.target;
 
 import dev.mlv.lineage.ObjectId;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -38,13 +34,6 @@ public record DeployedState(
   public String fingerprint() {
     StringBuilder sb = new StringBuilder();
     views.forEach((id, v) -> sb.append(id).append('=').append(v.fingerprint()).append('\n'));
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256")
-                  .digest(sb.toString().getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required by every JRE", e);
-    }
+    return dev.mlv.sql.Fingerprint.of(sb.toString());
   }
 }

@@ -195,6 +195,15 @@ class MlvParserTest {
   }
 
   @Test
+  void stringsFollowSparksLexer() {
+    // 'it''s' is two adjacent literals in Spark, which concatenate: "its".
+    ViewDefinition d =
+        single("CREATE MATERIALIZED LAKE VIEW v COMMENT 'it''s' \"!\" AS SELECT 'a\\'b' AS x");
+    assertThat(d.comment()).contains("its!");
+    assertThat(((ViewBody.Select) d.body()).sql()).isEqualTo("SELECT 'a\\'b' AS x");
+  }
+
+  @Test
   void fileViewCannotAlsoHaveASelect() {
     Diagnostic d =
         parse(
