@@ -34,7 +34,9 @@ import picocli.CommandLine.Spec;
       RefreshCommand.class,
       RunsCommand.class,
       SqlCommand.class,
-      SeedCommand.class
+      SeedCommand.class,
+      InitCommand.class,
+      CompletionCommand.class
     })
 public final class MlvCommand implements Runnable {
   @Spec CommandSpec spec;

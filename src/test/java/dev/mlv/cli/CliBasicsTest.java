@@ -26,7 +26,19 @@ class CliBasicsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"validate", "lineage", "plan", "apply", "refresh", "runs", "sql", "seed"})
+  @ValueSource(
+      strings = {
+        "validate",
+        "lineage",
+        "plan",
+        "apply",
+        "refresh",
+        "runs",
+        "sql",
+        "seed",
+        "init",
+        "completion"
+      })
   void everyCommandHasHelpWithAnExample(String command) {
     CliRun r = CliRun.of(command, "--help");
     assertThat(r.exitCode()).as(r.toString()).isZero();
@@ -47,5 +59,34 @@ class CliBasicsTest {
     CliRun r = CliRun.of("validate", "-p", "/nonexistent/project");
     assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(r.err()).contains("does not exist").doesNotContain("\tat ");
+  }
+
+  @Test
+  void initMakesAValidProjectAndNeverOverwrites(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    CliRun r = CliRun.of("init", dir.resolve("sales").toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains("created mlv.yml")
+        .contains("created views/silver/orders_clean.sql");
+    CliRun v = CliRun.of("validate", "-p", dir.resolve("sales").toString());
+    assertThat(v.exitCode()).as(v.toString()).isZero();
+    assertThat(v.out()).contains("2 views, 0 errors, 0 warnings");
+    CliRun again = CliRun.of("init", dir.resolve("sales").toString());
+    assertThat(again.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(again.err()).contains("already exists; mlv init never overwrites files");
+  }
+
+  @Test
+  void completionScriptsComeFromTheCommandModel() {
+    CliRun bash = CliRun.of("completion", "bash");
+    assertThat(bash.exitCode()).isZero();
+    assertThat(bash.out())
+        .contains("complete -F")
+        .contains("refresh")
+        .contains("--detailed-exitcode");
+    CliRun zsh = CliRun.of("completion", "zsh");
+    assertThat(zsh.out()).startsWith("autoload -U +X compinit");
+    assertThat(CliRun.of("completion", "fish").exitCode()).isEqualTo(ExitCodes.USAGE);
   }
 }

@@ -1,0 +1,180 @@
+package dev.mlv.cli;
+
+import dev.mlv.diag.MlvException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code mlv init}: a new project that validates, plans and runs from the first minute. */
+@Command(
+    name = "init",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Create a project: mlv.yml with a local target and a commented Fabric target,",
+      "views/silver and views/gold with a sample view each, a seeded bronze source, a",
+      ".gitignore for the local warehouse and a CI workflow example. Never overwrites a file."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  mlv init sales",
+      "  mlv init . --name sales --lakehouse sales_lh"
+    })
+public final class InitCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(
+      paramLabel = "DIR",
+      arity = "0..1",
+      defaultValue = ".",
+      description = "Folder of the new project (default: the current folder).")
+  Path dir;
+
+  @Option(names = "--name", description = "Project name (default: the folder's name).")
+  String name;
+
+  @Option(
+      names = "--workspace",
+      defaultValue = "my_workspace",
+      description = "Default workspace (default: ${DEFAULT-VALUE}).")
+  String workspace;
+
+  @Option(
+      names = "--lakehouse",
+      defaultValue = "my_lakehouse",
+      description = "Default lakehouse (default: ${DEFAULT-VALUE}).")
+  String lakehouse;
+
+  @Override
+  public Integer call() throws IOException {
+    Path root = dir.toAbsolutePath().normalize();
+    String project =
+        name != null
+            ? name
+            : root.getFileName() == null ? "mlv_project" : root.getFileName().toString();
+    project = project.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+    if (workspace.equalsIgnoreCase(lakehouse)) {
+      throw new MlvException("INIT", "--workspace and --lakehouse must differ");
+    }
+    Map<String, String> files = new LinkedHashMap<>();
+    files.put("mlv.yml", yml(project));
+    files.put(".gitignore", "# the local lakehouse and mlv's caches\n.mlv/\n");
+    files.put("seeds/orders.csv", ORDERS);
+    files.put("views/silver/orders_clean.sql", SILVER);
+    files.put("views/gold/daily_revenue.sql", GOLD);
+    files.put(".github/workflows/mlv.yml", WORKFLOW);
+    for (String f : files.keySet()) {
+      if (Files.exists(root.resolve(f))) {
+        throw new MlvException(
+            "INIT_EXISTS",
+            root.resolve(f)
+                + " already exists; mlv init never overwrites files. Choose an empty"
+                + " folder.");
+      }
+    }
+    var out = spec.commandLine().getOut();
+    for (var e : files.entrySet()) {
+      Path p = root.resolve(e.getKey());
+      Files.createDirectories(p.getParent());
+      Files.writeString(p, e.getValue(), StandardCharsets.UTF_8);
+      out.println("created " + root.relativize(p));
+    }
+    out.println();
+    out.println("Next: cd " + root + " && mlv validate && mlv seed && mlv apply");
+    return ExitCodes.OK;
+  }
+
+  private String yml(String project) {
+    return """
+        # mlv project file; reference: docs/mlv-yml.md
+        name: %s
+        workspace: %s
+        lakehouse: %s
+        schema: dbo
+
+        views: [views]
+
+        sources:
+          - name: bronze.orders
+            seed: seeds/orders.csv    # loaded into the local lakehouse by `mlv seed`
+
+        targets:
+          local:
+            type: spark
+            warehouse: .mlv/warehouse
+            master: local[*]
+          # A Fabric workspace (validated; deployment to Fabric is not in this version of mlv):
+          # prod:
+          #   type: fabric
+          #   workspaceId: 00000000-0000-0000-0000-000000000000
+          #   lakehouseId: 00000000-0000-0000-0000-000000000000
+          #   auth:
+          #     mode: spn
+          #     tenant_id: ${env:AZURE_TENANT_ID}
+          #     client_id: ${env:AZURE_CLIENT_ID}
+          #     client_secret: ${env:AZURE_CLIENT_SECRET}
+        """
+        .formatted(project, workspace, lakehouse);
+  }
+
+  private static final String ORDERS =
+      """
+      order_id,customer_id,amount,order_date
+      1,C1,120.50,2026-11-01
+      2,C2,75.00,2026-11-01
+      3,C1,-5.00,2026-11-02
+      4,C3,240.00,2026-11-02
+      5,,18.25,2026-11-03
+      """;
+
+  private static final String SILVER =
+      """
+      -- Silver: rows that break a rule are dropped and counted in the run report
+      CREATE OR REPLACE MATERIALIZED LAKE VIEW silver.orders_clean
+      (
+        CONSTRAINT positive_amount CHECK (amount > 0)              ON MISMATCH DROP,
+        CONSTRAINT has_customer    CHECK (customer_id IS NOT NULL) ON MISMATCH DROP
+      )
+      AS SELECT order_id, customer_id, amount, order_date
+      FROM bronze.orders
+      """;
+
+  private static final String GOLD =
+      """
+      -- Gold: refreshed after silver, because it reads silver
+      CREATE OR REPLACE MATERIALIZED LAKE VIEW gold.daily_revenue
+      AS SELECT order_date, COUNT(*) AS orders, SUM(amount) AS revenue
+      FROM silver.orders_clean
+      GROUP BY order_date
+      """;
+
+  private static final String WORKFLOW =
+      """
+      # Example CI for an mlv project: lint, plan, and publish the lineage.
+      name: mlv
+      on: [push, pull_request]
+      jobs:
+        check:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/setup-java@v4
+              with: {distribution: temurin, java-version: '17'}
+            - name: Validate
+              run: mlv validate --format github
+            - name: Plan (exit 2 means changes, which is fine here)
+              run: mlv plan --detailed-exitcode || test $? -eq 2
+            - name: Lineage
+              run: mlv lineage --dot > lineage.dot
+      """;
+}
