@@ -25,7 +25,8 @@ run() {
   for _ in $(seq "$reps"); do
     [ -z "$clean" ] || rm -rf "$clean/.mlv/cache"
     local out
-    out=$({ /usr/bin/time -f "%e %U %S" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+    /usr/bin/time -o "$work/time.txt" -f "%e %U %S" "$@" >/dev/null 2>&1 || true
+    out=$(tail -1 "$work/time.txt")
     walls+=("$(echo "$out" | awk '{print $1}')")
     cpus+=("$(echo "$out" | awk '{printf "%.2f", $2 + $3}')")
   done
