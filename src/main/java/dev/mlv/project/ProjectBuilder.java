@@ -45,7 +45,13 @@ public final class ProjectBuilder {
       Pattern.compile(
           "abfss://([^@/]+)@[^/]+/([^/]+?)(?:\\.Lakehouse)?/Files/?(.*)", Pattern.CASE_INSENSITIVE);
 
-  private final TableExtractor extractor = new TableExtractor();
+  /**
+   * Created on first use: the extractor's static set-up loads Calcite, which a run answered wholly
+   * from the parse cache never needs.
+   */
+  private static final class Extractor {
+    static final TableExtractor INSTANCE = new TableExtractor();
+  }
 
   /** One parsed definition file. */
   private record ParsedFile(
@@ -57,8 +63,12 @@ public final class ProjectBuilder {
   public Project build(ProjectConfig config, List<Path> files, List<Diagnostic> earlier) {
     NameResolver names = resolver(config);
     List<Diagnostic> diagnostics = new ArrayList<>(earlier);
+    Optional<ParseCache> cache = ParseCache.open(config.root());
     List<ParsedFile> parsed =
-        files.parallelStream().map(f -> parse(config.root(), f)).collect(Collectors.toList());
+        files.parallelStream()
+            .map(f -> parse(config.root(), f, cache))
+            .collect(Collectors.toList());
+    cache.ifPresent(ParseCache::save);
 
     Map<ObjectId, ProjectView> views = new LinkedHashMap<>();
     List<SqlStatement> others = new ArrayList<>();
@@ -113,7 +123,7 @@ public final class ProjectBuilder {
     return out;
   }
 
-  private ParsedFile parse(Path root, Path file) {
+  private ParsedFile parse(Path root, Path file, Optional<ParseCache> cache) {
     Path rel = root.relativize(file);
     Position start = Position.start(rel);
     List<Diagnostic> diagnostics = new ArrayList<>();
@@ -128,8 +138,18 @@ public final class ProjectBuilder {
       return new ParsedFile(rel, List.of(), Map.of(), diagnostics);
     }
     String text;
+    String key = null;
     try {
-      text = decode(Files.readAllBytes(file));
+      byte[] bytes = Files.readAllBytes(file);
+      if (cache.isPresent()) {
+        key = ParseCache.key(rel, bytes);
+        Optional<ParseCache.Entry> hit = cache.get().get(key);
+        if (hit.isPresent()) {
+          ParseCache.Entry e = hit.get();
+          return new ParsedFile(rel, e.statements(), e.facts(), e.diags());
+        }
+      }
+      text = decode(bytes);
     } catch (CharacterCodingException e) {
       diagnostics.add(
           Diagnostic.error(
@@ -149,10 +169,13 @@ public final class ProjectBuilder {
     for (SqlStatement st : result.statements()) {
       if (st instanceof SqlStatement.CreateView cv
           && cv.definition().body() instanceof ViewBody.Select select) {
-        QueryFacts f = extractor.extract(select.sql(), select.position());
+        QueryFacts f = Extractor.INSTANCE.extract(select.sql(), select.position());
         diagnostics.addAll(f.diagnostics());
         facts.put(cv.definition(), f);
       }
+    }
+    if (key != null) {
+      cache.get().put(key, new ParseCache.Entry(result.statements(), facts, diagnostics));
     }
     return new ParsedFile(rel, result.statements(), facts, diagnostics);
   }
