@@ -132,4 +132,30 @@ class LineageGraphTest {
     assertThat(g.cycles()).isEmpty();
     assertThat(g.layers()).hasSize(n);
   }
+
+  @Test
+  void idsSortLikeTheirDottedText() {
+    java.util.Random r = new java.util.Random(42);
+    String alphabet = "ab._z";
+    List<ObjectId> ids = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      String[] p = new String[4];
+      for (int k = 0; k < 4; k++) {
+        StringBuilder sb = new StringBuilder();
+        int len = 1 + r.nextInt(3);
+        for (int c = 0; c < len; c++) {
+          sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
+        }
+        p[k] = sb.toString();
+      }
+      ids.add(new ObjectId(p[0], p[1], p[2], p[3]));
+    }
+    for (int i = 0; i + 1 < ids.size(); i++) {
+      ObjectId a = ids.get(i);
+      ObjectId b = ids.get(i + 1);
+      assertThat(Integer.signum(a.compareTo(b)))
+          .as(a + " vs " + b)
+          .isEqualTo(Integer.signum(a.toString().compareTo(b.toString())));
+    }
+  }
 }
