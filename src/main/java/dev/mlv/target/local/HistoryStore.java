@@ -164,11 +164,10 @@ final class HistoryStore {
       }
     }
     if (!drop.isEmpty()) {
-      StringBuilder in = new StringBuilder();
-      for (String id : drop) {
-        in.append(in.isEmpty() ? "" : ",").append(ViewMaterializer.literal(id));
-      }
-      s.sql("DELETE FROM delta.`" + table + "` WHERE run_id IN (" + in + ")");
+      // Not "DELETE FROM delta.`path`": the session's current catalog is a lakehouse, which
+      // reads `delta` as a schema name and fails the run as soon as there is history to prune.
+      io.delta.tables.DeltaTable.forPath(s, table.toString())
+          .delete(org.apache.spark.sql.functions.col("run_id").isin(drop.toArray()));
     }
   }
 

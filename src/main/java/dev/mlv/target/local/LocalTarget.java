@@ -180,23 +180,36 @@ public final class LocalTarget implements Target {
   public RunReport refresh(Project project, RefreshRequest request, RunListener listener) {
     if (request.dryRun()) {
       Instant now = Instant.now();
-      List<ViewRun> planned =
-          order(project.lineage(), request.views()).stream()
-              .map(
-                  id -> {
-                    Strategy s = plannedStrategy(project, request, id);
-                    return new ViewRun(
-                        id,
-                        ViewStatus.Planned,
-                        s.label(),
-                        s.code() + ": " + s.detail(),
-                        0,
-                        0,
-                        Map.of(),
-                        0,
-                        Optional.empty());
-                  })
-              .toList();
+      List<ViewRun> planned = new java.util.ArrayList<>();
+      java.util.Set<ObjectId> rebuilt = new java.util.HashSet<>();
+      for (ObjectId id : order(project.lineage(), request.views())) {
+        Strategy s = plannedStrategy(project, request, id);
+        // A real run refreshes an upstream view first, which gives this one a new commit to read.
+        Optional<ObjectId> upstream =
+            project.lineage().ancestors(id).stream().filter(rebuilt::contains).findFirst();
+        if (s instanceof Strategy.Skip && upstream.isPresent()) {
+          s =
+              new Strategy.Full(
+                  "SOURCES_CHANGED",
+                  "upstream "
+                      + project.names().display(upstream.get())
+                      + " is refreshed first in this run");
+        }
+        if (!(s instanceof Strategy.Skip)) {
+          rebuilt.add(id);
+        }
+        planned.add(
+            new ViewRun(
+                id,
+                ViewStatus.Planned,
+                s.label(),
+                s.code() + ": " + s.detail(),
+                0,
+                0,
+                Map.of(),
+                0,
+                Optional.empty()));
+      }
       return new RunReport("dry-run", RunStatus.Planned, now, now, name(), planned);
     }
     return locked(project, () -> request, listener);
@@ -245,7 +258,7 @@ public final class LocalTarget implements Target {
               request.views(),
               request.parallelism(),
               deadline,
-              id -> refreshView(project, request, id, listener));
+              id -> guarded(project, request, id, listener));
       RunStatus status =
           runs.stream().anyMatch(r -> r.status() == ViewStatus.Failed)
               ? RunStatus.Failed
@@ -255,6 +268,32 @@ public final class LocalTarget implements Target {
           report,
           runtime != null && runtime.started() ? Optional.of(runtime.session()) : Optional.empty());
       return report;
+    }
+  }
+
+  /**
+   * A view whose refresh throws (an unreadable stored definition, a lakehouse that cannot be read)
+   * fails alone, with one line of error, instead of aborting the run and leaving its marker behind.
+   */
+  private ViewRun guarded(
+      Project project, RefreshRequest request, ObjectId id, RunListener listener) {
+    long t0 = System.nanoTime();
+    try {
+      return refreshView(project, request, id, listener);
+    } catch (RuntimeException e) {
+      String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      ViewRun failed =
+          failed(
+              id,
+              "none",
+              "REFRESH_FAILED",
+              "refresh of "
+                  + project.names().display(id)
+                  + " failed: "
+                  + m.lines().findFirst().orElse(m),
+              t0);
+      listener.viewFinished(failed);
+      return failed;
     }
   }
 

@@ -1,0 +1,404 @@
+package dev.mlv.target.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mlv.cli.CliRun;
+import dev.mlv.cli.ExitCodes;
+import dev.mlv.diag.MlvException;
+import dev.mlv.diag.Position;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.plan.Planner;
+import dev.mlv.project.DefinitionFiles;
+import dev.mlv.project.LoadResult;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectBuilder;
+import dev.mlv.project.ProjectConfig;
+import dev.mlv.project.ProjectLoader;
+import dev.mlv.refresh.RefreshRequest;
+import dev.mlv.refresh.RunListener;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.RunStatus;
+import dev.mlv.refresh.ViewRun;
+import dev.mlv.refresh.ViewStatus;
+import dev.mlv.sql.MlvParser;
+import dev.mlv.target.SqlResult;
+import dev.mlv.target.TargetContractTest;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What only the embedded target does: the refresh lock across runs and processes, the run time
+ * limit, the run history on disk and in Delta, {@code mlv sql}'s management statements, and names
+ * of every length across two lakehouses.
+ */
+class LocalTargetTest {
+  private static final String WS = "ws_local";
+  private static final String LH = "lh_local";
+  private static final String COLUMNS = "id INT, customer STRING, amount DOUBLE";
+
+  @TempDir Path dir;
+  private LocalTarget target;
+
+  @BeforeAll
+  static void sharedContext() {
+    LocalSparkTestSupport.runtime();
+  }
+
+  @AfterEach
+  void close() {
+    if (target != null) {
+      target.close();
+    }
+  }
+
+  // ---- the refresh lock ----
+
+  @Test
+  void aRefreshWhileAnotherHoldsTheLakehouseIsSkippedWithExitCode3() throws IOException {
+    Project p = project("");
+    target = LocalTargetContractTest.open(p);
+    Path warehouse = target.warehouse().root();
+    try (RefreshLock held = RefreshLock.tryAcquire(warehouse, LH, "other-run").orElseThrow()) {
+      RunReport run = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+      assertThat(run.status()).isEqualTo(RunStatus.Skipped);
+      assertThat(run.views()).isEmpty();
+
+      CliRun cli = CliRun.of("refresh", "--quiet", "-p", dir.toString());
+      assertThat(cli.exitCode()).as(cli.toString()).isEqualTo(ExitCodes.SKIPPED_CONCURRENT);
+      assertThat(held.isHeld()).isTrue();
+    }
+    // Nothing was deployed, so the run after the lock is released fails, but it runs.
+    RunReport after = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+    assertThat(after.status()).isEqualTo(RunStatus.Failed);
+  }
+
+  @Test
+  void aLockLeftByADeadProcessDoesNotBlock() throws IOException {
+    Project p = project("");
+    target = LocalTargetContractTest.open(p);
+    Path lock = RefreshLock.lockFile(target.warehouse().root(), LH);
+    Instant now = Instant.now();
+    RefreshLock.write(
+        lock, new RefreshLock.Holder("dead-run", deadPid(), RefreshLock.host(), now, now));
+
+    RunReport run = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+
+    assertThat(run.status()).isNotEqualTo(RunStatus.Skipped);
+    assertThat(run.views().get(0).status()).isEqualTo(ViewStatus.Failed);
+    assertThat(run.views().get(0).error().orElseThrow()).contains("not deployed");
+    assertThat(lock).doesNotExist();
+  }
+
+  private static long deadPid() {
+    for (long pid = 4_000_000; ; pid++) {
+      if (ProcessHandle.of(pid).isEmpty()) {
+        return pid;
+      }
+    }
+  }
+
+  // ---- the run time limit ----
+
+  @Test
+  void aRunPastItsTimeLimitFailsTheRemainingViewsAndLeavesTablesUnchanged() throws IOException {
+    Project p = applied("");
+    append(p, 9, "c", 4.0);
+    Map<ObjectId, Long> before = versions(p);
+
+    RunReport run = target.refresh(p, all(p, Duration.ZERO), RunListener.NONE);
+
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    ViewRun silver = run.views().get(0);
+    assertThat(silver.status()).isEqualTo(ViewStatus.Failed);
+    assertThat(silver.reason()).isEqualTo("RUN_TIMEOUT");
+    assertThat(silver.error().orElseThrow()).contains("time limit");
+    assertThat(run.views().get(1).status()).isNotEqualTo(ViewStatus.Completed);
+    assertThat(versions(p)).isEqualTo(before);
+  }
+
+  // ---- run history ----
+
+  @Test
+  void historyKeepsOnlyTheConfiguredNumberOfRuns() throws IOException {
+    Project p = applied("  history: {retain_runs: 2}\n");
+    RunReport second = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+    RunReport third = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+
+    assertThat(target.runs(10)).extracting(RunReport::id).containsExactly(third.id(), second.id());
+    assertThat(historyTable().select("run_id").distinct().count()).isEqualTo(2);
+  }
+
+  @Test
+  void aRunWithoutSparkIsListedAndAnInterruptedRunIsRecordedByTheNextRun() throws IOException {
+    applied("");
+    target.close();
+    Path runs = new Warehouse(target.warehouse().root()).mlvDir(LH).resolve("runs");
+    // A process that died mid-run leaves its marker behind.
+    Instant crashedAt = Instant.now().minusSeconds(60);
+    HistoryStore store = history();
+    store.started(
+        new RunReport("crashed-run", RunStatus.Running, crashedAt, null, "local", List.of()));
+
+    Project p = project("");
+    target = LocalTargetContractTest.open(p);
+    RunReport quiet = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+    assertThat(quiet.status()).isEqualTo(RunStatus.Completed);
+    assertThat(quiet.views()).extracting(ViewRun::strategy).containsOnly("skip");
+    // Parked as a file: a run where nothing changed starts no Spark.
+    assertThat(files(runs.resolve("pending"))).hasSize(1);
+    assertThat(target.runs(10))
+        .extracting(r -> r.id() + " " + r.status())
+        .contains(quiet.id() + " Completed", "crashed-run Interrupted");
+
+    append(p, 9, "c", 4.0);
+    RunReport busy = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+    assertThat(busy.status()).isEqualTo(RunStatus.Completed);
+
+    assertThat(files(runs.resolve("pending"))).isEmpty();
+    assertThat(files(runs.resolve("running"))).isEmpty();
+    assertThat(
+            historyTable().select("run_id", "run_status").distinct().collectAsList().stream()
+                .map(r -> r.getString(0) + "|" + r.getString(1))
+                .toList())
+        .contains("crashed-run|Interrupted", quiet.id() + "|Completed");
+  }
+
+  private org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> historyTable() {
+    ObjectId table = new ObjectId(WS, LH, HistoryStore.SCHEMA, HistoryStore.TABLE);
+    return target
+        .runtime()
+        .session()
+        .read()
+        .format("delta")
+        .load(target.warehouse().tableDir(table).toString());
+  }
+
+  private HistoryStore history() {
+    return new HistoryStore(
+        new Warehouse(target.warehouse().root()),
+        new ObjectId(WS, LH, HistoryStore.SCHEMA, HistoryStore.TABLE),
+        25,
+        7);
+  }
+
+  private static List<Path> files(Path folder) throws IOException {
+    if (!Files.isDirectory(folder)) {
+      return List.of();
+    }
+    try (Stream<Path> s = Files.list(folder)) {
+      return s.filter(f -> f.toString().endsWith(".json")).toList();
+    }
+  }
+
+  // ---- mlv sql ----
+
+  @Test
+  void managementStatementsOfMlvSql() throws IOException {
+    Project p = applied("");
+
+    assertThat(rows(p, "SHOW MATERIALIZED LAKE VIEWS"))
+        .extracting(r -> r.substring(0, r.indexOf('|', r.indexOf('|') + 1)))
+        .containsExactly("gold|by_customer", "silver|orders_clean");
+    assertThat(rows(p, "SHOW MATERIALIZED LAKE VIEWS IN silver")).hasSize(1);
+
+    sql(p, "ALTER MATERIALIZED LAKE VIEW gold.by_customer RENAME TO gold.totals");
+    assertThat(sql(p, "SHOW CREATE MATERIALIZED LAKE VIEW gold.totals").rows().get(0).get(0))
+        .contains("gold.totals")
+        .doesNotContain("by_customer");
+    assertThat(rows(p, "SELECT count(*) FROM gold.totals")).containsExactly("2");
+    assertThatThrownBy(() -> sql(p, "SHOW CREATE MATERIALIZED LAKE VIEW gold.by_customer"))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("does not exist");
+
+    assertThat(sql(p, "DROP MATERIALIZED LAKE VIEW IF EXISTS gold.nothing").message())
+        .contains("Nothing to drop");
+    assertThatThrownBy(() -> sql(p, "DROP MATERIALIZED LAKE VIEW gold.nothing"))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("does not exist");
+    sql(p, "DROP MATERIALIZED LAKE VIEW gold.totals");
+    assertThat(rows(p, "SHOW MATERIALIZED LAKE VIEWS")).hasSize(1);
+
+    SqlResult refreshed = sql(p, "REFRESH MATERIALIZED LAKE VIEW silver.orders_clean FULL");
+    assertThat(refreshed.rows())
+        .singleElement()
+        .satisfies(r -> assertThat(r.subList(1, 4)).containsExactly("Completed", "full", "3"));
+
+    assertThat(
+            sql(
+                    p,
+                    "CREATE MATERIALIZED LAKE VIEW IF NOT EXISTS silver.orders_clean AS SELECT 1 AS x")
+                .message())
+        .contains("nothing done");
+    assertThatThrownBy(
+            () -> sql(p, "CREATE MATERIALIZED LAKE VIEW silver.orders_clean AS SELECT 1 AS x"))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("already exists");
+    sql(p, "CREATE OR REPLACE MATERIALIZED LAKE VIEW silver.adhoc AS SELECT 1 AS x");
+    assertThat(rows(p, "SELECT x FROM silver.adhoc")).containsExactly("1");
+
+    for (String dml :
+        List.of(
+            "INSERT INTO silver.orders_clean VALUES (7, 'q', 1.0)",
+            "UPDATE silver.orders_clean SET amount = 0",
+            "DELETE FROM lh_local.silver.orders_clean WHERE id = 1",
+            "MERGE INTO ws_local.lh_local.silver.orders_clean t USING bronze.orders s"
+                + " ON t.id = s.id WHEN MATCHED THEN DELETE")) {
+      assertThatThrownBy(() -> sql(p, dml))
+          .as(dml)
+          .isInstanceOf(MlvException.class)
+          .hasMessageContaining("cannot write to the materialized lake view");
+    }
+    assertThat(rows(p, "SELECT count(*) FROM silver.orders_clean")).containsExactly("3");
+
+    // A Spark error is one line naming what is wrong, not an internal error.
+    assertThatThrownBy(() -> sql(p, "SELECT * FROM bronze.no_such_table"))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("no_such_table")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+  }
+
+  // ---- names ----
+
+  @Test
+  void namesOfOneToFourPartsAndASecondLakehouse() throws IOException {
+    write(
+        "views/gold/customer_orders.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.customer_orders AS\n"
+            + "SELECT c.name, SUM(o.amount) AS total\n"
+            + "FROM crm_lh.dbo.customers c\n"
+            + "JOIN ws_local.lh_local.bronze.orders o ON o.customer = c.customer\n"
+            + "GROUP BY c.name\n");
+    write(
+        "views/dbo/customer_count.sql",
+        "CREATE MATERIALIZED LAKE VIEW customer_count AS SELECT count(*) AS n FROM"
+            + " gold.customer_orders\n");
+    Project p =
+        project("", "lakehouses:\n  crm_lh: {workspace: " + WS + "}\n", "crm_lh.dbo.customers");
+    target = LocalTargetContractTest.open(p);
+    LocalTargetContractTest.load(target, p, id("bronze.orders"), COLUMNS, orders(), false);
+    LocalTargetContractTest.load(
+        target,
+        p,
+        new ObjectId(WS, "crm_lh", "dbo", "customers"),
+        "customer STRING, name STRING",
+        List.of(List.of("a", "Ann"), List.of("b", "Bob")),
+        false);
+
+    RunReport run = target.apply(p, plan(p), RunListener.NONE);
+
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    assertThat(rows(p, "SELECT name, total FROM gold.customer_orders ORDER BY name"))
+        .containsExactly("Ann|15.0", "Bob|7.0");
+    assertThat(rows(p, "SELECT n FROM customer_count")).containsExactly("2");
+    assertThat(rows(p, "SELECT n FROM lh_local.dbo.customer_count")).containsExactly("2");
+    assertThat(target.state(p).tables())
+        .containsKey(new ObjectId(WS, "crm_lh", "dbo", "customers"));
+  }
+
+  // ---- helpers ----
+
+  private Project applied(String defaults) throws IOException {
+    Project p = project(defaults);
+    target = LocalTargetContractTest.open(p);
+    LocalTargetContractTest.load(target, p, id("bronze.orders"), COLUMNS, orders(), false);
+    RunReport run = target.apply(p, plan(p), RunListener.NONE);
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    return p;
+  }
+
+  private static List<List<Object>> orders() {
+    return List.of(List.of(1, "a", 10.0), List.of(2, "a", 5.0), List.of(3, "b", 7.0));
+  }
+
+  private void append(Project p, int id, String customer, double amount) {
+    LocalTargetContractTest.load(
+        target, p, id("bronze.orders"), COLUMNS, List.of(List.of(id, customer, amount)), true);
+  }
+
+  private Project project(String defaults) throws IOException {
+    return project(defaults, "", null);
+  }
+
+  private Project project(String defaults, String extra, String extraSource) throws IOException {
+    write(
+        "mlv.yml",
+        "name: local\nworkspace: "
+            + WS
+            + "\nlakehouse: "
+            + LH
+            + "\nschema: dbo\n"
+            + "sources: [bronze.orders"
+            + (extraSource == null ? "" : ", " + extraSource)
+            + "]\n"
+            + extra
+            + "defaults:\n  enable_cdf: false\n  parallelism: 2\n"
+            + defaults
+            + "targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n"
+            + "    master: local[2]\n");
+    if (!Files.exists(dir.resolve("views/silver/orders_clean.sql"))) {
+      write("views/silver/orders_clean.sql", TargetContractTest.SILVER);
+      write("views/gold/by_customer.sql", TargetContractTest.GOLD);
+    }
+    LoadResult loaded = ProjectLoader.load(dir, Map.of());
+    assertThat(loaded.hasErrors()).as(loaded.diagnostics().toString()).isFalse();
+    ProjectConfig config = loaded.orThrow();
+    Project p =
+        new ProjectBuilder().build(config, DefinitionFiles.discover(config), loaded.diagnostics());
+    assertThat(p.hasErrors()).as(p.diagnostics().toString()).isFalse();
+    return p;
+  }
+
+  private void write(String relative, String text) throws IOException {
+    Path f = dir.resolve(relative);
+    Files.createDirectories(f.getParent());
+    Files.writeString(f, text, StandardCharsets.UTF_8);
+  }
+
+  private static ObjectId id(String schemaAndName) {
+    String[] p = schemaAndName.split("\\.");
+    return new ObjectId(WS, LH, p[0], p[1]);
+  }
+
+  private dev.mlv.plan.Plan plan(Project p) {
+    return new Planner(Clock.systemUTC())
+        .plan(p, target.name(), target.state(p), new TreeSet<>(p.views().keySet()), true, false);
+  }
+
+  private static RefreshRequest all(Project p, Duration timeout) {
+    return new RefreshRequest(
+        new TreeSet<>(p.views().keySet()), false, 2, timeout, false, Map.of());
+  }
+
+  private Map<ObjectId, Long> versions(Project p) {
+    Map<ObjectId, Long> out = new java.util.TreeMap<>();
+    var s = target.state(p);
+    s.views().forEach((id, v) -> out.put(id, v.version()));
+    s.tables().forEach((id, t) -> out.put(id, t.version()));
+    return out;
+  }
+
+  private SqlResult sql(Project p, String sql) {
+    return target.sql(p, MlvParser.parse(Position.start(null), sql).statements().get(0));
+  }
+
+  private List<String> rows(Project p, String sql) {
+    return sql(p, sql).rows().stream()
+        .map(r -> r.stream().map(String::valueOf).collect(Collectors.joining("|")))
+        .toList();
+  }
+}
