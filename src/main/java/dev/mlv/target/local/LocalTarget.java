@@ -264,9 +264,7 @@ public final class LocalTarget implements Target {
               ? RunStatus.Failed
               : RunStatus.Completed;
       RunReport report = new RunReport(runId, status, started, Instant.now(), name(), runs);
-      history.record(
-          report,
-          runtime != null && runtime.started() ? Optional.of(runtime.session()) : Optional.empty());
+      recordRun(history, report, listener);
       return report;
     }
   }
@@ -275,6 +273,27 @@ public final class LocalTarget implements Target {
    * A view whose refresh throws (an unreadable stored definition, a lakehouse that cannot be read)
    * fails alone, with one line of error, instead of aborting the run and leaving its marker behind.
    */
+  /**
+   * Records the run. The views are written by now, so a history that cannot be written must not
+   * turn a good run into a failure: the record is parked and written by the next run.
+   */
+  private void recordRun(HistoryStore history, RunReport report, RunListener listener) {
+    Optional<org.apache.spark.sql.SparkSession> spark =
+        runtime != null && runtime.started() ? Optional.of(runtime.session()) : Optional.empty();
+    try {
+      history.record(report, spark);
+    } catch (Exception e) {
+      String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      listener.message(
+          "warning: run "
+              + report.id()
+              + " could not be written to mlv_history.runs ("
+              + m.lines().findFirst().orElse(m)
+              + "); it is kept in .mlv/runs/pending and written by the next run");
+      history.record(report, Optional.empty());
+    }
+  }
+
   private ViewRun guarded(
       Project project, RefreshRequest request, ObjectId id, RunListener listener) {
     long t0 = System.nanoTime();

@@ -179,7 +179,10 @@ public final class SparkRuntime implements AutoCloseable {
 
   private SparkSession start() {
     QuietLogging.apply(settings.debug() || QuietLogging.debugRequested());
-    Path scratch = warehouse.scratchDir();
+    // The context outlives this runtime's project (tests, the shell), so its scratch space is
+    // the process's own, not a folder of the first project that happened to start Spark.
+    Path scratch =
+        Path.of(System.getProperty("java.io.tmpdir"), "mlv-spark-" + ProcessHandle.current().pid());
     try {
       Files.createDirectories(scratch.resolve("spark-local"));
     } catch (IOException e) {

@@ -54,11 +54,6 @@ public record Warehouse(Path root) {
     return lakehouseDir(lakehouse).resolve(".mlv");
   }
 
-  /** Spark's warehouse, local and Derby directories, so nothing lands in the working directory. */
-  public Path scratchDir() {
-    return root.resolve(".mlv").resolve("tmp");
-  }
-
   /** The lakehouse name of a {@code <name>.Lakehouse} folder, or null for any other folder. */
   static String lakehouseOf(Path dir) {
     String f = dir.getFileName().toString();

@@ -45,7 +45,13 @@ class LakehouseCatalogTest {
     assertThat(orders.resolve("_delta_log/00000000000000000000.json")).isRegularFile();
     assertThat(warehouse.schemaDir("lh_cat_b", "ref").resolve("regions")).isDirectory();
     // The session catalog's warehouse directory is not used for lakehouse tables.
-    assertThat(Files.exists(warehouse.scratchDir().resolve("spark-warehouse/orders"))).isFalse();
+    assertThat(
+            Files.exists(
+                java.nio.file.Path.of(
+                    System.getProperty("java.io.tmpdir"),
+                    "mlv-spark-" + ProcessHandle.current().pid(),
+                    "spark-warehouse/orders")))
+        .isFalse();
   }
 
   @Test
