@@ -5,6 +5,9 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 mlv="$here/../../bin/mlv"
 
+# Start from an empty local lakehouse, so the demo gives the same numbers every time.
+rm -rf "$here/.mlv"
+
 echo "== validate"
 "$mlv" validate -p "$here"
 echo "== lineage"
