@@ -50,7 +50,7 @@ if [ ! -f "$dir/.applied" ]; then
   rm -rf "$dir"
   python3 "$here/bench/gen_project.py" "$views" "$dir" >/dev/null
   printf 'targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n    master: local[2]\n' >>"$dir/mlv.yml"
-  sql=""
+  sql="CREATE SCHEMA IF NOT EXISTS bronze;"
   for i in $(seq -f %02g 0 19); do
     sql+="CREATE TABLE bronze.src_$i USING delta AS SELECT id, id % 10 AS customer_id,"
     sql+=" CAST(id AS DOUBLE) AS amount, date_add(DATE'2026-01-01', CAST(id AS INT)) AS event_date"
