@@ -269,6 +269,7 @@ public final class MlvParser {
       boolean sawPartition = false;
       boolean sawComment = false;
       boolean sawProps = false;
+      ViewBody body = null;
       while (true) {
         if (atEnd() && options != null) {
           break;
@@ -343,19 +344,8 @@ public final class MlvParser {
           int to = toks.get(toks.size() - 1).end();
           String sql = text.substring(from, to);
           String normalized = Normalizer.normalize(sql);
-          ViewBody body =
-              new ViewBody.Select(sql, pos(bodyStart), normalized, Fingerprint.of(normalized));
-          return new ViewDefinition(
-              name,
-              orReplace,
-              ifNotExists,
-              constraints,
-              partitionedBy,
-              comment,
-              properties,
-              body,
-              p,
-              statementText(first));
+          body = new ViewBody.Select(sql, pos(bodyStart), normalized, Fingerprint.of(normalized));
+          break;
         } else {
           throw error(
               "unexpected " + found() + " in the view header",
@@ -363,7 +353,9 @@ public final class MlvParser {
                   + " TBLPROPERTIES (...), then AS SELECT ... or USING OneLake_Files");
         }
       }
-      ViewBody body = new ViewBody.Files(options, optionsPos);
+      if (body == null) {
+        body = new ViewBody.Files(options, optionsPos);
+      }
       return new ViewDefinition(
           name,
           orReplace,

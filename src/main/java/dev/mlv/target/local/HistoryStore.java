@@ -88,17 +88,16 @@ final class HistoryStore {
     for (Path f : list(running)) {
       RunReport r = readJson(f);
       if (r != null) {
-        out.add(
-            new RunReport(
-                r.id(),
-                RunStatus.Interrupted,
-                r.startedAt(),
-                r.startedAt(),
-                r.target(),
-                r.views()));
+        out.add(interrupted(r));
       }
     }
     return out;
+  }
+
+  /** A run whose process died: it ended, as far as anyone knows, when it started. */
+  private static RunReport interrupted(RunReport r) {
+    return new RunReport(
+        r.id(), RunStatus.Interrupted, r.startedAt(), r.startedAt(), r.target(), r.views());
   }
 
   /** Records a finished run: in the Delta table when Spark is up, else parked until it is. */
@@ -120,14 +119,7 @@ final class HistoryStore {
     for (Path f : list(running)) {
       RunReport r = readJson(f);
       if (r != null && !r.id().equals(run.id())) {
-        batch.add(
-            new RunReport(
-                r.id(),
-                RunStatus.Interrupted,
-                r.startedAt(),
-                r.startedAt(),
-                r.target(),
-                r.views()));
+        batch.add(interrupted(r));
         crashed.add(f);
       }
     }
