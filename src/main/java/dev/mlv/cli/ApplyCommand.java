@@ -64,7 +64,7 @@ public final class ApplyCommand implements Callable<Integer> {
       names = "--format",
       defaultValue = "text",
       description = "Run report format: text or json (default: ${DEFAULT-VALUE}).")
-  String format;
+  ReportFormat format;
 
   @Option(names = "--quiet", description = "No progress lines on stderr.")
   boolean quiet;
@@ -104,7 +104,7 @@ public final class ApplyCommand implements Callable<Integer> {
         }
       } else {
         plan = PlanCommand.make(project, target, List.of(), prune);
-        if (!format.equals("json")) {
+        if (format != ReportFormat.json) {
           out.print(PlanRenderer.text(plan, project.names(), true));
         }
         if (!plan.hasChanges()) {

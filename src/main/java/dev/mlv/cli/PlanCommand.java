@@ -55,7 +55,7 @@ public final class PlanCommand implements Callable<Integer> {
       names = "--format",
       defaultValue = "text",
       description = "Output format: text or json (default: ${DEFAULT-VALUE}).")
-  String format;
+  ReportFormat format;
 
   @Option(
       names = {"-o", "--out"},
@@ -76,10 +76,6 @@ public final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (!format.equals("text") && !format.equals("json")) {
-      throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(), "unknown format '" + format + "'; use text or json");
-    }
     Project project = ProjectLoading.loadValid(projectOptions, spec);
     String targetName = Targets.name(project.config(), targetOptions.target);
     Plan plan;
@@ -87,13 +83,13 @@ public final class PlanCommand implements Callable<Integer> {
       plan = make(project, target, selectors, prune);
     }
     String text =
-        format.equals("json")
+        format == ReportFormat.json
             ? PlanJson.write(plan)
             : PlanRenderer.text(plan, project.names(), !noDiff);
     spec.commandLine().getOut().print(text);
     if (out != null) {
       Files.writeString(out, PlanJson.write(plan), StandardCharsets.UTF_8);
-      if (format.equals("text")) {
+      if (format == ReportFormat.text) {
         spec.commandLine()
             .getOut()
             .println("Saved the plan to " + out + "; apply it with 'mlv apply " + out + "'.");

@@ -64,17 +64,13 @@ public final class RefreshCommand implements Callable<Integer> {
       names = "--format",
       defaultValue = "text",
       description = "Run report format: text or json (default: ${DEFAULT-VALUE}).")
-  String format;
+  ReportFormat format;
 
   @Option(names = "--quiet", description = "No progress lines on stderr.")
   boolean quiet;
 
   @Override
   public Integer call() {
-    if (!format.equals("text") && !format.equals("json")) {
-      throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(), "unknown format '" + format + "'; use text or json");
-    }
     if (parallelism != null && parallelism < 1) {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--parallelism must be at least 1");

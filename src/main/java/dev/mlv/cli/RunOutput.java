@@ -51,8 +51,8 @@ final class RunOutput {
     };
   }
 
-  static int print(PrintWriter out, RunReport run, NameResolver names, String format) {
-    out.print(format.equals("json") ? RunRenderer.json(run) : RunRenderer.text(run, names));
+  static int print(PrintWriter out, RunReport run, NameResolver names, ReportFormat format) {
+    out.print(format == ReportFormat.json ? RunRenderer.json(run) : RunRenderer.text(run, names));
     return exitCode(run);
   }
 

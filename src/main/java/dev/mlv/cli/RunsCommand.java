@@ -41,7 +41,7 @@ public final class RunsCommand implements Callable<Integer> {
       names = "--format",
       defaultValue = "text",
       description = "text or json (default: ${DEFAULT-VALUE}).")
-  String format;
+  ReportFormat format;
 
   @Override
   public Integer call() {
@@ -56,11 +56,13 @@ public final class RunsCommand implements Callable<Integer> {
                 .orElseThrow(
                     () -> new MlvException("RUN_UNKNOWN", "no run with id '" + runId + "'"));
         out.print(
-            format.equals("json") ? RunRenderer.json(run) : RunRenderer.text(run, project.names()));
+            format == ReportFormat.json
+                ? RunRenderer.json(run)
+                : RunRenderer.text(run, project.names()));
         return ExitCodes.OK;
       }
       List<RunReport> runs = target.runs(limit);
-      if (format.equals("json")) {
+      if (format == ReportFormat.json) {
         out.print(RunRenderer.jsonList(runs));
         return ExitCodes.OK;
       }

@@ -185,14 +185,14 @@ public final class DeltaState {
 
   private List<ObjectIdAndPath> candidates(Path root) {
     List<ObjectIdAndPath> result = new ArrayList<>();
-    for (Path lakehouseDir : directories(root)) {
+    for (Path lakehouseDir : Warehouse.subfolders(root)) {
       String lakehouse = Warehouse.lakehouseOf(lakehouseDir);
       if (lakehouse == null) {
         continue;
       }
       String workspace = workspaceOf.getOrDefault(Warehouse.fold(lakehouse), defaultWorkspace);
-      for (Path schema : directories(lakehouseDir.resolve("Tables"))) {
-        for (Path table : directories(schema)) {
+      for (Path schema : Warehouse.subfolders(lakehouseDir.resolve("Tables"))) {
+        for (Path table : Warehouse.subfolders(schema)) {
           result.add(
               new ObjectIdAndPath(
                   new ObjectId(
@@ -203,23 +203,6 @@ public final class DeltaState {
                   table));
         }
       }
-    }
-    return result;
-  }
-
-  private static List<Path> directories(Path dir) {
-    List<Path> result = new ArrayList<>();
-    if (!Files.isDirectory(dir)) {
-      return result;
-    }
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, Files::isDirectory)) {
-      for (Path p : entries) {
-        if (!p.getFileName().toString().startsWith(".")) {
-          result.add(p);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
     return result;
   }

@@ -2,7 +2,6 @@ package dev.mlv.target.local;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -188,7 +187,7 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
       throw new NoSuchNamespaceException(namespace);
     }
     List<Identifier> tables = new ArrayList<>();
-    for (Path child : children(dir)) {
+    for (Path child : Warehouse.subfolders(dir)) {
       if (Warehouse.isTable(child)) {
         tables.add(Identifier.of(namespace, child.getFileName().toString()));
       }
@@ -318,14 +317,14 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
   public String[][] listNamespaces(String[] namespace) throws NoSuchNamespaceException {
     List<String[]> result = new ArrayList<>();
     if (namespace.length == 0 && warehouse != null) {
-      for (Path lakehouse : children(warehouse.root())) {
+      for (Path lakehouse : Warehouse.subfolders(warehouse.root())) {
         String lh = Warehouse.lakehouseOf(lakehouse);
         if (lh != null && ownsLakehouse(lh)) {
           result.add(new String[] {lh});
         }
       }
     } else if (namespace.length == 0) {
-      for (Path schema : children(tablesDir)) {
+      for (Path schema : Warehouse.subfolders(tablesDir)) {
         result.add(new String[] {schema.getFileName().toString()});
       }
     } else if (isSchema(namespace)) {
@@ -334,7 +333,7 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
       }
     } else {
       Path dir = namespaceDir(namespace).orElseThrow(() -> new NoSuchNamespaceException(namespace));
-      for (Path schema : children(dir)) {
+      for (Path schema : Warehouse.subfolders(dir)) {
         String[] child = Arrays.copyOf(namespace, namespace.length + 1);
         child[namespace.length] = schema.getFileName().toString();
         result.add(child);
@@ -403,31 +402,12 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
       throw new NoSuchNamespaceException(namespace);
     }
     Path dir = namespaceDir(namespace).orElseThrow();
-    List<Path> tables = children(dir);
+    List<Path> tables = Warehouse.subfolders(dir);
     if (!tables.isEmpty() && !cascade) {
       throw new NonEmptyNamespaceException(namespace);
     }
     tables.forEach(LakehouseCatalog::forget);
     Warehouse.deleteTree(dir);
     return true;
-  }
-
-  /** Sub-folders, skipping hidden ones such as {@code .mlv}. */
-  private static List<Path> children(Path dir) {
-    List<Path> result = new ArrayList<>();
-    if (!Files.isDirectory(dir)) {
-      return result;
-    }
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, Files::isDirectory)) {
-      for (Path p : entries) {
-        if (!p.getFileName().toString().startsWith(".")) {
-          result.add(p);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    result.sort(null);
-    return result;
   }
 }

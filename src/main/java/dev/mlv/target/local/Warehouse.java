@@ -106,4 +106,23 @@ public record Warehouse(Path root) {
       throw new UncheckedIOException(e);
     }
   }
+
+  /** Sub-folders of {@code dir}, sorted, skipping hidden ones such as {@code .mlv}. */
+  static java.util.List<Path> subfolders(Path dir) {
+    java.util.List<Path> result = new java.util.ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return result;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, Files::isDirectory)) {
+      for (Path p : entries) {
+        if (!p.getFileName().toString().startsWith(".")) {
+          result.add(p);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    result.sort(null);
+    return result;
+  }
 }
