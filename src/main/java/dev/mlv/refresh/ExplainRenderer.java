@@ -122,15 +122,16 @@ public final class ExplainRenderer {
       return "always full (NOT_ANALYSABLE)";
     }
     String conditions =
-        a.conditions().isEmpty()
-            ? ""
-            : ", and "
-                + String.join(
-                    ", ", a.conditions().stream().map(c -> "not " + c.code()).distinct().toList());
-    return "incremental when every source has change data feed on and only appends since the"
-        + " last refresh"
+        a.conditions().stream()
+            .map(c -> c.note().replaceFirst("^incremental (while|only when) ", ""))
+            .distinct()
+            .map(n -> ", " + n)
+            .reduce("", String::concat);
+    return "incremental when change data feed is on for every source, only appends arrived"
+        + " since the last refresh"
         + conditions
-        + ": "
-        + how;
+        + " ("
+        + how
+        + "); otherwise full";
   }
 }

@@ -633,7 +633,7 @@ public final class RefreshAnalyzer {
               offset(node),
               Support.CONDITIONAL,
               "SUBQUERY_TABLE_CHANGED",
-              "incremental while the tables it reads are unchanged");
+              "incremental while the tables the subquery reads are unchanged");
         }
         query(node, Level.EXPRESSION, branches, RefContext.SUBQUERY_EXPRESSION, ctes);
       } else if (node instanceof SqlCall call) {
