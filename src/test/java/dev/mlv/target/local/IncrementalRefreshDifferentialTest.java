@@ -125,8 +125,8 @@ class IncrementalRefreshDifferentialTest {
 
   @Test
   void afterEveryRefreshEachViewEqualsAFullRecomputation() throws IOException {
-    int seeds = Integer.getInteger("mlv.diff.seeds", 2);
-    int steps = Integer.getInteger("mlv.diff.steps", 2);
+    int seeds = Integer.getInteger("mlv.diff.seeds", 1);
+    int steps = Integer.getInteger("mlv.diff.steps", 3);
     Project p = setUp();
     Map<String, List<String>> contents = new HashMap<>();
     for (Shape shape : SHAPES) {
