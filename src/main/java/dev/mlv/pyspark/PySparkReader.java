@@ -486,6 +486,7 @@ public final class PySparkReader {
     int k = i + 3;
     if (k < d.to() && toks.get(k).is("(")) {
       Literals lit = new Literals(toks, k + 1, d.to());
+      String current = "";
       try {
         int positional = 0;
         while (!lit.peek().is(")")) {
@@ -498,6 +499,7 @@ public final class PySparkReader {
           } else {
             key = "#" + positional++;
           }
+          current = key.startsWith("#") ? "" : key + "=";
           Object value = lit.value();
           if (args.containsKey(key)) {
             diags.add(
@@ -523,10 +525,13 @@ public final class PySparkReader {
                 fn.cell().at(bad.line(), bad.column()),
                 "@fmlv."
                     + kind
-                    + " argument '"
+                    + " argument "
+                    + current
+                    + (current.isEmpty() ? "" : " ")
+                    + "is not a literal (found '"
                     + (bad.text().isEmpty() ? "end of line" : bad.text())
-                    + "' is not a literal; Fabric reads decorator arguments without running the"
-                    + " notebook, so a variable or expression there does not work",
+                    + "'); Fabric reads decorator arguments without running the notebook, so a"
+                    + " variable or expression there does not work",
                 "write the value itself: a string, True/False, a list or a dict of strings"));
         return Optional.empty();
       }

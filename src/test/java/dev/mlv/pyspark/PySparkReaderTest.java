@@ -95,7 +95,7 @@ class PySparkReaderTest {
     Diagnostic d = r.diagnostics().get(0);
     assertThat(d.ruleId()).isEqualTo("PY_DECORATOR_NOT_LITERAL");
     assertThat(d.position().toString()).isEqualTo("v.py:3:35");
-    assertThat(d.message()).contains("'view_name' is not a literal");
+    assertThat(d.message()).contains("argument name= is not a literal (found 'view_name')");
   }
 
   @Test

@@ -218,6 +218,11 @@ public final class LocalTarget implements Target {
    * The local engine has no Python runtime wired to its lakehouse, so a PySpark view is reported as
    * skipped, with why, and the rest of the DAG runs; Fabric runs it from its notebook.
    */
+  @Override
+  public boolean deploysPySparkViews() {
+    return false;
+  }
+
   static final Strategy.Skip PYTHON_SKIP =
       new Strategy.Skip(
           "PYSPARK_NOT_RUN_LOCALLY",
