@@ -140,8 +140,21 @@ public final class RefreshAnalyzer {
 
   private RefreshAnalyzer() {}
 
-  /** The verdict for a view; a file-ingesting view is never incremental here. */
+  /** The verdict for a view; a file-ingesting or PySpark view is never incremental here. */
   public static RefreshAnalysis analyze(ViewDefinition def) {
+    if (def.body() instanceof ViewBody.Python) {
+      return new RefreshAnalysis(
+          Shape.NONE,
+          List.of(
+              new Construct(
+                  "PySpark view",
+                  def.body().position(),
+                  Support.FULL,
+                  "PYSPARK_VIEW",
+                  "PySpark views are never refreshed incrementally")),
+          List.of(),
+          List.of());
+    }
     if (!(def.body() instanceof ViewBody.Select select)) {
       return new RefreshAnalysis(
           Shape.NONE,

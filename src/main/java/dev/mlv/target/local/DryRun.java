@@ -58,7 +58,7 @@ final class DryRun {
   private Strategy upstreamAware(
       ObjectId id, LocalStrategy.Decided d, Map<ObjectId, LocalStrategy.Decided> refreshed) {
     Strategy s = d.strategy();
-    if (s instanceof Strategy.Full) {
+    if (s instanceof Strategy.Full || s == LocalTarget.PYTHON_SKIP) {
       return s;
     }
     for (ObjectId up : project.lineage().upstream(id)) {

@@ -67,7 +67,7 @@ final class LocalStrategy {
                 forced,
                 optimal,
                 policy,
-                false, // PySpark views are not deployed by the local target
+                def.map(ViewDefinition::isPython).orElse(false),
                 consumed,
                 current,
                 analysis,
