@@ -71,6 +71,7 @@ public final class Checker {
     for (SqlStatement st : project.otherStatements()) {
       otherStatement(project, st, out);
     }
+    out.addAll(RefreshPolicyCheck.check(project));
     return out;
   }
 

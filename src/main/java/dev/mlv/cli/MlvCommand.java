@@ -32,6 +32,7 @@ import picocli.CommandLine.Spec;
       PlanCommand.class,
       ApplyCommand.class,
       RefreshCommand.class,
+      ExplainCommand.class,
       RunsCommand.class,
       SqlCommand.class,
       SeedCommand.class,

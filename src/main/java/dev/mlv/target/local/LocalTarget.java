@@ -18,7 +18,6 @@ import dev.mlv.refresh.RunListener;
 import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.RunStatus;
 import dev.mlv.refresh.Strategy;
-import dev.mlv.refresh.StrategyDecider;
 import dev.mlv.refresh.ViewRun;
 import dev.mlv.refresh.ViewStatus;
 import dev.mlv.sql.MlvParser;
@@ -108,6 +107,7 @@ public final class LocalTarget implements Target {
 
   private static DeployedView deployedView(TableState t) {
     Map<String, String> p = t.properties();
+    ConsumedVersions.Consumed consumed = ConsumedVersions.of(t);
     return new DeployedView(
         t.id(),
         p.get(P_DEFINITION),
@@ -115,8 +115,8 @@ public final class LocalTarget implements Target {
         "true".equals(p.get(P_MANAGED)),
         t.version(),
         t.lastCommit(),
-        SourceVersions.parse(p.get(P_SOURCES)),
-        Optional.ofNullable(p.get(P_REFRESHED)).map(Instant::parse));
+        consumed.sources(),
+        consumed.refreshedAt());
   }
 
   /** One reader per target, so its cache (keyed by each table's latest commit) is reused. */
@@ -178,38 +178,7 @@ public final class LocalTarget implements Target {
   @Override
   public RunReport refresh(Project project, RefreshRequest request, RunListener listener) {
     if (request.dryRun()) {
-      Instant now = Instant.now();
-      List<ViewRun> planned = new java.util.ArrayList<>();
-      java.util.Set<ObjectId> rebuilt = new java.util.HashSet<>();
-      for (ObjectId id : order(project.lineage(), request.views())) {
-        Strategy s = plannedStrategy(project, request, id);
-        // A real run refreshes an upstream view first, which gives this one a new commit to read.
-        Optional<ObjectId> upstream =
-            project.lineage().ancestors(id).stream().filter(rebuilt::contains).findFirst();
-        if (s instanceof Strategy.Skip && upstream.isPresent()) {
-          s =
-              new Strategy.Full(
-                  "SOURCES_CHANGED",
-                  "upstream "
-                      + project.names().display(upstream.get())
-                      + " is refreshed first in this run");
-        }
-        if (!(s instanceof Strategy.Skip)) {
-          rebuilt.add(id);
-        }
-        planned.add(
-            new ViewRun(
-                id,
-                ViewStatus.Planned,
-                s.label(),
-                s.code() + ": " + s.detail(),
-                0,
-                0,
-                Map.of(),
-                0,
-                Optional.empty()));
-      }
-      return new RunReport("dry-run", RunStatus.Planned, now, now, name(), planned);
+      return new DryRun(this, project).plan(request);
     }
     return locked(project, () -> request, listener);
   }
@@ -229,23 +198,31 @@ public final class LocalTarget implements Target {
           "PySpark views are not run by the local target; deploy to Fabric to run it, or define"
               + " the view in SQL to run it here");
 
-  private static boolean isPython(Project project, ObjectId id) {
+  static boolean isPython(Project project, ObjectId id) {
     var v = project.views().get(id);
     return v != null && v.definition().isPython();
   }
 
-  private Strategy plannedStrategy(Project project, RefreshRequest request, ObjectId id) {
+  private static final dev.mlv.sql.RefreshAnalysis NO_ANALYSIS =
+      new dev.mlv.sql.RefreshAnalysis(
+          dev.mlv.sql.RefreshAnalysis.Shape.NONE, List.of(), List.of(), List.of());
+
+  LocalStrategy.Decided plannedStrategy(Project project, RefreshRequest request, ObjectId id) {
     if (isPython(project, id)) {
-      return PYTHON_SKIP;
+      return new LocalStrategy.Decided(PYTHON_SKIP, Map.of(), Map.of(), NO_ANALYSIS);
     }
     Optional<DeployedView> deployed = deployed(id);
     if (deployed.isEmpty()) {
-      return new Strategy.Full("NOT_DEPLOYED", "the view is not deployed; run 'mlv apply' first");
+      return new LocalStrategy.Decided(
+          new Strategy.Full("NOT_DEPLOYED", "the view is not deployed; run 'mlv apply' first"),
+          Map.of(),
+          Map.of(),
+          NO_ANALYSIS);
     }
     Optional<ViewDefinition> def = parseDefinition(deployed.get().definition());
     List<ObjectId> upstream =
         def.map(d -> upstreamOf(project, d)).orElse(List.copyOf(project.lineage().upstream(id)));
-    return decide(project, request.full(), Optional.empty(), id, deployed, upstream);
+    return decide(project, request.full(), Optional.empty(), id, deployed, def, upstream);
   }
 
   /** Runs the request under the lakehouse's refresh lock; skipped when another run holds it. */
@@ -377,8 +354,16 @@ public final class LocalTarget implements Target {
       def = parsed.get();
     }
     List<ObjectId> upstream = upstreamOf(project, def);
-    Strategy strategy =
-        decide(project, request.full(), Optional.ofNullable(forced), id, deployed, upstream);
+    LocalStrategy.Decided decided =
+        decide(
+            project,
+            request.full(),
+            Optional.ofNullable(forced),
+            id,
+            deployed,
+            Optional.of(def),
+            upstream);
+    Strategy strategy = decided.strategy();
     listener.viewStarted(id, strategy);
     ViewRun result;
     if (strategy instanceof Strategy.Skip) {
@@ -393,6 +378,8 @@ public final class LocalTarget implements Target {
               Map.of(),
               elapsed(t0),
               Optional.empty());
+    } else if (strategy instanceof Strategy.Incremental) {
+      result = new IncrementalMaterializer(this, project).run(id, def, decided, t0);
     } else {
       result = materialize(project, id, def, upstream, strategy, true, t0);
     }
@@ -459,6 +446,10 @@ public final class LocalTarget implements Target {
     props.put(P_SOURCES, SourceVersions.format(sources));
     props.put(P_REFRESHED, Instant.now().toString());
     props.put(P_TOOL, dev.mlv.Version.current());
+    // Views read by other views need change data feed for those to refresh incrementally.
+    if (project.view(id).map(v -> v.settings().enableCdf()).orElse(false)) {
+      props.putIfAbsent("delta.enableChangeDataFeed", "true");
+    }
     try {
       MaterializeResult r =
           materializer(project)
@@ -510,41 +501,27 @@ public final class LocalTarget implements Target {
         : "; create and load it with 'mlv sql', or declare a seed for it in mlv.yml";
   }
 
-  private Strategy decide(
+  private LocalStrategy.Decided decide(
       Project project,
       boolean full,
       Optional<String> forced,
       ObjectId id,
       Optional<DeployedView> deployed,
+      Optional<ViewDefinition> def,
       List<ObjectId> upstream) {
-    Map<ObjectId, Long> current = new TreeMap<>();
-    for (ObjectId up : upstream) {
-      OptionalLong v = Warehouse.latestCommit(warehouse.tableDir(up));
-      current.put(up, v.isPresent() ? v.getAsLong() : -1L);
-    }
-    boolean optimal = project.view(id).map(v -> v.settings().optimalRefresh()).orElse(true);
-    return StrategyDecider.decide(
-        new StrategyDecider.Input(
-            id,
-            full,
-            forced,
-            optimal,
-            deployed.map(DeployedView::sourceVersions).filter(m -> !m.isEmpty()),
-            current),
-        project.names());
+    return new LocalStrategy(this, project).decide(full, forced, id, deployed, def, upstream);
   }
 
-  private static ViewRun failed(
-      ObjectId id, String strategy, String reason, String error, long t0) {
+  static ViewRun failed(ObjectId id, String strategy, String reason, String error, long t0) {
     return new ViewRun(
         id, ViewStatus.Failed, strategy, reason, 0, 0, Map.of(), elapsed(t0), Optional.of(error));
   }
 
-  private static long elapsed(long t0) {
+  static long elapsed(long t0) {
     return (System.nanoTime() - t0) / 1_000_000;
   }
 
-  private static List<ObjectId> order(LineageGraph graph, SortedSet<ObjectId> selected) {
+  static List<ObjectId> order(LineageGraph graph, SortedSet<ObjectId> selected) {
     List<ObjectId> out = new java.util.ArrayList<>();
     for (SortedSet<ObjectId> layer : graph.layers()) {
       layer.stream().filter(selected::contains).forEach(out::add);

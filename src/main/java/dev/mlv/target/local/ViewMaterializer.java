@@ -131,7 +131,7 @@ public final class ViewMaterializer {
   // ---- SQL ------------------------------------------------------------------------------
 
   /** Makes the table's lakehouse known to Spark; the session starts here at the latest. */
-  private SparkSession prepare(ObjectId table) {
+  SparkSession prepare(ObjectId table) {
     runtime.registerLakehouse(table.workspace(), table.lakehouse());
     return runtime.session();
   }
@@ -150,7 +150,7 @@ public final class ViewMaterializer {
   }
 
   /** Resolves the SELECT without running it: a bad query fails here, before any write. */
-  private static List<String> analyse(SparkSession spark, ObjectId view, String select) {
+  static List<String> analyse(SparkSession spark, ObjectId view, String select) {
     try {
       List<String> columns = new ArrayList<>();
       for (StructField f : spark.sql(select).schema().fields()) {
@@ -189,8 +189,7 @@ public final class ViewMaterializer {
    * rules are tested first so that FAIL wins over DROP, and every rule's result goes into the mask
    * so that a row is counted once per rule it breaks. A NULL check result counts as broken.
    */
-  private static String keepCondition(
-      MaterializeRequest request, List<String> columns, String udfName) {
+  static String keepCondition(MaterializeRequest request, List<String> columns, String udfName) {
     List<Constraint> constraints = request.constraints();
     StringBuilder condition = new StringBuilder("CASE");
     List<String> bits = new ArrayList<>();
@@ -233,7 +232,7 @@ public final class ViewMaterializer {
         + ")";
   }
 
-  private static String sqlName(ObjectId table) {
+  static String sqlName(ObjectId table) {
     return SparkRuntime.quote(table.lakehouse())
         + "."
         + SparkRuntime.quote(table.schema())
@@ -253,7 +252,7 @@ public final class ViewMaterializer {
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
   }
 
-  private static String stripTrailingSemicolon(String sql) {
+  static String stripTrailingSemicolon(String sql) {
     String s = sql.strip();
     while (s.endsWith(";")) {
       s = s.substring(0, s.length() - 1).strip();
@@ -263,8 +262,7 @@ public final class ViewMaterializer {
 
   // ---- errors ---------------------------------------------------------------------------
 
-  private static RuntimeException translate(
-      ObjectId view, List<Constraint> constraints, Exception e) {
+  static RuntimeException translate(ObjectId view, List<Constraint> constraints, Exception e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       Matcher m = FAIL_MARKER.matcher(String.valueOf(t.getMessage()));
       if (m.find()) {
@@ -304,10 +302,10 @@ public final class ViewMaterializer {
    * accumulators and the mask of DROP rules. It is marked nondeterministic so Spark neither removes
    * nor duplicates its evaluation.
    */
-  private static final class Tally implements UDF1<Long, Boolean> {
-    private final LongAccumulator[] violations;
-    private final LongAccumulator dropped;
-    private final LongAccumulator kept;
+  static final class Tally implements UDF1<Long, Boolean> {
+    final LongAccumulator[] violations;
+    final LongAccumulator dropped;
+    final LongAccumulator kept;
     private final long dropMask;
 
     Tally(SparkSession spark, List<Constraint> constraints) {
