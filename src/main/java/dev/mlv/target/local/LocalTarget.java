@@ -221,6 +221,9 @@ public final class LocalTarget implements Target {
       return new Strategy.Full("NOT_DEPLOYED", "the view is not deployed; run 'mlv apply' first");
     }
     Optional<ViewDefinition> def = parseDefinition(deployed.get().definition());
+    if (def.isPresent() && def.get().isFileSource()) {
+      return files().decide(id, def.get(), request.full(), Optional.empty(), project.names());
+    }
     List<ObjectId> upstream =
         def.map(d -> upstreamOf(project, d)).orElse(List.copyOf(project.lineage().upstream(id)));
     return decide(project, request.full(), Optional.empty(), id, deployed, upstream);
@@ -348,7 +351,9 @@ public final class LocalTarget implements Target {
     }
     List<ObjectId> upstream = upstreamOf(project, def);
     Strategy strategy =
-        decide(project, request.full(), Optional.ofNullable(forced), id, deployed, upstream);
+        def.isFileSource()
+            ? files().decide(id, def, request.full(), Optional.ofNullable(forced), project.names())
+            : decide(project, request.full(), Optional.ofNullable(forced), id, deployed, upstream);
     listener.viewStarted(id, strategy);
     ViewRun result;
     if (strategy instanceof Strategy.Skip) {
@@ -397,15 +402,6 @@ public final class LocalTarget implements Target {
       boolean managed,
       long t0) {
     String reason = strategy.code() + ": " + strategy.detail();
-    if (!(def.body() instanceof ViewBody.Select select)) {
-      return failed(
-          id,
-          strategy.label(),
-          reason,
-          "file-ingesting views (USING OneLake_Files) are not refreshed by the local target in"
-              + " this version of mlv",
-          t0);
-    }
     Map<ObjectId, Long> sources = new TreeMap<>();
     for (ObjectId up : upstream) {
       OptionalLong v = Warehouse.latestCommit(warehouse.tableDir(up));
@@ -429,6 +425,9 @@ public final class LocalTarget implements Target {
     props.put(P_SOURCES, SourceVersions.format(sources));
     props.put(P_REFRESHED, Instant.now().toString());
     props.put(P_TOOL, dev.mlv.Version.current());
+    if (!(def.body() instanceof ViewBody.Select select)) {
+      return ingestFiles(project, id, def, strategy, props, t0);
+    }
     try {
       MaterializeResult r =
           materializer(project)
@@ -462,6 +461,38 @@ public final class LocalTarget implements Target {
               + (m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m)),
           t0);
     }
+  }
+
+  private ViewRun ingestFiles(
+      Project project,
+      ObjectId id,
+      ViewDefinition def,
+      Strategy strategy,
+      Map<String, String> props,
+      long t0) {
+    String reason = strategy.code() + ": " + strategy.detail();
+    try {
+      FileIngestor.Result r = files().ingest(id, def, strategy, props, project.names());
+      return new ViewRun(
+          id,
+          ViewStatus.Completed,
+          strategy.label(),
+          reason,
+          r.rowsWritten(),
+          0,
+          Map.of(),
+          elapsed(t0),
+          Optional.empty(),
+          Optional.of(new dev.mlv.refresh.FileCounts(r.filesIngested(), r.filesRemoved())));
+    } catch (MlvException e) {
+      return failed(id, strategy.label(), reason, e.getMessage(), t0);
+    }
+  }
+
+  /** File-ingesting views: Spark starts only when files are read. */
+  private FileIngestor files() {
+    return new FileIngestor(
+        this::runtime, warehouse, new SourceFolders(target.files(), warehouse, config.root()));
   }
 
   private static String hintFor(Project project, ObjectId up) {
