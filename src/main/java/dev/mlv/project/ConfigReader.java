@@ -52,7 +52,8 @@ final class ConfigReader {
           "sources",
           "defaults",
           "view_config");
-  private static final List<String> SPARK_KEYS = List.of("type", "warehouse", "master", "conf");
+  private static final List<String> SPARK_KEYS =
+      List.of("type", "warehouse", "master", "conf", "files");
   private static final List<String> FABRIC_KEYS =
       List.of("type", "workspaceId", "lakehouseId", "endpoint", "allow_endpoint", "auth");
   private static final List<String> AUTH_KEYS =
@@ -320,7 +321,33 @@ final class ConfigReader {
             .orElse(SparkTarget.DEFAULT_MASTER);
     Map<String, String> conf =
         t.get("conf").map(n -> stringMap(n, where + ".conf")).orElse(Map.of());
-    return new SparkTarget(name, warehouse, master, conf);
+    Map<String, Path> files =
+        t.get("files").map(n -> fileFolders(n, where + ".files")).orElse(Map.of());
+    return new SparkTarget(name, warehouse, master, conf, files);
+  }
+
+  /** OneLake folder URL to a local folder of the project, for file-ingesting views. */
+  private Map<String, Path> fileFolders(Node node, String what) {
+    Map<String, Path> map = new LinkedHashMap<>();
+    mapping(node, what, "in " + what)
+        .ifPresent(
+            e ->
+                e.forEach(
+                    (key, tuple) -> {
+                      if (OneLakeFolder.parse(key).isEmpty()) {
+                        error(
+                            "CONFIG_VALUE",
+                            tuple.getKeyNode(),
+                            "'" + key + "' in " + what + " is not a OneLake folder URL",
+                            "write it as a file view's path names it: 'abfss://<workspace>@"
+                                + "onelake.dfs.fabric.microsoft.com/<lakehouse>.Lakehouse/Files/"
+                                + "<folder>/'");
+                        return;
+                      }
+                      projectPath(tuple.getValueNode(), what + "." + key)
+                          .ifPresent(p -> map.put(key, p));
+                    }));
+    return map;
   }
 
   private FabricTarget fabric(String name, String where, Entries t) {

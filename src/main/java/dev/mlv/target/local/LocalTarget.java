@@ -220,6 +220,13 @@ public final class LocalTarget implements Target {
           NO_ANALYSIS);
     }
     Optional<ViewDefinition> def = parseDefinition(deployed.get().definition());
+    if (def.isPresent() && def.get().isFileSource()) {
+      return new LocalStrategy.Decided(
+          files().decide(id, def.get(), request.full(), Optional.empty(), project.names()),
+          Map.of(),
+          Map.of(),
+          NO_ANALYSIS);
+    }
     List<ObjectId> upstream =
         def.map(d -> upstreamOf(project, d)).orElse(List.copyOf(project.lineage().upstream(id)));
     return decide(project, request.full(), Optional.empty(), id, deployed, def, upstream);
@@ -355,14 +362,20 @@ public final class LocalTarget implements Target {
     }
     List<ObjectId> upstream = upstreamOf(project, def);
     LocalStrategy.Decided decided =
-        decide(
-            project,
-            request.full(),
-            Optional.ofNullable(forced),
-            id,
-            deployed,
-            Optional.of(def),
-            upstream);
+        def.isFileSource()
+            ? new LocalStrategy.Decided(
+                files().decide(id, def, request.full(), Optional.ofNullable(forced), project.names()),
+                Map.of(),
+                Map.of(),
+                NO_ANALYSIS)
+            : decide(
+                project,
+                request.full(),
+                Optional.ofNullable(forced),
+                id,
+                deployed,
+                Optional.of(def),
+                upstream);
     Strategy strategy = decided.strategy();
     listener.viewStarted(id, strategy);
     ViewRun result;
@@ -414,15 +427,6 @@ public final class LocalTarget implements Target {
       boolean managed,
       long t0) {
     String reason = strategy.code() + ": " + strategy.detail();
-    if (!(def.body() instanceof ViewBody.Select select)) {
-      return failed(
-          id,
-          strategy.label(),
-          reason,
-          "file-ingesting views (USING OneLake_Files) are not refreshed by the local target in"
-              + " this version of mlv",
-          t0);
-    }
     Map<ObjectId, Long> sources = new TreeMap<>();
     for (ObjectId up : upstream) {
       OptionalLong v = Warehouse.latestCommit(warehouse.tableDir(up));
@@ -449,6 +453,9 @@ public final class LocalTarget implements Target {
     // Views read by other views need change data feed for those to refresh incrementally.
     if (project.view(id).map(v -> v.settings().enableCdf()).orElse(false)) {
       props.putIfAbsent("delta.enableChangeDataFeed", "true");
+    }
+    if (!(def.body() instanceof ViewBody.Select select)) {
+      return ingestFiles(project, id, def, strategy, props, t0);
     }
     try {
       MaterializeResult r =
@@ -483,6 +490,38 @@ public final class LocalTarget implements Target {
               + (m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m)),
           t0);
     }
+  }
+
+  private ViewRun ingestFiles(
+      Project project,
+      ObjectId id,
+      ViewDefinition def,
+      Strategy strategy,
+      Map<String, String> props,
+      long t0) {
+    String reason = strategy.code() + ": " + strategy.detail();
+    try {
+      FileIngestor.Result r = files().ingest(id, def, strategy, props, project.names());
+      return new ViewRun(
+          id,
+          ViewStatus.Completed,
+          strategy.label(),
+          reason,
+          r.rowsWritten(),
+          0,
+          Map.of(),
+          elapsed(t0),
+          Optional.empty(),
+          Optional.of(new dev.mlv.refresh.FileCounts(r.filesIngested(), r.filesRemoved())));
+    } catch (MlvException e) {
+      return failed(id, strategy.label(), reason, e.getMessage(), t0);
+    }
+  }
+
+  /** File-ingesting views: Spark starts only when files are read. */
+  private FileIngestor files() {
+    return new FileIngestor(
+        this::runtime, warehouse, new SourceFolders(target.files(), warehouse, config.root()));
   }
 
   private static String hintFor(Project project, ObjectId up) {
