@@ -33,6 +33,8 @@ import picocli.CommandLine.Spec;
       ApplyCommand.class,
       RefreshCommand.class,
       RunsCommand.class,
+      QuarantineCommand.class,
+      ReportCommand.class,
       SqlCommand.class,
       SeedCommand.class,
       InitCommand.class,
