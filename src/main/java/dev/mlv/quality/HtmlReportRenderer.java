@@ -138,7 +138,7 @@ public final class HtmlReportRenderer {
                 new Series("violations", VIOLATIONS, violations),
                 new Series("dropped", DROPPED, dropped)),
             200));
-    h.append("<div class=\"two\"><div><h3>Top views by violations</h3>\n");
+    h.append("<h3>Top views by violations</h3>\n");
     List<ViewSection> top = r.topViews(10);
     if (top.isEmpty()) {
       h.append("<p class=\"empty\">No view broke a rule.</p>");
@@ -153,7 +153,7 @@ public final class HtmlReportRenderer {
                   new Series(
                       "dropped", DROPPED, top.stream().map(ViewSection::rowsDropped).toList()))));
     }
-    h.append("</div><div><h3>Top constraints by violations</h3>\n");
+    h.append("<h3>Top constraints by violations</h3>\n");
     List<ConstraintTotal> rules = r.topConstraints(10);
     if (rules.isEmpty()) {
       h.append("<p class=\"empty\">No constraint was violated.</p>");
@@ -168,7 +168,7 @@ public final class HtmlReportRenderer {
                       VIOLATIONS,
                       rules.stream().map(ConstraintTotal::violations).toList()))));
     }
-    h.append("</div></div>\n<h3>Runs</h3>\n<table class=\"runs\"><thead><tr><th>started</th>")
+    h.append("\n<h3>Runs</h3>\n<table class=\"runs\"><thead><tr><th>started</th>")
         .append("<th>run</th><th>status</th><th>views</th><th>written</th><th>dropped</th>")
         .append("<th>violations</th><th>duration</th></tr></thead><tbody>\n");
     for (int i = r.runs().size() - 1; i >= 0; i--) {
@@ -210,12 +210,15 @@ public final class HtmlReportRenderer {
     int rows = 0;
     for (LineageNode n : r.lineage()) {
       int row = perLayer.merge(n.layer(), 1, Integer::sum) - 1;
-      at.put(n.name(), new double[] {16 + colW * n.layer(), 16 + rowH * row});
+      // Odd layers sit half a row lower, so an edge that skips a layer passes between nodes.
+      at.put(
+          n.name(),
+          new double[] {16 + colW * n.layer(), 16 + rowH * row + (n.layer() % 2) * rowH / 2.0});
       layers = Math.max(layers, n.layer() + 1);
       rows = Math.max(rows, row + 1);
     }
     int width = Math.max(300, 32 + colW * layers - (colW - nodeW));
-    int height = Math.max(70, 32 + rowH * rows - (rowH - nodeH));
+    int height = Math.max(70, 32 + rowH * rows - (rowH - nodeH) + (layers > 1 ? rowH / 2 : 0));
     h.append(
         String.format(
             Locale.ROOT,
@@ -411,8 +414,7 @@ public final class HtmlReportRenderer {
       .cards{display:flex;gap:12px;flex-wrap:wrap}
       .card{border:1px solid #e3e6ea;border-radius:6px;padding:8px 14px;min-width:110px}
       .card .v{font-size:22px;font-weight:600}.card .k{color:#666;font-size:12px}
-      .two{display:flex;gap:16px;flex-wrap:wrap}.two>div{flex:1;min-width:360px}
-      .two svg{max-width:100%;height:auto}
+      svg{max-width:100%;height:auto}
       table{border-collapse:collapse;width:100%;font-size:13px}
       th,td{border-bottom:1px solid #eceef1;padding:4px 8px;text-align:left;vertical-align:top}
       th{background:#fafbfc;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums}

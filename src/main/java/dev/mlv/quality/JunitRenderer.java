@@ -93,12 +93,21 @@ public final class JunitRenderer {
         } else if (!over.isEmpty() && n > 0) {
           failures++;
           r.append("      <failure type=\"QUALITY_GATE\" message=\"")
-              .append(attr(rule + ": " + n + " violations; " + over.get(0).message(view)))
+              .append(
+                  attr(
+                      rule
+                          + " was broken by "
+                          + n
+                          + (n == 1 ? " row" : " rows")
+                          + " of a view over its gate; "
+                          + over.get(0).message(view)))
               .append("\"/>\n");
         }
         r.append("      <system-out>")
-            .append(n)
-            .append(n == 1 ? " violation" : " violations")
+            .append(
+                v.status() == ViewStatus.Completed
+                    ? n + (n == 1 ? " violation" : " violations")
+                    : "not counted: the view " + v.status().name().toLowerCase(Locale.ROOT))
             .append("</system-out>\n");
         cases.add(r.append("    </testcase>\n").toString());
       }

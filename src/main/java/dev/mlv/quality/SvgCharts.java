@@ -97,12 +97,12 @@ final class SvgCharts {
     axis(svg, max, height);
     double plotH = height - TOP - BOTTOM;
     int n = Math.max(1, xLabels.size());
-    double step = n == 1 ? 0 : (double) (WIDTH - LEFT - RIGHT - 20) / (n - 1);
+    double step = n == 1 ? 0 : (double) (WIDTH - LEFT - RIGHT - 60) / (n - 1);
     for (Series s : series) {
       StringBuilder points = new StringBuilder();
       StringBuilder dots = new StringBuilder();
       for (int i = 0; i < s.values().size(); i++) {
-        double x = LEFT + 10 + step * i;
+        double x = LEFT + 30 + step * i;
         double y = TOP + plotH - plotH * s.values().get(i) / max;
         points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
         dots.append(
@@ -122,7 +122,7 @@ final class SvgCharts {
           .append(dots);
     }
     for (int i = 0; i < xLabels.size(); i++) {
-      xLabel(svg, xLabels, i, LEFT + 10 + step * i, height, n);
+      xLabel(svg, xLabels, i, LEFT + 30 + step * i, height, n);
     }
     legend(svg, series);
     return svg.append("</svg>").toString();
