@@ -105,30 +105,29 @@ class QualityEndToEndTest {
 
   @Test
   @Order(2)
-  void theGatePassesAtItsLimitAndTripsBelowIt() throws IOException {
-    CliRun at = mlv("refresh", "--full", "--quiet", "--format", "junit");
-    assertThat(at.exitCode()).as(at.toString()).isZero();
-    assertThat(at.out())
-        .startsWith("<?xml")
-        .contains("<testcase classname=\"silver.trials_clean\" name=\"refresh\"")
-        .contains("<testcase classname=\"silver.trials_clean\" name=\"constraint has_testers\"")
-        .contains("<testcase classname=\"gold.formula_preference\" name=\"refresh\"")
-        .contains("failures=\"0\"");
-
+  void aGateBelowTheDropsFailsTheRefreshWithExitCode4AndJunitXml() throws IOException {
+    // At its limit the gate passes (QualityGatesTest); one row below the drops it trips.
     gate(2);
-    CliRun over = mlv("refresh", "--full", "--quiet");
+    CliRun over = mlv("refresh", "--full", "--quiet", "--format", "junit");
     assertThat(over.exitCode()).as(over.toString()).isEqualTo(ExitCodes.QUALITY_GATE);
     assertThat(over.err())
         .contains(
             "quality gate: silver.trials_clean dropped 3 rows, more than max_dropped_rows 2;"
                 + " violations by constraint: has_formula 1, has_testers 1, pct_valid 1");
+    assertThat(over.out())
+        .startsWith("<?xml")
+        .contains("<testcase classname=\"silver.trials_clean\" name=\"refresh\"")
+        .contains("<failure type=\"QUALITY_GATE\"")
+        .contains("<testcase classname=\"silver.trials_clean\" name=\"constraint has_testers\"")
+        .contains("<testcase classname=\"gold.formula_preference\" name=\"refresh\"")
+        .contains("failures=\"4\"");
   }
 
   @Test
   @Order(3)
   void theReportAndTheQuarantineCoverEveryRun() throws IOException {
     CliRun all = mlv("quarantine", "silver.trials_clean", "--format", "json");
-    assertThat(rows(all.out())).hasSize(9);
+    assertThat(rows(all.out())).hasSize(6);
     String lastRun = rows(all.out()).get(0).path("_mlv_run_id").asText();
     CliRun one = mlv("quarantine", "silver.trials_clean", "--run", lastRun, "--format", "json");
     assertThat(rows(one.out())).hasSize(3);
@@ -136,12 +135,12 @@ class QualityEndToEndTest {
     Path html = tmp.resolve("out/report.html");
     CliRun r = mlv("report", "--out", html.toString());
     assertThat(r.exitCode()).as(r.toString()).isZero();
-    assertThat(r.err()).contains("3 runs, 9 rows dropped, 9 violations");
+    assertThat(r.err()).contains("2 runs, 6 rows dropped, 6 violations");
     assertThat(Files.readString(html))
-        .contains("<div class=\"card\" id=\"kpi-runs\"><div class=\"v\">3</div>")
-        .contains("<div class=\"card\" id=\"kpi-rows-written\"><div class=\"v\">39</div>")
-        .contains("<div class=\"card\" id=\"kpi-rows-dropped\"><div class=\"v\">9</div>")
-        .contains("<td>pct_valid</td><td class=\"n\">3</td>")
+        .contains("<div class=\"card\" id=\"kpi-runs\"><div class=\"v\">2</div>")
+        .contains("<div class=\"card\" id=\"kpi-rows-written\"><div class=\"v\">26</div>")
+        .contains("<div class=\"card\" id=\"kpi-rows-dropped\"><div class=\"v\">6</div>")
+        .contains("<td>pct_valid</td><td class=\"n\">2</td>")
         .contains("<td>T901</td>")
         .contains("<svg class=\"lineage\"");
   }
