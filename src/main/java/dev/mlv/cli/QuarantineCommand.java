@@ -23,8 +23,8 @@ import picocli.CommandLine.Spec;
     name = "quarantine",
     mixinStandardHelpOptions = true,
     description = {
-      "Print the rows refreshes of a view dropped, newest first, with the run id, the names of",
-      "every constraint each row broke and the time. Rows are kept for views with",
+      "Print the rows a view's refreshes dropped, with the constraints each row broke.",
+      "Newest first, with the run id and the time. Rows are kept for views with",
       "'quarantine: true' in mlv.yml, in the table <schema>.<view>__quarantine, for as long as",
       "the run history keeps the run."
     },

@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
     name = "report",
     mixinStandardHelpOptions = true,
     description = {
-      "Write the data-quality report of the last days of refresh runs as one self-contained",
-      "HTML file (no network needed): runs over time, rows written and dropped, top views and",
+      "Write the data-quality report of recent refresh runs as one self-contained HTML file",
+      "(no network needed): runs over time, rows written and dropped, top views and",
       "constraints by violations, the lineage coloured by last status, and a section per view",
       "with its strategies, violations per constraint, durations and quarantined rows."
     },
