@@ -7,6 +7,8 @@ import dev.mlv.refresh.Strategy;
 import dev.mlv.refresh.ViewRun;
 import dev.mlv.refresh.ViewStatus;
 import dev.mlv.sql.Constraint;
+import dev.mlv.sql.OnMismatch;
+import dev.mlv.sql.RefreshAnalysis;
 import dev.mlv.sql.RefreshAnalysis.OutputColumn;
 import dev.mlv.sql.RefreshAnalysis.RefContext;
 import dev.mlv.sql.RefreshAnalysis.Role;
@@ -65,6 +67,18 @@ final class IncrementalMaterializer {
       throw new IllegalStateException("an incremental refresh needs a SELECT");
     }
     analysisColumns = decided.analysis().columns();
+    boolean drops = def.constraints().stream().anyMatch(c -> c.onMismatch() == OnMismatch.DROP);
+    if (drops
+        && decided.analysis().shape() != RefreshAnalysis.Shape.APPEND
+        && target.quarantineFor(project, id).isPresent()) {
+      // Rows dropped from merged aggregates have no single source row to quarantine.
+      Strategy full =
+          new Strategy.Full(
+              "QUARANTINE_NEEDS_FULL",
+              "the view keeps a quarantine and aggregates, so its dropped rows are only known in a"
+                  + " full refresh");
+      return target.materialize(project, id, def, target.upstreamOf(project, def), full, true, t0);
+    }
     ViewMaterializer materializer = target.materializer(project);
     SparkSession spark = materializer.prepare(id);
     String tag = "mlv_inc_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
@@ -293,7 +307,23 @@ final class IncrementalMaterializer {
     for (int i = 0; i < constraints.size(); i++) {
       violations.merge(constraints.get(i).name(), tally.violations[i].value(), Long::sum);
     }
-    return new Written(tally.kept.value(), tally.dropped.value(), violations);
+    long dropped = tally.dropped.value();
+    Optional<ViewMaterializer.QuarantineTarget> quarantine = target.quarantineFor(project, id);
+    if (quarantine.isPresent() && dropped > 0) {
+      // The change rows of fixed versions read the same again, so these are the rows dropped.
+      long version =
+          Warehouse.latestCommit(target.warehouse().tableDir(id))
+              .orElseThrow(() -> new IllegalStateException("no Delta commit after " + id));
+      ObjectId table = quarantine.get().table();
+      target.materializer(project).prepare(table);
+      QuarantineStore.append(
+          target.warehouse().tableDir(table),
+          spark.sql(ViewMaterializer.quarantineSql(delta, constraints)),
+          quarantine.get().runId(),
+          version,
+          java.time.Instant.now());
+    }
+    return new Written(tally.kept.value(), dropped, violations);
   }
 
   // ---- SUM / COUNT / MIN / MAX group-by: merge partial aggregates ----

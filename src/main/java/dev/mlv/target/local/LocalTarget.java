@@ -39,6 +39,7 @@ import java.util.OptionalLong;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * The embedded target: a lakehouse in a local folder laid out like OneLake, refreshed with Spark
@@ -61,6 +62,7 @@ public final class LocalTarget implements Target {
   private final TableExtractor extractor = new TableExtractor();
   private DeltaState deltaState;
   private SparkRuntime runtime;
+  private volatile String currentRun = "none"; // the id quarantined rows are recorded under
 
   public LocalTarget(ProjectConfig config, SparkTarget target, boolean debug) {
     this.config = config;
@@ -89,7 +91,7 @@ public final class LocalTarget implements Target {
     Map<ObjectId, DeployedView> views = new TreeMap<>();
     Map<ObjectId, DeployedState.SourceTable> tables = new TreeMap<>();
     for (TableState t : deltaState().scan(warehouse.root())) {
-      if (t.id().schema().equals(HistoryStore.SCHEMA)) {
+      if (t.id().schema().equals(HistoryStore.SCHEMA) || QuarantineStore.isQuarantine(t.id())) {
         continue;
       }
       Map<String, String> p = t.properties();
@@ -154,6 +156,7 @@ public final class LocalTarget implements Target {
             } else if (c instanceof Change.Drop d) {
               listener.message("  dropping " + project.names().display(d.id()));
               m.dropTable(d.id());
+              m.dropTable(QuarantineStore.tableOf(d.id()));
             } else if (c instanceof Change.Create cr) {
               forced.put(cr.id(), "NEW_VIEW");
               toRefresh.add(cr.id());
@@ -255,6 +258,7 @@ public final class LocalTarget implements Target {
     try (RefreshLock held = lock.get()) {
       RefreshRequest request = prepare.get();
       HistoryStore history = history();
+      currentRun = runId;
       RunReport running = new RunReport(runId, RunStatus.Running, started, null, name(), List.of());
       history.started(running);
       Instant deadline = started.plus(request.timeout());
@@ -271,6 +275,7 @@ public final class LocalTarget implements Target {
               : RunStatus.Completed;
       RunReport report = new RunReport(runId, status, started, Instant.now(), name(), runs);
       recordRun(history, report, listener);
+      QuarantineStore.pruneAll(this, project, history, listener);
       return report;
     }
   }
@@ -364,7 +369,8 @@ public final class LocalTarget implements Target {
     LocalStrategy.Decided decided =
         def.isFileSource()
             ? new LocalStrategy.Decided(
-                files().decide(id, def, request.full(), Optional.ofNullable(forced), project.names()),
+                files()
+                    .decide(id, def, request.full(), Optional.ofNullable(forced), project.names()),
                 Map.of(),
                 Map.of(),
                 NO_ANALYSIS)
@@ -467,7 +473,8 @@ public final class LocalTarget implements Target {
                       def.constraints(),
                       def.partitionedBy(),
                       def.comment(),
-                      props));
+                      props),
+                  QuarantineStore.target(project, id, currentRun));
       return new ViewRun(
           id,
           ViewStatus.Completed,
@@ -594,6 +601,21 @@ public final class LocalTarget implements Target {
 
   // ---- sql and seed ----
 
+  /** Where the rows this run drops from a view go, when the view keeps a quarantine. */
+  Optional<ViewMaterializer.QuarantineTarget> quarantineFor(Project project, ObjectId view) {
+    return QuarantineStore.target(project, view, currentRun);
+  }
+
+  @Override
+  public SqlResult quarantine(Project project, ObjectId view, Optional<String> runId, int limit) {
+    ObjectId table = QuarantineStore.tableOf(view);
+    if (!Warehouse.isTable(warehouse.tableDir(table))) {
+      return new SqlResult(List.of(), List.of(), null);
+    }
+    runtime().registerLakehouse(table.workspace(), table.lakehouse());
+    return QuarantineStore.read(runtime().session(), warehouse.tableDir(table), runId, limit);
+  }
+
   @Override
   public SqlResult sql(Project project, SqlStatement statement) {
     return new LocalSql(this, project).run(statement);
@@ -605,6 +627,14 @@ public final class LocalTarget implements Target {
   }
 
   // ---- Spark plumbing ----
+
+  synchronized boolean sparkStarted() {
+    return runtime != null && runtime.started();
+  }
+
+  SparkSession sparkSession() {
+    return runtime().session();
+  }
 
   synchronized SparkRuntime runtime() {
     if (runtime == null) {
