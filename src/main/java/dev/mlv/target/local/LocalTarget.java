@@ -63,6 +63,7 @@ public final class LocalTarget implements Target {
   private final TableExtractor extractor = new TableExtractor();
   private DeltaState deltaState;
   private SparkRuntime runtime;
+  private volatile RunDeadline runDeadline; // of the run in progress, if any
 
   public LocalTarget(ProjectConfig config, SparkTarget target, boolean debug) {
     this.config = config;
@@ -247,18 +248,35 @@ public final class LocalTarget implements Target {
       return new RunReport(runId, RunStatus.Skipped, started, Instant.now(), name(), List.of());
     }
     try (RefreshLock held = lock.get()) {
-      RefreshRequest request = prepare.get();
       HistoryStore history = history();
+      // The marker comes before apply's renames and drops, so a crash in them is on record too.
       RunReport running = new RunReport(runId, RunStatus.Running, started, null, name(), List.of());
       history.started(running);
+      RefreshRequest request;
+      try {
+        request = prepare.get();
+      } catch (RuntimeException e) {
+        recordRun(
+            history,
+            new RunReport(runId, RunStatus.Failed, started, Instant.now(), name(), List.of()),
+            listener);
+        throw e;
+      }
       Instant deadline = started.plus(request.timeout());
-      List<ViewRun> runs =
-          DagWalker.walk(
-              project.lineage(),
-              request.views(),
-              request.parallelism(),
-              deadline,
-              id -> guarded(project, request, id, listener));
+      List<ViewRun> runs;
+      try (RunDeadline limit =
+          new RunDeadline(runId, deadline, request.timeout(), this::startedContext)) {
+        runDeadline = limit;
+        runs =
+            DagWalker.walk(
+                project.lineage(),
+                request.views(),
+                request.parallelism(),
+                deadline,
+                id -> guarded(project, request, id, listener));
+      } finally {
+        runDeadline = null;
+      }
       RunStatus status =
           runs.stream().anyMatch(r -> r.status() == ViewStatus.Failed)
               ? RunStatus.Failed
@@ -429,17 +447,16 @@ public final class LocalTarget implements Target {
     props.put(P_SOURCES, SourceVersions.format(sources));
     props.put(P_REFRESHED, Instant.now().toString());
     props.put(P_TOOL, dev.mlv.Version.current());
+    RunDeadline limit = runDeadline;
     try {
+      ViewMaterializer m = materializer(project);
+      MaterializeRequest req =
+          new MaterializeRequest(
+              id, select.sql(), def.constraints(), def.partitionedBy(), def.comment(), props);
       MaterializeResult r =
-          materializer(project)
-              .materialize(
-                  new MaterializeRequest(
-                      id,
-                      select.sql(),
-                      def.constraints(),
-                      def.partitionedBy(),
-                      def.comment(),
-                      props));
+          limit == null
+              ? m.materialize(req)
+              : limit.run(runtime().session().sparkContext(), () -> m.materialize(req));
       return new ViewRun(
           id,
           ViewStatus.Completed,
@@ -450,9 +467,13 @@ public final class LocalTarget implements Target {
           r.violations(),
           elapsed(t0),
           Optional.empty());
-    } catch (MlvException e) {
-      return failed(id, strategy.label(), reason, e.getMessage(), t0);
     } catch (RuntimeException e) {
+      if (limit != null && limit.expired()) {
+        return failed(id, strategy.label(), "RUN_TIMEOUT", limit.message(), t0);
+      }
+      if (e instanceof MlvException) {
+        return failed(id, strategy.label(), reason, e.getMessage(), t0);
+      }
       String m = e.getMessage();
       return failed(
           id,
@@ -559,6 +580,11 @@ public final class LocalTarget implements Target {
   }
 
   // ---- Spark plumbing ----
+
+  /** The SparkContext if this target has started Spark, else null. */
+  private synchronized org.apache.spark.SparkContext startedContext() {
+    return runtime != null && runtime.started() ? runtime.session().sparkContext() : null;
+  }
 
   synchronized SparkRuntime runtime() {
     if (runtime == null) {
