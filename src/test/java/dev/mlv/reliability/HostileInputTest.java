@@ -74,6 +74,7 @@ class HostileInputTest {
 
     Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
     Map<String, Map<Outcome, Integer>> byOperator = new TreeMap<>();
+    Map<String, Long> msByOperator = new TreeMap<>();
     List<String> problems = new ArrayList<>();
     long slowest = 0;
     String slowestWhat = "";
@@ -136,6 +137,7 @@ class HostileInputTest {
             detail = "no result after " + BOUND_MS + " ms";
           }
           long ms = (System.nanoTime() - start) / 1_000_000;
+          msByOperator.merge(v.operator(), ms, Long::sum);
           if (ms > slowest) {
             slowest = ms;
             slowestWhat = v.operator() + " " + cmd;
@@ -190,14 +192,16 @@ class HostileInputTest {
             slowestWhat));
     report.append("outcomes ").append(counts).append('\n');
     byOperator.forEach(
-        (op, c) -> report.append("  ").append(op).append(' ').append(c).append('\n'));
+        (op, c) ->
+            report.append("  ").append(op).append(' ').append(c).append(' ')
+                .append(msByOperator.get(op)).append(" ms\n"));
     new TreeSet<>(unpositioned)
         .stream().limit(40).forEach(u -> report.append("  unpositioned: ").append(u).append('\n'));
     System.out.print(report);
     Path out = Files.createDirectories(Path.of("target", "reliability"));
     Files.writeString(out.resolve("hostile.txt"), report + String.join("\n", problems));
 
-    assertThat(variants).hasSizeGreaterThanOrEqualTo(1000);
+    assertThat(variants.size()).isGreaterThanOrEqualTo(Math.min(VARIANTS, 1000));
     assertThat(problems).as(report.toString()).isEmpty();
   }
 
@@ -248,7 +252,9 @@ class HostileInputTest {
       assertThat(plans).isEqualTo(variants.size());
     }
     assertThat(requested).contains(Main.class.getName());
-    assertThat(requested).doesNotContain("org.apache.spark.SparkContext");
+    // Spark's parser classes may load (the fallback parser); a SparkContext is never started.
+    assertThat(requested)
+        .doesNotContain("org.apache.spark.scheduler.DAGScheduler", "org.apache.spark.SparkEnv");
   }
 
   static Map<String, byte[]> readProject(Path dir) throws IOException {
