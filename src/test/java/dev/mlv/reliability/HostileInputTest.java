@@ -193,8 +193,14 @@ class HostileInputTest {
     report.append("outcomes ").append(counts).append('\n');
     byOperator.forEach(
         (op, c) ->
-            report.append("  ").append(op).append(' ').append(c).append(' ')
-                .append(msByOperator.get(op)).append(" ms\n"));
+            report
+                .append("  ")
+                .append(op)
+                .append(' ')
+                .append(c)
+                .append(' ')
+                .append(msByOperator.get(op))
+                .append(" ms\n"));
     new TreeSet<>(unpositioned)
         .stream().limit(40).forEach(u -> report.append("  unpositioned: ").append(u).append('\n'));
     System.out.print(report);
