@@ -287,7 +287,8 @@ final class JobClient {
       return Optional.of(Instant.parse(t));
     } catch (DateTimeParseException e) {
       try {
-        return Optional.of(LocalDateTime.parse(t).toInstant(ZoneOffset.UTC));
+        // Spark prints "2026-01-01 10:00:00.123"; Fabric's job times have the T.
+        return Optional.of(LocalDateTime.parse(t.replace(' ', 'T')).toInstant(ZoneOffset.UTC));
       } catch (DateTimeParseException e2) {
         return Optional.empty();
       }
