@@ -244,6 +244,8 @@ final class FabricSimulator implements AutoCloseable {
     }
   }
 
+  private Fault lastFault;
+
   private Fault pickFault(String method, String path) {
     if (faultRate <= 0 || faults.isEmpty()) {
       return null;
@@ -261,7 +263,11 @@ final class FabricSimulator implements AutoCloseable {
       if (!recognisable) {
         choices.remove(Fault.DROP_AFTER);
       }
-      return choices.isEmpty() ? null : choices.get(random.nextInt(choices.size()));
+      if (lastFault == Fault.EXPIRED_TOKEN) {
+        choices.remove(Fault.EXPIRED_TOKEN); // a token fetched just now has not expired
+      }
+      lastFault = choices.isEmpty() ? null : choices.get(random.nextInt(choices.size()));
+      return lastFault;
     }
   }
 
