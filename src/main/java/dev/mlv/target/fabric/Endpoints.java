@@ -1,9 +1,8 @@
 package dev.mlv.target.fabric;
 
 import dev.mlv.diag.MlvException;
-import java.net.InetAddress;
+import dev.mlv.project.FabricTarget;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Locale;
 
@@ -12,34 +11,16 @@ import java.util.Locale;
  * a project explicitly allowed (plain HTTP only on the loopback interface, for a local simulator).
  */
 public final class Endpoints {
-  /** Host suffixes of the Fabric REST API and the Spark endpoints it hands out. */
-  public static final List<String> FABRIC_HOST_SUFFIXES =
-      List.of(".fabric.microsoft.com", ".pbidedicated.windows.net", ".analysis.windows.net");
+  public static final List<String> FABRIC_HOST_SUFFIXES = FabricTarget.FABRIC_HOST_SUFFIXES;
 
   private Endpoints() {}
 
   public static boolean isFabricHost(String host) {
-    String h = host == null ? "" : host.toLowerCase(Locale.ROOT);
-    return FABRIC_HOST_SUFFIXES.stream().anyMatch(s -> h.endsWith(s) && h.length() > s.length());
+    return FabricTarget.isFabricHost(host);
   }
 
   public static boolean isLoopback(String host) {
-    if (host == null) {
-      return false;
-    }
-    String h = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
-    if (h.equalsIgnoreCase("localhost")) {
-      return true;
-    }
-    // Only literal addresses: a name that resolves to loopback today may not tomorrow.
-    if (!h.matches("[0-9.]+|[0-9a-fA-F:]+")) {
-      return false;
-    }
-    try {
-      return InetAddress.getByName(h).isLoopbackAddress();
-    } catch (UnknownHostException e) {
-      return false;
-    }
+    return FabricTarget.isLoopback(host);
   }
 
   /**
