@@ -6,6 +6,9 @@ import dev.mlv.project.ProjectConfig;
 import dev.mlv.project.SparkTarget;
 import dev.mlv.project.TargetConfig;
 import dev.mlv.target.Target;
+import dev.mlv.target.fabric.FabricWorkspaceTarget;
+import dev.mlv.target.fabric.RetryPolicy;
+import dev.mlv.target.fabric.TokenSource;
 import dev.mlv.target.local.LocalTarget;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -37,13 +40,9 @@ final class Targets {
     if (t instanceof SparkTarget s) {
       return new LocalTarget(config, s, debug(spec));
     }
-    if (t instanceof FabricTarget) {
-      throw new MlvException(
-          "TARGET_UNSUPPORTED",
-          "target '"
-              + name
-              + "' is a Fabric target; this version of mlv deploys only to the"
-              + " embedded local lakehouse (type: spark)");
+    if (t instanceof FabricTarget f) {
+      return new FabricWorkspaceTarget(
+          config, f, TokenSource.of(f.auth(), System.getenv()), RetryPolicy.defaults());
     }
     throw new MlvException("TARGET_UNSUPPORTED", "target '" + name + "' has an unknown type");
   }

@@ -400,14 +400,26 @@ final class ConfigReader {
           "the Fabric API is " + FabricTarget.DEFAULT_ENDPOINT);
       return Optional.empty();
     }
-    if (!allowAnyHost && !(scheme.equals("https") && uri.getHost().equalsIgnoreCase(FABRIC_HOST))) {
-      // Tokens are sent to this host, so only the Fabric API gets them unless the user opts in.
+    boolean fabricHost = scheme.equals("https") && FabricTarget.isFabricHost(uri.getHost());
+    if (!allowAnyHost && !fabricHost) {
+      // Tokens are sent to this host, so only Fabric's hosts get them unless the user opts in.
       error(
           "CONFIG_VALUE",
           node,
-          what + " is not the Fabric API (https://" + FABRIC_HOST + ")",
+          what + " is not a Fabric host (https://" + FABRIC_HOST + ")",
           "set allow_endpoint: true on this target to send requests and tokens to "
               + uri.getHost());
+      return Optional.empty();
+    }
+    if (!fabricHost && scheme.equals("http") && !FabricTarget.isLoopback(uri.getHost())) {
+      error(
+          "CONFIG_VALUE",
+          node,
+          what
+              + " uses plain http on "
+              + uri.getHost()
+              + ", which would send the token unencrypted",
+          "use https; plain http is allowed only on the loopback interface (a local simulator)");
       return Optional.empty();
     }
     return Optional.of(uri);

@@ -17,4 +17,33 @@ public record FabricTarget(
     implements TargetConfig {
 
   public static final URI DEFAULT_ENDPOINT = URI.create("https://api.fabric.microsoft.com/v1");
+
+  /** Host suffixes of the Fabric REST API and the Spark endpoints it hands out. */
+  public static final java.util.List<String> FABRIC_HOST_SUFFIXES =
+      java.util.List.of(
+          ".fabric.microsoft.com", ".pbidedicated.windows.net", ".analysis.windows.net");
+
+  public static boolean isFabricHost(String host) {
+    String h = host == null ? "" : host.toLowerCase(java.util.Locale.ROOT);
+    return FABRIC_HOST_SUFFIXES.stream().anyMatch(s -> h.endsWith(s) && h.length() > s.length());
+  }
+
+  /** A literal loopback address or {@code localhost}; names that merely resolve there are not. */
+  public static boolean isLoopback(String host) {
+    if (host == null) {
+      return false;
+    }
+    String h = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+    if (h.equalsIgnoreCase("localhost")) {
+      return true;
+    }
+    if (!h.matches("[0-9.]+|[0-9a-fA-F:]+")) {
+      return false;
+    }
+    try {
+      return java.net.InetAddress.getByName(h).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
+  }
 }

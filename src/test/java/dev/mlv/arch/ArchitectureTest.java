@@ -33,6 +33,18 @@ class ArchitectureTest {
   }
 
   @Test
+  void azureIdentityStaysInTheFabricTarget() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.mlv.target.fabric..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("com.azure..", "com.microsoft.aad..", "com.microsoft.azure..")
+        .because("only the Fabric target talks to Entra ID")
+        .check(classes);
+  }
+
+  @Test
   void theCliSitsOnTop() {
     noClasses()
         .that()

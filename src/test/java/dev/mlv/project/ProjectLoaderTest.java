@@ -372,6 +372,14 @@ class ProjectLoaderTest {
     FabricTarget sim = (FabricTarget) allowed.config().orElseThrow().target("sim").orElseThrow();
     assertThat(sim.endpoint()).isEqualTo(URI.create("http://127.0.0.1:9999/v1"));
     assertThat(sim.auth()).isEqualTo(new AuthConfig.DefaultChain());
+
+    // Opting in never allows a token in clear text over the network.
+    Diagnostic clear =
+        only(
+            load(target.replace("127.0.0.1:9999", "10.1.2.3:9999") + "    allow_endpoint: true\n"));
+    assertThat(clear.ruleId()).isEqualTo("CONFIG_VALUE");
+    assertThat(clear.message()).contains("plain http on 10.1.2.3");
+    assertThat(clear.position().line()).isEqualTo(10);
   }
 
   @Test

@@ -294,7 +294,7 @@ public abstract class TargetContractTest {
   }
 
   @Test
-  void dropRulesCountEveryViolationAndDropARowOnce() throws IOException {
+  protected void dropRulesCountEveryViolationAndDropARowOnce() throws IOException {
     write(
         "views/silver/orders_clean.sql",
         "CREATE MATERIALIZED LAKE VIEW silver.orders_clean\n"

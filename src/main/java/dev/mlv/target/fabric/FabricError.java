@@ -1,0 +1,62 @@
+package dev.mlv.target.fabric;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Optional;
+
+/**
+ * Fabric's {@code ErrorResponse}: a stable {@code errorCode}, a message, the {@code requestId}
+ * support asks for, and whether the service says a retry may succeed.
+ */
+record FabricError(
+    int status, String errorCode, String message, String requestId, Optional<Boolean> retriable) {
+
+  /** Reads the error body; a body that is not an ErrorResponse still gives the HTTP status. */
+  static FabricError of(int status, JsonNode body, String requestIdHeader) {
+    // Some endpoints wrap it as {"error": {...}} (Livy, Entra), Fabric's own as the root object.
+    JsonNode e =
+        body != null && body.has("error") && body.get("error").isObject()
+            ? body.get("error")
+            : body;
+    String code = text(e, "errorCode").or(() -> text(e, "code")).orElse("HTTP_" + status);
+    String message = text(e, "message").orElse("HTTP " + status);
+    String requestId = text(e, "requestId").orElse(requestIdHeader == null ? "" : requestIdHeader);
+    Optional<Boolean> retriable =
+        e != null && e.has("isRetriable")
+            ? Optional.of(e.get("isRetriable").asBoolean())
+            : Optional.empty();
+    return new FabricError(status, code, message, requestId, retriable);
+  }
+
+  private static Optional<String> text(JsonNode n, String field) {
+    if (n == null || !n.hasNonNull(field)) {
+      return Optional.empty();
+    }
+    String s = n.get(field).asText();
+    return s.isBlank() ? Optional.empty() : Optional.of(s);
+  }
+
+  /** Capacity throttling of the Spark job: Fabric asks to come back later, as with 429. */
+  static final String CAPACITY_THROTTLING = "MLV_SPARK_JOB_CAPACITY_THROTTLING";
+
+  boolean transientFailure() {
+    if (retriable.isPresent()) {
+      return retriable.get();
+    }
+    return status == 429
+        || status == 500
+        || status == 502
+        || status == 503
+        || status == 504
+        || errorCode.equals(CAPACITY_THROTTLING);
+  }
+
+  String describe() {
+    return errorCode
+        + ": "
+        + message
+        + " (HTTP "
+        + status
+        + (requestId.isEmpty() ? "" : ", request id " + requestId)
+        + ")";
+  }
+}

@@ -1,0 +1,227 @@
+package dev.mlv.target.fabric;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mlv.diag.MlvException;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Random;
+import java.util.function.Supplier;
+
+/**
+ * Every call to the Fabric REST API goes through here: the bearer token, bounded retries of
+ * transient failures (429 with {@code Retry-After}, 5xx, capacity throttling, dropped connections)
+ * with exponential backoff and jitter up to a deadline, one new token after a 401, and long-running
+ * operations followed to their result. A failure that stays is a {@link FabricApiException} with
+ * Fabric's error code and request id.
+ */
+final class FabricHttp {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A successful response: status, the headers we use, and the JSON body (null when empty). */
+  record Response(
+      int status,
+      JsonNode body,
+      Optional<String> location,
+      Optional<Duration> retryAfter,
+      Optional<String> operationId) {}
+
+  private final URI base;
+  private final TokenSource tokens;
+  private final RetryPolicy policy;
+  private final HttpClient client;
+  private final Random random = new Random();
+
+  FabricHttp(URI base, boolean allowEndpoint, TokenSource tokens, RetryPolicy policy) {
+    Endpoints.checkBase(base, allowEndpoint);
+    String b = base.toString();
+    this.base = URI.create(b.endsWith("/") ? b.substring(0, b.length() - 1) : b);
+    this.tokens = tokens;
+    this.policy = policy;
+    this.client =
+        HttpClient.newBuilder()
+            .connectTimeout(policy.requestTimeout())
+            // Redirects would carry the token to wherever they point: never follow them blindly.
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+  }
+
+  RetryPolicy policy() {
+    return policy;
+  }
+
+  URI url(String path) {
+    return URI.create(base + path);
+  }
+
+  JsonNode get(String path, String what) {
+    return send("GET", url(path), null, what, true, null).body();
+  }
+
+  Response post(String path, JsonNode body, String what) {
+    return send("POST", url(path), body, what, false, null);
+  }
+
+  /**
+   * Sends one request, retrying what may be retried. A request that is not {@code idempotent} and
+   * lost its connection is first checked with {@code reconcile}: when the service did receive it,
+   * the resource found is the answer and nothing is sent twice.
+   */
+  Response send(
+      String method,
+      URI uri,
+      JsonNode body,
+      String what,
+      boolean idempotent,
+      Supplier<Optional<Response>> reconcile) {
+    Endpoints.checkFollowed(base, uri);
+    Instant deadline = Instant.now().plus(policy.retryBudget());
+    int attempt = 0;
+    boolean renewed = false;
+    while (true) {
+      String token = tokens.token();
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(uri)
+              .timeout(policy.requestTimeout())
+              .header("Authorization", "Bearer " + token)
+              .header("Accept", "application/json");
+      if (body != null) {
+        b.header("Content-Type", "application/json")
+            .method(method, HttpRequest.BodyPublishers.ofString(body.toString()));
+      } else {
+        b.method(method, HttpRequest.BodyPublishers.noBody());
+      }
+      HttpResponse<String> r;
+      try {
+        r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      } catch (IOException e) {
+        if (!idempotent && reconcile != null) {
+          Optional<Response> found = reconcile.get();
+          if (found.isPresent()) {
+            return found.get();
+          }
+        }
+        String cause = e.getClass().getSimpleName();
+        pause(
+            policy.backoff(attempt++, random),
+            deadline,
+            what,
+            "the connection failed (" + cause + ")");
+        continue;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new MlvException("INTERRUPTED", what + " was interrupted");
+      }
+      int status = r.statusCode();
+      if (status < 400) {
+        Response ok = response(r);
+        if (status == 202 && ok.operationId().isPresent()) {
+          return followOperation(ok, what);
+        }
+        return ok;
+      }
+      FabricError error =
+          FabricError.of(status, parse(r.body()), r.headers().firstValue("RequestId").orElse(null));
+      if (status == 401 && !renewed) {
+        tokens.invalidate(token);
+        renewed = true;
+        continue;
+      }
+      if (error.transientFailure()) {
+        Duration wait = retryAfter(r).orElseGet(() -> policy.backoff(0, random));
+        wait = status == 429 ? wait : max(wait, policy.backoff(attempt, random));
+        attempt++;
+        pause(wait, deadline, what, error.describe());
+        continue;
+      }
+      throw new FabricApiException(what, error);
+    }
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+
+  /** Waits before the next attempt, or gives up when the wait would pass the deadline. */
+  private static void pause(Duration wait, Instant deadline, String what, String lastError) {
+    if (Instant.now().plus(wait).isAfter(deadline)) {
+      throw new MlvException(
+          "FABRIC_UNAVAILABLE", what + " kept failing until its retry deadline: " + lastError);
+    }
+    sleep(wait, what);
+  }
+
+  static void sleep(Duration d, String what) {
+    try {
+      Thread.sleep(Math.max(0, d.toMillis()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new MlvException("INTERRUPTED", what + " was interrupted");
+    }
+  }
+
+  /** Polls {@code /operations/{id}} until the operation ends; its result when it has one. */
+  private Response followOperation(Response accepted, String what) {
+    String id = accepted.operationId().orElseThrow();
+    Duration wait = accepted.retryAfter().orElse(policy.pollInitial());
+    while (true) {
+      sleep(wait, what);
+      Response r = send("GET", url("/operations/" + id), null, what, true, null);
+      String status = r.body() == null ? "" : r.body().path("status").asText();
+      switch (status) {
+        case "Succeeded" -> {
+          if (r.location().isPresent()) {
+            return send("GET", URI.create(r.location().get()), null, what, true, null);
+          }
+          return r;
+        }
+        case "Failed" -> {
+          JsonNode e = r.body().path("error");
+          throw new FabricApiException(
+              what, FabricError.of(400, e.isMissingNode() ? r.body() : e, null));
+        }
+        default -> wait = r.retryAfter().orElse(policy.nextPoll(wait));
+      }
+    }
+  }
+
+  private static Response response(HttpResponse<String> r) {
+    return new Response(
+        r.statusCode(),
+        parse(r.body()),
+        r.headers().firstValue("Location"),
+        retryAfter(r),
+        r.headers().firstValue("x-ms-operation-id"));
+  }
+
+  static Optional<Duration> retryAfter(HttpResponse<?> r) {
+    return r.headers()
+        .firstValue("Retry-After")
+        .flatMap(
+            v -> {
+              try {
+                return Optional.of(
+                    Duration.ofMillis((long) (Double.parseDouble(v.strip()) * 1000)));
+              } catch (NumberFormatException e) {
+                return Optional.empty();
+              }
+            });
+  }
+
+  static JsonNode parse(String body) {
+    if (body == null || body.isBlank()) {
+      return null;
+    }
+    try {
+      return JSON.readTree(body);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,663 @@
+package dev.mlv.target.fabric;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.mlv.diag.MlvException;
+import dev.mlv.lineage.LineageGraph;
+import dev.mlv.lineage.NodeKind;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.plan.Change;
+import dev.mlv.plan.EnableCdf;
+import dev.mlv.plan.Plan;
+import dev.mlv.project.FabricTarget;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectConfig;
+import dev.mlv.refresh.RefreshRequest;
+import dev.mlv.refresh.RunListener;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.RunStatus;
+import dev.mlv.refresh.Strategy;
+import dev.mlv.refresh.ViewRun;
+import dev.mlv.refresh.ViewStatus;
+import dev.mlv.sql.Fingerprint;
+import dev.mlv.sql.SqlStatement;
+import dev.mlv.target.DeployedState;
+import dev.mlv.target.DeployedView;
+import dev.mlv.target.SqlResult;
+import dev.mlv.target.Target;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A Fabric lakehouse as a target. Deployed views are read and changed with Spark SQL over Livy
+ * (Fabric has no REST API that lists MLVs); refreshes are one {@code RefreshMaterializedLakeViews}
+ * job per command, narrowed to the selection by an MLV execution definition. What each view did in
+ * a job is read back from its Delta history, since the job API reports only the whole run.
+ */
+public final class FabricWorkspaceTarget implements Target {
+  private static final Pattern ROWS = Pattern.compile("numOutputRows\\W+(\\d+)");
+
+  private final ProjectConfig config;
+  private final FabricTarget target;
+  private final FabricSql sql;
+  private final LivyClient livy;
+  private final JobClient jobs;
+  private final RunRecords records;
+  private List<UUID> extendedLineage;
+  private boolean extended;
+
+  public FabricWorkspaceTarget(
+      ProjectConfig config, FabricTarget target, TokenSource tokens, RetryPolicy policy) {
+    this.config = config;
+    this.target = target;
+    FabricHttp http = new FabricHttp(target.endpoint(), target.allowEndpoint(), tokens, policy);
+    Path state = config.root().resolve(".mlv").resolve("fabric").resolve(target.name());
+    this.sql = new FabricSql(config.workspace(), config.lakehouse());
+    this.livy =
+        new LivyClient(
+            http, target.workspaceId(), target.lakehouseId(), state.resolve("livy-session"));
+    this.jobs = new JobClient(http, target.workspaceId(), target.lakehouseId());
+    this.records = new RunRecords(state.resolve("runs"));
+  }
+
+  @Override
+  public String name() {
+    return target.name();
+  }
+
+  /**
+   * Includes the lakehouses upstream of this one in the next refresh: the given ones, or all of
+   * them when the list is empty (Fabric's own default).
+   */
+  public void extendedLineage(List<UUID> lakehouses) {
+    this.extended = true;
+    this.extendedLineage = List.copyOf(lakehouses);
+  }
+
+  // ---- state ----
+
+  @Override
+  public DeployedState state(Project project) {
+    Map<ObjectId, DeployedView> views = new TreeMap<>();
+    Map<ObjectId, DeployedState.SourceTable> tables = new TreeMap<>();
+    Set<ObjectId> wantedTables = new HashSet<>();
+    project.lineage().nodes().values().stream()
+        .filter(n -> n.kind() == NodeKind.TABLE)
+        .forEach(n -> wantedTables.add(n.id()));
+    for (String schema : schemas()) {
+      Set<String> mlvs = new HashSet<>();
+      LivyClient.Result shown =
+          livy.sql(
+              "SHOW MATERIALIZED LAKE VIEWS IN " + FabricSql.quote(schema),
+              "listing the views of schema " + schema);
+      for (List<JsonNode> row : shown.rows()) {
+        String view = column(shown, row, "viewName", "name", "tableName").toLowerCase(Locale.ROOT);
+        mlvs.add(view);
+        ObjectId id = id(schema, view);
+        deployed(id).ifPresent(v -> views.put(id, v));
+      }
+      LivyClient.Result all =
+          livy.sql("SHOW TABLES IN " + FabricSql.quote(schema), "listing the tables of " + schema);
+      for (List<JsonNode> row : all.rows()) {
+        String table = column(all, row, "tableName", "name").toLowerCase(Locale.ROOT);
+        ObjectId id = id(schema, table);
+        if (!mlvs.contains(table) && wantedTables.contains(id)) {
+          History h = history(id);
+          tables.put(id, new DeployedState.SourceTable(h.version(), changeDataFeed(id)));
+        }
+      }
+    }
+    return DeployedState.of(views, tables);
+  }
+
+  private ObjectId id(String schema, String name) {
+    return new ObjectId(config.workspace(), config.lakehouse(), schema, name);
+  }
+
+  private List<String> schemas() {
+    LivyClient.Result r = livy.sql("SHOW SCHEMAS", "listing the lakehouse's schemas");
+    List<String> out = new ArrayList<>();
+    for (List<JsonNode> row : r.rows()) {
+      out.add(column(r, row, "namespace", "databaseName", "schemaName").toLowerCase(Locale.ROOT));
+    }
+    return out;
+  }
+
+  private static String column(LivyClient.Result r, List<JsonNode> row, String... names) {
+    for (String n : names) {
+      int i = r.columns().indexOf(n);
+      if (i >= 0 && i < row.size()) {
+        return row.get(i).asText();
+      }
+    }
+    return row.get(row.size() - 1).asText();
+  }
+
+  private Optional<DeployedView> deployed(ObjectId id) {
+    LivyClient.Result shown =
+        livy.sql(
+            "SHOW CREATE MATERIALIZED LAKE VIEW " + sql.name(id),
+            "reading the definition of " + id.shortName());
+    if (shown.rows().isEmpty()) {
+      return Optional.empty();
+    }
+    String text = shown.rows().get(0).get(0).asText();
+    History h = history(id);
+    Optional<FabricSql.Deployed> back = FabricSql.readBack(text);
+    return Optional.of(
+        new DeployedView(
+            id,
+            back.map(FabricSql.Deployed::text).orElse(text),
+            // A definition our parser cannot read gets a fingerprint of its text: a Replace.
+            back.map(b -> b.definition().fingerprint()).orElse(Fingerprint.of(text)),
+            back.map(FabricSql.Deployed::managed).orElse(false),
+            h.version(),
+            h.time(),
+            Map.of(),
+            Optional.of(h.time())));
+  }
+
+  /** The latest commit of a Delta table: version, time, operation and rows written. */
+  private record History(long version, Instant time, String operation, long rows) {}
+
+  private History history(ObjectId id) {
+    LivyClient.Result r =
+        livy.sql(
+            "DESCRIBE HISTORY " + sql.name(id) + " LIMIT 1",
+            "reading the history of " + id.shortName());
+    if (r.rows().isEmpty()) {
+      return new History(-1, Instant.EPOCH, "", 0);
+    }
+    List<JsonNode> row = r.rows().get(0);
+    long version = Long.parseLong(column(r, row, "version"));
+    Instant time =
+        JobClient.time(row.get(Math.max(0, r.columns().indexOf("timestamp"))))
+            .orElse(Instant.EPOCH);
+    String operation = r.columns().contains("operation") ? column(r, row, "operation") : "";
+    long rows = 0;
+    int m = r.columns().indexOf("operationMetrics");
+    if (m >= 0) {
+      JsonNode metrics = row.get(m);
+      if (metrics.isObject()) {
+        rows = metrics.path("numOutputRows").asLong(0);
+      } else {
+        Matcher x = ROWS.matcher(metrics.asText());
+        rows = x.find() ? Long.parseLong(x.group(1)) : 0;
+      }
+    }
+    return new History(version, time, operation, rows);
+  }
+
+  private boolean changeDataFeed(ObjectId id) {
+    LivyClient.Result r =
+        livy.sql(
+            "SHOW TBLPROPERTIES " + sql.name(id) + " ('delta.enableChangeDataFeed')",
+            "reading the properties of " + id.shortName());
+    return !r.rows().isEmpty()
+        && "true".equalsIgnoreCase(r.rows().get(0).get(r.rows().get(0).size() - 1).asText());
+  }
+
+  // ---- apply ----
+
+  @Override
+  public RunReport apply(Project project, Plan plan, RunListener listener) {
+    return cancellable(() -> applyNow(project, plan, listener));
+  }
+
+  private RunReport applyNow(Project project, Plan plan, RunListener listener) {
+    String runId = RunRecords.newId();
+    Instant started = Instant.now();
+    for (EnableCdf e : plan.enableCdf()) {
+      listener.message("  enabling change data feed on " + project.names().display(e.table()));
+      livy.sql(
+          "ALTER TABLE "
+              + sql.name(e.table())
+              + " SET TBLPROPERTIES (delta.enableChangeDataFeed = true)",
+          "enabling change data feed on " + e.table().shortName());
+    }
+    Map<ObjectId, ViewRun> results = new LinkedHashMap<>();
+    Set<ObjectId> failed = new HashSet<>();
+    LineageGraph lineage = project.lineage();
+    for (Change c : plan.changes()) {
+      if (c instanceof Change.Rename r) {
+        listener.message(
+            "  renaming "
+                + project.names().display(r.from())
+                + " to "
+                + project.names().display(r.id()));
+        livy.sql(
+            "ALTER MATERIALIZED LAKE VIEW " + sql.name(r.from()) + " RENAME TO " + sql.name(r.id()),
+            "renaming " + r.from().shortName());
+      } else if (c instanceof Change.Drop d) {
+        listener.message("  dropping " + project.names().display(d.id()));
+        livy.sql(
+            "DROP MATERIALIZED LAKE VIEW IF EXISTS " + sql.name(d.id()),
+            "dropping " + d.id().shortName());
+      } else if (c instanceof Change.Create || c instanceof Change.Replace) {
+        ObjectId id = c.id();
+        String statement =
+            c instanceof Change.Create cr ? cr.statement() : ((Change.Replace) c).statement();
+        String reason = c instanceof Change.Create ? "NEW_VIEW" : "DEFINITION_CHANGED";
+        Optional<ObjectId> brokenUpstream =
+            lineage.ancestors(id).stream().filter(failed::contains).findFirst();
+        if (brokenUpstream.isPresent()) {
+          failed.add(id);
+          ViewRun skipped =
+              ViewRun.skipped(
+                  id,
+                  "full",
+                  "upstream " + project.names().display(brokenUpstream.get()) + " failed");
+          results.put(id, skipped);
+          listener.viewFinished(skipped);
+          continue;
+        }
+        listener.viewStarted(id, new Strategy.Full(reason, c.reason()));
+        long t0 = System.nanoTime();
+        ViewRun run;
+        try {
+          livy.sql(FabricSql.createOrReplace(statement), "creating " + id.shortName());
+          History h = history(id);
+          run =
+              new ViewRun(
+                  id,
+                  ViewStatus.Completed,
+                  "full",
+                  reason + ": " + c.reason(),
+                  h.rows(),
+                  0,
+                  Map.of(),
+                  ms(t0),
+                  Optional.empty());
+        } catch (MlvException e) {
+          failed.add(id);
+          run =
+              new ViewRun(
+                  id,
+                  ViewStatus.Failed,
+                  "full",
+                  reason + ": " + c.reason(),
+                  0,
+                  0,
+                  Map.of(),
+                  ms(t0),
+                  Optional.of(e.getMessage()));
+        }
+        results.put(id, run);
+        listener.viewFinished(run);
+      }
+    }
+    // Views downstream of a change read new data: one refresh job brings them up to date.
+    List<ObjectId> downstream = new ArrayList<>();
+    for (ObjectId id : plan.refresh()) {
+      Optional<ObjectId> broken =
+          lineage.ancestors(id).stream().filter(failed::contains).findFirst();
+      if (broken.isPresent()) {
+        ViewRun skipped =
+            ViewRun.skipped(
+                id, "full", "upstream " + project.names().display(broken.get()) + " failed");
+        results.put(id, skipped);
+        listener.viewFinished(skipped);
+      } else {
+        downstream.add(id);
+      }
+    }
+    Optional<String> jobId = Optional.empty();
+    RunStatus status = failed.isEmpty() ? RunStatus.Completed : RunStatus.Failed;
+    if (!downstream.isEmpty()) {
+      RefreshRequest request =
+          new RefreshRequest(
+              new TreeSet<>(downstream),
+              false,
+              1,
+              config.defaults().refreshTimeout(),
+              false,
+              Map.of());
+      JobRun job = runJob(project, request, listener);
+      jobId = job.jobId();
+      job.views().forEach(v -> results.put(v.id(), v));
+      if (job.status() != RunStatus.Completed) {
+        status = RunStatus.Failed;
+      }
+    }
+    List<ViewRun> ordered = order(lineage, results);
+    RunReport report = new RunReport(runId, status, started, Instant.now(), name(), ordered);
+    records.save(report, jobId);
+    return report;
+  }
+
+  private static List<ViewRun> order(LineageGraph lineage, Map<ObjectId, ViewRun> results) {
+    List<ViewRun> out = new ArrayList<>();
+    for (SortedSet<ObjectId> layer : lineage.layers()) {
+      for (ObjectId id : layer) {
+        if (results.containsKey(id)) {
+          out.add(results.get(id));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static long ms(long t0) {
+    return (System.nanoTime() - t0) / 1_000_000;
+  }
+
+  // ---- refresh ----
+
+  @Override
+  public RunReport refresh(Project project, RefreshRequest request, RunListener listener) {
+    if (request.dryRun()) {
+      return dryRun(project, request);
+    }
+    return cancellable(
+        () -> {
+          String runId = RunRecords.newId();
+          Instant started = Instant.now();
+          JobRun job = runJob(project, request, listener);
+          RunReport report =
+              new RunReport(runId, job.status(), started, Instant.now(), name(), job.views());
+          records.save(report, job.jobId());
+          return report;
+        });
+  }
+
+  /** What one job did: its status, the job instance id, and each selected view's outcome. */
+  private record JobRun(RunStatus status, Optional<String> jobId, List<ViewRun> views) {}
+
+  /** Runs the one refresh job of a command and reads back what it did to each view. */
+  private JobRun runJob(Project project, RefreshRequest request, RunListener listener) {
+    List<ObjectId> selected = new ArrayList<>();
+    for (SortedSet<ObjectId> layer : project.lineage().layers()) {
+      layer.stream().filter(request.views()::contains).forEach(selected::add);
+    }
+    Map<ObjectId, History> before = new HashMap<>();
+    for (ObjectId id : selected) {
+      before.put(id, history(id));
+    }
+    List<String> names = selected.stream().map(ObjectId::shortName).toList();
+    JobClient.Selection selection =
+        new JobClient.Selection(
+            request.full(), names, false, extended, extended ? extendedLineage : List.of());
+    if (extended) {
+      listener.message(
+          extendedLineage.isEmpty()
+              ? "  extended lineage: all upstream lakehouses are refreshed too (Fabric's default when none is named)"
+              : "  extended lineage: upstream lakehouses "
+                  + extendedLineage
+                  + " are refreshed too");
+    }
+    String displayName =
+        "mlv "
+            + config.name()
+            + " "
+            + Fingerprint.of(
+                    String.join(",", names)
+                        + request.full()
+                        + selection.extendedLineage()
+                        + selection.lakehouses())
+                .substring(0, 12);
+    String definition = jobs.definitionFor(displayName, selection);
+    listener.message(
+        "  starting one " + JobClient.JOB_TYPE + " job for " + selected.size() + " view(s)");
+    URI instance = jobs.start(Optional.of(definition));
+    Set<String> seenStatus = new HashSet<>();
+    JobClient.JobInstance done =
+        jobs.await(
+            instance,
+            request.timeout(),
+            j -> {
+              if (seenStatus.add(j.status())) {
+                listener.message("  job " + j.id() + ": " + j.status());
+              }
+            });
+    Optional<String> jobId = Optional.of(done.id());
+    if (done.status().equals("Deduped")) {
+      listener.message(
+          "  another refresh is already running on lakehouse "
+              + config.lakehouse()
+              + "; Fabric skipped this one (Deduped), it is not queued");
+      return new JobRun(RunStatus.Skipped, jobId, List.of());
+    }
+    String failure = done.failure().orElse(done.status());
+    List<ViewRun> runs = new ArrayList<>();
+    Set<ObjectId> failed = new HashSet<>();
+    Optional<ObjectId> named =
+        done.status().equals("Completed")
+            ? Optional.empty()
+            : selected.stream()
+                .filter(id -> failure.toLowerCase(Locale.ROOT).contains(id.shortName()))
+                .findFirst();
+    for (ObjectId id : selected) {
+      History b = before.get(id);
+      History a = history(id);
+      Optional<ObjectId> brokenUp =
+          project.lineage().ancestors(id).stream().filter(failed::contains).findFirst();
+      ViewRun run;
+      if (brokenUp.isPresent()) {
+        run =
+            ViewRun.skipped(
+                id, "skip", "upstream " + project.names().display(brokenUp.get()) + " failed");
+        failed.add(id);
+      } else if (a.version() != b.version()) {
+        String strategy =
+            a.operation().toUpperCase(Locale.ROOT).contains("MERGE")
+                    || a.operation().equalsIgnoreCase("WRITE") && !request.full()
+                ? "incremental"
+                : "full";
+        if (request.full()) {
+          strategy = "full";
+        }
+        run =
+            new ViewRun(
+                id,
+                ViewStatus.Completed,
+                strategy,
+                "REFRESHED: Fabric wrote version " + a.version(),
+                a.rows(),
+                0,
+                Map.of(),
+                0,
+                Optional.empty());
+      } else if (!done.status().equals("Completed")
+          && (named.isEmpty() || named.get().equals(id))) {
+        run =
+            new ViewRun(
+                id,
+                ViewStatus.Failed,
+                "full",
+                "JOB_" + done.status().toUpperCase(Locale.ROOT),
+                0,
+                0,
+                Map.of(),
+                0,
+                Optional.of(failure));
+        failed.add(id);
+      } else {
+        run =
+            ViewRun.skipped(
+                id,
+                "skip",
+                "NO_NEW_COMMITS: Fabric's optimal refresh left the view at version " + a.version());
+        run =
+            new ViewRun(
+                id,
+                ViewStatus.Completed,
+                "skip",
+                run.reason(),
+                0,
+                0,
+                Map.of(),
+                0,
+                Optional.empty());
+      }
+      runs.add(run);
+      listener.viewFinished(run);
+    }
+    RunStatus status =
+        done.status().equals("Completed") && failed.isEmpty()
+            ? RunStatus.Completed
+            : RunStatus.Failed;
+    return new JobRun(status, jobId, runs);
+  }
+
+  private RunReport dryRun(Project project, RefreshRequest request) {
+    Instant now = Instant.now();
+    List<ViewRun> planned = new ArrayList<>();
+    Set<ObjectId> rebuilt = new HashSet<>();
+    Map<ObjectId, History> histories = new HashMap<>();
+    for (SortedSet<ObjectId> layer : project.lineage().layers()) {
+      for (ObjectId id : layer) {
+        if (!request.views().contains(id)) {
+          continue;
+        }
+        History view = histories.computeIfAbsent(id, this::history);
+        String strategy;
+        String reason;
+        if (view.version() < 0) {
+          strategy = "full";
+          reason = "NOT_DEPLOYED: the view is not deployed; run 'mlv apply' first";
+        } else if (request.full()) {
+          strategy = "full";
+          reason = "FULL_REQUESTED: --full";
+        } else {
+          Optional<ObjectId> refreshedFirst =
+              project.lineage().ancestors(id).stream().filter(rebuilt::contains).findFirst();
+          Optional<ObjectId> newer =
+              project.lineage().upstream(id).stream()
+                  .filter(
+                      u -> histories.computeIfAbsent(u, this::history).time().isAfter(view.time()))
+                  .findFirst();
+          if (refreshedFirst.isPresent()) {
+            strategy = "full";
+            reason =
+                "SOURCES_CHANGED: upstream "
+                    + project.names().display(refreshedFirst.get())
+                    + " is refreshed first in this run";
+          } else if (newer.isPresent()) {
+            strategy = "full";
+            reason =
+                "SOURCES_CHANGED: "
+                    + project.names().display(newer.get())
+                    + " has commits after the view's last refresh (Fabric's optimal refresh picks incremental or full)";
+          } else {
+            strategy = "skip";
+            reason = "NO_NEW_COMMITS: no source has a commit after the view's last refresh";
+          }
+        }
+        if (!strategy.equals("skip")) {
+          rebuilt.add(id);
+        }
+        planned.add(
+            new ViewRun(
+                id, ViewStatus.Planned, strategy, reason, 0, 0, Map.of(), 0, Optional.empty()));
+      }
+    }
+    return new RunReport("dry-run", RunStatus.Planned, now, now, name(), planned);
+  }
+
+  // ---- runs ----
+
+  @Override
+  public List<RunReport> runs(int limit) {
+    List<RunReport> local = records.all();
+    Set<String> known = new HashSet<>(records.jobIds());
+    List<RunReport> out = new ArrayList<>(local);
+    for (JobClient.JobInstance j : jobs.instances()) {
+      if (!known.contains(j.id())) {
+        out.add(fromJob(j));
+      }
+    }
+    out.sort((a, b) -> b.startedAt().compareTo(a.startedAt()));
+    return out.subList(0, Math.min(limit, out.size()));
+  }
+
+  @Override
+  public Optional<RunReport> run(String id) {
+    Optional<RunReport> local = records.find(id);
+    if (local.isPresent()) {
+      return local;
+    }
+    return jobs.instance(id).map(this::fromJob);
+  }
+
+  /** A job started elsewhere (a schedule, the Fabric UI): Fabric tells no per-view outcome. */
+  private RunReport fromJob(JobClient.JobInstance j) {
+    RunStatus status =
+        switch (j.status()) {
+          case "Completed" -> RunStatus.Completed;
+          case "Failed", "Cancelled" -> RunStatus.Failed;
+          case "Deduped" -> RunStatus.Skipped;
+          default -> RunStatus.Running;
+        };
+    Instant start = j.start().orElse(Instant.EPOCH);
+    return new RunReport(j.id(), status, start, j.end().orElse(null), name(), List.of());
+  }
+
+  // ---- sql ----
+
+  @Override
+  public SqlResult sql(Project project, SqlStatement statement) {
+    return cancellable(
+        () -> {
+          LivyClient.Result r = livy.sql(FabricSql.text(statement), "the statement");
+          List<List<String>> rows = new ArrayList<>();
+          for (List<JsonNode> row : r.rows()) {
+            List<String> cells = new ArrayList<>();
+            for (JsonNode v : row) {
+              cells.add(
+                  v == null || v.isNull() ? null : v.isValueNode() ? v.asText() : v.toString());
+            }
+            rows.add(cells);
+          }
+          return new SqlResult(r.columns(), rows, r.columns().isEmpty() ? "OK" : null);
+        });
+  }
+
+  /** Ctrl-C cancels the statement or job in flight instead of leaving it running in Fabric. */
+  private <T> T cancellable(java.util.function.Supplier<T> work) {
+    Thread hook =
+        new Thread(
+            () -> {
+              livy.cancelInFlight();
+              jobs.cancelRunning();
+            },
+            "mlv-fabric-cancel");
+    boolean added = false;
+    try {
+      Runtime.getRuntime().addShutdownHook(hook);
+      added = true;
+    } catch (IllegalStateException e) {
+      // Already shutting down.
+    }
+    try {
+      return work.get();
+    } finally {
+      if (added) {
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+          // Shutting down: the hook runs.
+        }
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    // The Livy session is kept for the next command; nothing else is held open.
+  }
+}

@@ -1,0 +1,297 @@
+package dev.mlv.target.fabric;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mlv.diag.MlvException;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Fabric's job scheduler for the lakehouse's {@code RefreshMaterializedLakeViews} job and the MLV
+ * execution definitions that narrow a run to a selection of views.
+ */
+final class JobClient {
+  static final String JOB_TYPE = "RefreshMaterializedLakeViews";
+
+  /** One job instance as Fabric reports it. */
+  record JobInstance(
+      String id,
+      String status,
+      String invokeType,
+      Optional<Instant> start,
+      Optional<Instant> end,
+      Optional<String> failure) {
+
+    boolean finished() {
+      return Set.of("Completed", "Failed", "Cancelled", "Deduped").contains(status);
+    }
+  }
+
+  /** What one run refreshes: the views of this lakehouse and the upstream lakehouses. */
+  record Selection(
+      boolean full,
+      List<String> views,
+      boolean allViews,
+      boolean extendedLineage,
+      List<UUID> lakehouses) {}
+
+  private final FabricHttp http;
+  private final String lakehouse;
+  private final String item;
+  private final AtomicReference<URI> running = new AtomicReference<>();
+
+  JobClient(FabricHttp http, UUID workspace, UUID lakehouseId) {
+    this.http = http;
+    this.lakehouse = "/workspaces/" + workspace + "/lakehouses/" + lakehouseId;
+    this.item = "/workspaces/" + workspace + "/items/" + lakehouseId;
+  }
+
+  // ---- execution definitions ----
+
+  /**
+   * The id of an execution definition for exactly this selection: found by its display name (a hash
+   * of the selection) and brought up to date, or created.
+   */
+  String definitionFor(String displayName, Selection s) {
+    ObjectNode body = FabricHttp.JSON.createObjectNode();
+    body.put("displayName", displayName);
+    body.put("description", "Created by mlv for one refresh selection");
+    body.putObject("settings").put("refreshMode", s.full() ? "Full" : "Optimal");
+    ObjectNode current = body.putObject("currentLakehouseExecutionContext");
+    current.put("type", s.allViews() ? "All" : "Selected");
+    if (!s.allViews()) {
+      ArrayNode mlvs = current.putArray("selectedMlvs");
+      s.views().forEach(mlvs::add);
+    }
+    if (s.extendedLineage()) {
+      ObjectNode ext = body.putObject("extendedLineageExecutionContext");
+      ext.put("type", s.lakehouses().isEmpty() ? "All" : "Selected");
+      if (!s.lakehouses().isEmpty()) {
+        ArrayNode lhs = ext.putArray("selectedLakehouses");
+        s.lakehouses().forEach(l -> lhs.add(l.toString()));
+      }
+    }
+    String path = lakehouse + "/mlvexecutiondefinitions";
+    for (JsonNode d : list(path, "listing MLV execution definitions")) {
+      if (displayName.equals(d.path("displayName").asText())) {
+        String id = d.path("id").asText();
+        if (!same(d, body)) {
+          http.send(
+              "PATCH",
+              http.url(path + "/" + id),
+              body,
+              "updating MLV execution definition " + displayName,
+              true,
+              null);
+        }
+        return id;
+      }
+    }
+    // A create whose answer was lost is found by name instead of creating a twin.
+    JsonNode created =
+        http.send(
+                "POST",
+                http.url(path),
+                body,
+                "creating MLV execution definition " + displayName,
+                false,
+                () ->
+                    list(path, "listing MLV execution definitions").stream()
+                        .filter(d -> displayName.equals(d.path("displayName").asText()))
+                        .findFirst()
+                        .map(
+                            d ->
+                                new FabricHttp.Response(
+                                    201, d, Optional.empty(), Optional.empty(), Optional.empty())))
+            .body();
+    return created.path("id").asText();
+  }
+
+  private static boolean same(JsonNode existing, ObjectNode wanted) {
+    for (String f :
+        List.of(
+            "settings", "currentLakehouseExecutionContext", "extendedLineageExecutionContext")) {
+      if (!existing.path(f).equals(wanted.path(f))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Every element of a paged Fabric list ({@code value} + {@code continuationToken}). */
+  List<JsonNode> list(String path, String what) {
+    List<JsonNode> out = new ArrayList<>();
+    String next = path;
+    for (int page = 0; page < 1000 && next != null; page++) {
+      JsonNode r = http.get(next, what);
+      r.path("value").forEach(out::add);
+      String token = r.path("continuationToken").asText(null);
+      next =
+          token == null || token.isBlank()
+              ? null
+              : path
+                  + "?continuationToken="
+                  + java.net.URLEncoder.encode(token, java.nio.charset.StandardCharsets.UTF_8);
+    }
+    return out;
+  }
+
+  // ---- job instances ----
+
+  /**
+   * Starts one refresh job and returns its instance URL. A submission whose connection dropped is
+   * recognised among the instances that did not exist before, so it is never started twice.
+   */
+  URI start(Optional<String> definitionId) {
+    Set<String> before = new HashSet<>();
+    instances().forEach(j -> before.add(j.id()));
+    ObjectNode body = FabricHttp.JSON.createObjectNode();
+    definitionId.ifPresent(
+        id -> body.putObject("executionData").put("mlvExecutionDefinitionId", id));
+    FabricHttp.Response r =
+        http.send(
+            "POST",
+            http.url(lakehouse + "/jobs/" + JOB_TYPE + "/instances"),
+            body,
+            "starting the " + JOB_TYPE + " job",
+            false,
+            () ->
+                instances().stream()
+                    .filter(j -> !before.contains(j.id()))
+                    .findFirst()
+                    .map(
+                        j ->
+                            new FabricHttp.Response(
+                                202,
+                                null,
+                                Optional.of(
+                                    http.url(item + "/jobs/instances/" + j.id()).toString()),
+                                Optional.empty(),
+                                Optional.empty())));
+    String location =
+        r.location()
+            .orElseThrow(
+                () ->
+                    new MlvException(
+                        "FABRIC_API", "the job scheduler accepted the job but gave no Location"));
+    URI u = location.startsWith("http") ? URI.create(location) : http.url(location);
+    running.set(u);
+    return u;
+  }
+
+  /** Polls the instance until it ends, with growing intervals (or the service's Retry-After). */
+  JobInstance await(URI instance, Duration timeout, java.util.function.Consumer<JobInstance> seen) {
+    Instant deadline = Instant.now().plus(timeout);
+    Duration wait = http.policy().pollInitial();
+    try {
+      while (true) {
+        FabricHttp.Response r =
+            http.send("GET", instance, null, "reading the refresh job", true, null);
+        JobInstance j = instance(r.body());
+        seen.accept(j);
+        if (j.finished()) {
+          return j;
+        }
+        if (Instant.now().isAfter(deadline)) {
+          cancel(instance);
+          throw new MlvException(
+              "REFRESH_TIMEOUT",
+              "the refresh job " + j.id() + " ran past the refresh timeout and was cancelled");
+        }
+        FabricHttp.sleep(
+            r.retryAfter().filter(d -> d.compareTo(Duration.ZERO) > 0).orElse(wait),
+            "waiting for the refresh job");
+        wait = http.policy().nextPoll(wait);
+      }
+    } finally {
+      running.set(null);
+    }
+  }
+
+  void cancel(URI instance) {
+    http.send(
+        "POST", URI.create(instance + "/cancel"), null, "cancelling the refresh job", true, null);
+  }
+
+  /** Cancels the job this process started and still waits for (on Ctrl-C). */
+  void cancelRunning() {
+    URI u = running.get();
+    if (u != null) {
+      try {
+        cancel(u);
+      } catch (RuntimeException e) {
+        // Best effort: the process is ending.
+      }
+    }
+  }
+
+  List<JobInstance> instances() {
+    List<JobInstance> out = new ArrayList<>();
+    for (JsonNode n : list(item + "/jobs/instances", "listing refresh jobs")) {
+      if (n.path("jobType").asText(JOB_TYPE).equals(JOB_TYPE)) {
+        out.add(instance(n));
+      }
+    }
+    return out;
+  }
+
+  Optional<JobInstance> instance(String id) {
+    if (!id.matches("[0-9a-fA-F-]{36}")) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(instance(http.get(item + "/jobs/instances/" + id, "reading job " + id)));
+    } catch (FabricApiException e) {
+      if (e.status() == 404) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  static JobInstance instance(JsonNode n) {
+    JsonNode f = n.path("failureReason");
+    Optional<String> failure =
+        f.isMissingNode() || f.isNull()
+            ? Optional.empty()
+            : Optional.of(
+                f.path("errorCode").asText("Failed") + ": " + f.path("message").asText(""));
+    return new JobInstance(
+        n.path("id").asText(),
+        n.path("status").asText(),
+        n.path("invokeType").asText(""),
+        time(n.path("startTimeUtc")),
+        time(n.path("endTimeUtc")),
+        failure);
+  }
+
+  /** Fabric writes job times without a zone suffix; they are UTC. */
+  static Optional<Instant> time(JsonNode n) {
+    if (n.isMissingNode() || n.isNull() || n.asText().isBlank()) {
+      return Optional.empty();
+    }
+    String t = n.asText();
+    try {
+      return Optional.of(Instant.parse(t));
+    } catch (DateTimeParseException e) {
+      try {
+        // Spark prints "2026-01-01 10:00:00.123"; Fabric's job times have the T.
+        return Optional.of(LocalDateTime.parse(t.replace(' ', 'T')).toInstant(ZoneOffset.UTC));
+      } catch (DateTimeParseException e2) {
+        return Optional.empty();
+      }
+    }
+  }
+}

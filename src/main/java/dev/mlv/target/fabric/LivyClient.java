@@ -1,0 +1,274 @@
+package dev.mlv.target.fabric;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mlv.diag.MlvException;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Spark SQL on the lakehouse through Fabric's Livy API. One session serves every statement; its id
+ * is kept in a file so the next command reuses it, and a session that is gone or dead is replaced.
+ * Each statement carries a unique marker comment, so a submission whose connection dropped is found
+ * again instead of being sent twice.
+ */
+final class LivyClient {
+  /** Rows of one statement: column names and JSON values. */
+  record Result(List<String> columns, List<List<JsonNode>> rows) {}
+
+  private static final Set<String> SESSION_GONE =
+      Set.of("dead", "error", "killed", "success", "shutting_down");
+  private static final Set<String> STATEMENT_DONE = Set.of("available", "error", "cancelled");
+
+  private final FabricHttp http;
+  private final String sessions;
+  private final Path sessionFile;
+  private String sessionId;
+  private final AtomicReference<URI> inFlight = new AtomicReference<>();
+
+  LivyClient(FabricHttp http, UUID workspace, UUID lakehouse, Path sessionFile) {
+    this.http = http;
+    this.sessions =
+        "/workspaces/"
+            + workspace
+            + "/lakehouses/"
+            + lakehouse
+            + "/livyapi/versions/2023-12-01/sessions";
+    this.sessionFile = sessionFile;
+  }
+
+  /** Runs one SQL statement and waits for its rows; a Spark error becomes an MlvException. */
+  Result sql(String code, String what) {
+    for (int attempt = 0; ; attempt++) {
+      String session = session();
+      try {
+        return runIn(session, code, what);
+      } catch (SessionGone e) {
+        forget(session);
+        if (attempt >= 1) {
+          throw new MlvException(
+              "FABRIC_SESSION", "the Livy session ended twice while running " + what);
+        }
+      }
+    }
+  }
+
+  /** Cancels the statement now running, if any (on Ctrl-C). */
+  void cancelInFlight() {
+    URI u = inFlight.get();
+    if (u != null) {
+      try {
+        http.send("POST", URI.create(u + "/cancel"), null, "cancelling a statement", true, null);
+      } catch (RuntimeException e) {
+        // Best effort: the process is ending.
+      }
+    }
+  }
+
+  private static final class SessionGone extends RuntimeException {
+    SessionGone() {
+      super(null, null, false, false);
+    }
+  }
+
+  private Result runIn(String session, String code, String what) {
+    String marker = "-- mlv:" + UUID.randomUUID() + "\n";
+    String tagged = marker + code;
+    ObjectNode body = FabricHttp.JSON.createObjectNode().put("code", tagged).put("kind", "sql");
+    URI statements = http.url(sessions + "/" + session + "/statements");
+    FabricHttp.Response submitted;
+    try {
+      submitted =
+          http.send(
+              "POST", statements, body, what, false, () -> findSubmitted(statements, marker, what));
+    } catch (FabricApiException e) {
+      if (e.status() == 404 || e.status() == 410) {
+        throw new SessionGone();
+      }
+      throw e;
+    }
+    String id = submitted.body().path("id").asText();
+    URI statement = URI.create(statements + "/" + id);
+    inFlight.set(statement);
+    try {
+      Instant deadline = Instant.now().plus(http.policy().statementTimeout());
+      Duration wait = http.policy().pollInitial();
+      JsonNode st = submitted.body();
+      while (!STATEMENT_DONE.contains(st.path("state").asText())) {
+        if (Instant.now().isAfter(deadline)) {
+          cancelInFlight();
+          throw new MlvException(
+              "FABRIC_STATEMENT_TIMEOUT",
+              what
+                  + " did not finish within "
+                  + http.policy().statementTimeout().toSeconds()
+                  + " s and was cancelled");
+        }
+        FabricHttp.sleep(wait, what);
+        wait = http.policy().nextPoll(wait);
+        try {
+          st = http.send("GET", statement, null, what, true, null).body();
+        } catch (FabricApiException e) {
+          if (e.status() == 404 || e.status() == 410) {
+            throw new SessionGone();
+          }
+          throw e;
+        }
+      }
+      return result(st, what);
+    } finally {
+      inFlight.set(null);
+    }
+  }
+
+  /** A statement lost in transit: did the session get it? Found by its marker comment. */
+  private Optional<FabricHttp.Response> findSubmitted(URI statements, String marker, String what) {
+    try {
+      JsonNode list = http.send("GET", statements, null, what, true, null).body();
+      for (JsonNode s : list.path("statements")) {
+        if (s.path("code").asText().startsWith(marker)) {
+          return Optional.of(
+              new FabricHttp.Response(
+                  200, s, Optional.empty(), Optional.empty(), Optional.empty()));
+        }
+      }
+    } catch (FabricApiException e) {
+      // The session itself may be gone; the retry will find out.
+    }
+    return Optional.empty();
+  }
+
+  private static Result result(JsonNode st, String what) {
+    JsonNode output = st.path("output");
+    String state = st.path("state").asText();
+    if (state.equals("cancelled")) {
+      throw new MlvException("INTERRUPTED", what + " was cancelled");
+    }
+    if (!output.path("status").asText().equals("ok")) {
+      String evalue = output.path("evalue").asText("");
+      if (evalue.isBlank()) {
+        evalue = output.path("ename").asText("the statement failed");
+      }
+      // Spark's messages end with a plan or a JVM stack: the first lines say what is wrong.
+      String message = String.join(" ", evalue.lines().limit(2).map(String::strip).toList());
+      throw new MlvException("SPARK_SQL", what + " failed: " + message);
+    }
+    JsonNode json = output.path("data").path("application/json");
+    List<String> columns = new ArrayList<>();
+    for (JsonNode f : json.path("schema").path("fields")) {
+      columns.add(f.path("name").asText());
+    }
+    List<List<JsonNode>> rows = new ArrayList<>();
+    for (JsonNode r : json.path("data")) {
+      List<JsonNode> row = new ArrayList<>();
+      r.forEach(row::add);
+      rows.add(row);
+    }
+    return new Result(columns, rows);
+  }
+
+  // ---- the session ----
+
+  private synchronized String session() {
+    if (sessionId != null) {
+      return sessionId;
+    }
+    Optional<String> saved = readSessionFile();
+    if (saved.isPresent() && usable(saved.get())) {
+      sessionId = saved.get();
+      return sessionId;
+    }
+    sessionId = create();
+    writeSessionFile(sessionId);
+    return sessionId;
+  }
+
+  private synchronized void forget(String session) {
+    if (session.equals(sessionId)) {
+      sessionId = null;
+    }
+    try {
+      Files.deleteIfExists(sessionFile);
+    } catch (IOException e) {
+      // The next command will find the session dead and replace it again.
+    }
+  }
+
+  private boolean usable(String id) {
+    try {
+      JsonNode s = http.get(sessions + "/" + id, "reading the Livy session");
+      return !SESSION_GONE.contains(s.path("state").asText());
+    } catch (FabricApiException e) {
+      if (e.status() == 404 || e.status() == 410) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  private String create() {
+    ObjectNode body = FabricHttp.JSON.createObjectNode().put("name", "mlv");
+    JsonNode s = http.post(sessions, body, "starting a Livy session").body();
+    String id = s.path("id").asText();
+    Instant deadline = Instant.now().plus(http.policy().sessionStartTimeout());
+    Duration wait = http.policy().pollInitial();
+    while (true) {
+      String state = s.path("state").asText();
+      if (state.equals("idle") || state.equals("busy")) {
+        return id;
+      }
+      if (SESSION_GONE.contains(state)) {
+        throw new MlvException(
+            "FABRIC_SESSION",
+            "the new Livy session " + id + " ended while starting (" + state + ")");
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new MlvException(
+            "FABRIC_SESSION",
+            "the Livy session did not start within "
+                + http.policy().sessionStartTimeout().toSeconds()
+                + " s (state "
+                + state
+                + ")");
+      }
+      FabricHttp.sleep(wait, "starting a Livy session");
+      wait = http.policy().nextPoll(wait);
+      s = http.get(sessions + "/" + id, "starting a Livy session");
+    }
+  }
+
+  private Optional<String> readSessionFile() {
+    try {
+      if (Files.isRegularFile(sessionFile)) {
+        String id = Files.readString(sessionFile, StandardCharsets.UTF_8).strip();
+        // Only an id we wrote: anything else is not put into a URL.
+        if (id.matches("[A-Za-z0-9-]{1,64}")) {
+          return Optional.of(id);
+        }
+      }
+    } catch (IOException e) {
+      // An unreadable file is as good as none.
+    }
+    return Optional.empty();
+  }
+
+  private void writeSessionFile(String id) {
+    try {
+      Files.createDirectories(sessionFile.getParent());
+      Files.writeString(sessionFile, id + "\n", StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      // Reuse is an optimisation; without the file the next command starts a session.
+    }
+  }
+}

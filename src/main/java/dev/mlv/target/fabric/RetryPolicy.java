@@ -1,0 +1,52 @@
+package dev.mlv.target.fabric;
+
+import java.time.Duration;
+
+/**
+ * How long and how often calls to Fabric are retried and polled. Defaults suit the real service;
+ * tests shrink every interval to milliseconds.
+ *
+ * @param initialBackoff first wait after a transient failure, doubled on each further failure
+ * @param maxBackoff longest wait between two attempts
+ * @param retryBudget total time one call may spend retrying before it gives up
+ * @param requestTimeout time limit of one HTTP exchange
+ * @param pollInitial first wait when polling a session, statement, job or operation
+ * @param pollMax longest wait between two polls (the interval grows by half each time)
+ * @param statementTimeout longest a Livy statement may run before it is cancelled
+ * @param sessionStartTimeout longest a new Livy session may take to become idle
+ */
+public record RetryPolicy(
+    Duration initialBackoff,
+    Duration maxBackoff,
+    Duration retryBudget,
+    Duration requestTimeout,
+    Duration pollInitial,
+    Duration pollMax,
+    Duration statementTimeout,
+    Duration sessionStartTimeout) {
+
+  public static RetryPolicy defaults() {
+    return new RetryPolicy(
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(60),
+        Duration.ofMinutes(10),
+        Duration.ofSeconds(120),
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(30),
+        Duration.ofHours(1),
+        Duration.ofMinutes(10));
+  }
+
+  /** The wait before retry number {@code attempt} (0-based): exponential with full jitter. */
+  Duration backoff(int attempt, java.util.random.RandomGenerator random) {
+    long base = initialBackoff.toMillis() << Math.min(attempt, 20);
+    long capped = Math.min(Math.max(base, 1), maxBackoff.toMillis());
+    // Half fixed, half random: spreads clients that failed together without waiting near zero.
+    return Duration.ofMillis(capped / 2 + (long) (random.nextDouble() * (capped / 2.0 + 1)));
+  }
+
+  Duration nextPoll(Duration previous) {
+    long next = Math.max(previous.toMillis() + previous.toMillis() / 2, pollInitial.toMillis());
+    return Duration.ofMillis(Math.min(next, pollMax.toMillis()));
+  }
+}

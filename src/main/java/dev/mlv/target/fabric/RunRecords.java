@@ -1,0 +1,137 @@
+package dev.mlv.target.fabric;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.refresh.RunRenderer;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.RunStatus;
+import dev.mlv.refresh.ViewRun;
+import dev.mlv.refresh.ViewStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The runs this machine made against a Fabric target, with what each view did, kept under the
+ * project's {@code .mlv/fabric/<target>/runs}: the job API reports a run but not its views. Each
+ * record names the Fabric job instance it ran, so {@code mlv runs} lists every other job (started
+ * by a schedule or in the Fabric UI) once, from Fabric.
+ */
+final class RunRecords {
+  private static final DateTimeFormatter ID =
+      DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final Path folder;
+
+  RunRecords(Path folder) {
+    this.folder = folder;
+  }
+
+  static String newId() {
+    return ID.format(Instant.now()) + "-" + Integer.toHexString(0x1000 + RANDOM.nextInt(0xF000));
+  }
+
+  void save(RunReport run, Optional<String> jobId) {
+    try {
+      Files.createDirectories(folder);
+      com.fasterxml.jackson.databind.node.ObjectNode node = RunRenderer.node(run);
+      jobId.ifPresent(j -> node.put("fabricJobInstanceId", j));
+      Path file = folder.resolve(run.id() + ".json");
+      Path tmp = folder.resolve(run.id() + ".json.tmp");
+      Files.writeString(tmp, node.toPrettyString(), StandardCharsets.UTF_8);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  List<RunReport> all() {
+    List<RunReport> out = new ArrayList<>();
+    nodes().forEach(n -> out.add(read(n)));
+    return out;
+  }
+
+  List<String> jobIds() {
+    return nodes()
+        .map(n -> n.path("fabricJobInstanceId").asText(""))
+        .filter(s -> !s.isEmpty())
+        .toList();
+  }
+
+  Optional<RunReport> find(String id) {
+    if (!id.matches("[A-Za-z0-9-]{1,64}")) {
+      return Optional.empty();
+    }
+    return nodes()
+        .filter(
+            n ->
+                n.path("run").path("id").asText().equals(id)
+                    || n.path("fabricJobInstanceId").asText().equals(id))
+        .findFirst()
+        .map(RunRecords::read);
+  }
+
+  private Stream<JsonNode> nodes() {
+    if (!Files.isDirectory(folder)) {
+      return Stream.empty();
+    }
+    try (Stream<Path> files = Files.list(folder)) {
+      List<JsonNode> out = new ArrayList<>();
+      for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+        try {
+          out.add(FabricHttp.JSON.readTree(Files.readString(f, StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+          // A record we cannot read is skipped, not worth failing a command over.
+        }
+      }
+      return out.stream();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static RunReport read(JsonNode root) {
+    JsonNode run = root.path("run");
+    List<ViewRun> views = new ArrayList<>();
+    for (JsonNode v : root.path("views")) {
+      Map<String, Long> violations = new LinkedHashMap<>();
+      v.path("violations")
+          .fields()
+          .forEachRemaining(e -> violations.put(e.getKey(), e.getValue().asLong()));
+      views.add(
+          new ViewRun(
+              ObjectId.parse(v.path("id").asText()),
+              ViewStatus.valueOf(v.path("status").asText()),
+              v.path("strategy").asText(),
+              v.path("reason").asText(),
+              v.path("rowsWritten").asLong(),
+              v.path("rowsDropped").asLong(),
+              violations,
+              v.path("durationMs").asLong(),
+              v.path("error").isNull() || v.path("error").isMissingNode()
+                  ? Optional.empty()
+                  : Optional.of(v.path("error").asText())));
+    }
+    return new RunReport(
+        run.path("id").asText(),
+        RunStatus.valueOf(run.path("status").asText()),
+        Instant.parse(run.path("startedAt").asText()),
+        run.path("endedAt").isNull() ? null : Instant.parse(run.path("endedAt").asText()),
+        run.path("target").asText(),
+        views);
+  }
+}

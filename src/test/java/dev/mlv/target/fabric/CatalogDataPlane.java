@@ -1,0 +1,235 @@
+package dev.mlv.target.fabric;
+
+import dev.mlv.diag.MlvException;
+import dev.mlv.diag.Position;
+import dev.mlv.sql.Name;
+import dev.mlv.sql.TableExtractor;
+import dev.mlv.sql.ViewBody;
+import dev.mlv.sql.ViewDefinition;
+import dev.mlv.target.SqlResult;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A data plane of versions without rows: tables and views have a Delta-like version, time,
+ * operation and change-data-feed flag, and a view's refresh writes a new version only when one of
+ * its sources moved (or on a full refresh), as Fabric's optimal refresh does. Queries over rows are
+ * refused: tests that need rows use {@link SparkDataPlane}.
+ */
+final class CatalogDataPlane implements DataPlane {
+  private static final String NAME = "((?:`[^`]*`|[\\w$]+)(?:\\s*\\.\\s*(?:`[^`]*`|[\\w$]+)){0,3})";
+  private static final Pattern SHOW_SCHEMAS =
+      Pattern.compile("(?is)^\\s*SHOW\\s+(SCHEMAS|DATABASES|NAMESPACES)\\s*$");
+  private static final Pattern SHOW_TABLES =
+      Pattern.compile("(?is)^\\s*SHOW\\s+TABLES\\s+IN\\s+" + NAME + "\\s*$");
+  private static final Pattern HISTORY =
+      Pattern.compile("(?is)^\\s*DESCRIBE\\s+HISTORY\\s+" + NAME + "(?:\\s+LIMIT\\s+\\d+)?\\s*$");
+  private static final Pattern PROPS =
+      Pattern.compile(
+          "(?is)^\\s*SHOW\\s+TBLPROPERTIES\\s+" + NAME + "\\s*\\(\\s*'([^']*)'\\s*\\)\\s*$");
+  private static final Pattern ALTER_CDF =
+      Pattern.compile(
+          "(?is)^\\s*ALTER\\s+TABLE\\s+"
+              + NAME
+              + "\\s+SET\\s+TBLPROPERTIES\\s*\\(\\s*delta\\.enableChangeDataFeed\\s*=\\s*true\\s*\\)\\s*$");
+  private static final Pattern CREATE_TABLE =
+      Pattern.compile("(?is)^\\s*CREATE\\s+(?:OR\\s+REPLACE\\s+)?TABLE\\s+" + NAME + "\\b.*");
+  private static final Pattern INSERT =
+      Pattern.compile("(?is)^\\s*INSERT\\s+INTO\\s+" + NAME + "\\b.*");
+  private static final Pattern DROP_TABLE =
+      Pattern.compile("(?is)^\\s*DROP\\s+TABLE\\s+(?:IF\\s+EXISTS\\s+)?" + NAME + "\\s*$");
+  private static final Pattern CREATE_SCHEMA =
+      Pattern.compile("(?is)^\\s*CREATE\\s+(SCHEMA|DATABASE)\\b.*");
+
+  private static final class Table {
+    long version;
+    LocalDateTime time;
+    String operation;
+    boolean cdf;
+    Map<String, Long> consumed = new HashMap<>();
+  }
+
+  private final Map<String, Table> tables = new TreeMap<>();
+  private final TreeSet<String> schemas = new TreeSet<>();
+  private final String lakehouse;
+  private long clock;
+
+  CatalogDataPlane(String lakehouse) {
+    this.lakehouse = lakehouse.toLowerCase(Locale.ROOT);
+  }
+
+  /** schema.name of a name written with 1 to 4 parts. */
+  String key(String written) {
+    List<String> parts = new ArrayList<>();
+    for (String p : written.split("\\s*\\.\\s*")) {
+      parts.add(p.replace("`", "").toLowerCase(Locale.ROOT));
+    }
+    if (parts.size() >= 3 && !parts.get(parts.size() - 3).equals(lakehouse)) {
+      throw new MlvException(
+          "TABLE_OR_VIEW_NOT_FOUND",
+          "[TABLE_OR_VIEW_NOT_FOUND] " + written + " is in another lakehouse");
+    }
+    return parts.size() == 1
+        ? "dbo." + parts.get(0)
+        : parts.get(parts.size() - 2) + "." + parts.get(parts.size() - 1);
+  }
+
+  private Table commit(String key, String operation) {
+    Table t = tables.get(key);
+    if (t == null) {
+      t = new Table();
+      t.version = -1;
+      tables.put(key, t);
+    }
+    t.version++;
+    // A strictly growing clock: two commits never share a time, as Delta's do not in practice.
+    t.time = LocalDateTime.of(2026, 1, 1, 0, 0).plusSeconds(++clock);
+    t.operation = operation;
+    schemas.add(key.substring(0, key.indexOf('.')));
+    return t;
+  }
+
+  private Table existing(String key) {
+    Table t = tables.get(key);
+    if (t == null) {
+      throw new MlvException(
+          "TABLE_OR_VIEW_NOT_FOUND",
+          "[TABLE_OR_VIEW_NOT_FOUND] The table or view `" + key + "` cannot be found.");
+    }
+    return t;
+  }
+
+  @Override
+  public synchronized SqlResult sql(Map<String, String> views, String sql) {
+    Matcher m;
+    if (SHOW_SCHEMAS.matcher(sql).matches()) {
+      return new SqlResult(
+          List.of("namespace"), schemas.stream().map(s -> List.of(s)).toList(), null);
+    } else if ((m = SHOW_TABLES.matcher(sql)).matches()) {
+      String schema = key(m.group(1) + ".x");
+      String prefix = schema.substring(0, schema.indexOf('.') + 1);
+      List<List<String>> rows = new ArrayList<>();
+      tables.keySet().stream()
+          .filter(k -> k.startsWith(prefix))
+          .forEach(
+              k ->
+                  rows.add(
+                      List.of(
+                          prefix.substring(0, prefix.length() - 1),
+                          k.substring(prefix.length()),
+                          "false")));
+      return new SqlResult(List.of("namespace", "tableName", "isTemporary"), rows, null);
+    } else if ((m = HISTORY.matcher(sql)).matches()) {
+      Table t = existing(key(m.group(1)));
+      return new SqlResult(
+          List.of("version", "timestamp", "operation", "operationMetrics"),
+          List.of(
+              List.of(
+                  String.valueOf(t.version),
+                  t.time.toString().replace('T', ' '),
+                  t.operation,
+                  "Map(numOutputRows -> 0)")),
+          null);
+    } else if ((m = PROPS.matcher(sql)).matches()) {
+      Table t = existing(key(m.group(1)));
+      String value =
+          m.group(2).equals("delta.enableChangeDataFeed")
+              ? String.valueOf(t.cdf)
+              : "Table does not have property: " + m.group(2);
+      return new SqlResult(List.of("key", "value"), List.of(List.of(m.group(2), value)), null);
+    } else if ((m = ALTER_CDF.matcher(sql)).matches()) {
+      String k = key(m.group(1));
+      existing(k);
+      commit(k, "SET TBLPROPERTIES").cdf = true;
+      return SqlResult.message("OK");
+    } else if ((m = CREATE_TABLE.matcher(sql)).matches()) {
+      commit(key(m.group(1)), "CREATE OR REPLACE TABLE AS SELECT");
+      return SqlResult.message("OK");
+    } else if ((m = INSERT.matcher(sql)).matches()) {
+      String k = key(m.group(1));
+      existing(k);
+      commit(k, "WRITE");
+      return SqlResult.message("OK");
+    } else if ((m = DROP_TABLE.matcher(sql)).matches()) {
+      tables.remove(key(m.group(1)));
+      return SqlResult.message("OK");
+    } else if (CREATE_SCHEMA.matcher(sql).matches()) {
+      return SqlResult.message("OK");
+    }
+    throw new MlvException(
+        "UNSUPPORTED",
+        "the catalog-only simulator keeps no rows and cannot run: "
+            + sql.strip().lines().findFirst().orElse(""));
+  }
+
+  private List<String> upstream(String statement) {
+    ViewDefinition def = FabricSql.parse(statement).orElseThrow();
+    if (!(def.body() instanceof ViewBody.Select s)) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (Name n : new TableExtractor().extract(s.sql(), Position.start(null)).tables()) {
+      out.add(key(n.dotted()));
+    }
+    return out;
+  }
+
+  @Override
+  public synchronized void create(Map<String, String> views, String key, String statement) {
+    List<String> up = upstream(statement);
+    for (String u : up) {
+      existing(u);
+    }
+    Table t = commit(key, "CREATE OR REPLACE TABLE AS SELECT");
+    up.forEach(u -> t.consumed.put(u, tables.get(u).version));
+  }
+
+  @Override
+  public synchronized void rename(Map<String, String> views, String from, String to) {
+    Table t = tables.remove(from);
+    if (t != null) {
+      tables.put(to, t);
+      schemas.add(to.substring(0, to.indexOf('.')));
+    }
+  }
+
+  @Override
+  public synchronized void drop(Map<String, String> views, String key) {
+    tables.remove(key);
+  }
+
+  @Override
+  public synchronized Refreshed refresh(
+      Map<String, String> views, List<String> keys, boolean full) {
+    for (String k : keys) {
+      List<String> up = upstream(views.get(k));
+      for (String u : up) {
+        if (!tables.containsKey(u)) {
+          return new Refreshed(k, "[TABLE_OR_VIEW_NOT_FOUND] " + u + " cannot be found");
+        }
+      }
+      Table t = existing(k);
+      boolean moved =
+          up.stream().anyMatch(u -> !Long.valueOf(tables.get(u).version).equals(t.consumed.get(u)));
+      if (full || moved) {
+        commit(k, full ? "CREATE OR REPLACE TABLE AS SELECT" : "WRITE");
+        up.forEach(u -> t.consumed.put(u, tables.get(u).version));
+      }
+    }
+    return new Refreshed(null, null);
+  }
+
+  /** For tests: UTC epoch of a table's last commit. */
+  synchronized long lastCommitEpoch(String key) {
+    return existing(key).time.toEpochSecond(ZoneOffset.UTC);
+  }
+}

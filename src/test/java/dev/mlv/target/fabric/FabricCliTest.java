@@ -1,0 +1,114 @@
+package dev.mlv.target.fabric;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.cli.CliRun;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code mlv plan|apply|refresh|runs|sql --target prod} end to end against the simulator, with the
+ * token read from {@code MLV_TEST_FABRIC_TOKEN} (set by the build to a known value): that value
+ * must appear in no output, no trace and no file the commands write.
+ */
+class FabricCliTest {
+  static final String TOKEN_ENV = "MLV_TEST_FABRIC_TOKEN";
+
+  @TempDir Path dir;
+  SimulatedFabric fabric;
+  String secret;
+
+  @BeforeEach
+  void start() {
+    secret = System.getenv(TOKEN_ENV);
+    assertThat(secret).as(TOKEN_ENV + " is set by the surefire configuration").isNotBlank();
+    fabric = new SimulatedFabric(dir);
+    fabric.simulator.token = secret;
+    fabric.target = fabric.open(FabricTargetContractTest.fast());
+    fabric.write(
+        "mlv.yml",
+        fabric.config("    auth:\n      mode: token\n      token_env: " + TOKEN_ENV + "\n"));
+    fabric.sql(
+        "CREATE OR REPLACE TABLE " + SimulatedFabric.LAKEHOUSE + ".bronze.orders AS SELECT 1");
+  }
+
+  @AfterEach
+  void stop() {
+    fabric.close();
+  }
+
+  private CliRun mlv(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("-p");
+    all.add(dir.toString());
+    return CliRun.of(all.toArray(String[]::new));
+  }
+
+  @Test
+  void everyCommandWorksAgainstFabricAndNoneLeaksTheToken() throws IOException {
+    List<CliRun> runs = new ArrayList<>();
+    CliRun plan = mlv("plan", "-t", "prod", "-o", dir.resolve("plan.json").toString());
+    runs.add(plan);
+    assertThat(plan.exitCode()).as(plan.toString()).isZero();
+    assertThat(plan.out()).contains("silver.orders_clean").contains("gold.by_customer");
+    assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).mlvs).isEmpty();
+
+    CliRun apply = mlv("apply", "-t", "prod", "--auto-approve");
+    runs.add(apply);
+    assertThat(apply.exitCode()).as(apply.toString()).isZero();
+    assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).mlvs).hasSize(2);
+
+    CliRun refresh = mlv("refresh", "-t", "prod", "silver.orders_clean+");
+    runs.add(refresh);
+    assertThat(refresh.exitCode()).as(refresh.toString()).isZero();
+    assertThat(fabric.simulator.jobsSubmitted.get()).isEqualTo(1);
+
+    CliRun list = mlv("runs", "-t", "prod");
+    runs.add(list);
+    assertThat(list.exitCode()).as(list.toString()).isZero();
+
+    CliRun sql = mlv("sql", "-t", "prod", "SHOW MATERIALIZED LAKE VIEWS IN silver");
+    runs.add(sql);
+    assertThat(sql.exitCode()).as(sql.toString()).isZero();
+    assertThat(sql.out()).contains("orders_clean");
+
+    // A failing command with --debug prints its trace: still no token.
+    fabric.simulator.token = "rotated";
+    CliRun refused = mlv("--debug", "plan", "-t", "prod");
+    runs.add(refused);
+    assertThat(refused.exitCode()).isNotZero();
+    assertThat(refused.err()).contains("TokenNotValid");
+
+    for (CliRun r : runs) {
+      assertThat(r.out() + r.err()).doesNotContain(secret);
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        assertThat(Files.readString(f, StandardCharsets.ISO_8859_1))
+            .as(f.toString())
+            .doesNotContain(secret);
+      }
+    }
+    // The simulator saw the token: the test would notice it, had it leaked.
+    assertThat(fabric.simulator.requestLog).anyMatch(l -> l.contains(secret));
+  }
+
+  @Test
+  void aMissingTokenVariableIsOneClearError() {
+    fabric.write(
+        "mlv.yml",
+        fabric.config("    auth:\n      mode: token\n      token_env: MLV_NO_SUCH_VAR\n"));
+    CliRun plan = mlv("plan", "-t", "prod");
+    assertThat(plan.exitCode()).isNotZero();
+    assertThat(plan.err()).contains("MLV_NO_SUCH_VAR").doesNotContain("\tat ");
+  }
+}

@@ -1,0 +1,272 @@
+package dev.mlv.target.fabric;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mlv.diag.MlvException;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.plan.Change;
+import dev.mlv.plan.Plan;
+import dev.mlv.project.Project;
+import dev.mlv.refresh.RefreshRequest;
+import dev.mlv.refresh.RunListener;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.RunStatus;
+import dev.mlv.refresh.ViewStatus;
+import dev.mlv.target.DeployedState;
+import dev.mlv.target.TargetContractTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Fabric target against the catalog-only simulator: what it sends for plan, apply, refresh,
+ * runs and sql, and how it reads back what Fabric did.
+ */
+class FabricTargetTest {
+  @TempDir Path dir;
+  SimulatedFabric fabric;
+
+  @BeforeEach
+  void start() {
+    fabric = new SimulatedFabric(dir);
+  }
+
+  @AfterEach
+  void stop() {
+    fabric.close();
+  }
+
+  private ObjectId id(String shortName) {
+    String[] p = shortName.split("\\.");
+    return new ObjectId(SimulatedFabric.WORKSPACE, SimulatedFabric.LAKEHOUSE, p[0], p[1]);
+  }
+
+  private Project applied() {
+    Project p = fabric.withOrders();
+    RunReport run = fabric.target.apply(p, fabric.plan(p, false), RunListener.NONE);
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    return p;
+  }
+
+  @Test
+  void anEmptyLakehouseHasNoViewsAndNoRuns() {
+    Project p = fabric.project();
+    DeployedState state = fabric.target.state(p);
+    assertThat(state.views()).isEmpty();
+    assertThat(state.tables()).isEmpty();
+    assertThat(fabric.target.runs(10)).isEmpty();
+  }
+
+  @Test
+  void applyCreatesManagedViewsOverLivyAndTheNextPlanIsEmpty() {
+    Project p = fabric.withOrders();
+    Plan plan = fabric.plan(p, false);
+    assertThat(plan.changes()).allMatch(Change.Create.class::isInstance).hasSize(2);
+
+    RunReport run = fabric.target.apply(p, plan, RunListener.NONE);
+
+    assertThat(run.views())
+        .extracting(v -> v.id().shortName() + " " + v.status())
+        .containsExactly("silver.orders_clean Completed", "gold.by_customer Completed");
+    DeployedState state = fabric.target.state(p);
+    assertThat(state.views().keySet())
+        .containsExactly(id("gold.by_customer"), id("silver.orders_clean"));
+    assertThat(state.view(id("gold.by_customer")).orElseThrow().managed()).isTrue();
+    assertThat(state.view(id("gold.by_customer")).orElseThrow().definition())
+        .doesNotContain(FabricSql.MANAGED);
+    assertThat(state.tables()).containsKey(id("bronze.orders"));
+    String sent = fabric.simulator.lakehouse(fabric.lakehouseId).mlvs.get("gold.by_customer");
+    assertThat(sent).startsWith("CREATE OR REPLACE MATERIALIZED LAKE VIEW gold.by_customer");
+    assertThat(sent).contains("TBLPROPERTIES ('mlv.managed' = 'true')");
+    assertThat(fabric.plan(p, false).hasChanges()).isFalse();
+    // Creating views needs no job: CREATE fills them.
+    assertThat(fabric.simulator.jobsSubmitted.get()).isZero();
+  }
+
+  @Test
+  void aRefreshIsOneJobNarrowedToTheSelectionAndReadsBackWhatChanged() {
+    Project p = applied();
+    RunReport nothing =
+        fabric.target.refresh(p, SimulatedFabric.request(p, false), RunListener.NONE);
+    assertThat(nothing.status()).isEqualTo(RunStatus.Completed);
+    assertThat(nothing.views())
+        .allSatisfy(
+            v -> {
+              assertThat(v.strategy()).isEqualTo("skip");
+              assertThat(v.reason()).startsWith("NO_NEW_COMMITS");
+            });
+
+    fabric.sql("INSERT INTO " + SimulatedFabric.LAKEHOUSE + ".bronze.orders SELECT 2");
+    List<String> messages = new ArrayList<>();
+    RunListener listener =
+        new RunListener() {
+          @Override
+          public void message(String text) {
+            messages.add(text);
+          }
+        };
+    RunReport run = fabric.target.refresh(p, SimulatedFabric.request(p, false), listener);
+    assertThat(run.status()).isEqualTo(RunStatus.Completed);
+    assertThat(run.views())
+        .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.strategy())
+        .containsExactly(
+            "silver.orders_clean Completed incremental", "gold.by_customer Completed incremental");
+    assertThat(fabric.simulator.jobsSubmitted.get()).isEqualTo(2);
+    assertThat(messages).anyMatch(m -> m.contains("starting one RefreshMaterializedLakeViews job"));
+
+    // Only silver selected: the execution definition names just that view.
+    RefreshRequest silverOnly =
+        new RefreshRequest(
+            new TreeSet<>(List.of(id("silver.orders_clean"))),
+            true,
+            1,
+            java.time.Duration.ofMinutes(1),
+            false,
+            Map.of());
+    RunReport one = fabric.target.refresh(p, silverOnly, RunListener.NONE);
+    assertThat(one.views())
+        .extracting(v -> v.id().shortName() + " " + v.strategy())
+        .containsExactly("silver.orders_clean full");
+    assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).definitions.values())
+        .anySatisfy(
+            d -> {
+              assertThat(d.path("settings").path("refreshMode").asText()).isEqualTo("Full");
+              assertThat(d.path("currentLakehouseExecutionContext").path("selectedMlvs").toString())
+                  .isEqualTo("[\"silver.orders_clean\"]");
+            });
+  }
+
+  @Test
+  void aFailedJobFailsTheNamedViewAndSkipsItsChildren() {
+    Project p = applied();
+    fabric.sql("DROP TABLE " + SimulatedFabric.LAKEHOUSE + ".bronze.orders");
+    RunReport run = fabric.target.refresh(p, SimulatedFabric.request(p, true), RunListener.NONE);
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    assertThat(run.views().get(0).status()).isEqualTo(ViewStatus.Failed);
+    assertThat(run.views().get(0).error().orElseThrow())
+        .startsWith("MLV_REFRESH_FAILED: silver.orders_clean");
+    assertThat(run.views().get(1).status()).isEqualTo(ViewStatus.Skipped);
+    assertThat(run.views().get(1).reason()).contains("orders_clean");
+  }
+
+  @Test
+  void aRefreshWhileAnotherRunsIsSkippedAsFabricDedupesIt() throws Exception {
+    Project p = applied();
+    fabric.simulator.jobStepMs = 300;
+    Thread other =
+        new Thread(
+            () -> fabric.target.refresh(p, SimulatedFabric.request(p, true), RunListener.NONE));
+    other.start();
+    while (fabric.simulator.jobsSubmitted.get() == 0) {
+      Thread.sleep(5);
+    }
+    FabricWorkspaceTarget second = fabric.open(FabricTargetContractTest.fast());
+    RunReport run = second.refresh(p, SimulatedFabric.request(p, true), RunListener.NONE);
+    other.join();
+    assertThat(run.status()).isEqualTo(RunStatus.Skipped);
+    assertThat(run.views()).isEmpty();
+  }
+
+  @Test
+  void aRenameAndAPruneAreSentAsAlterAndDrop() throws Exception {
+    Project p = applied();
+    Files.delete(dir.resolve("views/gold/by_customer.sql"));
+    fabric.write(
+        "views/gold/customer_totals.sql",
+        TargetContractTest.GOLD.replace("gold.by_customer", "gold.customer_totals"));
+    p = fabric.project();
+    Plan plan = fabric.plan(p, false);
+    assertThat(plan.changes()).filteredOn(Change.Rename.class::isInstance).hasSize(1);
+    fabric.target.apply(p, plan, RunListener.NONE);
+    assertThat(
+            fabric.simulator.timesRun(
+                "ALTER MATERIALIZED LAKE VIEW `gold`.`by_customer` RENAME TO"))
+        .isEqualTo(1);
+    DeployedState state = fabric.target.state(p);
+    assertThat(state.views()).containsKey(id("gold.customer_totals"));
+    assertThat(state.view(id("gold.customer_totals")).orElseThrow().definition())
+        .contains("gold.customer_totals");
+    assertThat(fabric.plan(p, false).hasChanges()).isFalse();
+
+    Files.delete(dir.resolve("views/gold/customer_totals.sql"));
+    p = fabric.project();
+    fabric.target.apply(p, fabric.plan(p, true), RunListener.NONE);
+    assertThat(fabric.target.state(p).views()).containsOnlyKeys(id("silver.orders_clean"));
+  }
+
+  @Test
+  void runsListsThisMachinesRunsAndJobsStartedElsewhere() throws Exception {
+    Project p = applied();
+    RunReport refreshed =
+        fabric.target.refresh(p, SimulatedFabric.request(p, true), RunListener.NONE);
+    List<RunReport> runs = fabric.target.runs(10);
+    assertThat(runs.get(0).id()).isEqualTo(refreshed.id());
+    assertThat(runs.get(0).views()).hasSize(2);
+    assertThat(fabric.target.run(refreshed.id())).isPresent();
+    assertThat(fabric.target.run("no-such-run")).isEmpty();
+
+    // A second machine (no local records) still sees the job, from Fabric, without views.
+    Path elsewhere = dir.resolve(".mlv/fabric/prod/runs");
+    try (java.util.stream.Stream<Path> files = Files.list(elsewhere)) {
+      for (Path f : files.toList()) {
+        Files.delete(f);
+      }
+    }
+    List<RunReport> fromFabric = fabric.target.runs(10);
+    assertThat(fromFabric).hasSize(1);
+    assertThat(fromFabric.get(0).status()).isEqualTo(RunStatus.Completed);
+    assertThat(fromFabric.get(0).views()).isEmpty();
+  }
+
+  @Test
+  void aDryRunIsReadOnlyAndSaysWhatWouldRun() {
+    Project p = applied();
+    fabric.sql("INSERT INTO " + SimulatedFabric.LAKEHOUSE + ".bronze.orders SELECT 2");
+    int posts = fabric.simulator.jobsSubmitted.get();
+    RefreshRequest dry =
+        new RefreshRequest(
+            new TreeSet<>(p.views().keySet()),
+            false,
+            1,
+            java.time.Duration.ofMinutes(1),
+            true,
+            Map.of());
+    RunReport run = fabric.target.refresh(p, dry, RunListener.NONE);
+    assertThat(run.status()).isEqualTo(RunStatus.Planned);
+    assertThat(run.views())
+        .extracting(v -> v.id().shortName() + " " + v.strategy())
+        .containsExactly("silver.orders_clean full", "gold.by_customer full");
+    assertThat(run.views().get(1).reason()).contains("orders_clean");
+    assertThat(fabric.simulator.jobsSubmitted.get()).isEqualTo(posts);
+  }
+
+  @Test
+  void aSparkErrorIsOneLineWithoutAStack() {
+    assertThatThrownBy(() -> fabric.sql("SELECT * FROM nowhere"))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("catalog-only simulator")
+        .hasMessageNotContaining("\tat ");
+  }
+
+  @Test
+  void theLivySessionIsReusedAcrossCommandsAndReplacedWhenDead() {
+    applied();
+    int sessions = fabric.simulator.sessionsCreated.get();
+    assertThat(sessions).isEqualTo(1);
+    assertThat(dir.resolve(".mlv/fabric/prod/livy-session")).exists();
+    FabricWorkspaceTarget next = fabric.open(FabricTargetContractTest.fast());
+    next.state(fabric.project());
+    assertThat(fabric.simulator.sessionsCreated.get()).isEqualTo(1);
+    fabric.simulator.killSessions();
+    next.state(fabric.project());
+    assertThat(fabric.simulator.sessionsCreated.get()).isEqualTo(2);
+  }
+}
