@@ -97,7 +97,10 @@ final class ShellCompleter implements Completer {
     if (index == 0) {
       root.subcommands().keySet().forEach(c -> candidates.add(word(c, "commands")));
       shellWords.forEach(c -> candidates.add(word(c, "commands")));
-      SQL_WORDS.forEach(c -> candidates.add(word(c, "SQL")));
+      // a command wins over the SQL word it spells (refresh, not REFRESH)
+      SQL_WORDS.stream()
+          .filter(c -> !root.subcommands().containsKey(c.toLowerCase(Locale.ROOT)))
+          .forEach(c -> candidates.add(word(c, "SQL")));
       return;
     }
     CommandLine sub = root.subcommands().get(first);

@@ -37,7 +37,8 @@ class CliBasicsTest {
         "sql",
         "seed",
         "init",
-        "completion"
+        "completion",
+        "shell"
       })
   void everyCommandHasHelpWithAnExample(String command) {
     CliRun r = CliRun.of(command, "--help");
