@@ -35,7 +35,7 @@ class StartupClassLoadingTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"--version", "validate", "lineage", "lineage --dot", "plan"})
+  @ValueSource(strings = {"--version", "validate", "lineage --dot", "plan"})
   void noSparkClassLoads(String command) throws Exception {
     String[] entries = System.getProperty("java.class.path").split(File.pathSeparator);
     URL[] urls = new URL[entries.length];
