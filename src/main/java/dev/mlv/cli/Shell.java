@@ -141,11 +141,16 @@ final class Shell {
     return last;
   }
 
-  private static String ask(LineReader reader, String question) {
+  private String ask(LineReader reader, String question) {
+    parser.answering(true);
+    reader.variable(LineReader.DISABLE_HISTORY, true);
     try {
       return reader.readLine(question);
     } catch (UserInterruptException | EndOfFileException e) {
       return null;
+    } finally {
+      reader.variable(LineReader.DISABLE_HISTORY, false);
+      parser.answering(false);
     }
   }
 

@@ -12,12 +12,18 @@ import org.jline.reader.impl.DefaultParser;
  */
 final class ShellParser extends DefaultParser {
   private final Set<String> commands;
+  private volatile boolean answering;
 
   /**
    * @param commands first words that make a line a command rather than SQL
    */
   ShellParser(Set<String> commands) {
     this.commands = Set.copyOf(commands);
+  }
+
+  /** While a command asks a question (apply's confirmation), any line is an answer. */
+  void answering(boolean on) {
+    answering = on;
   }
 
   boolean isCommand(String line) {
@@ -27,6 +33,9 @@ final class ShellParser extends DefaultParser {
 
   @Override
   public ParsedLine parse(String line, int cursor, ParseContext context) {
+    if (answering) {
+      return super.parse(line, cursor, ParseContext.COMPLETE);
+    }
     if (context == ParseContext.ACCEPT_LINE && !isCommand(line) && !endsStatement(line)) {
       throw new EOFError(-1, cursor, "SQL ends with ';'", "sql");
     }

@@ -98,13 +98,24 @@ class CliBasicsTest {
   }
 
   @Test
-  void completionScriptsComeFromTheCommandModel() {
+  void completionScriptsComeFromTheCommandModel() throws Exception {
     CliRun bash = CliRun.of("completion", "bash");
     assertThat(bash.exitCode()).isZero();
     assertThat(bash.out())
         .contains("complete -F")
         .contains("refresh")
         .contains("--detailed-exitcode");
+    // the script really loads in bash and registers completion for mlv
+    java.nio.file.Path script = java.nio.file.Files.createTempFile("mlv-completion", ".bash");
+    java.nio.file.Files.writeString(script, bash.out());
+    Process p =
+        new ProcessBuilder("bash", "-c", "source \"$0\" && complete -p mlv", script.toString())
+            .redirectErrorStream(true)
+            .start();
+    String registered = new String(p.getInputStream().readAllBytes());
+    assertThat(p.waitFor()).as(registered).isZero();
+    assertThat(registered).contains("-F _complete_mlv mlv");
+    java.nio.file.Files.delete(script);
     CliRun zsh = CliRun.of("completion", "zsh");
     assertThat(zsh.out()).startsWith("autoload -U +X compinit");
     assertThat(CliRun.of("completion", "fish").exitCode()).isEqualTo(ExitCodes.USAGE);

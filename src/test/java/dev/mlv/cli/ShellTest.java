@@ -1,6 +1,7 @@
 package dev.mlv.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mlv.project.Project;
 import dev.mlv.target.Target;
@@ -63,6 +64,8 @@ class ShellTest {
         session(
             "validate\n"
                 + "seed\n"
+                + "apply\n"
+                + "no\n"
                 + "SELECT order_id, amount\n"
                 + "  FROM bronze.orders -- a comment; not the end\n"
                 + "  WHERE amount > 100 AND customer_id <> 'x;y'\n"
@@ -74,6 +77,9 @@ class ShellTest {
     assertThat(out)
         .contains("ok: 2 files, 2 views, 0 errors, 0 warnings")
         .contains("seeded bronze.orders")
+        // apply's confirmation is read through the shell: "no" is an answer, not SQL
+        .contains("Apply these changes? Only 'yes' is accepted: ")
+        .contains("Apply cancelled.")
         // the statement ran once, after its last line, as an aligned table
         .contains(
             "order_id | amount\n---------+-------\n1        | 120.5\n4        | 240.0\n(2 rows)")
@@ -162,5 +168,10 @@ class ShellTest {
     ShellParser p = new ShellParser(java.util.Set.of("refresh", "exit"));
     assertThat(p.isCommand("refresh silver.x+")).isTrue();
     assertThat(p.isCommand("  SELECT 1")).isFalse();
+    assertThatThrownBy(() -> p.parse("yes", 3, ParseContext.ACCEPT_LINE))
+        .isInstanceOf(org.jline.reader.EOFError.class);
+    // apply's question takes "yes" as it is, without a ';'
+    p.answering(true);
+    assertThat(p.parse("yes", 3, ParseContext.ACCEPT_LINE).words()).containsExactly("yes");
   }
 }
