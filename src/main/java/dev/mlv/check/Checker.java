@@ -193,7 +193,10 @@ public final class Checker {
 
   private static void queryRules(
       Project project, ProjectView v, QueryFacts facts, List<Diagnostic> out) {
-    ViewBody.Select body = (ViewBody.Select) v.definition().body();
+    undeclaredTables(project, facts, out);
+    if (!(v.definition().body() instanceof ViewBody.Select body)) {
+      return;
+    }
     if (facts.features().contains(QueryFeature.TIME_TRAVEL)) {
       out.add(
           Diagnostic.error(
@@ -227,6 +230,9 @@ public final class Checker {
                 "compute the value upstream, or accept full refreshes"));
       }
     }
+  }
+
+  private static void undeclaredTables(Project project, QueryFacts facts, List<Diagnostic> out) {
     for (Name t : facts.tables()) {
       ObjectId id = project.names().resolve(t);
       Node n = project.lineage().node(id);

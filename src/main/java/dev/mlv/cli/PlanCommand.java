@@ -104,6 +104,13 @@ public final class PlanCommand implements Callable<Integer> {
             project.lineage(), Selection.select(project.lineage(), project.names(), selectors));
     boolean whole = selectors == null || selectors.isEmpty();
     return new Planner(Clock.systemUTC())
-        .plan(project, target.name(), target.state(project), selection, whole, prune);
+        .plan(
+            project,
+            target.name(),
+            target.state(project),
+            selection,
+            whole,
+            prune,
+            target.deploysPySparkViews());
   }
 }

@@ -3,7 +3,7 @@ package dev.mlv.sql;
 import dev.mlv.diag.Position;
 import java.util.Map;
 
-/** What a view is made of: a SELECT over tables, or a folder of files. */
+/** What a view is made of: a SELECT over tables, a folder of files, or a PySpark function. */
 public sealed interface ViewBody {
 
   Position position();
@@ -29,4 +29,12 @@ public sealed interface ViewBody {
       return options.getOrDefault("path", "");
     }
   }
+
+  /**
+   * A function decorated with {@code @fmlv.materialized_lake_view} in a .py file or notebook:
+   * {@code source} is the function with the helpers it calls, as mlv read them, and {@code
+   * fingerprint} covers that code without its comments and formatting.
+   */
+  record Python(String function, String source, Position position, String fingerprint)
+      implements ViewBody {}
 }

@@ -18,6 +18,14 @@ public interface Target extends AutoCloseable {
 
   String name();
 
+  /**
+   * Whether this target deploys and runs PySpark ({@code @fmlv}) views; where it does not, plan
+   * leaves them out of the changes and refresh reports them as skipped.
+   */
+  default boolean deploysPySparkViews() {
+    return true;
+  }
+
   /** The views and tables the target holds now. Read-only; never changes anything. */
   DeployedState state(Project project);
 

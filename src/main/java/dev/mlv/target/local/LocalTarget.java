@@ -4,7 +4,6 @@ import dev.mlv.diag.MlvException;
 import dev.mlv.diag.Position;
 import dev.mlv.lineage.LineageGraph;
 import dev.mlv.lineage.Node;
-import dev.mlv.lineage.NodeKind;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.plan.Change;
 import dev.mlv.plan.EnableCdf;
@@ -227,7 +226,30 @@ public final class LocalTarget implements Target {
     return locked(project, () -> request, listener);
   }
 
+  /**
+   * The local engine has no Python runtime wired to its lakehouse, so a PySpark view is reported as
+   * skipped, with why, and the rest of the DAG runs; Fabric runs it from its notebook.
+   */
+  @Override
+  public boolean deploysPySparkViews() {
+    return false;
+  }
+
+  static final Strategy.Skip PYTHON_SKIP =
+      new Strategy.Skip(
+          "PYSPARK_NOT_RUN_LOCALLY",
+          "PySpark views are not run by the local target; deploy to Fabric to run it, or define"
+              + " the view in SQL to run it here");
+
+  private static boolean isPython(Project project, ObjectId id) {
+    var v = project.views().get(id);
+    return v != null && v.definition().isPython();
+  }
+
   private Strategy plannedStrategy(Project project, RefreshRequest request, ObjectId id) {
+    if (isPython(project, id)) {
+      return PYTHON_SKIP;
+    }
     Optional<DeployedView> deployed = deployed(id);
     if (deployed.isEmpty()) {
       return new Strategy.Full("NOT_DEPLOYED", "the view is not deployed; run 'mlv apply' first");
@@ -331,6 +353,14 @@ public final class LocalTarget implements Target {
   private ViewRun refreshView(
       Project project, RefreshRequest request, ObjectId id, RunListener listener) {
     long t0 = System.nanoTime();
+    if (isPython(project, id)) {
+      listener.viewStarted(id, PYTHON_SKIP);
+      ViewRun skipped =
+          ViewRun.skipped(
+              id, PYTHON_SKIP.label(), PYTHON_SKIP.code() + ": " + PYTHON_SKIP.detail());
+      listener.viewFinished(skipped);
+      return skipped;
+    }
     Optional<DeployedView> deployed = deployed(id);
     String forced = request.forcedFull().get(id);
     ViewDefinition def;
@@ -478,7 +508,7 @@ public final class LocalTarget implements Target {
 
   private static String hintFor(Project project, ObjectId up) {
     Node n = project.lineage().node(up);
-    if (n != null && n.kind() == NodeKind.VIEW) {
+    if (n != null && n.isView()) {
       return "; run 'mlv apply' to create it";
     }
     boolean seeded =
