@@ -55,7 +55,12 @@ final class ProgressView {
     String status = String.format("%-9s", run.status().name().toLowerCase(Locale.ROOT));
     String detail =
         run.status() == ViewStatus.Completed && !"skip".equals(run.strategy())
-            ? " (" + run.rowsWritten() + " rows, " + run.durationMs() + " ms)"
+            ? " ("
+                + run.files().map(f -> f.ingested() + " files, ").orElse("")
+                + run.rowsWritten()
+                + " rows, "
+                + run.durationMs()
+                + " ms)"
             : run.status() == ViewStatus.Failed
                 ? run.error().map(e -> ": " + e.lines().findFirst().orElse("")).orElse("")
                 : "";

@@ -15,10 +15,25 @@ public sealed interface ViewBody {
   record Select(String sql, Position position, String normalized, String fingerprint)
       implements ViewBody {}
 
-  /** {@code USING OneLake_Files OPTIONS (...)}: option keys folded to lower case. */
-  record Files(Map<String, String> options, Position position) implements ViewBody {
+  /**
+   * {@code USING OneLake_Files OPTIONS (...)}: option keys folded to lower case; {@code position}
+   * is that of {@code OneLake_Files}, {@code optionPositions} where each option's key is written.
+   */
+  record Files(
+      Map<String, String> options, Position position, Map<String, Position> optionPositions)
+      implements ViewBody {
     public Files {
       options = Map.copyOf(options);
+      optionPositions = Map.copyOf(optionPositions);
+    }
+
+    public Files(Map<String, String> options, Position position) {
+      this(options, position, Map.of());
+    }
+
+    /** Where option {@code key} is written, or the clause's position when it is not. */
+    public Position positionOf(String key) {
+      return optionPositions.getOrDefault(key, position);
     }
 
     public String format() {
