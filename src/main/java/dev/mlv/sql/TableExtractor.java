@@ -76,22 +76,58 @@ public final class TableExtractor {
    * neither parser accepts gives facts with no tables and one {@value #PARSE_RULE} error.
    */
   public QueryFacts extract(String selectSql, Position start) {
+    // Both parsers recurse per nesting level, and some constructs (nested CASE) backtrack: a
+    // pathological statement is refused before either parser sees it, the stack overflow
+    // below being the last line of defence.
+    int tooDeep = tooDeepAt(selectSql);
+    if (tooDeep >= 0) {
+      return tooDeep(start.advance(selectSql, tooDeep));
+    }
     try {
       return parseAndWalk(selectSql, start);
     } catch (StackOverflowError e) {
-      // Both parsers recurse per nesting level; a pathological statement must not crash mlv.
-      return new QueryFacts(
-          List.of(),
-          Set.of(),
-          Set.of(),
-          false,
-          List.of(
-              Diagnostic.error(
-                  "SQL_TOO_DEEP",
-                  start,
-                  "the SELECT nests too deeply to be analysed",
-                  "flatten it with CTEs (WITH ... AS) or split it into several views")));
+      return tooDeep(start);
     }
+  }
+
+  /** Nesting that no real query reaches: parentheses, CASE ... END and chained NOTs, together. */
+  static final int MAX_NESTING = 200;
+
+  /** Offset of the token where nesting first exceeds {@link #MAX_NESTING}, or -1. */
+  static int tooDeepAt(String sql) {
+    int depth = 0;
+    int nots = 0;
+    for (Token t : Lexer.tokenize(sql)) {
+      if (t.isTrivia()) {
+        continue;
+      }
+      if (t.isSymbol("(") || t.isWord("CASE")) {
+        depth++;
+      } else if ((t.isSymbol(")") || t.isWord("END")) && depth > 0) {
+        depth--;
+      }
+      nots = t.isWord("NOT") || t.isSymbol("!") || t.isSymbol("-") ? nots + 1 : 0;
+      if (depth + nots > MAX_NESTING) {
+        return t.offset();
+      }
+    }
+    return -1;
+  }
+
+  private static QueryFacts tooDeep(Position at) {
+    return new QueryFacts(
+        List.of(),
+        Set.of(),
+        Set.of(),
+        false,
+        List.of(
+            Diagnostic.error(
+                "SQL_TOO_DEEP",
+                at,
+                "the SELECT nests more than "
+                    + MAX_NESTING
+                    + " levels deep (parentheses, CASE and NOT together), too deep to be analysed",
+                "flatten it with CTEs (WITH ... AS) or split it into several views")));
   }
 
   private QueryFacts parseAndWalk(String selectSql, Position start) {

@@ -199,7 +199,8 @@ class ValidateAndLineageTest {
             + " AS x FROM bronze.orders");
     CliRun r = CliRun.of("validate", "-p", dir.toString());
     assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
-    assertThat(r.out()).contains("views/deep.sql:1:38: error[SQL_TOO_DEEP]");
+    // Pointed at the parenthesis one level too deep, found before either parser runs.
+    assertThat(r.out()).containsPattern("views/deep.sql:1:245: error\\[SQL_TOO_DEEP\\]");
     assertThat(r.out() + r.err()).doesNotContain("\tat ");
   }
 

@@ -63,6 +63,8 @@ final class HistoryStore {
           .add("error", DataTypes.StringType, true);
 
   private final Path table;
+  private final Warehouse warehouse;
+  private final String lakehouse;
   private final Path pending;
   private final Path running;
   private final int retainRuns;
@@ -70,6 +72,8 @@ final class HistoryStore {
 
   HistoryStore(Warehouse warehouse, ObjectId table, int retainRuns, int retainDays) {
     this.table = warehouse.tableDir(table);
+    this.warehouse = warehouse;
+    this.lakehouse = table.lakehouse();
     Path state = warehouse.mlvDir(table.lakehouse()).resolve("runs");
     this.pending = state.resolve("pending");
     this.running = state.resolve("running");
@@ -80,18 +84,6 @@ final class HistoryStore {
   /** Notes that a run started, so a crash leaves a trace. */
   void started(RunReport run) {
     writeJson(running.resolve(run.id() + ".json"), run);
-  }
-
-  /** Runs that started and never finished: their process died. */
-  List<RunReport> interrupted() {
-    List<RunReport> out = new ArrayList<>();
-    for (Path f : list(running)) {
-      RunReport r = readJson(f);
-      if (r != null) {
-        out.add(interrupted(r));
-      }
-    }
-    return out;
   }
 
   /** A run whose process died: it ended, as far as anyone knows, when it started. */
@@ -177,8 +169,19 @@ final class HistoryStore {
         all.put(r.id(), r);
       }
     }
-    for (RunReport r : interrupted()) {
-      all.putIfAbsent(r.id(), r);
+    // A marker is a crashed run only when no live process holds the lock for it.
+    Optional<String> live =
+        RefreshLock.holder(warehouse.root(), lakehouse)
+            .filter(
+                h ->
+                    RefreshLock.isLive(
+                        h, RefreshLock.DEFAULT_STALE_AFTER, java.time.Clock.systemUTC()))
+            .map(RefreshLock.Holder::runId);
+    for (Path f : list(running)) {
+      RunReport r = readJson(f);
+      if (r != null) {
+        all.putIfAbsent(r.id(), live.filter(r.id()::equals).isPresent() ? r : interrupted(r));
+      }
     }
     return all.values().stream()
         .sorted(Comparator.comparing(RunReport::startedAt).reversed().thenComparing(RunReport::id))

@@ -94,7 +94,7 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
   private Optional<Path> namespaceDir(String[] namespace) {
     if (warehouse == null) {
       return namespace.length == 1
-          ? Optional.of(tablesDir.resolve(Warehouse.fold(namespace[0])))
+          ? Optional.of(tablesDir.resolve(Warehouse.segment("schema", namespace[0])))
           : Optional.empty();
     }
     if (namespace.length == 0 || namespace.length > 2 || !ownsLakehouse(namespace[0])) {
@@ -121,7 +121,8 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
     if (!isSchema(ident.namespace())) {
       return Optional.empty();
     }
-    return namespaceDir(ident.namespace()).map(d -> d.resolve(Warehouse.fold(ident.name())));
+    return namespaceDir(ident.namespace())
+        .map(d -> d.resolve(Warehouse.segment("table", ident.name())));
   }
 
   private Path requireTableDir(Identifier ident) throws NoSuchTableException {
@@ -264,7 +265,7 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
     }
     boolean existed = Warehouse.isTable(dir.get());
     // A folder without a commit (a failed CTAS) is removed too, so the name can be reused.
-    Warehouse.deleteTree(dir.get());
+    Warehouse.deleteTable(dir.get());
     forget(dir.get());
     return existed;
   }

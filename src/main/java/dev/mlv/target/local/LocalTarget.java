@@ -64,6 +64,7 @@ public final class LocalTarget implements Target {
   private DeltaState deltaState;
   private SparkRuntime runtime;
   private volatile String currentRun = "none"; // the id quarantined rows are recorded under
+  private volatile RunDeadline runDeadline; // of the run in progress, if any
 
   public LocalTarget(ProjectConfig config, SparkTarget target, boolean debug) {
     this.config = config;
@@ -268,19 +269,36 @@ public final class LocalTarget implements Target {
       return new RunReport(runId, RunStatus.Skipped, started, Instant.now(), name(), List.of());
     }
     try (RefreshLock held = lock.get()) {
-      RefreshRequest request = prepare.get();
       HistoryStore history = history();
       currentRun = runId;
+      // The marker comes before apply's renames and drops, so a crash in them is on record too.
       RunReport running = new RunReport(runId, RunStatus.Running, started, null, name(), List.of());
       history.started(running);
+      RefreshRequest request;
+      try {
+        request = prepare.get();
+      } catch (RuntimeException e) {
+        recordRun(
+            history,
+            new RunReport(runId, RunStatus.Failed, started, Instant.now(), name(), List.of()),
+            listener);
+        throw e;
+      }
       Instant deadline = started.plus(request.timeout());
-      List<ViewRun> runs =
-          DagWalker.walk(
-              project.lineage(),
-              request.views(),
-              request.parallelism(),
-              deadline,
-              id -> guarded(project, request, id, listener));
+      List<ViewRun> runs;
+      try (RunDeadline limit =
+          new RunDeadline(runId, deadline, request.timeout(), this::startedContext)) {
+        runDeadline = limit;
+        runs =
+            DagWalker.walk(
+                project.lineage(),
+                request.views(),
+                request.parallelism(),
+                deadline,
+                id -> guarded(project, request, id, listener));
+      } finally {
+        runDeadline = null;
+      }
       RunStatus status =
           runs.stream().anyMatch(r -> r.status() == ViewStatus.Failed)
               ? RunStatus.Failed
@@ -410,7 +428,12 @@ public final class LocalTarget implements Target {
               elapsed(t0),
               Optional.empty());
     } else if (strategy instanceof Strategy.Incremental) {
-      result = new IncrementalMaterializer(this, project).run(id, def, decided, t0);
+      RunDeadline limit = runDeadline;
+      IncrementalMaterializer inc = new IncrementalMaterializer(this, project);
+      result =
+          limit == null
+              ? inc.run(id, def, decided, t0)
+              : limit.run(runtime().session().sparkContext(), () -> inc.run(id, def, decided, t0));
     } else {
       result = materialize(project, id, def, upstream, strategy, true, t0);
     }
@@ -475,18 +498,18 @@ public final class LocalTarget implements Target {
     if (!(def.body() instanceof ViewBody.Select select)) {
       return ingestFiles(project, id, def, strategy, props, t0);
     }
+    RunDeadline limit = runDeadline;
     try {
+      ViewMaterializer m = materializer(project);
+      MaterializeRequest req =
+          new MaterializeRequest(
+              id, select.sql(), def.constraints(), def.partitionedBy(), def.comment(), props);
+      Optional<ViewMaterializer.QuarantineTarget> q =
+          QuarantineStore.target(project, id, currentRun);
       MaterializeResult r =
-          materializer(project)
-              .materialize(
-                  new MaterializeRequest(
-                      id,
-                      select.sql(),
-                      def.constraints(),
-                      def.partitionedBy(),
-                      def.comment(),
-                      props),
-                  QuarantineStore.target(project, id, currentRun));
+          limit == null
+              ? m.materialize(req, q)
+              : limit.run(runtime().session().sparkContext(), () -> m.materialize(req, q));
       return new ViewRun(
           id,
           ViewStatus.Completed,
@@ -497,9 +520,13 @@ public final class LocalTarget implements Target {
           r.violations(),
           elapsed(t0),
           Optional.empty());
-    } catch (MlvException e) {
-      return failed(id, strategy.label(), reason, e.getMessage(), t0);
     } catch (RuntimeException e) {
+      if (limit != null && limit.expired()) {
+        return failed(id, strategy.label(), "RUN_TIMEOUT", limit.message(), t0);
+      }
+      if (e instanceof MlvException) {
+        return failed(id, strategy.label(), reason, e.getMessage(), t0);
+      }
       String m = e.getMessage();
       return failed(
           id,
@@ -646,6 +673,11 @@ public final class LocalTarget implements Target {
 
   SparkSession sparkSession() {
     return runtime().session();
+  }
+
+  /** The SparkContext if this target has started Spark, else null. */
+  private synchronized org.apache.spark.SparkContext startedContext() {
+    return runtime != null && runtime.started() ? runtime.session().sparkContext() : null;
   }
 
   synchronized SparkRuntime runtime() {

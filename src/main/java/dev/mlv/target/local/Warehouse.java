@@ -1,5 +1,6 @@
 package dev.mlv.target.local;
 
+import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.ObjectId;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,7 +34,7 @@ public record Warehouse(Path root) {
   }
 
   public Path lakehouseDir(String lakehouse) {
-    return root.resolve(fold(lakehouse) + LAKEHOUSE_SUFFIX);
+    return inside(root, segment("lakehouse", lakehouse) + LAKEHOUSE_SUFFIX);
   }
 
   public Path tablesDir(String lakehouse) {
@@ -41,12 +42,52 @@ public record Warehouse(Path root) {
   }
 
   public Path schemaDir(String lakehouse, String schema) {
-    return tablesDir(lakehouse).resolve(fold(schema));
+    return inside(tablesDir(lakehouse), segment("schema", schema));
   }
 
   /** The workspace is not part of the path: a warehouse holds each lakehouse name once. */
   public Path tableDir(ObjectId id) {
-    return schemaDir(id.lakehouse(), id.schema()).resolve(id.name());
+    return inside(schemaDir(id.lakehouse(), id.schema()), segment("table", id.name()));
+  }
+
+  /**
+   * A name as one folder name, folded to lower case. Backticks let SQL spell any name, so a name
+   * that would leave its parent folder ({@code ..}, {@code a/b}), hide itself ({@code .x}, where
+   * mlv keeps its own files) or cannot be a file name (NUL, control characters) is refused here,
+   * where every path of a table is built, and mlv never writes outside its warehouse.
+   */
+  static String segment(String kind, String name) {
+    String problem = null;
+    if (name == null || name.isEmpty()) {
+      problem = "is empty";
+    } else if (name.startsWith(".")) {
+      problem = "starts with '.'";
+    } else if (name.indexOf('/') >= 0 || name.indexOf('\\') >= 0) {
+      problem = "contains a path separator";
+    } else if (name.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+      problem = "contains a control character";
+    }
+    if (problem != null) {
+      throw new MlvException(
+          "UNSAFE_NAME",
+          "the "
+              + kind
+              + " name '"
+              + String.valueOf(name).replaceAll("\\p{Cntrl}", "?")
+              + "' "
+              + problem
+              + ", so it cannot be a folder of the local warehouse; rename it");
+    }
+    return fold(name);
+  }
+
+  /** {@code parent/child}, checked to stay directly inside {@code parent}. */
+  private static Path inside(Path parent, String child) {
+    Path p = parent.resolve(child).normalize();
+    if (!parent.equals(p.getParent())) {
+      throw new MlvException("UNSAFE_NAME", "'" + child + "' would leave " + parent);
+    }
+    return p;
   }
 
   /** Per-lakehouse state of mlv itself (locks, run records). */
@@ -91,6 +132,32 @@ public record Warehouse(Path root) {
 
   static Path commitFile(Path table, long version) {
     return table.resolve("_delta_log").resolve(String.format(Locale.ROOT, "%020d.json", version));
+  }
+
+  /**
+   * Deletes a table so that a crash at any moment leaves it either whole or gone: the folder is
+   * first renamed (atomically) to a hidden sibling, which every listing skips, and deleted from
+   * there. Deleting in place would remove the newest commits first and, cut short, leave an older
+   * version or a log without its data files. Leftovers of a killed drop are removed by the next.
+   */
+  static void deleteTable(Path table) {
+    if (!Files.exists(table)) {
+      return;
+    }
+    Path trash =
+        table.resolveSibling(".dropped-" + table.getFileName() + "-" + java.util.UUID.randomUUID());
+    try {
+      Files.move(table, trash, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    try (DirectoryStream<Path> old = Files.newDirectoryStream(table.getParent(), ".dropped-*")) {
+      for (Path p : old) {
+        deleteTree(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Deletes a folder tree; a missing folder is not an error. */
