@@ -45,6 +45,7 @@ public final class ApplyCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ProjectOptions projectOptions;
   @Mixin TargetOptions targetOptions;
+  @Mixin ProgressOptions progressOptions;
 
   @Parameters(
       paramLabel = "PLANFILE",
@@ -116,21 +117,26 @@ public final class ApplyCommand implements Callable<Integer> {
           return ExitCodes.ERROR;
         }
       }
-      RunReport run =
-          target.apply(
-              project,
-              plan,
-              RunOutput.progress(spec.commandLine().getErr(), project.names(), quiet));
+      RunReport run;
+      try (var progress = RunOutput.progress(spec, project.names(), quiet, progressOptions)) {
+        run = target.apply(project, plan, progress);
+      }
       return RunOutput.print(out, run, project.names(), format);
     }
   }
 
   private boolean confirm() throws IOException {
     var out = spec.commandLine().getOut();
-    out.print("Apply these changes? Only 'yes' is accepted: ");
-    out.flush();
-    String answer =
-        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+    String question = "Apply these changes? Only 'yes' is accepted: ";
+    String answer;
+    if (Targets.session(spec) != null) {
+      answer = Targets.session(spec).ask(question);
+    } else {
+      out.print(question);
+      out.flush();
+      answer =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+    }
     if (answer == null) {
       throw new MlvException(
           "CONFIRM",

@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  source <(mlv completion bash)",
-      "  mlv completion zsh > \"${fpath[1]}/_mlv\"   # zsh uses bashcompinit"
+      "  source <(mlv completion zsh)             # in ~/.zshrc; zsh runs it with bashcompinit"
     })
 public final class CompletionCommand implements Callable<Integer> {
   enum Shell {

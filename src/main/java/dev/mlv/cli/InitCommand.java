@@ -73,14 +73,14 @@ public final class InitCommand implements Callable<Integer> {
     files.put("views/silver/orders_clean.sql", SILVER);
     files.put("views/gold/daily_revenue.sql", GOLD);
     files.put(".github/workflows/mlv.yml", WORKFLOW);
-    for (String f : files.keySet()) {
-      if (Files.exists(root.resolve(f))) {
-        throw new MlvException(
-            "INIT_EXISTS",
-            root.resolve(f)
-                + " already exists; mlv init never overwrites files. Choose an empty"
-                + " folder.");
-      }
+    java.util.List<String> existing =
+        files.keySet().stream().filter(f -> Files.exists(root.resolve(f))).toList();
+    if (!existing.isEmpty()) {
+      throw new MlvException(
+          "INIT_EXISTS",
+          String.join(", ", existing.stream().map(f -> root.resolve(f).toString()).toList())
+              + (existing.size() == 1 ? " already exists" : " already exist")
+              + "; mlv init never overwrites files. Choose an empty folder, or move them away.");
     }
     var out = spec.commandLine().getOut();
     for (var e : files.entrySet()) {

@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
       SqlCommand.class,
       SeedCommand.class,
       InitCommand.class,
-      CompletionCommand.class
+      CompletionCommand.class,
+      ShellCommand.class
     })
 public final class MlvCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -50,6 +51,9 @@ public final class MlvCommand implements Runnable {
       scope = ScopeType.INHERIT,
       description = "Print stack traces, parser fallbacks and engine logs.")
   boolean debug;
+
+  /** Set by {@code mlv shell} for the commands it runs, so they share its open targets. */
+  ShellSession session;
 
   @Override
   public void run() {

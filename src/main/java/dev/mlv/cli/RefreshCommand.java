@@ -41,6 +41,7 @@ public final class RefreshCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ProjectOptions projectOptions;
   @Mixin TargetOptions targetOptions;
+  @Mixin ProgressOptions progressOptions;
 
   @Parameters(
       paramLabel = "SELECTOR",
@@ -87,11 +88,13 @@ public final class RefreshCommand implements Callable<Integer> {
     int n = parallelism != null ? parallelism : project.config().defaults().parallelism();
     String targetName = Targets.name(project.config(), targetOptions.target);
     try (Target target = Targets.open(project.config(), targetName, spec)) {
-      RunReport run =
-          target.refresh(
-              project,
-              new RefreshRequest(views, full, n, timeout, dryRun, Map.of()),
-              RunOutput.progress(spec.commandLine().getErr(), project.names(), quiet || dryRun));
+      RunReport run;
+      try (var progress =
+          RunOutput.progress(spec, project.names(), quiet || dryRun, progressOptions)) {
+        run =
+            target.refresh(
+                project, new RefreshRequest(views, full, n, timeout, dryRun, Map.of()), progress);
+      }
       return QualityOutput.finish(
           spec.commandLine().getOut(), spec.commandLine().getErr(), run, project, format);
     }

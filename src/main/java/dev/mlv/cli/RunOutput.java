@@ -7,21 +7,106 @@ import dev.mlv.refresh.RunRenderer;
 import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.Strategy;
 import dev.mlv.refresh.ViewRun;
+import java.io.IOException;
 import java.io.PrintWriter;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** Prints a run: one line per event while it runs (to stderr), then the report. */
 final class RunOutput {
   private RunOutput() {}
 
+  /** A run's progress on stderr; closed when the run ends, before its report is printed. */
+  interface Progress extends RunListener, AutoCloseable {
+    Progress NONE = new Progress() {};
+
+    @Override
+    default void close() {}
+  }
+
+  /** Line-per-event progress, without colour. */
   static RunListener progress(PrintWriter err, NameResolver names, boolean quiet) {
+    return quiet ? RunListener.NONE : plain(err, names, false);
+  }
+
+  /**
+   * The progress a command shows: nothing when quiet; on a terminal, unless --no-progress, a live
+   * view redrawn in place; otherwise one line per event. Colours follow --color and NO_COLOR.
+   */
+  static Progress progress(
+      CommandSpec spec, NameResolver names, boolean quiet, ProgressOptions options) {
     if (quiet) {
-      return RunListener.NONE;
+      return Progress.NONE;
     }
-    return new RunListener() {
+    PrintWriter err = spec.commandLine().getErr();
+    ShellSession shell = Targets.session(spec);
+    Terminal screen = shell != null ? shell.terminal() : null;
+    boolean terminal =
+        screen != null
+            ? !screen.getType().startsWith(Terminal.TYPE_DUMB)
+            : System.console() != null && !"dumb".equals(System.getenv("TERM"));
+    boolean color = options.colored(terminal, System.getenv("NO_COLOR"));
+    if (!terminal || options.noProgress) {
+      return plain(err, names, color);
+    }
+    Runnable release = () -> {};
+    if (screen == null) {
+      screen = measure();
+      if (screen != null) {
+        Terminal opened = screen;
+        release = () -> closeQuietly(opened);
+      }
+    }
+    Terminal size = screen;
+    return new LiveProgress(
+            err,
+            new ProgressView(names, color, System.nanoTime()),
+            System::nanoTime,
+            () -> size != null ? size.getWidth() : columns(),
+            () -> size != null ? size.getHeight() : 0,
+            release)
+        .ticking();
+  }
+
+  /** The system terminal, only to read its size as it changes; null when it cannot be had. */
+  private static Terminal measure() {
+    try {
+      return TerminalBuilder.builder().system(true).dumb(false).build();
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static void closeQuietly(Terminal t) {
+    try {
+      t.close();
+    } catch (IOException e) {
+      // only measured the screen; nothing to undo
+    }
+  }
+
+  private static int columns() {
+    try {
+      return Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "80"));
+    } catch (NumberFormatException e) {
+      return 80;
+    }
+  }
+
+  private static Progress plain(PrintWriter err, NameResolver names, boolean color) {
+    return new Progress() {
       @Override
       public void viewStarted(ObjectId id, Strategy strategy) {
         synchronized (err) {
-          err.println("  started   " + names.display(id) + " (" + strategy.label() + ")");
+          err.println(
+              "  "
+                  + Ansi.cyan("started  ", color)
+                  + " "
+                  + names.display(id)
+                  + " ("
+                  + strategy.label()
+                  + ")");
           err.flush();
         }
       }
@@ -29,19 +114,7 @@ final class RunOutput {
       @Override
       public void viewFinished(ViewRun run) {
         synchronized (err) {
-          err.println(
-              "  "
-                  + String.format("%-9s ", run.status().name().toLowerCase(java.util.Locale.ROOT))
-                  + names.display(run.id())
-                  + (run.status() == dev.mlv.refresh.ViewStatus.Completed
-                          && !"skip".equals(run.strategy())
-                      ? " ("
-                          + run.files().map(f -> f.ingested() + " files, ").orElse("")
-                          + run.rowsWritten()
-                          + " rows, "
-                          + run.durationMs()
-                          + " ms)"
-                      : ""));
+          err.println(ProgressView.line(run, names.display(run.id()), color));
           err.flush();
         }
       }

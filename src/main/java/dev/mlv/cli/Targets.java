@@ -31,11 +31,19 @@ final class Targets {
     return name;
   }
 
+  /** The shell's open targets, when the command runs inside {@code mlv shell}. */
+  static ShellSession session(CommandSpec spec) {
+    return spec.root().userObject() instanceof MlvCommand m ? m.session : null;
+  }
+
   static boolean debug(CommandSpec spec) {
     return spec.root().userObject() instanceof MlvCommand m && m.debug;
   }
 
   static Target open(ProjectConfig config, String name, CommandSpec spec) {
+    if (session(spec) != null) {
+      return session(spec).lease(config, name);
+    }
     TargetConfig t = config.target(name).orElseThrow();
     if (t instanceof SparkTarget s) {
       return new LocalTarget(config, s, debug(spec));
@@ -49,6 +57,9 @@ final class Targets {
 
   /** The local target, for commands that exist only locally (seed). */
   static LocalTarget openLocal(ProjectConfig config, String name, CommandSpec spec) {
+    if (session(spec) != null && session(spec).target(config, name) instanceof LocalTarget l) {
+      return l;
+    }
     Target t = open(config, name, spec);
     if (t instanceof LocalTarget l) {
       return l;

@@ -56,6 +56,14 @@ public interface Target extends AutoCloseable {
   /** Runs one statement of Spark SQL or MLV management SQL and returns its rows. */
   SqlResult sql(Project project, SqlStatement statement);
 
+  /**
+   * The column names of every table and view the target holds, for completion in {@code mlv shell}.
+   * Read-only; a target that cannot list them cheaply returns none.
+   */
+  default java.util.SortedMap<dev.mlv.lineage.ObjectId, List<String>> columns(Project project) {
+    return new java.util.TreeMap<>();
+  }
+
   @Override
   void close();
 }

@@ -37,7 +37,8 @@ class CliBasicsTest {
         "sql",
         "seed",
         "init",
-        "completion"
+        "completion",
+        "shell"
       })
   void everyCommandHasHelpWithAnExample(String command) {
     CliRun r = CliRun.of(command, "--help");
@@ -72,19 +73,49 @@ class CliBasicsTest {
     CliRun v = CliRun.of("validate", "-p", dir.resolve("sales").toString());
     assertThat(v.exitCode()).as(v.toString()).isZero();
     assertThat(v.out()).contains("2 views, 0 errors, 0 warnings");
+    CliRun lineage = CliRun.of("lineage", "--dot", "-p", dir.resolve("sales").toString());
+    assertThat(lineage.exitCode()).as(lineage.toString()).isZero();
+    assertThat(lineage.out()).contains("digraph").contains("silver.orders_clean");
+    CliRun plan = CliRun.of("plan", "--detailed-exitcode", "-p", dir.resolve("sales").toString());
+    assertThat(plan.exitCode()).as(plan.toString()).isEqualTo(ExitCodes.CHANGES);
+    assertThat(plan.out()).contains("2 to create");
+    assertThat(dir.resolve("sales/.github/workflows/mlv.yml"))
+        .content()
+        .contains("mlv validate", "mlv plan --detailed-exitcode", "mlv lineage --dot");
+    assertThat(dir.resolve("sales/.gitignore")).content().contains(".mlv/");
     CliRun again = CliRun.of("init", dir.resolve("sales").toString());
     assertThat(again.exitCode()).isEqualTo(ExitCodes.ERROR);
-    assertThat(again.err()).contains("already exists; mlv init never overwrites files");
+    assertThat(again.err())
+        .contains("mlv.yml, ")
+        .contains("views/gold/daily_revenue.sql")
+        .contains("already exist; mlv init never overwrites files");
+    // nothing was half-written: the files that did not exist are not created either
+    java.nio.file.Path partial = dir.resolve("partial");
+    CliRun.of("init", partial.toString());
+    assertThat(partial.resolve("seeds/orders.csv").toFile().delete()).isTrue();
+    assertThat(CliRun.of("init", partial.toString()).exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(partial.resolve("seeds/orders.csv")).doesNotExist();
   }
 
   @Test
-  void completionScriptsComeFromTheCommandModel() {
+  void completionScriptsComeFromTheCommandModel() throws Exception {
     CliRun bash = CliRun.of("completion", "bash");
     assertThat(bash.exitCode()).isZero();
     assertThat(bash.out())
         .contains("complete -F")
         .contains("refresh")
         .contains("--detailed-exitcode");
+    // the script really loads in bash and registers completion for mlv
+    java.nio.file.Path script = java.nio.file.Files.createTempFile("mlv-completion", ".bash");
+    java.nio.file.Files.writeString(script, bash.out());
+    Process p =
+        new ProcessBuilder("bash", "-c", "source \"$0\" && complete -p mlv", script.toString())
+            .redirectErrorStream(true)
+            .start();
+    String registered = new String(p.getInputStream().readAllBytes());
+    assertThat(p.waitFor()).as(registered).isZero();
+    assertThat(registered).contains("-F _complete_mlv mlv");
+    java.nio.file.Files.delete(script);
     CliRun zsh = CliRun.of("completion", "zsh");
     assertThat(zsh.out()).startsWith("autoload -U +X compinit");
     assertThat(CliRun.of("completion", "fish").exitCode()).isEqualTo(ExitCodes.USAGE);

@@ -60,6 +60,7 @@ public final class LocalTarget implements Target {
   private final Warehouse warehouse;
   private final Map<String, String> lakehouses = new LinkedHashMap<>();
   private final TableExtractor extractor = new TableExtractor();
+  private final TableColumns tableColumns = new TableColumns();
   private DeltaState deltaState;
   private SparkRuntime runtime;
   private volatile String currentRun = "none"; // the id quarantined rows are recorded under
@@ -106,6 +107,17 @@ public final class LocalTarget implements Target {
       }
     }
     return DeployedState.of(views, tables);
+  }
+
+  @Override
+  public java.util.SortedMap<ObjectId, List<String>> columns(Project project) {
+    java.util.SortedMap<ObjectId, List<String>> columns = new TreeMap<>();
+    for (TableState t : deltaState().scan(warehouse.root())) {
+      if (!t.id().schema().equals(HistoryStore.SCHEMA)) {
+        columns.put(t.id(), tableColumns.of(t));
+      }
+    }
+    return columns;
   }
 
   private static DeployedView deployedView(TableState t) {

@@ -1,0 +1,177 @@
+package dev.mlv.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mlv.project.Project;
+import dev.mlv.target.Target;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.jline.reader.Candidate;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.Parser.ParseContext;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.impl.DumbTerminal;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code mlv shell} driven through a JLine dumb terminal, as a person would type into it. */
+class ShellTest {
+  @TempDir static Path dir;
+  static Path project;
+
+  @BeforeAll
+  static void scaffold() {
+    project = dir.resolve("shop");
+    CliRun init = CliRun.of("init", project.toString());
+    assertThat(init.exitCode()).as(init.toString()).isZero();
+  }
+
+  private static CommandLine.Model.CommandSpec shellSpec() {
+    StringWriter sink = new StringWriter();
+    CommandLine cl = Main.createCommandLine(new PrintWriter(sink), new PrintWriter(sink), false);
+    return cl.getSubcommands().get("shell").getCommandSpec();
+  }
+
+  /** Runs the shell on {@code input} and returns everything it printed. */
+  private static String session(String input) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (Terminal t =
+        new DumbTerminal(
+            "test",
+            "dumb",
+            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+            out,
+            StandardCharsets.UTF_8)) {
+      new Shell(shellSpec(), project, "local", t, false).run();
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void runsCommandsAndMultiLineSqlAndKeepsHistory() throws Exception {
+    String out =
+        session(
+            "validate\n"
+                + "seed\n"
+                + "apply\n"
+                + "no\n"
+                + "SELECT order_id, amount\n"
+                + "  FROM bronze.orders -- a comment; not the end\n"
+                + "  WHERE amount > 100 AND customer_id <> 'x;y'\n"
+                + "  ORDER BY order_id;\n"
+                + "help plan\n"
+                + "lineage --nope\n"
+                + "SELECT * FROM no_such.table;\n"
+                + "exit\n");
+    assertThat(out)
+        .contains("ok: 2 files, 2 views, 0 errors, 0 warnings")
+        .contains("seeded bronze.orders")
+        // apply's confirmation is read through the shell: "no" is an answer, not SQL
+        .contains("Apply these changes? Only 'yes' is accepted: ")
+        .contains("Apply cancelled.")
+        // the statement ran once, after its last line, as an aligned table
+        .contains(
+            "order_id | amount\n---------+-------\n1        | 120.5\n4        | 240.0\n(2 rows)")
+        .contains("Usage: mlv plan")
+        .contains("mlv: Unknown option: '--nope'")
+        .contains("(exit code 64)")
+        .contains("no_such");
+    assertThat(out).doesNotContain("\tat ");
+    List<String> history = Files.readAllLines(project.resolve(".mlv/shell_history"));
+    assertThat(String.join("\n", history)).contains("validate").contains("help plan");
+    // bronze.orders is deployed now (one Spark use per test class keeps this suite quick)
+    completesCommandsOptionsValuesNamesAndColumns();
+  }
+
+  private void completesCommandsOptionsValuesNamesAndColumns() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (Terminal t =
+        new DumbTerminal(
+            "test", "dumb", new ByteArrayInputStream(new byte[0]), out, StandardCharsets.UTF_8)) {
+      Shell shell = new Shell(shellSpec(), project, "local", t, false);
+      try (ShellSession s = new ShellSession(shellSpec(), null, q -> null)) {
+        ProjectOptions o = new ProjectOptions();
+        o.project = project;
+        Project p = ProjectLoading.load(o, shellSpec());
+        java.util.Map<String, List<String>> names = new java.util.LinkedHashMap<>();
+        s.target(p.config(), "local")
+            .columns(p)
+            .forEach((id, cols) -> names.put(p.names().display(id), cols));
+        shell.completer().tables(names);
+      }
+      LineReader reader =
+          LineReaderBuilder.builder()
+              .terminal(t)
+              .parser(shell.parser())
+              .completer(shell.completer())
+              .build();
+      assertThat(complete(reader, shell, "ref")).contains("refresh");
+      assertThat(complete(reader, shell, "refresh --fu")).contains("--full");
+      assertThat(complete(reader, shell, "plan --format ")).contains("text", "json");
+      assertThat(complete(reader, shell, "lineage ")).contains("bronze.orders");
+      assertThat(complete(reader, shell, "SELECT * FROM bronze.orders WHERE cust"))
+          .contains("customer_id", "bronze.orders", "WHERE");
+      assertThat(complete(reader, shell, "SELECT o.am")).contains("o.amount");
+    }
+  }
+
+  private static List<String> complete(LineReader reader, Shell shell, String line) {
+    var parsed = shell.parser().parse(line, line.length(), ParseContext.COMPLETE);
+    List<Candidate> candidates = new ArrayList<>();
+    shell.completer().complete(reader, parsed, candidates);
+    return ShellCompleter.values(candidates);
+  }
+
+  @Test
+  void commandsInsideShareOneOpenTarget() throws Exception {
+    try (ShellSession s = new ShellSession(shellSpec(), null, q -> "yes")) {
+      ProjectOptions o = new ProjectOptions();
+      o.project = project;
+      Project p = ProjectLoading.load(o, shellSpec());
+      Target first = s.target(p.config(), "local");
+      Target lease = s.lease(p.config(), "local");
+      lease.close(); // what a command does at its end
+      assertThat(s.target(p.config(), "local")).isSameAs(first);
+      assertThat(lease.name()).isEqualTo("local");
+      // a command run with the session reaches the same open target through Targets.open
+      CommandLine cl =
+          Main.createCommandLine(
+              new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), false);
+      ((MlvCommand) cl.getCommandSpec().userObject()).session = s;
+      CommandLine runs = cl.getSubcommands().get("runs");
+      assertThat(Targets.session(runs.getCommandSpec())).isSameAs(s);
+      assertThat(Targets.openLocal(p.config(), "local", runs.getCommandSpec())).isSameAs(first);
+    }
+  }
+
+  @Test
+  void sqlRunsOnlyWhenItEndsWithASemicolonOutsideQuotesAndComments() {
+    assertThat(ShellParser.endsStatement("SELECT 1;")).isTrue();
+    assertThat(ShellParser.endsStatement("SELECT 1;  -- done")).isTrue();
+    assertThat(ShellParser.endsStatement("SELECT ';'")).isFalse();
+    assertThat(ShellParser.endsStatement("SELECT 1 -- ;")).isFalse();
+    assertThat(ShellParser.endsStatement("SELECT 1 /* ; */")).isFalse();
+    assertThat(ShellParser.endsStatement("SELECT 'it''s';")).isTrue();
+    assertThat(ShellParser.endsStatement("SELECT `a;b`")).isFalse();
+    assertThat(ShellParser.endsStatement("SELECT 'open;")).isFalse();
+    ShellParser p = new ShellParser(java.util.Set.of("refresh", "exit"));
+    assertThat(p.isCommand("refresh silver.x+")).isTrue();
+    assertThat(p.isCommand("  SELECT 1")).isFalse();
+    assertThatThrownBy(() -> p.parse("yes", 3, ParseContext.ACCEPT_LINE))
+        .isInstanceOf(org.jline.reader.EOFError.class);
+    // apply's question takes "yes" as it is, without a ';'
+    p.answering(true);
+    assertThat(p.parse("yes", 3, ParseContext.ACCEPT_LINE).words()).containsExactly("yes");
+  }
+}
