@@ -1,7 +1,6 @@
 package dev.mlv.check;
 
 import dev.mlv.diag.Diagnostic;
-import dev.mlv.diag.Position;
 import dev.mlv.lineage.Node;
 import dev.mlv.lineage.NodeKind;
 import dev.mlv.lineage.ObjectId;
@@ -71,6 +70,7 @@ public final class Checker {
     for (SqlStatement st : project.otherStatements()) {
       otherStatement(project, st, out);
     }
+    out.addAll(RefreshPolicyCheck.check(project));
     return out;
   }
 
@@ -106,7 +106,6 @@ public final class Checker {
   }
 
   private static void fileView(ViewDefinition d, ViewBody.Files f, List<Diagnostic> out) {
-    Position p = f.position();
     if (!d.constraints().isEmpty()) {
       out.add(
           Diagnostic.error(
@@ -117,12 +116,16 @@ public final class Checker {
     }
     for (String key : f.options().keySet()) {
       if (!FILE_OPTIONS.contains(key)) {
+        boolean property = key.equals("schema_mode") || key.equals("refresh_mode");
         out.add(
             Diagnostic.error(
                 "FILE_OPTION",
-                p,
+                f.positionOf(key),
                 "unsupported option '" + key + "' for USING OneLake_Files",
-                "supported options are format, path, header and delimiter"));
+                property
+                    ? key + " is a table property: write it in TBLPROPERTIES ('" + key + "' = ...)"
+                    : "supported options are format, path, header and delimiter; other CSV"
+                        + " parsing options (nullValue, quote, escape, ...) are not available"));
       }
     }
     String format = f.format().toLowerCase(Locale.ROOT);
@@ -130,7 +133,7 @@ public final class Checker {
       out.add(
           Diagnostic.error(
               "FILE_OPTION",
-              p,
+              f.positionOf("format"),
               f.options().containsKey("format")
                   ? "unsupported format '" + f.format() + "'"
                   : "missing option 'format'",
@@ -140,7 +143,7 @@ public final class Checker {
       out.add(
           Diagnostic.error(
               "FILE_OPTION",
-              p,
+              f.positionOf("path"),
               "missing option 'path'",
               "'path' = 'abfss://<workspace>@onelake.dfs.fabric.microsoft.com/<lakehouse>.Lakehouse"
                   + "/Files/<folder>/'"));
@@ -148,23 +151,55 @@ public final class Checker {
       out.add(
           Diagnostic.error(
               "FILE_PATH_SPACE",
-              p,
+              f.positionOf("path"),
               "source path '"
                   + f.path()
-                  + "' contains a space or %20, which Fabric does not"
-                  + " accept",
-              "rename the folder, or point a OneLake folder shortcut without spaces at it"));
+                  + "' contains a raw space or %20; Fabric does not currently accept such source"
+                  + " paths",
+              "rename the folder, or create a OneLake folder shortcut without spaces that points"
+                  + " to it and use the shortcut's path"));
+    } else if (!f.path().regionMatches(true, 0, "abfss://", 0, 8)) {
+      out.add(
+          Diagnostic.warning(
+              "FILE_PATH_LOCAL",
+              f.positionOf("path"),
+              "source path '" + f.path() + "' is not a OneLake URL; only the local target reads it",
+              "write the abfss://...onelake... URL of the folder and map it to a local folder"
+                  + " under the local target's 'files:' in mlv.yml"));
+    } else if (dev.mlv.project.OneLakeFolder.parse(f.path()).isEmpty()) {
+      out.add(
+          Diagnostic.error(
+              "FILE_OPTION",
+              f.positionOf("path"),
+              "source path '" + f.path() + "' is not a folder under a lakehouse's Files",
+              "'path' = 'abfss://<workspace>@onelake.dfs.fabric.microsoft.com/<lakehouse>.Lakehouse"
+                  + "/Files/<folder>/'"));
     }
     if (f.options().containsKey("delimiter") && f.options().get("delimiter").length() != 1) {
       out.add(
           Diagnostic.error(
-              "FILE_OPTION", p, "delimiter must be one character", "for example '|' or ';'"));
+              "FILE_OPTION",
+              f.positionOf("delimiter"),
+              "delimiter must be one character",
+              "for example '|' or ';'"));
+    }
+    String header = f.options().get("header");
+    if (header != null && !header.equalsIgnoreCase("true") && !header.equalsIgnoreCase("false")) {
+      out.add(
+          Diagnostic.error(
+              "FILE_OPTION",
+              f.positionOf("header"),
+              "header must be 'true' or 'false', found '" + header + "'",
+              null));
     }
     if ("parquet".equals(format)
         && (f.options().containsKey("header") || f.options().containsKey("delimiter"))) {
       out.add(
           Diagnostic.warning(
-              "FILE_OPTION", p, "header and delimiter apply to CSV only", "remove them"));
+              "FILE_OPTION",
+              f.positionOf(f.options().containsKey("header") ? "header" : "delimiter"),
+              "header and delimiter apply to CSV only",
+              "remove them"));
     }
     enumProperty(d, "schema_mode", Set.of("DYNAMIC", "FIXED"), out);
     enumProperty(d, "refresh_mode", Set.of("APPEND_ONLY", "FULL", "MIRROR"), out);
@@ -193,7 +228,10 @@ public final class Checker {
 
   private static void queryRules(
       Project project, ProjectView v, QueryFacts facts, List<Diagnostic> out) {
-    ViewBody.Select body = (ViewBody.Select) v.definition().body();
+    undeclaredTables(project, facts, out);
+    if (!(v.definition().body() instanceof ViewBody.Select body)) {
+      return;
+    }
     if (facts.features().contains(QueryFeature.TIME_TRAVEL)) {
       out.add(
           Diagnostic.error(
@@ -227,6 +265,9 @@ public final class Checker {
                 "compute the value upstream, or accept full refreshes"));
       }
     }
+  }
+
+  private static void undeclaredTables(Project project, QueryFacts facts, List<Diagnostic> out) {
     for (Name t : facts.tables()) {
       ObjectId id = project.names().resolve(t);
       Node n = project.lineage().node(id);

@@ -14,6 +14,12 @@ public final class ExitCodes {
   /** Another refresh holds the lakehouse: this one was skipped, not queued. */
   public static final int SKIPPED_CONCURRENT = 3;
 
+  /**
+   * {@code refresh}: every view refreshed, but one dropped more rows than its quality gate ({@code
+   * max_dropped_rows}, {@code max_dropped_ratio}) allows.
+   */
+  public static final int QUALITY_GATE = 4;
+
   /** The command line itself is wrong: unknown option, missing argument (BSD EX_USAGE). */
   public static final int USAGE = 64;
 

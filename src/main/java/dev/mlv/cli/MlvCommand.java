@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
       "  mlv lineage --dot > lineage.dot",
       "",
       "Exit codes: 0 success, 1 error, 2 changes present (plan --detailed-exitcode),",
-      "3 skipped because another refresh is running, 64 usage error."
+      "3 skipped because another refresh is running, 4 quality gate exceeded (refresh),",
+      "64 usage error."
     },
     subcommands = {
       ValidateCommand.class,
@@ -32,7 +33,10 @@ import picocli.CommandLine.Spec;
       PlanCommand.class,
       ApplyCommand.class,
       RefreshCommand.class,
+      ExplainCommand.class,
       RunsCommand.class,
+      QuarantineCommand.class,
+      ReportCommand.class,
       SqlCommand.class,
       SeedCommand.class,
       InitCommand.class,

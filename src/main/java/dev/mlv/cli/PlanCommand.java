@@ -77,6 +77,10 @@ public final class PlanCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     Project project = ProjectLoading.loadValid(projectOptions, spec);
+    List<dev.mlv.diag.Diagnostic> strict = dev.mlv.check.RefreshPolicyCheck.check(project);
+    if (!strict.isEmpty()) {
+      throw new dev.mlv.diag.MlvException(strict);
+    }
     String targetName = Targets.name(project.config(), targetOptions.target);
     Plan plan;
     try (Target target = Targets.open(project.config(), targetName, spec)) {
@@ -104,6 +108,13 @@ public final class PlanCommand implements Callable<Integer> {
             project.lineage(), Selection.select(project.lineage(), project.names(), selectors));
     boolean whole = selectors == null || selectors.isEmpty();
     return new Planner(Clock.systemUTC())
-        .plan(project, target.name(), target.state(project), selection, whole, prune);
+        .plan(
+            project,
+            target.name(),
+            target.state(project),
+            selection,
+            whole,
+            prune,
+            target.deploysPySparkViews());
   }
 }

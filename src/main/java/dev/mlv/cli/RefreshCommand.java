@@ -26,7 +26,9 @@ import picocli.CommandLine.Spec;
       "Refresh the selected views in dependency order, views with no dependency between them",
       "side by side. A view whose sources have no new commit since its last refresh is",
       "skipped; a failed view's descendants are skipped with the reason. A refresh that starts",
-      "while another runs on the same lakehouse is skipped, not queued (exit code 3)."
+      "while another runs on the same lakehouse is skipped, not queued (exit code 3). A view",
+      "that drops more rows than its max_dropped_rows or max_dropped_ratio in mlv.yml fails",
+      "the refresh's quality gate (exit code 4)."
     },
     footer = {
       "",
@@ -63,8 +65,10 @@ public final class RefreshCommand implements Callable<Integer> {
   @Option(
       names = "--format",
       defaultValue = "text",
-      description = "Run report format: text or json (default: ${DEFAULT-VALUE}).")
-  ReportFormat format;
+      description =
+          "Run report format: text, json or junit (JUnit XML, a test case per view and"
+              + " constraint) (default: ${DEFAULT-VALUE}).")
+  RefreshFormat format;
 
   @Option(names = "--quiet", description = "No progress lines on stderr.")
   boolean quiet;
@@ -88,7 +92,8 @@ public final class RefreshCommand implements Callable<Integer> {
               project,
               new RefreshRequest(views, full, n, timeout, dryRun, Map.of()),
               RunOutput.progress(spec.commandLine().getErr(), project.names(), quiet || dryRun));
-      return RunOutput.print(spec.commandLine().getOut(), run, project.names(), format);
+      return QualityOutput.finish(
+          spec.commandLine().getOut(), spec.commandLine().getErr(), run, project, format);
     }
   }
 }

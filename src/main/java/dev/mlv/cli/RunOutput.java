@@ -35,7 +35,12 @@ final class RunOutput {
                   + names.display(run.id())
                   + (run.status() == dev.mlv.refresh.ViewStatus.Completed
                           && !"skip".equals(run.strategy())
-                      ? " (" + run.rowsWritten() + " rows, " + run.durationMs() + " ms)"
+                      ? " ("
+                          + run.files().map(f -> f.ingested() + " files, ").orElse("")
+                          + run.rowsWritten()
+                          + " rows, "
+                          + run.durationMs()
+                          + " ms)"
                       : ""));
           err.flush();
         }

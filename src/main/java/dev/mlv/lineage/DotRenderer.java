@@ -64,6 +64,7 @@ public final class DotRenderer implements LineageRenderer {
   private static String style(NodeKind kind) {
     return switch (kind) {
       case VIEW -> "shape=box, style=\"rounded,filled\", fillcolor=\"#d6e9ff\"";
+      case PYSPARK_VIEW -> "shape=box, style=\"rounded,filled,bold\", fillcolor=\"#e2f0d9\"";
       case TABLE -> "shape=cylinder, style=filled, fillcolor=\"#eeeeee\"";
       case FILES -> "shape=folder, style=filled, fillcolor=\"#fff2cc\"";
     };

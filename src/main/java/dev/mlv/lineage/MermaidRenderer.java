@@ -42,6 +42,7 @@ public final class MermaidRenderer implements LineageRenderer {
             .append(
                 switch (n.kind()) {
                   case VIEW -> id + "([\"" + label + "\"])";
+                  case PYSPARK_VIEW -> id + "{{\"" + label + "\"}}";
                   case TABLE -> id + "[(\"" + label + "\")]";
                   case FILES -> id + "[/\"" + label + "\"/]";
                 })

@@ -13,6 +13,6 @@ public record Node(ObjectId id, NodeKind kind, Position position, Set<String> ta
   }
 
   public boolean isView() {
-    return kind == NodeKind.VIEW;
+    return kind == NodeKind.VIEW || kind == NodeKind.PYSPARK_VIEW;
   }
 }

@@ -6,12 +6,17 @@ import java.util.Locale;
 public enum NodeKind {
   /** A materialized lake view defined in the project. */
   VIEW,
+  /** A materialized lake view defined in PySpark, with {@code @fmlv.materialized_lake_view}. */
+  PYSPARK_VIEW,
   /** A table the project reads but does not define (a declared source, or an unknown one). */
   TABLE,
   /** A OneLake folder ingested by a file view. */
   FILES;
 
   public String label() {
-    return this == FILES ? "files" : name().toLowerCase(Locale.ROOT);
+    return switch (this) {
+      case PYSPARK_VIEW -> "pyspark";
+      default -> name().toLowerCase(Locale.ROOT);
+    };
   }
 }

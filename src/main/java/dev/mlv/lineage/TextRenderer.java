@@ -21,7 +21,7 @@ public final class TextRenderer implements LineageRenderer {
       for (ObjectId id : ids) {
         Node n = graph.node(id);
         String loc = LineageRenderer.location(n);
-        sb.append("  ").append(String.format("%-6s", n.kind().label())).append(names.display(id));
+        sb.append("  ").append(padded(n.kind().label())).append(names.display(id));
         if (!loc.isEmpty()) {
           sb.append("  (").append(loc).append(')');
         }
@@ -34,5 +34,10 @@ public final class TextRenderer implements LineageRenderer {
       }
     }
     return sb.toString();
+  }
+
+  /** Six columns as before, and at least one space after a longer kind such as "pyspark". */
+  private static String padded(String label) {
+    return label + " ".repeat(Math.max(1, 6 - label.length()));
   }
 }

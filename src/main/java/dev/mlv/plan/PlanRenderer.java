@@ -43,9 +43,10 @@ public final class PlanRenderer {
       sb.append("  (no views selected)\n");
     }
     if (!plan.refresh().isEmpty()) {
+      // An upstream view is rebuilt in one CREATE OR REPLACE commit, which is not an append.
       sb.append("\nDownstream views refreshed after apply: ")
           .append(String.join(", ", plan.refresh().stream().map(names::display).toList()))
-          .append('\n');
+          .append("\n  strategy: full (NON_APPEND_COMMIT: an upstream view is rebuilt first)\n");
     }
     if (!plan.orphans().isEmpty()) {
       sb.append("\nDeployed by mlv but no longer in the project (dropped only with --prune): ")

@@ -38,11 +38,30 @@ public final class Planner {
       SortedSet<ObjectId> selection,
       boolean wholeProject,
       boolean prune) {
+    return plan(project, targetName, state, selection, wholeProject, prune, true);
+  }
+
+  /**
+   * @param deploysPython false for a target that cannot run PySpark views: they are reported as
+   *     unchanged with the reason, so that a plan of such a target can still come out empty
+   */
+  public Plan plan(
+      Project project,
+      String targetName,
+      DeployedState state,
+      SortedSet<ObjectId> selection,
+      boolean wholeProject,
+      boolean prune,
+      boolean deploysPython) {
     List<Change> changes = new ArrayList<>();
     Map<ObjectId, Change.Create> creates = new TreeMap<>();
     for (ObjectId id : selection) {
       ProjectView v = project.views().get(id);
       if (v == null) {
+        continue;
+      }
+      if (!deploysPython && v.definition().isPython()) {
+        changes.add(new Change.NoOp(id, "PySpark view: not deployed by this target"));
         continue;
       }
       String statement = v.definition().statement();

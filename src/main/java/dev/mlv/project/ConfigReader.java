@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.BiConsumer;
@@ -52,7 +54,8 @@ final class ConfigReader {
           "sources",
           "defaults",
           "view_config");
-  private static final List<String> SPARK_KEYS = List.of("type", "warehouse", "master", "conf");
+  private static final List<String> SPARK_KEYS =
+      List.of("type", "warehouse", "master", "conf", "files");
   private static final List<String> FABRIC_KEYS =
       List.of("type", "workspaceId", "lakehouseId", "endpoint", "allow_endpoint", "auth");
   private static final List<String> AUTH_KEYS =
@@ -66,10 +69,20 @@ final class ConfigReader {
           "refresh_policy",
           "refresh_timeout",
           "parallelism",
-          "history");
+          "history",
+          "quarantine",
+          "max_dropped_rows",
+          "max_dropped_ratio");
   private static final List<String> HISTORY_KEYS = List.of("retain_runs", "retain_days");
   private static final List<String> VIEW_KEYS =
-      List.of("tags", "enable_cdf", "optimal_refresh", "refresh_policy");
+      List.of(
+          "tags",
+          "enable_cdf",
+          "optimal_refresh",
+          "refresh_policy",
+          "quarantine",
+          "max_dropped_rows",
+          "max_dropped_ratio");
 
   private static final String FABRIC_HOST = "api.fabric.microsoft.com";
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*([smhd])");
@@ -320,7 +333,33 @@ final class ConfigReader {
             .orElse(SparkTarget.DEFAULT_MASTER);
     Map<String, String> conf =
         t.get("conf").map(n -> stringMap(n, where + ".conf")).orElse(Map.of());
-    return new SparkTarget(name, warehouse, master, conf);
+    Map<String, Path> files =
+        t.get("files").map(n -> fileFolders(n, where + ".files")).orElse(Map.of());
+    return new SparkTarget(name, warehouse, master, conf, files);
+  }
+
+  /** OneLake folder URL to a local folder of the project, for file-ingesting views. */
+  private Map<String, Path> fileFolders(Node node, String what) {
+    Map<String, Path> map = new LinkedHashMap<>();
+    mapping(node, what, "in " + what)
+        .ifPresent(
+            e ->
+                e.forEach(
+                    (key, tuple) -> {
+                      if (OneLakeFolder.parse(key).isEmpty()) {
+                        error(
+                            "CONFIG_VALUE",
+                            tuple.getKeyNode(),
+                            "'" + key + "' in " + what + " is not a OneLake folder URL",
+                            "write it as a file view's path names it: 'abfss://<workspace>@"
+                                + "onelake.dfs.fabric.microsoft.com/<lakehouse>.Lakehouse/Files/"
+                                + "<folder>/'");
+                        return;
+                      }
+                      projectPath(tuple.getValueNode(), what + "." + key)
+                          .ifPresent(p -> map.put(key, p));
+                    }));
+    return map;
   }
 
   private FabricTarget fabric(String name, String where, Entries t) {
@@ -602,7 +641,51 @@ final class ConfigReader {
         e.get("refresh_policy")
             .flatMap(n -> choice(n, where + ".refresh_policy", RefreshPolicy.class)),
         tags,
-        at);
+        at,
+        quality(e, where));
+  }
+
+  private QualitySettings quality(Entries e, String where) {
+    return new QualitySettings(
+        e.get("quarantine").flatMap(n -> bool(n, where + ".quarantine")),
+        e.get("max_dropped_rows")
+            .flatMap(n -> integer(n, where + ".max_dropped_rows", 0))
+            .map(OptionalLong::of)
+            .orElse(OptionalLong.empty()),
+        e.get("max_dropped_ratio")
+            .flatMap(n -> ratio(n, where + ".max_dropped_ratio"))
+            .map(OptionalDouble::of)
+            .orElse(OptionalDouble.empty()));
+  }
+
+  /** A share of rows: 0.05 or 5%, between 0 and 1. */
+  private Optional<Double> ratio(Node node, String what) {
+    Optional<String> written =
+        node instanceof ScalarNode s && (Tag.FLOAT.equals(s.getTag()) || Tag.INT.equals(s.getTag()))
+            ? Optional.of(s.getValue())
+            : text(node, what).map(String::strip);
+    if (written.isEmpty()) {
+      return Optional.empty();
+    }
+    String v = written.get();
+    double value;
+    try {
+      value =
+          v.endsWith("%")
+              ? Double.parseDouble(v.substring(0, v.length() - 1).strip()) / 100
+              : Double.parseDouble(v);
+    } catch (NumberFormatException ex) {
+      value = Double.NaN;
+    }
+    if (Double.isNaN(value) || value < 0 || value > 1) {
+      error(
+          "CONFIG_VALUE",
+          node,
+          what + " must be a share of rows between 0 and 1 (or 0% and 100%), not '" + v + "'",
+          "for example 0.05 or 5%");
+      return Optional.empty();
+    }
+    return Optional.of(value);
   }
 
   private List<String> tags(Node node, String what) {

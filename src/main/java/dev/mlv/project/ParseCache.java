@@ -358,11 +358,27 @@ final class ParseCache {
       out.writeByte(1);
       writeMap(out, f.options());
       writePosition(out, f.position());
+      out.writeInt(f.optionPositions().size());
+      for (var e : f.optionPositions().entrySet()) {
+        writeString(out, e.getKey());
+        writePosition(out, e.getValue());
+      }
     } else {
       throw new IOException("unknown body " + d.body());
     }
     writePosition(out, d.position());
     writeString(out, d.statement());
+  }
+
+  private static ViewBody.Files readFiles(DataInputStream in) throws IOException {
+    Map<String, String> options = readMap(in);
+    Position position = readPosition(in);
+    int n = count(in);
+    Map<String, Position> positions = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      positions.put(readString(in), readPosition(in));
+    }
+    return new ViewBody.Files(options, position, positions);
   }
 
   private static ViewDefinition readDefinition(DataInputStream in) throws IOException {
@@ -390,7 +406,7 @@ final class ParseCache {
         switch (tag) {
           case 0 ->
               new ViewBody.Select(readString(in), readPosition(in), readString(in), readString(in));
-          case 1 -> new ViewBody.Files(readMap(in), readPosition(in));
+          case 1 -> readFiles(in);
           default -> throw new IOException("unknown body tag " + tag);
         };
     return new ViewDefinition(

@@ -8,6 +8,7 @@ import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.Node;
 import dev.mlv.lineage.NodeKind;
 import dev.mlv.lineage.ObjectId;
+import dev.mlv.pyspark.PySparkReader;
 import dev.mlv.sql.MlvParser;
 import dev.mlv.sql.Name;
 import dev.mlv.sql.QueryFacts;
@@ -127,20 +128,17 @@ public final class ProjectBuilder {
     Path rel = root.relativize(file);
     Position start = Position.start(rel);
     List<Diagnostic> diagnostics = new ArrayList<>();
-    if (!file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".sql")) {
-      diagnostics.add(
-          Diagnostic.warning(
-              "PYSPARK_NOT_READ",
-              start,
-              "PySpark and notebook definitions are not read by this version of mlv; the file is"
-                  + " ignored",
-              "define the view in a .sql file, or keep the file outside the view folders"));
-      return new ParsedFile(rel, List.of(), Map.of(), diagnostics);
-    }
+    boolean python = !file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".sql");
     String text;
     String key = null;
     try {
       byte[] bytes = Files.readAllBytes(file);
+      if (python) {
+        PySparkReader.Result r =
+            new PySparkReader(() -> Extractor.INSTANCE).read(rel, decode(bytes));
+        diagnostics.addAll(r.diagnostics());
+        return new ParsedFile(rel, r.statements(), r.facts(), diagnostics);
+      }
       if (cache.isPresent()) {
         key = ParseCache.key(rel, bytes);
         Optional<ParseCache.Entry> hit = cache.get().get(key);
@@ -219,7 +217,7 @@ public final class ProjectBuilder {
           v.id(),
           new Node(
               v.id(),
-              NodeKind.VIEW,
+              v.definition().isPython() ? NodeKind.PYSPARK_VIEW : NodeKind.VIEW,
               v.definition().position(),
               v.settings().tags().stream()
                   .map(t -> t.toLowerCase(Locale.ROOT))

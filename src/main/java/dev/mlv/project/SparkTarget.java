@@ -8,9 +8,11 @@ import java.util.stream.Collectors;
 
 /**
  * A local Spark + Delta target; {@code warehouse} is absolute and inside the project root. {@code
- * conf} is extra Spark configuration, in file order.
+ * conf} is extra Spark configuration, in file order. {@code files} maps OneLake folders ({@code
+ * abfss://...} URLs, as file-ingesting views name them) to absolute local folders.
  */
-public record SparkTarget(String name, Path warehouse, String master, Map<String, String> conf)
+public record SparkTarget(
+    String name, Path warehouse, String master, Map<String, String> conf, Map<String, Path> files)
     implements TargetConfig {
 
   public static final String DEFAULT_WAREHOUSE = ".mlv/warehouse";
@@ -18,6 +20,11 @@ public record SparkTarget(String name, Path warehouse, String master, Map<String
 
   public SparkTarget {
     conf = Collections.unmodifiableMap(new LinkedHashMap<>(conf));
+    files = Collections.unmodifiableMap(new LinkedHashMap<>(files));
+  }
+
+  public SparkTarget(String name, Path warehouse, String master, Map<String, String> conf) {
+    this(name, warehouse, master, conf, Map.of());
   }
 
   /** The target every project has even when mlv.yml declares none. */
@@ -39,6 +46,8 @@ public record SparkTarget(String name, Path warehouse, String master, Map<String
         + master
         + ", conf="
         + keys
+        + ", files="
+        + files
         + "]";
   }
 }

@@ -16,13 +16,24 @@ public record ViewSettings(
     Optional<Boolean> optimalRefresh,
     Optional<RefreshPolicy> refreshPolicy,
     List<String> tags,
-    Position position) {
+    Position position,
+    QualitySettings quality) {
 
   public static final ViewSettings NONE =
       new ViewSettings(Optional.empty(), Optional.empty(), Optional.empty(), List.of(), null);
 
   public ViewSettings {
     tags = List.copyOf(tags);
+    quality = quality == null ? QualitySettings.NONE : quality;
+  }
+
+  public ViewSettings(
+      Optional<Boolean> enableCdf,
+      Optional<Boolean> optimalRefresh,
+      Optional<RefreshPolicy> refreshPolicy,
+      List<String> tags,
+      Position position) {
+    this(enableCdf, optimalRefresh, refreshPolicy, tags, position, QualitySettings.NONE);
   }
 
   /** These settings with every field {@code override} sets replacing ours; tags add up. */
@@ -34,7 +45,8 @@ public record ViewSettings(
         override.optimalRefresh.or(() -> optimalRefresh),
         override.refreshPolicy.or(() -> refreshPolicy),
         new ArrayList<>(allTags),
-        override.position != null ? override.position : position);
+        override.position != null ? override.position : position,
+        quality.overriddenBy(override.quality));
   }
 
   /** Fills what is still unset with mlv's built-in defaults. */
@@ -43,14 +55,25 @@ public record ViewSettings(
         enableCdf.orElse(true),
         optimalRefresh.orElse(true),
         refreshPolicy.orElse(RefreshPolicy.AUTO),
-        tags);
+        tags,
+        quality);
   }
 
   /** The settings a view actually gets, with nothing left open. */
   public record Effective(
-      boolean enableCdf, boolean optimalRefresh, RefreshPolicy refreshPolicy, List<String> tags) {
+      boolean enableCdf,
+      boolean optimalRefresh,
+      RefreshPolicy refreshPolicy,
+      List<String> tags,
+      QualitySettings quality) {
     public Effective {
       tags = List.copyOf(tags);
+      quality = quality == null ? QualitySettings.NONE : quality;
+    }
+
+    public Effective(
+        boolean enableCdf, boolean optimalRefresh, RefreshPolicy refreshPolicy, List<String> tags) {
+      this(enableCdf, optimalRefresh, refreshPolicy, tags, QualitySettings.NONE);
     }
   }
 }

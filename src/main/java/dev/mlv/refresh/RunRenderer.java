@@ -43,6 +43,13 @@ public final class RunRenderer {
                 v.rowsDropped(),
                 violations(v.violations()),
                 seconds(v.durationMs())));
+        v.files()
+            .ifPresent(
+                f ->
+                    sb.append(
+                        String.format(
+                            "            files ingested %d, removed %d%n",
+                            f.ingested(), f.removed())));
       }
       v.error()
           .ifPresent(e -> e.lines().forEach(l -> sb.append("            ").append(l).append('\n')));
@@ -96,6 +103,10 @@ public final class RunRenderer {
       ObjectNode viol = o.putObject("violations");
       v.violations().forEach(viol::put);
       o.put("durationMs", v.durationMs());
+      // Only file-ingesting views carry it, so older readers of other views see no change.
+      v.files()
+          .ifPresent(
+              f -> o.putObject("files").put("ingested", f.ingested()).put("removed", f.removed()));
       if (v.error().isPresent()) {
         o.put("error", v.error().get());
       } else {

@@ -2,16 +2,28 @@ package dev.mlv.refresh;
 
 import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.RefreshPolicy;
+import dev.mlv.sql.RefreshAnalysis;
+import dev.mlv.sql.RefreshAnalysis.Construct;
+import dev.mlv.sql.RefreshAnalysis.RefContext;
+import dev.mlv.sql.RefreshAnalysis.TableRef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Decides how a view is refreshed, before it runs, from what the target knows without running
- * anything: the versions of its sources now, and the versions its last refresh consumed.
+ * anything: the versions of its sources now and those its last refresh consumed (skip), the SQL's
+ * construct-by-construct verdict, and each changed source's Delta log (change data feed on, only
+ * appends since). The order follows Fabric's D1 to D5.
  */
 public final class StrategyDecider {
+  /** Incremental is not worth it once the new data is this share of the source or more. */
+  public static final double FULL_CHEAPER_SHARE = 0.5;
+
   private StrategyDecider() {}
 
   /** What the decision is made from. {@code consumed} is empty for a view never refreshed. */
@@ -20,8 +32,37 @@ public final class StrategyDecider {
       boolean fullRequested,
       Optional<String> forcedReason,
       boolean optimalRefresh,
+      RefreshPolicy policy,
+      boolean pyspark,
       Optional<Map<ObjectId, Long>> consumed,
-      Map<ObjectId, Long> current) {}
+      Map<ObjectId, Long> current,
+      RefreshAnalysis analysis,
+      SourceLogs logs) {}
+
+  /** Reads a source's Delta log since a version; called only for sources with new commits. */
+  @FunctionalInterface
+  public interface SourceLogs {
+    SourceLog since(ObjectId source, long consumedVersion);
+  }
+
+  /**
+   * What a source's Delta log says: change data feed on, its partition columns, the first commit
+   * since the consumed version that did not only append (if any), whether every commit since is
+   * still in the log, and the bytes appended since against the bytes of the whole table.
+   */
+  public record SourceLog(
+      boolean changeDataFeed,
+      List<String> partitionColumns,
+      Optional<NonAppend> firstNonAppend,
+      boolean historyComplete,
+      long appendedBytes,
+      long totalBytes) {
+    public SourceLog {
+      partitionColumns = List.copyOf(partitionColumns);
+    }
+  }
+
+  public record NonAppend(long version, String operation) {}
 
   public static Strategy decide(Input in, NameResolver names) {
     if (in.forcedReason().isPresent()) {
@@ -35,6 +76,9 @@ public final class StrategyDecider {
     if (in.fullRequested()) {
       return new Strategy.Full("FULL_REQUESTED", "a full refresh was requested");
     }
+    if (in.policy() == RefreshPolicy.FULL) {
+      return new Strategy.Full("POLICY_FULL", "refresh_policy is full for this view");
+    }
     if (!in.optimalRefresh()) {
       return new Strategy.Full(
           "OPTIMAL_REFRESH_OFF", "optimal refresh is off, so every run rebuilds the view");
@@ -43,18 +87,135 @@ public final class StrategyDecider {
       return new Strategy.Full("NEVER_REFRESHED", "no record of a previous refresh");
     }
     Map<ObjectId, Long> consumed = in.consumed().get();
-    List<String> changed = new ArrayList<>();
+    List<String> changedText = new ArrayList<>();
+    Set<ObjectId> changed = new TreeSet<>();
     for (var e : in.current().entrySet()) {
       Long before = consumed.get(e.getKey());
       if (before == null) {
-        changed.add(names.display(e.getKey()) + " (new source)");
+        changedText.add(names.display(e.getKey()) + " (new source)");
+        changed.add(e.getKey());
       } else if (!before.equals(e.getValue())) {
-        changed.add(names.display(e.getKey()) + " v" + before + "→v" + e.getValue());
+        changedText.add(names.display(e.getKey()) + " v" + before + "→v" + e.getValue());
+        changed.add(e.getKey());
       }
     }
     if (changed.isEmpty()) {
       return new Strategy.Skip("NO_NEW_COMMITS", "no source has a commit since the last refresh");
     }
-    return new Strategy.Full("SOURCES_CHANGED", "new commits on " + String.join(", ", changed));
+    String what = "new commits on " + String.join(", ", changedText);
+    // D3: a PySpark view, or a source without change data feed, can only be rebuilt.
+    if (in.pyspark()) {
+      return new Strategy.Full("PYSPARK_VIEW", "PySpark views are never refreshed incrementally");
+    }
+    for (ObjectId id : changed) {
+      Long before = consumed.get(id);
+      if (before == null || in.current().get(id) < 0) {
+        return new Strategy.Full("SOURCES_CHANGED", what + "; no version to read changes from");
+      }
+    }
+    Map<ObjectId, SourceLog> logs = new java.util.TreeMap<>();
+    for (ObjectId id : in.current().keySet()) {
+      long from = consumed.getOrDefault(id, in.current().get(id));
+      SourceLog log = in.logs().since(id, changed.contains(id) ? from : in.current().get(id));
+      logs.put(id, log);
+      if (!log.changeDataFeed()) {
+        return new Strategy.Full(
+            "CDF_OFF source=" + names.display(id),
+            what + "; change data feed is off on " + names.display(id));
+      }
+    }
+    // D4: the SQL.
+    RefreshAnalysis analysis = in.analysis();
+    Optional<Construct> blocker = analysis.blocker();
+    if (blocker.isPresent()) {
+      Construct b = blocker.get();
+      return new Strategy.Full(b.code(), what + "; " + b.construct() + ": " + b.note());
+    }
+    if (analysis.shape() == RefreshAnalysis.Shape.NONE) {
+      return new Strategy.Full("NOT_ANALYSABLE", what + "; the SQL could not be analysed");
+    }
+    for (Construct c : analysis.conditions()) {
+      Optional<String> broken = brokenCondition(c, analysis, changed, logs, names);
+      if (broken.isPresent()) {
+        return new Strategy.Full(c.code(), what + "; " + c.construct() + ": " + broken.get());
+      }
+    }
+    // D5: only appends since the last refresh.
+    long appended = 0;
+    long total = 0;
+    for (ObjectId id : changed) {
+      SourceLog log = logs.get(id);
+      if (!log.historyComplete()) {
+        return new Strategy.Full(
+            "HISTORY_INCOMPLETE source=" + names.display(id),
+            "the commits of "
+                + names.display(id)
+                + " since the last refresh are no longer all in its Delta log");
+      }
+      if (log.firstNonAppend().isPresent()) {
+        NonAppend n = log.firstNonAppend().get();
+        return new Strategy.Full(
+            "NON_APPEND_COMMIT source="
+                + names.display(id)
+                + " version="
+                + n.version()
+                + " operation="
+                + n.operation().replace(' ', '_'),
+            "commit " + n.version() + " of " + names.display(id) + " did not only append rows");
+      }
+      appended += log.appendedBytes();
+      total += log.totalBytes();
+    }
+    if (total > 0 && appended >= FULL_CHEAPER_SHARE * total) {
+      return new Strategy.Full(
+          "FULL_CHEAPER",
+          what
+              + "; the new data is "
+              + Math.round(100.0 * appended / total)
+              + "% of the sources, so a rebuild costs less");
+    }
+    return new Strategy.Incremental(
+        "ONLY_APPENDS",
+        what
+            + "; only appends, "
+            + switch (analysis.shape()) {
+              case MERGE_AGGREGATE -> "new partial aggregates are merged into the groups";
+              case PARTITION_AGGREGATE -> "the touched groups are recomputed";
+              default -> "the new result rows are appended";
+            });
+  }
+
+  private static Optional<String> brokenCondition(
+      Construct c,
+      RefreshAnalysis analysis,
+      Set<ObjectId> changed,
+      Map<ObjectId, SourceLog> logs,
+      NameResolver names) {
+    String code = c.code();
+    if (code.equals("LEFT_JOIN_RIGHT_CHANGED") || code.equals("SUBQUERY_TABLE_CHANGED")) {
+      RefContext context =
+          code.equals("LEFT_JOIN_RIGHT_CHANGED")
+              ? RefContext.LEFT_JOIN_RIGHT
+              : RefContext.SUBQUERY_EXPRESSION;
+      for (TableRef ref : analysis.refs()) {
+        ObjectId id = names.resolve(ref.name());
+        if (ref.context() == context && changed.contains(id)) {
+          return Optional.of(names.display(id) + " changed");
+        }
+      }
+      return Optional.empty();
+    }
+    if (code.startsWith("AGG_NEEDS_PARTITIONED_SOURCE")) {
+      List<String> groups = analysis.groupColumns();
+      for (var e : logs.entrySet()) {
+        if (e.getValue().partitionColumns().stream()
+            .noneMatch(p -> groups.contains(p.toLowerCase(java.util.Locale.ROOT)))) {
+          return Optional.of(
+              names.display(e.getKey()) + " is not partitioned by a GROUP BY column");
+        }
+      }
+      return Optional.empty();
+    }
+    return Optional.of("condition " + code + " is not known");
   }
 }

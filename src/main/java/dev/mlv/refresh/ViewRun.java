@@ -4,7 +4,10 @@ import dev.mlv.lineage.ObjectId;
 import java.util.Map;
 import java.util.Optional;
 
-/** What happened to one view in a run, with the quality counts of its constraints. */
+/**
+ * What happened to one view in a run, with the quality counts of its constraints; {@code files} is
+ * present for a file-ingesting view that read its folder.
+ */
 public record ViewRun(
     ObjectId id,
     ViewStatus status,
@@ -14,10 +17,34 @@ public record ViewRun(
     long rowsDropped,
     Map<String, Long> violations,
     long durationMs,
-    Optional<String> error) {
+    Optional<String> error,
+    Optional<FileCounts> files) {
 
   public ViewRun {
     violations = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(violations));
+  }
+
+  public ViewRun(
+      ObjectId id,
+      ViewStatus status,
+      String strategy,
+      String reason,
+      long rowsWritten,
+      long rowsDropped,
+      Map<String, Long> violations,
+      long durationMs,
+      Optional<String> error) {
+    this(
+        id,
+        status,
+        strategy,
+        reason,
+        rowsWritten,
+        rowsDropped,
+        violations,
+        durationMs,
+        error,
+        Optional.empty());
   }
 
   public static ViewRun skipped(ObjectId id, String strategy, String reason) {

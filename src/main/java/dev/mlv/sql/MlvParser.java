@@ -265,6 +265,7 @@ public final class MlvParser {
       Optional<String> comment = Optional.empty();
       Map<String, String> properties = new LinkedHashMap<>();
       Map<String, String> options = null;
+      Map<String, Position> optionPositions = new LinkedHashMap<>();
       Position optionsPos = null;
       boolean sawPartition = false;
       boolean sawComment = false;
@@ -313,7 +314,7 @@ public final class MlvParser {
           }
           i++;
           sawProps = true;
-          properties.putAll(keyValues("TBLPROPERTIES", false));
+          properties.putAll(keyValues("TBLPROPERTIES", false, null));
         } else if (t.isWord("USING")) {
           if (options != null) {
             throw error("USING given twice", null);
@@ -328,7 +329,7 @@ public final class MlvParser {
           i++;
           optionsPos = pos(src);
           expectWord("OPTIONS", "after USING OneLake_Files");
-          options = keyValues("OPTIONS", true);
+          options = keyValues("OPTIONS", true, optionPositions);
         } else if (t.isWord("AS")) {
           if (options != null) {
             throw error(
@@ -354,7 +355,7 @@ public final class MlvParser {
         }
       }
       if (body == null) {
-        body = new ViewBody.Files(options, optionsPos);
+        body = new ViewBody.Files(options, optionsPos, optionPositions);
       }
       return new ViewDefinition(
           name,
@@ -453,8 +454,12 @@ public final class MlvParser {
       return out;
     }
 
-    /** ('k'='v', k.sub = v, ...) as TBLPROPERTIES and OPTIONS take them. */
-    Map<String, String> keyValues(String clause, boolean lowerKeys) {
+    /**
+     * ('k'='v', k.sub = v, ...) as TBLPROPERTIES and OPTIONS take them; {@code positions}, when
+     * given, receives where each key is written.
+     */
+    Map<String, String> keyValues(
+        String clause, boolean lowerKeys, Map<String, Position> positions) {
       expectSymbol("(", "after " + clause);
       Map<String, String> out = new LinkedHashMap<>();
       if (acceptSymbol(")")) {
@@ -509,6 +514,9 @@ public final class MlvParser {
               Diagnostic.error(RULE, pos(kt), "'" + key + "' given twice in " + clause, null));
         }
         out.put(key, value);
+        if (positions != null) {
+          positions.put(key, pos(kt));
+        }
       } while (acceptSymbol(","));
       expectSymbol(")", "to close " + clause);
       return out;

@@ -59,7 +59,7 @@ public final class TableExtractor {
    * BIG_QUERY lexing is Spark's: backticked identifiers, '..' and ".." strings with backslash
    * escapes, unquoted case kept and matched case-insensitively.
    */
-  private static final SqlParser.Config CONFIG =
+  static final SqlParser.Config CONFIG =
       SqlParser.config()
           .withLex(Lex.BIG_QUERY)
           .withConformance(SqlConformanceEnum.BABEL)

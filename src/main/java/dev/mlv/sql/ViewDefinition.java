@@ -32,6 +32,10 @@ public record ViewDefinition(
     return body instanceof ViewBody.Files;
   }
 
+  public boolean isPython() {
+    return body instanceof ViewBody.Python;
+  }
+
   /**
    * A fingerprint of everything that decides the view's content and shape, but not its name nor its
    * formatting: two views with equal fingerprints hold the same data, which is how {@code plan}
@@ -43,6 +47,8 @@ public record ViewDefinition(
       sb.append("select:").append(s.normalized());
     } else if (body instanceof ViewBody.Files f) {
       sb.append("files:").append(new java.util.TreeMap<>(f.options()));
+    } else if (body instanceof ViewBody.Python p) {
+      sb.append("python:").append(p.fingerprint());
     }
     for (Constraint c : constraints) {
       sb.append("\nconstraint:")

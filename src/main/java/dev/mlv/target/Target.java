@@ -1,5 +1,6 @@
 package dev.mlv.target;
 
+import dev.mlv.lineage.ObjectId;
 import dev.mlv.plan.Plan;
 import dev.mlv.project.Project;
 import dev.mlv.refresh.RefreshRequest;
@@ -18,6 +19,14 @@ public interface Target extends AutoCloseable {
 
   String name();
 
+  /**
+   * Whether this target deploys and runs PySpark ({@code @fmlv}) views; where it does not, plan
+   * leaves them out of the changes and refresh reports them as skipped.
+   */
+  default boolean deploysPySparkViews() {
+    return true;
+  }
+
   /** The views and tables the target holds now. Read-only; never changes anything. */
   DeployedState state(Project project);
 
@@ -34,6 +43,15 @@ public interface Target extends AutoCloseable {
   List<RunReport> runs(int limit);
 
   Optional<RunReport> run(String id);
+
+  /**
+   * The rows refreshes of {@code view} dropped and kept in its quarantine table, newest first,
+   * optionally of one run; empty when the view has no quarantine.
+   */
+  default SqlResult quarantine(Project project, ObjectId view, Optional<String> runId, int limit) {
+    throw new dev.mlv.diag.MlvException(
+        "UNSUPPORTED", "target " + name() + " does not keep quarantined rows");
+  }
 
   /** Runs one statement of Spark SQL or MLV management SQL and returns its rows. */
   SqlResult sql(Project project, SqlStatement statement);

@@ -59,6 +59,45 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void theFileFedMedallionIsValidAndShowsItsFolderAsAFilesNode() {
+    String project = "examples/medallion-files";
+    CliRun r = CliRun.of("validate", "-p", project);
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    Golden.assertMatches(
+        "lineage-medallion-files.txt",
+        CliRun.of("lineage", "-p", project, "--format", "text").out());
+    Golden.assertMatches(
+        "lineage-medallion-files.mmd",
+        CliRun.of("lineage", "-p", project, "--format", "mermaid").out());
+    Golden.assertMatches(
+        "lineage-medallion-files.dot", CliRun.of("lineage", "-p", project, "--dot").out());
+    Golden.assertMatches(
+        "lineage-medallion-files.json",
+        CliRun.of("lineage", "-p", project, "--format", "json").out());
+  }
+
+  @Test
+  void fileViewSettingsWrittenAsOptionsPointToTblproperties() throws IOException {
+    project(
+        YML,
+        "bronze/files.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW bronze.raw
+        USING OneLake_Files
+        OPTIONS ('format' = 'csv',
+                 'path' = 'abfss://w@onelake.dfs.fabric.microsoft.com/lh.Lakehouse/Files/in/',
+                 'refresh_mode' = 'MIRROR', 'header' = 'yes')
+        """);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/bronze/files.sql:5:10: error[FILE_OPTION]: unsupported option 'refresh_mode'")
+        .contains("hint: refresh_mode is a table property: write it in TBLPROPERTIES")
+        .contains("views/bronze/files.sql:5:37: error[FILE_OPTION]: header must be 'true' or");
+  }
+
+  @Test
   void everyRuleIsReportedAtOnceWithPositions() throws IOException {
     project(
         YML,

@@ -6,6 +6,14 @@ import java.time.Instant;
  * One Delta commit as the refresh strategy needs it: the operation ({@code WRITE}, {@code MERGE},
  * {@code DELETE}, {@code CREATE OR REPLACE TABLE AS SELECT}, ...) and whether it only appended
  * (added files, removed none); a metadata-only commit such as {@code SET TBLPROPERTIES} is not an
- * append.
+ * append. A commit with no action at all (an append of no rows) counts as an append. {@code
+ * addedBytes} sums the sizes of the files it added; {@code userMetadata} is the writer's note, or
+ * null.
  */
-public record CommitInfo(long version, String operation, boolean appendOnly, Instant timestamp) {}
+public record CommitInfo(
+    long version,
+    String operation,
+    boolean appendOnly,
+    Instant timestamp,
+    long addedBytes,
+    String userMetadata) {}

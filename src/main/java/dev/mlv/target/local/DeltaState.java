@@ -114,7 +114,8 @@ public final class DeltaState {
             table,
             snapshot.getVersion(),
             snapshot.getTableProperties(),
-            Instant.ofEpochMilli(snapshot.getTimestamp(e)));
+            Instant.ofEpochMilli(snapshot.getTimestamp(e)),
+            snapshot.getPartitionColumnNames());
     cache.put(table, state);
     return state;
   }
@@ -146,11 +147,14 @@ public final class DeltaState {
     return commits;
   }
 
-  private static CommitInfo readCommit(Path file, long version) {
+  static CommitInfo readCommit(Path file, long version) {
     String operation = "UNKNOWN";
     Instant timestamp = null;
     boolean added = false;
     boolean removed = false;
+    boolean other = false;
+    long addedBytes = 0;
+    String userMetadata = null;
     try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
         if (line.isBlank()) {
@@ -159,17 +163,23 @@ public final class DeltaState {
         JsonNode action = JSON.readTree(line);
         if (action.has("add")) {
           added = true;
+          addedBytes += action.get("add").path("size").asLong(0);
         } else if (action.has("remove")) {
           removed = true;
         } else if (action.has("commitInfo")) {
           JsonNode info = action.get("commitInfo");
           operation = info.path("operation").asText(operation);
+          if (info.hasNonNull("userMetadata")) {
+            userMetadata = info.get("userMetadata").asText();
+          }
           // In-commit timestamps, when enabled, are the table's own clock; else the writer's.
           JsonNode ts =
               info.has("inCommitTimestamp") ? info.get("inCommitTimestamp") : info.get("timestamp");
           if (ts != null && ts.canConvertToLong()) {
             timestamp = Instant.ofEpochMilli(ts.asLong());
           }
+        } else {
+          other = true; // metaData, protocol, cdc, txn, domainMetadata...
         }
       }
       if (timestamp == null) {
@@ -178,7 +188,8 @@ public final class DeltaState {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new CommitInfo(version, operation, added && !removed, timestamp);
+    boolean appendOnly = !removed && !other;
+    return new CommitInfo(version, operation, appendOnly, timestamp, addedBytes, userMetadata);
   }
 
   private record ObjectIdAndPath(ObjectId id, Path path) {}

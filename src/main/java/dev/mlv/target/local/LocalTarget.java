@@ -4,7 +4,6 @@ import dev.mlv.diag.MlvException;
 import dev.mlv.diag.Position;
 import dev.mlv.lineage.LineageGraph;
 import dev.mlv.lineage.Node;
-import dev.mlv.lineage.NodeKind;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.plan.Change;
 import dev.mlv.plan.EnableCdf;
@@ -19,7 +18,6 @@ import dev.mlv.refresh.RunListener;
 import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.RunStatus;
 import dev.mlv.refresh.Strategy;
-import dev.mlv.refresh.StrategyDecider;
 import dev.mlv.refresh.ViewRun;
 import dev.mlv.refresh.ViewStatus;
 import dev.mlv.sql.MlvParser;
@@ -41,6 +39,7 @@ import java.util.OptionalLong;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * The embedded target: a lakehouse in a local folder laid out like OneLake, refreshed with Spark
@@ -64,6 +63,7 @@ public final class LocalTarget implements Target {
   private DeltaState deltaState;
   private SparkRuntime runtime;
   private volatile RunDeadline runDeadline; // of the run in progress, if any
+  private volatile String currentRun = "none"; // the id quarantined rows are recorded under
 
   public LocalTarget(ProjectConfig config, SparkTarget target, boolean debug) {
     this.config = config;
@@ -92,7 +92,7 @@ public final class LocalTarget implements Target {
     Map<ObjectId, DeployedView> views = new TreeMap<>();
     Map<ObjectId, DeployedState.SourceTable> tables = new TreeMap<>();
     for (TableState t : deltaState().scan(warehouse.root())) {
-      if (t.id().schema().equals(HistoryStore.SCHEMA)) {
+      if (t.id().schema().equals(HistoryStore.SCHEMA) || QuarantineStore.isQuarantine(t.id())) {
         continue;
       }
       Map<String, String> p = t.properties();
@@ -110,6 +110,7 @@ public final class LocalTarget implements Target {
 
   private static DeployedView deployedView(TableState t) {
     Map<String, String> p = t.properties();
+    ConsumedVersions.Consumed consumed = ConsumedVersions.of(t);
     return new DeployedView(
         t.id(),
         p.get(P_DEFINITION),
@@ -117,8 +118,8 @@ public final class LocalTarget implements Target {
         "true".equals(p.get(P_MANAGED)),
         t.version(),
         t.lastCommit(),
-        SourceVersions.parse(p.get(P_SOURCES)),
-        Optional.ofNullable(p.get(P_REFRESHED)).map(Instant::parse));
+        consumed.sources(),
+        consumed.refreshedAt());
   }
 
   /** One reader per target, so its cache (keyed by each table's latest commit) is reused. */
@@ -156,6 +157,7 @@ public final class LocalTarget implements Target {
             } else if (c instanceof Change.Drop d) {
               listener.message("  dropping " + project.names().display(d.id()));
               m.dropTable(d.id());
+              m.dropTable(QuarantineStore.tableOf(d.id()));
             } else if (c instanceof Change.Create cr) {
               forced.put(cr.id(), "NEW_VIEW");
               toRefresh.add(cr.id());
@@ -180,51 +182,58 @@ public final class LocalTarget implements Target {
   @Override
   public RunReport refresh(Project project, RefreshRequest request, RunListener listener) {
     if (request.dryRun()) {
-      Instant now = Instant.now();
-      List<ViewRun> planned = new java.util.ArrayList<>();
-      java.util.Set<ObjectId> rebuilt = new java.util.HashSet<>();
-      for (ObjectId id : order(project.lineage(), request.views())) {
-        Strategy s = plannedStrategy(project, request, id);
-        // A real run refreshes an upstream view first, which gives this one a new commit to read.
-        Optional<ObjectId> upstream =
-            project.lineage().ancestors(id).stream().filter(rebuilt::contains).findFirst();
-        if (s instanceof Strategy.Skip && upstream.isPresent()) {
-          s =
-              new Strategy.Full(
-                  "SOURCES_CHANGED",
-                  "upstream "
-                      + project.names().display(upstream.get())
-                      + " is refreshed first in this run");
-        }
-        if (!(s instanceof Strategy.Skip)) {
-          rebuilt.add(id);
-        }
-        planned.add(
-            new ViewRun(
-                id,
-                ViewStatus.Planned,
-                s.label(),
-                s.code() + ": " + s.detail(),
-                0,
-                0,
-                Map.of(),
-                0,
-                Optional.empty()));
-      }
-      return new RunReport("dry-run", RunStatus.Planned, now, now, name(), planned);
+      return new DryRun(this, project).plan(request);
     }
     return locked(project, () -> request, listener);
   }
 
-  private Strategy plannedStrategy(Project project, RefreshRequest request, ObjectId id) {
+  /**
+   * The local engine has no Python runtime wired to its lakehouse, so a PySpark view is reported as
+   * skipped, with why, and the rest of the DAG runs; Fabric runs it from its notebook.
+   */
+  @Override
+  public boolean deploysPySparkViews() {
+    return false;
+  }
+
+  static final Strategy.Skip PYTHON_SKIP =
+      new Strategy.Skip(
+          "PYSPARK_NOT_RUN_LOCALLY",
+          "PySpark views are not run by the local target; deploy to Fabric to run it, or define"
+              + " the view in SQL to run it here");
+
+  static boolean isPython(Project project, ObjectId id) {
+    var v = project.views().get(id);
+    return v != null && v.definition().isPython();
+  }
+
+  private static final dev.mlv.sql.RefreshAnalysis NO_ANALYSIS =
+      new dev.mlv.sql.RefreshAnalysis(
+          dev.mlv.sql.RefreshAnalysis.Shape.NONE, List.of(), List.of(), List.of());
+
+  LocalStrategy.Decided plannedStrategy(Project project, RefreshRequest request, ObjectId id) {
+    if (isPython(project, id)) {
+      return new LocalStrategy.Decided(PYTHON_SKIP, Map.of(), Map.of(), NO_ANALYSIS);
+    }
     Optional<DeployedView> deployed = deployed(id);
     if (deployed.isEmpty()) {
-      return new Strategy.Full("NOT_DEPLOYED", "the view is not deployed; run 'mlv apply' first");
+      return new LocalStrategy.Decided(
+          new Strategy.Full("NOT_DEPLOYED", "the view is not deployed; run 'mlv apply' first"),
+          Map.of(),
+          Map.of(),
+          NO_ANALYSIS);
     }
     Optional<ViewDefinition> def = parseDefinition(deployed.get().definition());
+    if (def.isPresent() && def.get().isFileSource()) {
+      return new LocalStrategy.Decided(
+          files().decide(id, def.get(), request.full(), Optional.empty(), project.names()),
+          Map.of(),
+          Map.of(),
+          NO_ANALYSIS);
+    }
     List<ObjectId> upstream =
         def.map(d -> upstreamOf(project, d)).orElse(List.copyOf(project.lineage().upstream(id)));
-    return decide(project, request.full(), Optional.empty(), id, deployed, upstream);
+    return decide(project, request.full(), Optional.empty(), id, deployed, def, upstream);
   }
 
   /** Runs the request under the lakehouse's refresh lock; skipped when another run holds it. */
@@ -249,6 +258,7 @@ public final class LocalTarget implements Target {
     }
     try (RefreshLock held = lock.get()) {
       HistoryStore history = history();
+      currentRun = runId;
       // The marker comes before apply's renames and drops, so a crash in them is on record too.
       RunReport running = new RunReport(runId, RunStatus.Running, started, null, name(), List.of());
       history.started(running);
@@ -283,6 +293,7 @@ public final class LocalTarget implements Target {
               : RunStatus.Completed;
       RunReport report = new RunReport(runId, status, started, Instant.now(), name(), runs);
       recordRun(history, report, listener);
+      QuarantineStore.pruneAll(this, project, history, listener);
       return report;
     }
   }
@@ -337,6 +348,14 @@ public final class LocalTarget implements Target {
   private ViewRun refreshView(
       Project project, RefreshRequest request, ObjectId id, RunListener listener) {
     long t0 = System.nanoTime();
+    if (isPython(project, id)) {
+      listener.viewStarted(id, PYTHON_SKIP);
+      ViewRun skipped =
+          ViewRun.skipped(
+              id, PYTHON_SKIP.label(), PYTHON_SKIP.code() + ": " + PYTHON_SKIP.detail());
+      listener.viewFinished(skipped);
+      return skipped;
+    }
     Optional<DeployedView> deployed = deployed(id);
     String forced = request.forcedFull().get(id);
     ViewDefinition def;
@@ -365,8 +384,23 @@ public final class LocalTarget implements Target {
       def = parsed.get();
     }
     List<ObjectId> upstream = upstreamOf(project, def);
-    Strategy strategy =
-        decide(project, request.full(), Optional.ofNullable(forced), id, deployed, upstream);
+    LocalStrategy.Decided decided =
+        def.isFileSource()
+            ? new LocalStrategy.Decided(
+                files()
+                    .decide(id, def, request.full(), Optional.ofNullable(forced), project.names()),
+                Map.of(),
+                Map.of(),
+                NO_ANALYSIS)
+            : decide(
+                project,
+                request.full(),
+                Optional.ofNullable(forced),
+                id,
+                deployed,
+                Optional.of(def),
+                upstream);
+    Strategy strategy = decided.strategy();
     listener.viewStarted(id, strategy);
     ViewRun result;
     if (strategy instanceof Strategy.Skip) {
@@ -381,6 +415,8 @@ public final class LocalTarget implements Target {
               Map.of(),
               elapsed(t0),
               Optional.empty());
+    } else if (strategy instanceof Strategy.Incremental) {
+      result = new IncrementalMaterializer(this, project).run(id, def, decided, t0);
     } else {
       result = materialize(project, id, def, upstream, strategy, true, t0);
     }
@@ -415,15 +451,6 @@ public final class LocalTarget implements Target {
       boolean managed,
       long t0) {
     String reason = strategy.code() + ": " + strategy.detail();
-    if (!(def.body() instanceof ViewBody.Select select)) {
-      return failed(
-          id,
-          strategy.label(),
-          reason,
-          "file-ingesting views (USING OneLake_Files) are not refreshed by the local target in"
-              + " this version of mlv",
-          t0);
-    }
     Map<ObjectId, Long> sources = new TreeMap<>();
     for (ObjectId up : upstream) {
       OptionalLong v = Warehouse.latestCommit(warehouse.tableDir(up));
@@ -447,6 +474,13 @@ public final class LocalTarget implements Target {
     props.put(P_SOURCES, SourceVersions.format(sources));
     props.put(P_REFRESHED, Instant.now().toString());
     props.put(P_TOOL, dev.mlv.Version.current());
+    // Views read by other views need change data feed for those to refresh incrementally.
+    if (project.view(id).map(v -> v.settings().enableCdf()).orElse(false)) {
+      props.putIfAbsent("delta.enableChangeDataFeed", "true");
+    }
+    if (!(def.body() instanceof ViewBody.Select select)) {
+      return ingestFiles(project, id, def, strategy, props, t0);
+    }
     RunDeadline limit = runDeadline;
     try {
       ViewMaterializer m = materializer(project);
@@ -455,8 +489,10 @@ public final class LocalTarget implements Target {
               id, select.sql(), def.constraints(), def.partitionedBy(), def.comment(), props);
       MaterializeResult r =
           limit == null
-              ? m.materialize(req)
-              : limit.run(runtime().session().sparkContext(), () -> m.materialize(req));
+              ? m.materialize(req, QuarantineStore.target(project, id, currentRun))
+              : limit.run(
+                  runtime().session().sparkContext(),
+                  () -> m.materialize(req, QuarantineStore.target(project, id, currentRun)));
       return new ViewRun(
           id,
           ViewStatus.Completed,
@@ -485,9 +521,41 @@ public final class LocalTarget implements Target {
     }
   }
 
+  private ViewRun ingestFiles(
+      Project project,
+      ObjectId id,
+      ViewDefinition def,
+      Strategy strategy,
+      Map<String, String> props,
+      long t0) {
+    String reason = strategy.code() + ": " + strategy.detail();
+    try {
+      FileIngestor.Result r = files().ingest(id, def, strategy, props, project.names());
+      return new ViewRun(
+          id,
+          ViewStatus.Completed,
+          strategy.label(),
+          reason,
+          r.rowsWritten(),
+          0,
+          Map.of(),
+          elapsed(t0),
+          Optional.empty(),
+          Optional.of(new dev.mlv.refresh.FileCounts(r.filesIngested(), r.filesRemoved())));
+    } catch (MlvException e) {
+      return failed(id, strategy.label(), reason, e.getMessage(), t0);
+    }
+  }
+
+  /** File-ingesting views: Spark starts only when files are read. */
+  private FileIngestor files() {
+    return new FileIngestor(
+        this::runtime, warehouse, new SourceFolders(target.files(), warehouse, config.root()));
+  }
+
   private static String hintFor(Project project, ObjectId up) {
     Node n = project.lineage().node(up);
-    if (n != null && n.kind() == NodeKind.VIEW) {
+    if (n != null && n.isView()) {
       return "; run 'mlv apply' to create it";
     }
     boolean seeded =
@@ -501,41 +569,27 @@ public final class LocalTarget implements Target {
         : "; create and load it with 'mlv sql', or declare a seed for it in mlv.yml";
   }
 
-  private Strategy decide(
+  private LocalStrategy.Decided decide(
       Project project,
       boolean full,
       Optional<String> forced,
       ObjectId id,
       Optional<DeployedView> deployed,
+      Optional<ViewDefinition> def,
       List<ObjectId> upstream) {
-    Map<ObjectId, Long> current = new TreeMap<>();
-    for (ObjectId up : upstream) {
-      OptionalLong v = Warehouse.latestCommit(warehouse.tableDir(up));
-      current.put(up, v.isPresent() ? v.getAsLong() : -1L);
-    }
-    boolean optimal = project.view(id).map(v -> v.settings().optimalRefresh()).orElse(true);
-    return StrategyDecider.decide(
-        new StrategyDecider.Input(
-            id,
-            full,
-            forced,
-            optimal,
-            deployed.map(DeployedView::sourceVersions).filter(m -> !m.isEmpty()),
-            current),
-        project.names());
+    return new LocalStrategy(this, project).decide(full, forced, id, deployed, def, upstream);
   }
 
-  private static ViewRun failed(
-      ObjectId id, String strategy, String reason, String error, long t0) {
+  static ViewRun failed(ObjectId id, String strategy, String reason, String error, long t0) {
     return new ViewRun(
         id, ViewStatus.Failed, strategy, reason, 0, 0, Map.of(), elapsed(t0), Optional.of(error));
   }
 
-  private static long elapsed(long t0) {
+  static long elapsed(long t0) {
     return (System.nanoTime() - t0) / 1_000_000;
   }
 
-  private static List<ObjectId> order(LineageGraph graph, SortedSet<ObjectId> selected) {
+  static List<ObjectId> order(LineageGraph graph, SortedSet<ObjectId> selected) {
     List<ObjectId> out = new java.util.ArrayList<>();
     for (SortedSet<ObjectId> layer : graph.layers()) {
       layer.stream().filter(selected::contains).forEach(out::add);
@@ -569,6 +623,21 @@ public final class LocalTarget implements Target {
 
   // ---- sql and seed ----
 
+  /** Where the rows this run drops from a view go, when the view keeps a quarantine. */
+  Optional<ViewMaterializer.QuarantineTarget> quarantineFor(Project project, ObjectId view) {
+    return QuarantineStore.target(project, view, currentRun);
+  }
+
+  @Override
+  public SqlResult quarantine(Project project, ObjectId view, Optional<String> runId, int limit) {
+    ObjectId table = QuarantineStore.tableOf(view);
+    if (!Warehouse.isTable(warehouse.tableDir(table))) {
+      return new SqlResult(List.of(), List.of(), null);
+    }
+    runtime().registerLakehouse(table.workspace(), table.lakehouse());
+    return QuarantineStore.read(runtime().session(), warehouse.tableDir(table), runId, limit);
+  }
+
   @Override
   public SqlResult sql(Project project, SqlStatement statement) {
     return new LocalSql(this, project).run(statement);
@@ -584,6 +653,14 @@ public final class LocalTarget implements Target {
   /** The SparkContext if this target has started Spark, else null. */
   private synchronized org.apache.spark.SparkContext startedContext() {
     return runtime != null && runtime.started() ? runtime.session().sparkContext() : null;
+  }
+
+  synchronized boolean sparkStarted() {
+    return runtime != null && runtime.started();
+  }
+
+  SparkSession sparkSession() {
+    return runtime().session();
   }
 
   synchronized SparkRuntime runtime() {

@@ -9,20 +9,25 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.LongAccumulator;
 
 /**
@@ -45,6 +50,7 @@ public final class ViewMaterializer {
 
   private static final int MAX_CONSTRAINTS = 62; // one bit each in a signed long
   private static final int EXAMPLE_COLUMNS = 5;
+  private static final int FAILING_ROWS = 5;
   private static final String FAIL_START = "MLVFAIL<<";
   private static final String FAIL_END = ">>MLVFAIL";
   private static final Pattern FAIL_MARKER =
@@ -57,6 +63,16 @@ public final class ViewMaterializer {
   }
 
   public MaterializeResult materialize(MaterializeRequest request) {
+    return materialize(request, Optional.empty());
+  }
+
+  /**
+   * Materializes the view and, with a quarantine, appends the rows its DROP rules removed to the
+   * quarantine table once the view's commit has landed. The SELECT's result is then cached for the
+   * two writes, so both see the same rows even when a source changes in between.
+   */
+  public MaterializeResult materialize(
+      MaterializeRequest request, Optional<QuarantineTarget> quarantine) {
     ObjectId view = request.view();
     List<Constraint> constraints = request.constraints();
     if (constraints.size() > MAX_CONSTRAINTS) {
@@ -69,27 +85,108 @@ public final class ViewMaterializer {
     String select = stripTrailingSemicolon(request.selectSql());
     List<String> columns = analyse(spark, view, select);
 
-    String udfName = "mlv_tally_" + UUID.randomUUID().toString().replace("-", "");
-    Tally tally = new Tally(spark, constraints);
-    UserDefinedFunction udf =
-        functions.udf(tally, DataTypes.BooleanType).asNondeterministic().withName(udfName);
-    spark.udf().register(udfName, udf);
+    String suffix = UUID.randomUUID().toString().replace("-", "");
+    String udfName = "mlv_tally_" + suffix;
+    Dataset<Row> cached = null;
+    String source = select;
+    if (quarantine.isPresent()) {
+      cached = spark.sql(select).persist(StorageLevel.MEMORY_AND_DISK());
+      cached.createOrReplaceTempView("mlv_source_" + suffix);
+      source = "SELECT * FROM mlv_source_" + suffix;
+    }
     try {
-      spark.sql(createOrReplaceSql(request, select, columns, udfName));
-    } catch (Exception e) {
-      throw translate(view, constraints, e);
-    } finally {
-      spark.sql("DROP TEMPORARY FUNCTION IF EXISTS " + udfName);
-    }
+      Tally tally = new Tally(spark, constraints);
+      UserDefinedFunction udf =
+          functions.udf(tally, DataTypes.BooleanType).asNondeterministic().withName(udfName);
+      spark.udf().register(udfName, udf);
+      try {
+        spark.sql(createOrReplaceSql(request, source, columns, udfName));
+      } catch (Exception e) {
+        throw translate(view, constraints, e, failingRows(spark, source, columns, constraints));
+      } finally {
+        spark.sql("DROP TEMPORARY FUNCTION IF EXISTS " + udfName);
+      }
 
-    long version =
-        Warehouse.latestCommit(tableDir(view))
-            .orElseThrow(() -> new IllegalStateException("no Delta commit after writing " + view));
-    Map<String, Long> violations = new LinkedHashMap<>();
-    for (int i = 0; i < constraints.size(); i++) {
-      violations.merge(constraints.get(i).name(), tally.violations[i].value(), Long::sum);
+      long version =
+          Warehouse.latestCommit(tableDir(view))
+              .orElseThrow(
+                  () -> new IllegalStateException("no Delta commit after writing " + view));
+      Map<String, Long> violations = new LinkedHashMap<>();
+      for (int i = 0; i < constraints.size(); i++) {
+        violations.merge(constraints.get(i).name(), tally.violations[i].value(), Long::sum);
+      }
+      long dropped = tally.dropped.value();
+      if (quarantine.isPresent() && dropped > 0) {
+        QuarantineTarget q = quarantine.get();
+        prepare(q.table());
+        QuarantineStore.append(
+            tableDir(q.table()),
+            spark.sql(quarantineSql(source, constraints)),
+            q.runId(),
+            version,
+            Instant.now());
+      }
+      return new MaterializeResult(tally.kept.value(), dropped, violations, version);
+    } finally {
+      if (cached != null) {
+        spark.catalog().dropTempView("mlv_source_" + suffix);
+        cached.unpersist();
+      }
     }
-    return new MaterializeResult(tally.kept.value(), tally.dropped.value(), violations, version);
+  }
+
+  /** Where a refresh keeps the rows it drops, and the run they are recorded under. */
+  public record QuarantineTarget(ObjectId table, String runId) {}
+
+  /**
+   * The dropped rows with the names of every rule each broke. Only DROP rules matter: had a FAIL
+   * rule been broken the view's commit would not have landed.
+   */
+  static String quarantineSql(String source, List<Constraint> constraints) {
+    List<String> names = new ArrayList<>();
+    List<String> dropped = new ArrayList<>();
+    for (Constraint c : constraints) {
+      String broken = broken(c);
+      names.add("CASE WHEN " + broken + " THEN " + literal(c.name()) + " END");
+      if (c.onMismatch() == OnMismatch.DROP) {
+        dropped.add(broken);
+      }
+    }
+    return "SELECT mlv_source.*, filter(array("
+        + String.join(", ", names)
+        + "), mlv_c -> mlv_c IS NOT NULL) AS "
+        + QuarantineStore.CONSTRAINTS
+        + "\nFROM (\n"
+        + source
+        + "\n) AS mlv_source\nWHERE "
+        + (dropped.isEmpty() ? "false" : String.join("\n   OR ", dropped));
+  }
+
+  /** A few rows that break a FAIL rule, looked up after the failure so a failed run names them. */
+  private static java.util.function.IntFunction<List<String>> failingRows(
+      SparkSession spark, String source, List<String> columns, List<Constraint> constraints) {
+    return i -> {
+      try {
+        return spark
+            .sql(
+                "SELECT "
+                    + exampleRow(columns)
+                    + " FROM (\n"
+                    + source
+                    + "\n) AS mlv_source WHERE "
+                    + broken(constraints.get(i))
+                    + " LIMIT "
+                    + FAILING_ROWS)
+            .as(org.apache.spark.sql.Encoders.STRING())
+            .collectAsList();
+      } catch (Exception e) { // the failure itself is what the user needs; samples are a bonus
+        return List.of();
+      }
+    };
+  }
+
+  private static String broken(Constraint c) {
+    return "NOT coalesce((" + c.expression() + "), false)";
   }
 
   public boolean tableExists(ObjectId table) {
@@ -131,7 +228,7 @@ public final class ViewMaterializer {
   // ---- SQL ------------------------------------------------------------------------------
 
   /** Makes the table's lakehouse known to Spark; the session starts here at the latest. */
-  private SparkSession prepare(ObjectId table) {
+  SparkSession prepare(ObjectId table) {
     runtime.registerLakehouse(table.workspace(), table.lakehouse());
     return runtime.session();
   }
@@ -150,7 +247,7 @@ public final class ViewMaterializer {
   }
 
   /** Resolves the SELECT without running it: a bad query fails here, before any write. */
-  private static List<String> analyse(SparkSession spark, ObjectId view, String select) {
+  static List<String> analyse(SparkSession spark, ObjectId view, String select) {
     try {
       List<String> columns = new ArrayList<>();
       for (StructField f : spark.sql(select).schema().fields()) {
@@ -189,14 +286,13 @@ public final class ViewMaterializer {
    * rules are tested first so that FAIL wins over DROP, and every rule's result goes into the mask
    * so that a row is counted once per rule it breaks. A NULL check result counts as broken.
    */
-  private static String keepCondition(
-      MaterializeRequest request, List<String> columns, String udfName) {
+  static String keepCondition(MaterializeRequest request, List<String> columns, String udfName) {
     List<Constraint> constraints = request.constraints();
     StringBuilder condition = new StringBuilder("CASE");
     List<String> bits = new ArrayList<>();
     for (int i = 0; i < constraints.size(); i++) {
       Constraint c = constraints.get(i);
-      String broken = "NOT coalesce((" + c.expression() + "), false)";
+      String broken = broken(c);
       bits.add("CASE WHEN " + broken + " THEN " + (1L << i) + "L ELSE 0L END");
       if (c.onMismatch() == OnMismatch.FAIL) {
         condition
@@ -233,7 +329,7 @@ public final class ViewMaterializer {
         + ")";
   }
 
-  private static String sqlName(ObjectId table) {
+  static String sqlName(ObjectId table) {
     return SparkRuntime.quote(table.lakehouse())
         + "."
         + SparkRuntime.quote(table.schema())
@@ -253,7 +349,7 @@ public final class ViewMaterializer {
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
   }
 
-  private static String stripTrailingSemicolon(String sql) {
+  static String stripTrailingSemicolon(String sql) {
     String s = sql.strip();
     while (s.endsWith(";")) {
       s = s.substring(0, s.length() - 1).strip();
@@ -263,12 +359,25 @@ public final class ViewMaterializer {
 
   // ---- errors ---------------------------------------------------------------------------
 
+  /** For a refresh that cannot re-read the offending rows: the error names the rule only. */
+  static RuntimeException translate(ObjectId view, List<Constraint> constraints, Exception e) {
+    return translate(view, constraints, e, i -> List.of());
+  }
+
   private static RuntimeException translate(
-      ObjectId view, List<Constraint> constraints, Exception e) {
+      ObjectId view,
+      List<Constraint> constraints,
+      Exception e,
+      java.util.function.IntFunction<List<String>> failingRows) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       Matcher m = FAIL_MARKER.matcher(String.valueOf(t.getMessage()));
       if (m.find()) {
-        Constraint c = constraints.get(Integer.parseInt(m.group(1)));
+        int index = Integer.parseInt(m.group(1));
+        Constraint c = constraints.get(index);
+        List<String> rows = new ArrayList<>(failingRows.apply(index));
+        if (rows.isEmpty()) {
+          rows.add(m.group(2));
+        }
         String message =
             "refresh of "
                 + view
@@ -276,8 +385,10 @@ public final class ViewMaterializer {
                 + c.name()
                 + " CHECK ("
                 + c.expression()
-                + ") is not met by row "
-                + m.group(2);
+                + ") is not met by "
+                + (rows.size() == 1
+                    ? "row " + rows.get(0)
+                    : "rows (first " + rows.size() + "): " + String.join("; ", rows));
         MlvException failure =
             new MlvException(
                 Diagnostic.error(
@@ -304,10 +415,10 @@ public final class ViewMaterializer {
    * accumulators and the mask of DROP rules. It is marked nondeterministic so Spark neither removes
    * nor duplicates its evaluation.
    */
-  private static final class Tally implements UDF1<Long, Boolean> {
-    private final LongAccumulator[] violations;
-    private final LongAccumulator dropped;
-    private final LongAccumulator kept;
+  static final class Tally implements UDF1<Long, Boolean> {
+    final LongAccumulator[] violations;
+    final LongAccumulator dropped;
+    final LongAccumulator kept;
     private final long dropMask;
 
     Tally(SparkSession spark, List<Constraint> constraints) {

@@ -1,0 +1,76 @@
+package dev.mlv.cli;
+
+import dev.mlv.diag.MlvException;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectView;
+import dev.mlv.refresh.ExplainRenderer;
+import dev.mlv.sql.Name;
+import dev.mlv.sql.RefreshAnalysis;
+import dev.mlv.sql.RefreshAnalyzer;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code mlv explain VIEW}: which constructs of a view allow incremental refresh, and why. */
+@Command(
+    name = "explain",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Explain, construct by construct, whether a view's SQL can be refreshed incrementally:",
+      "joins, aggregates, DISTINCT, window and non-deterministic functions, subqueries. Read",
+      "from the SQL alone; 'mlv refresh --dry-run' adds what the sources' Delta logs say."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  mlv explain gold.by_customer",
+      "  mlv explain silver.x --format json"
+    })
+public final class ExplainCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ProjectOptions projectOptions;
+
+  @Parameters(paramLabel = "VIEW", description = "The view to explain, e.g. gold.by_customer.")
+  String view;
+
+  @Option(
+      names = "--format",
+      defaultValue = "text",
+      description = "Output format: text or json (default: ${DEFAULT-VALUE}).")
+  ReportFormat format;
+
+  @Override
+  public Integer call() {
+    Project project = ProjectLoading.loadValid(projectOptions, spec);
+    ObjectId id;
+    try {
+      id = project.names().resolve(Name.of(view));
+    } catch (IllegalArgumentException e) {
+      throw new MlvException("UNKNOWN_VIEW", "'" + view + "' is not a view name");
+    }
+    ProjectView v = project.views().get(id);
+    if (v == null) {
+      throw new MlvException(
+          "UNKNOWN_VIEW",
+          "no view "
+              + view
+              + " in the project; 'mlv lineage' lists the views ("
+              + project.views().keySet().stream().map(project.names()::display).limit(5).toList()
+              + (project.views().size() > 5 ? " ..." : "")
+              + ")");
+    }
+    RefreshAnalysis analysis = RefreshAnalyzer.analyze(v.definition());
+    spec.commandLine()
+        .getOut()
+        .print(
+            format == ReportFormat.json
+                ? ExplainRenderer.json(id, v.settings(), analysis, project.names())
+                : ExplainRenderer.text(id, v.settings(), analysis, project.names()));
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,105 @@
+package dev.mlv.cli;
+
+import dev.mlv.diag.MlvException;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.lineage.Selection;
+import dev.mlv.project.Project;
+import dev.mlv.target.SqlResult;
+import dev.mlv.target.SqlResultRenderer;
+import dev.mlv.target.Target;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code mlv quarantine}: the rows a view's refreshes dropped, with the rules each broke. */
+@Command(
+    name = "quarantine",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print the rows a view's refreshes dropped, with the constraints each row broke.",
+      "Newest first, with the run id and the time. Rows are kept for views with",
+      "'quarantine: true' in mlv.yml, in the table <schema>.<view>__quarantine, for as long as",
+      "the run history keeps the run."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  mlv quarantine silver.trials_clean",
+      "  mlv quarantine silver.trials_clean --run 20261129-101500-3f2a --format csv"
+    })
+public final class QuarantineCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ProjectOptions projectOptions;
+  @Mixin TargetOptions targetOptions;
+
+  @Parameters(paramLabel = "VIEW", description = "The view whose dropped rows to print.")
+  String view;
+
+  @Option(names = "--run", paramLabel = "ID", description = "Only the rows of this run.")
+  String runId;
+
+  @Option(
+      names = "--limit",
+      defaultValue = "100",
+      description = "Rows to print at most (default: ${DEFAULT-VALUE}).")
+  int limit;
+
+  @Option(
+      names = "--format",
+      defaultValue = "table",
+      description = "table, csv or json (default: ${DEFAULT-VALUE}).")
+  String format;
+
+  @Override
+  public Integer call() {
+    if (!List.of("table", "csv", "json").contains(format)) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "unknown format '" + format + "'; use table, csv or json");
+    }
+    if (limit < 1) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--limit must be at least 1");
+    }
+    Project project = ProjectLoading.loadValid(projectOptions, spec);
+    SortedSet<ObjectId> views =
+        Selection.views(
+            project.lineage(), Selection.select(project.lineage(), project.names(), List.of(view)));
+    if (views.size() != 1) {
+      throw new MlvException(
+          "SELECTOR", "'" + view + "' is not one view of the project; name exactly one view");
+    }
+    ObjectId id = views.first();
+    boolean on = project.views().get(id).settings().quality().quarantineOn();
+    String targetName = Targets.name(project.config(), targetOptions.target);
+    var out = spec.commandLine().getOut();
+    try (Target target = Targets.open(project.config(), targetName, spec)) {
+      SqlResult rows = target.quarantine(project, id, Optional.ofNullable(runId), limit);
+      if (rows.columns().isEmpty() || rows.rows().isEmpty()) {
+        String name = project.names().display(id);
+        spec.commandLine()
+            .getErr()
+            .println(
+                rows.columns().isEmpty()
+                    ? "No quarantined rows for "
+                        + name
+                        + (on
+                            ? ": no refresh has dropped a row since quarantine was turned on."
+                            : ": quarantine is off for it; set 'quarantine: true' under"
+                                + " view_config or defaults in mlv.yml.")
+                    : "No quarantined rows for "
+                        + name
+                        + (runId == null ? "." : " in run " + runId + "."));
+        return ExitCodes.OK;
+      }
+      out.print(SqlResultRenderer.render(rows, format));
+      return ExitCodes.OK;
+    }
+  }
+}

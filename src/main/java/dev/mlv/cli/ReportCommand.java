@@ -1,0 +1,125 @@
+package dev.mlv.cli;
+
+import dev.mlv.diag.MlvException;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.Project;
+import dev.mlv.quality.HtmlReportRenderer;
+import dev.mlv.quality.QualityReport;
+import dev.mlv.sql.Constraint;
+import dev.mlv.target.SqlResult;
+import dev.mlv.target.Target;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code mlv report}: the data-quality report of the run history as one HTML file. */
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Write the data-quality report of recent refresh runs as one self-contained HTML file",
+      "(no network needed): runs over time, rows written and dropped, top views and",
+      "constraints by violations, the lineage coloured by last status, and a section per view",
+      "with its strategies, violations per constraint, durations and quarantined rows."
+    },
+    footer = {"", "Examples:", "  mlv report", "  mlv report --days 30 --out quality.html"})
+public final class ReportCommand implements Callable<Integer> {
+  private static final int SAMPLE_ROWS = 10;
+
+  @Spec CommandSpec spec;
+  @Mixin ProjectOptions projectOptions;
+  @Mixin TargetOptions targetOptions;
+
+  @Option(
+      names = "--days",
+      defaultValue = "7",
+      description = "Days of run history to report (default: ${DEFAULT-VALUE}).")
+  int days;
+
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
+      defaultValue = "report.html",
+      description = "The HTML file to write (default: ${DEFAULT-VALUE}).")
+  Path out;
+
+  @Override
+  public Integer call() {
+    if (days < 1) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--days must be at least 1");
+    }
+    Project project = ProjectLoading.loadValid(projectOptions, spec);
+    String targetName = Targets.name(project.config(), targetOptions.target);
+    QualityReport report;
+    try (Target target = Targets.open(project.config(), targetName, spec)) {
+      Map<ObjectId, List<String>> constraints = new LinkedHashMap<>();
+      Map<ObjectId, SqlResult> quarantined = new LinkedHashMap<>();
+      project
+          .views()
+          .forEach(
+              (id, v) -> {
+                constraints.put(
+                    id, v.definition().constraints().stream().map(Constraint::name).toList());
+                if (v.settings().quality().quarantineOn()) {
+                  quarantined.put(
+                      id, target.quarantine(project, id, Optional.empty(), SAMPLE_ROWS));
+                }
+              });
+      report =
+          QualityReport.of(
+              project.config().name(),
+              project.lineage(),
+              project.names(),
+              constraints,
+              target.runs(Integer.MAX_VALUE),
+              quarantined,
+              Instant.now(),
+              days);
+    }
+    write(out, HtmlReportRenderer.render(report));
+    spec.commandLine()
+        .getErr()
+        .println(
+            "wrote "
+                + out
+                + ": "
+                + report.runs().size()
+                + " runs, "
+                + report.rowsDropped()
+                + " rows dropped, "
+                + report.violations()
+                + " violations in the last "
+                + days
+                + (days == 1 ? " day" : " days"));
+    return ExitCodes.OK;
+  }
+
+  /** Write then move, so a failed write never leaves half a report. */
+  private static void write(Path file, String html) {
+    try {
+      Path abs = file.toAbsolutePath();
+      if (abs.getParent() != null) {
+        Files.createDirectories(abs.getParent());
+      }
+      Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
+      Files.writeString(tmp, html, StandardCharsets.UTF_8);
+      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new MlvException("REPORT_WRITE", "cannot write the report to " + file + ": " + e);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package dev.mlv.quality;
+
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.QualitySettings;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.ViewRun;
+import dev.mlv.refresh.ViewStatus;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Checks a finished run against the views' quality gates. A gate is exceeded when a view drops more
+ * rows than {@code max_dropped_rows}, or a larger share of the rows it read than {@code
+ * max_dropped_ratio}; reaching the limit exactly passes.
+ */
+public final class QualityGates {
+  private QualityGates() {}
+
+  public static List<GateBreach> check(
+      RunReport run, Function<ObjectId, QualitySettings> settings) {
+    List<GateBreach> out = new ArrayList<>();
+    for (ViewRun v : run.views()) {
+      if (v.status() != ViewStatus.Completed) {
+        continue;
+      }
+      QualitySettings q = settings.apply(v.id());
+      if (q == null) {
+        continue;
+      }
+      long rowsIn = v.rowsWritten() + v.rowsDropped();
+      Map<String, Long> violated = new LinkedHashMap<>();
+      v.violations()
+          .forEach(
+              (k, n) -> {
+                if (n > 0) {
+                  violated.put(k, n);
+                }
+              });
+      if (q.maxDroppedRows().isPresent() && v.rowsDropped() > q.maxDroppedRows().getAsLong()) {
+        out.add(
+            new GateBreach(
+                v.id(),
+                GateBreach.Gate.MAX_DROPPED_ROWS,
+                v.rowsDropped(),
+                rowsIn,
+                q.maxDroppedRows().getAsLong(),
+                violated));
+      }
+      // Compared as dropped > limit * rowsIn, so a ratio at the limit is not lost to rounding.
+      if (q.maxDroppedRatio().isPresent()
+          && rowsIn > 0
+          && BigDecimal.valueOf(v.rowsDropped())
+                  .compareTo(
+                      BigDecimal.valueOf(q.maxDroppedRatio().getAsDouble())
+                          .multiply(BigDecimal.valueOf(rowsIn)))
+              > 0) {
+        out.add(
+            new GateBreach(
+                v.id(),
+                GateBreach.Gate.MAX_DROPPED_RATIO,
+                v.rowsDropped(),
+                rowsIn,
+                q.maxDroppedRatio().getAsDouble(),
+                violated));
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  static String formatRatio(double ratio) {
+    return BigDecimal.valueOf(ratio).stripTrailingZeros().toPlainString();
+  }
+}

@@ -1,0 +1,137 @@
+package dev.mlv.refresh;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mlv.lineage.NameResolver;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.ViewSettings;
+import dev.mlv.sql.RefreshAnalysis;
+import dev.mlv.sql.RefreshAnalysis.Construct;
+import dev.mlv.sql.RefreshAnalysis.TableRef;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The construct-by-construct verdict of one view ({@code mlv explain}), as text for people and as
+ * JSON, both from the same {@link RefreshAnalysis}.
+ */
+public final class ExplainRenderer {
+  public static final int FORMAT_VERSION = 1;
+
+  private ExplainRenderer() {}
+
+  public static String text(
+      ObjectId view, ViewSettings.Effective settings, RefreshAnalysis a, NameResolver names) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(names.display(view))
+        .append("  (refresh_policy ")
+        .append(settings.refreshPolicy().name().toLowerCase(Locale.ROOT))
+        .append(", optimal refresh ")
+        .append(settings.optimalRefresh() ? "on" : "off")
+        .append(")\n\n");
+    if (a.constructs().isEmpty()) {
+      sb.append("  (no construct that matters: a plain projection)\n");
+    }
+    for (Construct c : a.constructs()) {
+      String mark =
+          switch (c.support()) {
+            case INCREMENTAL -> "ok  ";
+            case CONDITIONAL -> "if  ";
+            case FULL -> "FULL";
+          };
+      sb.append(String.format(Locale.ROOT, "  %s  %-34s %5s  ", mark, c.construct(), where(c)));
+      sb.append(c.note());
+      if (!c.code().isEmpty()) {
+        sb.append(" [").append(c.code()).append(']');
+      }
+      sb.append('\n');
+    }
+    Map<String, String> sources = sources(a, names);
+    if (!sources.isEmpty()) {
+      sb.append("\nSources:\n");
+      sources.forEach((s, how) -> sb.append("  ").append(s).append("  ").append(how).append('\n'));
+    }
+    sb.append("\nVerdict: ").append(verdict(a)).append('\n');
+    return sb.toString();
+  }
+
+  public static String json(
+      ObjectId view, ViewSettings.Effective settings, RefreshAnalysis a, NameResolver names) {
+    ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    ObjectNode root = mapper.createObjectNode();
+    root.put("formatVersion", FORMAT_VERSION);
+    root.put("view", names.display(view));
+    root.put("refreshPolicy", settings.refreshPolicy().name().toLowerCase(Locale.ROOT));
+    root.put("optimalRefresh", settings.optimalRefresh());
+    root.put("shape", a.shape().name());
+    root.put("verdict", verdict(a));
+    ArrayNode constructs = root.putArray("constructs");
+    for (Construct c : a.constructs()) {
+      ObjectNode n = constructs.addObject();
+      n.put("construct", c.construct());
+      n.put("support", c.support().name());
+      n.put("code", c.code());
+      n.put("line", c.position().line());
+      n.put("column", c.position().column());
+      n.put("note", c.note());
+    }
+    ObjectNode sources = root.putObject("sources");
+    sources(a, names).forEach(sources::put);
+    try {
+      return mapper.writeValueAsString(root) + "\n";
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String where(Construct c) {
+    return c.position() == null ? "" : c.position().line() + ":" + c.position().column();
+  }
+
+  private static Map<String, String> sources(RefreshAnalysis a, NameResolver names) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (TableRef r : a.refs()) {
+      String how =
+          switch (r.context()) {
+            case FROM -> "its appended rows are read from the change data feed";
+            case LEFT_JOIN_RIGHT -> "right side of a left join: must be unchanged";
+            case SUBQUERY_EXPRESSION -> "read in a subquery expression: must be unchanged";
+          };
+      out.merge(names.display(names.resolve(r.name())), how, (x, y) -> x.equals(y) ? x : x);
+    }
+    return out;
+  }
+
+  /** One sentence: what the SQL allows, before the sources' logs are looked at. */
+  public static String verdict(RefreshAnalysis a) {
+    if (a.blocker().isPresent()) {
+      Construct b = a.blocker().get();
+      return "always full (" + b.code() + ")";
+    }
+    String how =
+        switch (a.shape()) {
+          case APPEND -> "the new result rows are appended";
+          case MERGE_AGGREGATE -> "new partial aggregates are merged into the existing groups";
+          case PARTITION_AGGREGATE -> "the groups of touched partitions are recomputed";
+          case NONE -> "";
+        };
+    if (a.shape() == RefreshAnalysis.Shape.NONE) {
+      return "always full (NOT_ANALYSABLE)";
+    }
+    String conditions =
+        a.conditions().stream()
+            .map(c -> c.note().replaceFirst("^incremental (while|only when) ", ""))
+            .distinct()
+            .map(n -> ", " + n)
+            .reduce("", String::concat);
+    return "incremental when change data feed is on for every source, only appends arrived"
+        + " since the last refresh"
+        + conditions
+        + " ("
+        + how
+        + "); otherwise full";
+  }
+}

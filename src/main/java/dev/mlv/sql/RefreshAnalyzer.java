@@ -1,0 +1,762 @@
+package dev.mlv.sql;
+
+import dev.mlv.diag.Position;
+import dev.mlv.sql.RefreshAnalysis.Construct;
+import dev.mlv.sql.RefreshAnalysis.OutputColumn;
+import dev.mlv.sql.RefreshAnalysis.RefContext;
+import dev.mlv.sql.RefreshAnalysis.Role;
+import dev.mlv.sql.RefreshAnalysis.Shape;
+import dev.mlv.sql.RefreshAnalysis.Support;
+import dev.mlv.sql.RefreshAnalysis.TableRef;
+import dev.mlv.sql.RefreshAnalysis.UnionBranch;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.calcite.sql.JoinType;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSetOperator;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.SqlWithItem;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * Reads a view's SELECT with Calcite and gives each construct its verdict for incremental refresh,
+ * following Fabric's rules: deterministic projections and filters, inner joins, UNION ALL, left
+ * joins while their right side is unchanged, SUM/COUNT/MIN/MAX group-bys, other aggregates only
+ * over sources partitioned by a GROUP BY column, and subqueries in expressions while their tables
+ * are unchanged. Anything it cannot place is a full refresh, never a guess.
+ */
+public final class RefreshAnalyzer {
+
+  /** Functions whose result is not a function of the input rows. */
+  static final Set<String> NON_DETERMINISTIC =
+      Set.of(
+          "rand",
+          "randn",
+          "random",
+          "uuid",
+          "shuffle",
+          "uniform",
+          "randstr",
+          "now",
+          "current_timestamp",
+          "current_date",
+          "current_time",
+          "localtimestamp",
+          "curdate",
+          "monotonically_increasing_id",
+          "spark_partition_id",
+          "input_file_name",
+          "input_file_block_start",
+          "input_file_block_length",
+          "reflect",
+          "java_method",
+          "try_reflect");
+
+  private static final Set<String> MERGEABLE = Set.of("sum", "count", "min", "max");
+
+  /** Aggregates that cannot be merged from partial results (or not without more state). */
+  static final Set<String> OTHER_AGGREGATES =
+      Set.of(
+          "avg",
+          "mean",
+          "stddev",
+          "stddev_pop",
+          "stddev_samp",
+          "std",
+          "variance",
+          "var_pop",
+          "var_samp",
+          "percentile",
+          "percentile_approx",
+          "approx_percentile",
+          "percentile_cont",
+          "percentile_disc",
+          "median",
+          "mode",
+          "collect_list",
+          "collect_set",
+          "array_agg",
+          "first",
+          "first_value",
+          "last",
+          "last_value",
+          "any_value",
+          "corr",
+          "covar_pop",
+          "covar_samp",
+          "skewness",
+          "kurtosis",
+          "count_if",
+          "bool_and",
+          "bool_or",
+          "every",
+          "some",
+          "any",
+          "max_by",
+          "min_by",
+          "approx_count_distinct",
+          "string_agg",
+          "listagg",
+          "product",
+          "bit_and",
+          "bit_or",
+          "bit_xor",
+          "histogram_numeric",
+          "regr_avgx",
+          "regr_avgy",
+          "regr_count",
+          "regr_intercept",
+          "regr_r2",
+          "regr_slope",
+          "regr_sxx",
+          "regr_sxy",
+          "regr_syy",
+          "try_avg",
+          "try_sum",
+          "hll_sketch_agg",
+          "count_min_sketch");
+
+  private static final Pattern CALL_IN_TEXT = Pattern.compile("(?i)\\b([a-z_]+)\\s*\\(");
+  private static final Pattern BARE_TIME =
+      Pattern.compile("(?i)\\b(current_timestamp|current_date|localtimestamp)\\b");
+
+  private RefreshAnalyzer() {}
+
+  /** The verdict for a view; a file-ingesting or PySpark view is never incremental here. */
+  public static RefreshAnalysis analyze(ViewDefinition def) {
+    if (def.body() instanceof ViewBody.Python) {
+      return new RefreshAnalysis(
+          Shape.NONE,
+          List.of(
+              new Construct(
+                  "PySpark view",
+                  def.body().position(),
+                  Support.FULL,
+                  "PYSPARK_VIEW",
+                  "PySpark views are never refreshed incrementally")),
+          List.of(),
+          List.of());
+    }
+    if (!(def.body() instanceof ViewBody.Select select)) {
+      return new RefreshAnalysis(
+          Shape.NONE,
+          List.of(
+              new Construct(
+                  "USING OneLake_Files",
+                  def.body().position(),
+                  Support.FULL,
+                  "FILE_VIEW",
+                  "a file-ingesting view is read in full")),
+          List.of(),
+          List.of());
+    }
+    return analyze(select.sql(), select.position(), def.constraints());
+  }
+
+  /** The verdict for a SELECT whose first character is at {@code start} in its file. */
+  public static RefreshAnalysis analyze(String sql, Position start, List<Constraint> constraints) {
+    Walk walk = new Walk(sql, start);
+    SparkSyntaxRewriter.Result rewritten = new SparkSyntaxRewriter().rewrite(sql);
+    for (QueryFeature f : rewritten.features()) {
+      walk.full(
+          f == QueryFeature.GROUP_BY ? "GROUP BY ALL" : f.name(),
+          0,
+          f == QueryFeature.GROUP_BY ? "GROUP_BY_ALL" : f.name(),
+          "not supported by incremental refresh");
+    }
+    if (!rewritten.fragments().isEmpty() || !rewritten.markers().isEmpty()) {
+      walk.full("Spark-only syntax", 0, "NOT_ANALYSABLE", "mlv cannot place every table reference");
+    }
+    SqlNode root;
+    try {
+      root = SqlParser.create(rewritten.sql(), TableExtractor.CONFIG).parseQuery();
+    } catch (SqlParseException | RuntimeException e) {
+      walk.full("SELECT", 0, "NOT_ANALYSABLE", "the SELECT could not be analysed: " + e);
+      return walk.result(constraints);
+    } catch (StackOverflowError e) {
+      walk.full("SELECT", 0, "NOT_ANALYSABLE", "the SELECT nests too deeply to be analysed");
+      return walk.result(constraints);
+    }
+    walk.query(root, Level.TOP, List.of(), RefContext.FROM, Map.of());
+    for (Constraint c : constraints) {
+      walk.constraint(c);
+    }
+    return walk.result(constraints);
+  }
+
+  /** Where a query sits: the view's own result, a FROM item, or an expression. */
+  private enum Level {
+    TOP,
+    FROM,
+    EXPRESSION
+  }
+
+  private static final class Walk {
+    private final String sql;
+    private final Position start;
+    private final List<Construct> constructs = new ArrayList<>();
+    private final List<TableRef> refs = new ArrayList<>();
+    private final List<OutputColumn> columns = new ArrayList<>();
+    private final Map<String, Integer> cteUses = new HashMap<>();
+    private final Set<String> seenConstructs = new HashSet<>();
+    private boolean aggregate;
+    private boolean needsPartition;
+    private int unions;
+
+    Walk(String sql, Position start) {
+      this.sql = sql;
+      this.start = start;
+    }
+
+    RefreshAnalysis result(List<Constraint> constraints) {
+      cteUses.forEach(
+          (name, uses) -> {
+            if (uses > 1) {
+              full("WITH " + name, 0, "CTE_REUSED name=" + name, "a CTE read twice is not linear");
+            }
+          });
+      if (aggregate && !constraints.isEmpty()) {
+        Constraint c = constraints.get(0);
+        constructs.add(
+            new Construct(
+                "CONSTRAINT " + c.name(),
+                c.position(),
+                Support.FULL,
+                "CONSTRAINT_ON_AGGREGATE",
+                "a constraint on aggregated rows needs every group recomputed"));
+      }
+      Shape shape =
+          constructs.stream().anyMatch(c -> c.support() == Support.FULL)
+              ? Shape.NONE
+              : !aggregate
+                  ? Shape.APPEND
+                  : needsPartition ? Shape.PARTITION_AGGREGATE : Shape.MERGE_AGGREGATE;
+      return new RefreshAnalysis(shape, constructs, refs, aggregate ? columns : List.of());
+    }
+
+    // ---- verdicts ----
+
+    void add(String construct, int offset, Support support, String code, String note) {
+      String key = construct + "|" + code;
+      if (seenConstructs.add(key)) {
+        constructs.add(new Construct(construct, start.advance(sql, offset), support, code, note));
+      }
+    }
+
+    void full(String construct, int offset, String code, String note) {
+      add(construct, offset, Support.FULL, code, note);
+    }
+
+    void ok(String construct, SqlNode at, String note) {
+      add(construct, offset(at), Support.INCREMENTAL, "", note);
+    }
+
+    int offset(SqlNode node) {
+      if (node == null) {
+        return 0;
+      }
+      SqlParserPos pos = node.getParserPosition();
+      return pos == null || pos.getLineNum() < 1
+          ? 0
+          : TableExtractor.offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
+    }
+
+    String text(SqlNode node) {
+      SqlParserPos pos = node.getParserPosition();
+      int from = offset(node);
+      int to = TableExtractor.offsetOf(sql, pos.getEndLineNum(), pos.getEndColumnNum()) + 1;
+      String t = sql.substring(from, Math.min(sql.length(), Math.max(from, to))).strip();
+      return t.length() > 60 ? t.substring(0, 57) + "..." : t;
+    }
+
+    void constraint(Constraint c) {
+      String text = c.expression();
+      var m = CALL_IN_TEXT.matcher(text);
+      while (m.find()) {
+        String fn = m.group(1).toLowerCase(Locale.ROOT);
+        if (NON_DETERMINISTIC.contains(fn)) {
+          constructs.add(
+              new Construct(
+                  "CONSTRAINT " + c.name(),
+                  c.position(),
+                  Support.FULL,
+                  "NON_DETERMINISTIC fn=" + fn,
+                  "the check's result changes from one run to the next"));
+          return;
+        }
+      }
+      var bare = BARE_TIME.matcher(text);
+      if (bare.find()) {
+        constructs.add(
+            new Construct(
+                "CONSTRAINT " + c.name(),
+                c.position(),
+                Support.FULL,
+                "NON_DETERMINISTIC fn=" + bare.group(1).toLowerCase(Locale.ROOT),
+                "the check's result changes from one run to the next"));
+      }
+    }
+
+    // ---- queries ----
+
+    void query(
+        SqlNode node,
+        Level level,
+        List<UnionBranch> branches,
+        RefContext context,
+        Map<String, Boolean> ctes) {
+      if (node instanceof SqlWith with) {
+        Map<String, Boolean> scope = new HashMap<>(ctes);
+        for (SqlNode item : with.withList) {
+          SqlWithItem cte = (SqlWithItem) item;
+          String name = cte.name.getSimple().toLowerCase(Locale.ROOT);
+          if (cte.recursive != null && cte.recursive.booleanValue()) {
+            full("WITH RECURSIVE " + name, offset(cte), "RECURSIVE_CTE", "not supported");
+          }
+          query(
+              cte.query, level == Level.EXPRESSION ? level : Level.FROM, branches, context, scope);
+          scope.put(name, level != Level.EXPRESSION);
+        }
+        query(with.body, level, branches, context, scope);
+      } else if (node instanceof SqlOrderBy orderBy) {
+        if ((orderBy.offset != null || orderBy.fetch != null) && level != Level.EXPRESSION) {
+          full("LIMIT", offset(orderBy.fetch), "LIMIT", "a limited result is not additive");
+        }
+        query(orderBy.query, level, branches, context, ctes);
+        expressions(orderBy.orderList, level, branches, context, ctes);
+      } else if (node instanceof SqlSelect select) {
+        select(select, level, branches, context, ctes);
+      } else if (node instanceof SqlCall call && call.getOperator() instanceof SqlSetOperator op) {
+        boolean unionAll = op.getKind() == SqlKind.UNION && op.isAll();
+        if (level != Level.EXPRESSION) {
+          if (unionAll) {
+            ok("UNION ALL", call, "each branch's new rows are appended");
+          } else {
+            String name = op.getName() + (op.isAll() ? " ALL" : "");
+            full(name, offset(call), "SET_OPERATION op=" + name, "not additive");
+          }
+        }
+        int id = unions++;
+        List<SqlNode> operands = call.getOperandList();
+        for (int i = 0; i < operands.size(); i++) {
+          List<UnionBranch> inner = new ArrayList<>(branches);
+          inner.add(new UnionBranch(id, i));
+          // The view's own GROUP BY cannot sit in one branch of a union.
+          query(
+              operands.get(i),
+              level == Level.TOP ? Level.FROM : level,
+              List.copyOf(inner),
+              context,
+              ctes);
+        }
+      } else if (node != null && node.getKind() == SqlKind.VALUES) {
+        if (level != Level.EXPRESSION) {
+          full("VALUES", offset(node), "CONSTANT_ROWS", "constant rows cannot be added twice");
+        }
+      } else if (node != null) {
+        from(node, level, branches, context, ctes, false);
+      }
+    }
+
+    private void select(
+        SqlSelect select,
+        Level level,
+        List<UnionBranch> branches,
+        RefContext context,
+        Map<String, Boolean> ctes) {
+      boolean expr = level == Level.EXPRESSION;
+      if (select.isDistinct() && !expr) {
+        full("SELECT DISTINCT", offset(select), "DISTINCT", "duplicates across runs");
+      }
+      if (select.getFrom() == null && !expr) {
+        full("SELECT without FROM", offset(select), "CONSTANT_ROWS", "no table to read changes of");
+      }
+      if (select.getFrom() != null) {
+        from(select.getFrom(), level, branches, context, ctes, false);
+      }
+      boolean grouped = select.getGroup() != null || hasAggregate(select.getSelectList());
+      if (grouped && !expr) {
+        if (level != Level.TOP) {
+          full(
+              "GROUP BY in a subquery",
+              offset(select),
+              "AGGREGATE_IN_SUBQUERY",
+              "only the view's own SELECT may aggregate");
+        } else {
+          aggregate = true;
+          groupBy(select);
+        }
+      }
+      if (select.getHaving() != null && !expr) {
+        full("HAVING", offset(select.getHaving()), "HAVING", "a group can cross the condition");
+      }
+      expressions(select.getSelectList(), level, branches, context, ctes);
+      expressions(select.getWhere(), level, branches, context, ctes);
+      expressions(select.getGroup(), level, branches, context, ctes);
+      expressions(select.getHaving(), level, branches, context, ctes);
+      if (select.getQualify() != null && !expr) {
+        full("QUALIFY", offset(select.getQualify()), "WINDOW_FUNCTION", "window functions");
+      }
+      if ((select.getOffset() != null || select.getFetch() != null) && !expr) {
+        full("LIMIT", offset(select.getFetch()), "LIMIT", "a limited result is not additive");
+      }
+    }
+
+    /** Output columns of the view's GROUP BY, by position, and the GROUP BY-selected rule. */
+    private void groupBy(SqlSelect select) {
+      List<SqlNode> items = select.getSelectList().getList();
+      List<String> itemTexts = new ArrayList<>();
+      List<String> aliases = new ArrayList<>();
+      for (SqlNode item : items) {
+        SqlNode e = unalias(item);
+        itemTexts.add(key(e));
+        aliases.add(aliasOf(item));
+      }
+      if (select.getGroup() != null) {
+        ok("GROUP BY", select.getGroup(), "groups are merged by their key columns");
+        for (SqlNode g : select.getGroup()) {
+          if (g instanceof SqlCall call
+              && (call.getKind() == SqlKind.ROLLUP
+                  || call.getKind() == SqlKind.CUBE
+                  || call.getKind() == SqlKind.GROUPING_SETS)) {
+            full(text(g), offset(g), "GROUPING_SETS", "not supported by incremental refresh");
+            continue;
+          }
+          if (g instanceof SqlLiteral lit && lit.getValue() instanceof Number) {
+            continue; // GROUP BY 1: an ordinal always names a selected column
+          }
+          String k = key(g);
+          boolean selected =
+              itemTexts.contains(k)
+                  || (g instanceof SqlIdentifier id
+                      && id.isSimple()
+                      && aliases.contains(id.getSimple().toLowerCase(Locale.ROOT)));
+          if (!selected) {
+            full(
+                "GROUP BY " + text(g),
+                offset(g),
+                "GROUP_BY_NOT_SELECTED col=" + text(g),
+                "a group not in the result cannot be merged");
+          }
+        }
+      }
+      for (int i = 0; i < items.size(); i++) {
+        SqlNode e = unalias(items.get(i));
+        Role role = Role.KEY;
+        String column = null;
+        if (e instanceof SqlCall call && isAggregate(call)) {
+          String fn = call.getOperator().getName().toLowerCase(Locale.ROOT);
+          boolean distinct = isDistinct(call);
+          if (MERGEABLE.contains(fn) && !distinct) {
+            role = Role.valueOf(fn.toUpperCase(Locale.ROOT));
+            ok(text(e), e, "partial results merged into the existing groups");
+          } else if (distinct) {
+            full(text(e), offset(e), "DISTINCT", "a distinct aggregate needs every row");
+          } else {
+            role = Role.OTHER;
+            partitioned(e, fn.toUpperCase(Locale.ROOT));
+          }
+        } else if (hasAggregate(e)) {
+          role = Role.OTHER;
+          partitioned(e, innerAggregate(e).toUpperCase(Locale.ROOT));
+        } else if (e instanceof SqlIdentifier id) {
+          column = id.names.get(id.names.size() - 1).toLowerCase(Locale.ROOT);
+        }
+        columns.add(new OutputColumn(i, role, column));
+      }
+    }
+
+    private void partitioned(SqlNode e, String fn) {
+      needsPartition = true;
+      add(
+          text(e),
+          offset(e),
+          Support.CONDITIONAL,
+          "AGG_NEEDS_PARTITIONED_SOURCE fn=" + fn,
+          "incremental only when every source is partitioned by a GROUP BY column");
+    }
+
+    // ---- FROM ----
+
+    private void from(
+        SqlNode node,
+        Level level,
+        List<UnionBranch> branches,
+        RefContext context,
+        Map<String, Boolean> ctes,
+        boolean aliased) {
+      if (node instanceof SqlIdentifier identifier) {
+        table(identifier, level, branches, context, ctes, aliased);
+      } else if (node instanceof SqlJoin join) {
+        RefContext right = join(join, level, context);
+        from(join.getLeft(), level, branches, context, ctes, false);
+        from(join.getRight(), level, branches, right, ctes, false);
+        expressions(join.getCondition(), level, branches, context, ctes);
+      } else if (node instanceof SqlBasicCall call) {
+        switch (call.getKind()) {
+          case AS -> from(call.operand(0), level, branches, context, ctes, true);
+          case EXPLICIT_TABLE -> from(call.operand(0), level, branches, context, ctes, aliased);
+          case LATERAL -> {
+            full("LATERAL", offset(call), "LATERAL", "not supported");
+            from(call.operand(0), level, branches, context, ctes, aliased);
+          }
+          case TABLESAMPLE -> full("TABLESAMPLE", offset(call), "TABLE_SAMPLE", "sampled rows");
+          case COLLECTION_TABLE, UNNEST ->
+              full(text(call), offset(call), "TABLE_FUNCTION", "not supported");
+          default ->
+              query(call, level == Level.EXPRESSION ? level : Level.FROM, branches, context, ctes);
+        }
+      } else if (node instanceof SqlSelect
+          || node instanceof SqlWith
+          || node instanceof SqlOrderBy
+          || (node instanceof SqlCall c && c.getOperator() instanceof SqlSetOperator)
+          || (node != null && node.getKind() == SqlKind.VALUES)) {
+        query(node, level == Level.EXPRESSION ? level : Level.FROM, branches, context, ctes);
+      } else if (node != null) {
+        full(text(node), offset(node), "UNSUPPORTED_FROM", "not supported by incremental refresh");
+      }
+    }
+
+    /** The verdict on one join, and the context of the tables on its right side. */
+    private RefContext join(SqlJoin join, Level level, RefContext context) {
+      JoinType type = join.getJoinType();
+      boolean expr = level == Level.EXPRESSION;
+      switch (type) {
+        case INNER, COMMA, CROSS -> {
+          if (!expr) {
+            ok("INNER JOIN", join, "both sides' new rows are joined, without double counting");
+          }
+          return context;
+        }
+        case LEFT, LEFT_SEMI_JOIN, LEFT_ANTI_JOIN -> {
+          if (!expr) {
+            String name =
+                switch (type) {
+                  case LEFT -> "LEFT OUTER JOIN";
+                  case LEFT_SEMI_JOIN -> "LEFT SEMI JOIN";
+                  default -> "LEFT ANTI JOIN";
+                };
+            add(
+                name,
+                offset(join.getRight()),
+                Support.CONDITIONAL,
+                "LEFT_JOIN_RIGHT_CHANGED",
+                "incremental while the right side's tables are unchanged");
+          }
+          return context == RefContext.SUBQUERY_EXPRESSION ? context : RefContext.LEFT_JOIN_RIGHT;
+        }
+        default -> {
+          if (!expr) {
+            full(
+                type + " OUTER JOIN",
+                offset(join),
+                "OUTER_JOIN kind=" + type,
+                "rows of the other side can change with every new row");
+          }
+          return context;
+        }
+      }
+    }
+
+    private void table(
+        SqlIdentifier identifier,
+        Level level,
+        List<UnionBranch> branches,
+        RefContext context,
+        Map<String, Boolean> ctes,
+        boolean aliased) {
+      if (identifier.isSimple()
+          && ctes.containsKey(identifier.getSimple().toLowerCase(Locale.ROOT))) {
+        String name = identifier.getSimple().toLowerCase(Locale.ROOT);
+        if (Boolean.TRUE.equals(ctes.get(name))) {
+          cteUses.merge(name, 1, Integer::sum);
+        }
+        return;
+      }
+      SqlParserPos pos = identifier.getParserPosition();
+      int from = TableExtractor.offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
+      int to =
+          Math.min(
+              sql.length(),
+              TableExtractor.offsetOf(sql, pos.getEndLineNum(), pos.getEndColumnNum()) + 1);
+      String written = sql.substring(from, Math.max(from, to));
+      List<String> parts =
+          SqlToken.tokenize(written).stream()
+              .filter(SqlToken::isIdentifier)
+              .map(t -> t.identifierValue().toLowerCase(Locale.ROOT))
+              .toList();
+      List<String> expected =
+          identifier.names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList();
+      if (!parts.equals(expected)) {
+        full(identifier.toString(), from, "NOT_ANALYSABLE", "the table reference was not placed");
+        return;
+      }
+      if (TableExtractor.isPathTable(parts)) {
+        full(written, from, "PATH_TABLE", "a table read by path has no tracked version");
+        return;
+      }
+      RefContext effective = level == Level.EXPRESSION ? RefContext.SUBQUERY_EXPRESSION : context;
+      refs.add(
+          new TableRef(
+              new Name(parts, written, start.advance(sql, from)),
+              from,
+              to,
+              aliased,
+              effective,
+              branches));
+    }
+
+    // ---- expressions ----
+
+    private void expressions(
+        SqlNode node,
+        Level level,
+        List<UnionBranch> branches,
+        RefContext context,
+        Map<String, Boolean> ctes) {
+      if (node == null) {
+        return;
+      }
+      if (node instanceof SqlNodeList list) {
+        for (SqlNode item : list) {
+          expressions(item, level, branches, context, ctes);
+        }
+      } else if (isQuery(node)) {
+        if (level != Level.EXPRESSION) {
+          add(
+              "subquery " + text(node),
+              offset(node),
+              Support.CONDITIONAL,
+              "SUBQUERY_TABLE_CHANGED",
+              "incremental while the tables the subquery reads are unchanged");
+        }
+        query(node, Level.EXPRESSION, branches, RefContext.SUBQUERY_EXPRESSION, ctes);
+      } else if (node instanceof SqlCall call) {
+        if (call.getKind() == SqlKind.OVER && level != Level.EXPRESSION) {
+          full(text(call), offset(call), "WINDOW_FUNCTION", "a window sees rows of earlier runs");
+        }
+        String fn = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        if (call.getOperator() instanceof SqlFunction && NON_DETERMINISTIC.contains(fn)) {
+          if (!fn.equals("unix_timestamp") || call.operandCount() == 0) {
+            full(
+                text(call),
+                offset(call),
+                "NON_DETERMINISTIC fn=" + fn,
+                "the result changes from one run to the next");
+          }
+        } else if (fn.equals("unix_timestamp") && call.operandCount() == 0) {
+          full(text(call), offset(call), "NON_DETERMINISTIC fn=" + fn, "the current time");
+        }
+        for (SqlNode operand : call.getOperandList()) {
+          expressions(operand, level, branches, context, ctes);
+        }
+      }
+    }
+
+    private static boolean isQuery(SqlNode node) {
+      return node instanceof SqlSelect
+          || node instanceof SqlOrderBy
+          || node instanceof SqlWith
+          || (node instanceof SqlCall call && call.getOperator() instanceof SqlSetOperator);
+    }
+
+    private static SqlNode unalias(SqlNode item) {
+      return item instanceof SqlCall c && c.getKind() == SqlKind.AS ? c.operand(0) : item;
+    }
+
+    private static String aliasOf(SqlNode item) {
+      if (item instanceof SqlCall c && c.getKind() == SqlKind.AS) {
+        return c.operand(1).toString().toLowerCase(Locale.ROOT).replace("`", "");
+      }
+      if (item instanceof SqlIdentifier id) {
+        return id.names.get(id.names.size() - 1).toLowerCase(Locale.ROOT);
+      }
+      return "";
+    }
+
+    /** A comparable form of an expression; a column compares by its last name part. */
+    private static String key(SqlNode e) {
+      if (e instanceof SqlIdentifier id) {
+        return id.names.get(id.names.size() - 1).toLowerCase(Locale.ROOT);
+      }
+      return e.toString().toLowerCase(Locale.ROOT);
+    }
+
+    private static boolean isDistinct(SqlCall call) {
+      SqlLiteral q = call.getFunctionQuantifier();
+      return q != null && "DISTINCT".equalsIgnoreCase(String.valueOf(q.toValue()));
+    }
+
+    private static boolean isAggregate(SqlCall call) {
+      String fn = call.getOperator().getName().toLowerCase(Locale.ROOT);
+      return (MERGEABLE.contains(fn) || OTHER_AGGREGATES.contains(fn))
+          && call.getKind() != SqlKind.OVER;
+    }
+
+    /** The aggregate an expression over aggregates is blamed on: a non-mergeable one first. */
+    private static String innerAggregate(SqlNode node) {
+      List<String> found = new ArrayList<>();
+      collectAggregates(node, found);
+      return found.stream()
+          .filter(OTHER_AGGREGATES::contains)
+          .findFirst()
+          .orElse(found.isEmpty() ? "expression" : found.get(0));
+    }
+
+    private static void collectAggregates(SqlNode node, List<String> found) {
+      if (node instanceof SqlCall call && !isQuery(call) && call.getKind() != SqlKind.OVER) {
+        if (isAggregate(call)) {
+          found.add(call.getOperator().getName().toLowerCase(Locale.ROOT));
+        }
+        for (SqlNode operand : call.getOperandList()) {
+          if (operand != null) {
+            collectAggregates(operand, found);
+          }
+        }
+      }
+    }
+
+    private static boolean hasAggregate(SqlNode node) {
+      if (node instanceof SqlNodeList list) {
+        for (SqlNode n : list) {
+          if (hasAggregate(n)) {
+            return true;
+          }
+        }
+        return false;
+      }
+      if (node instanceof SqlCall call && !isQuery(call)) {
+        if (call.getKind() == SqlKind.OVER) {
+          return false;
+        }
+        if (isAggregate(call)) {
+          return true;
+        }
+        for (SqlNode operand : call.getOperandList()) {
+          if (operand != null && hasAggregate(operand)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+  }
+}

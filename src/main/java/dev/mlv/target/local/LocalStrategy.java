@@ -1,0 +1,78 @@
+package dev.mlv.target.local;
+
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectView;
+import dev.mlv.project.RefreshPolicy;
+import dev.mlv.refresh.Strategy;
+import dev.mlv.refresh.StrategyDecider;
+import dev.mlv.sql.RefreshAnalysis;
+import dev.mlv.sql.RefreshAnalyzer;
+import dev.mlv.sql.ViewDefinition;
+import dev.mlv.target.DeployedView;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+/**
+ * Gathers what the strategy decision needs on the local target (source versions, the stored
+ * consumed versions, the SQL's verdict, the sources' Delta logs), all without Spark.
+ */
+final class LocalStrategy {
+  private final LocalTarget target;
+  private final Project project;
+
+  LocalStrategy(LocalTarget target, Project project) {
+    this.target = target;
+    this.project = project;
+  }
+
+  /** The decision and what an incremental refresh needs to carry it out. */
+  record Decided(
+      Strategy strategy,
+      Map<ObjectId, Long> consumed,
+      Map<ObjectId, Long> current,
+      RefreshAnalysis analysis) {}
+
+  Decided decide(
+      boolean full,
+      Optional<String> forced,
+      ObjectId id,
+      Optional<DeployedView> deployed,
+      Optional<ViewDefinition> def,
+      List<ObjectId> upstream) {
+    Map<ObjectId, Long> current = new TreeMap<>();
+    for (ObjectId up : upstream) {
+      OptionalLong v = Warehouse.latestCommit(target.warehouse().tableDir(up));
+      current.put(up, v.isPresent() ? v.getAsLong() : -1L);
+    }
+    Optional<ProjectView> view = project.view(id);
+    boolean optimal = view.map(v -> v.settings().optimalRefresh()).orElse(true);
+    RefreshPolicy policy = view.map(v -> v.settings().refreshPolicy()).orElse(RefreshPolicy.AUTO);
+    RefreshAnalysis analysis =
+        def.map(RefreshAnalyzer::analyze)
+            .orElseGet(
+                () ->
+                    new RefreshAnalysis(
+                        RefreshAnalysis.Shape.NONE, List.of(), List.of(), List.of()));
+    Optional<Map<ObjectId, Long>> consumed =
+        deployed.map(DeployedView::sourceVersions).filter(m -> !m.isEmpty());
+    Strategy strategy =
+        StrategyDecider.decide(
+            new StrategyDecider.Input(
+                id,
+                full,
+                forced,
+                optimal,
+                policy,
+                def.map(ViewDefinition::isPython).orElse(false),
+                consumed,
+                current,
+                analysis,
+                new SourceLogReader(target.deltaState(), target.warehouse())),
+            project.names());
+    return new Decided(strategy, consumed.orElse(Map.of()), current, analysis);
+  }
+}

@@ -1,0 +1,183 @@
+package dev.mlv.target.local;
+
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectView;
+import dev.mlv.refresh.RunListener;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.target.SqlResult;
+import java.nio.file.Path;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+
+/**
+ * The rows a refresh dropped, kept beside the view as the Delta table {@code
+ * <schema>.<view>__quarantine}: the view's columns plus the run id, the names of every constraint
+ * the row broke, the time, and the view's Delta version the run committed.
+ *
+ * <p>Rows are appended only after the view's own commit has landed, so the table never claims rows
+ * for a run whose view commit did not happen. A process that dies between the two commits leaves
+ * that run's dropped rows unrecorded; the {@code _mlv_view_version} column ties every row to the
+ * view commit it belongs to.
+ */
+final class QuarantineStore {
+  static final String SUFFIX = "__quarantine";
+  static final String RUN_ID = "_mlv_run_id";
+  static final String CONSTRAINTS = "_mlv_constraints";
+  static final String QUARANTINED_AT = "_mlv_quarantined_at";
+  static final String VIEW_VERSION = "_mlv_view_version";
+
+  private QuarantineStore() {}
+
+  static ObjectId tableOf(ObjectId view) {
+    return new ObjectId(view.workspace(), view.lakehouse(), view.schema(), view.name() + SUFFIX);
+  }
+
+  /** Quarantine tables are mlv's bookkeeping: neither deployed views nor sources. */
+  static boolean isQuarantine(ObjectId table) {
+    return table.name().toLowerCase(Locale.ROOT).endsWith(SUFFIX);
+  }
+
+  /**
+   * Appends the dropped rows (the view's columns and {@link #CONSTRAINTS}) in one commit. The
+   * view's columns may have changed since the last run: new columns merge in; a column whose type
+   * changed cannot, and then the table starts over with the new shape.
+   */
+  static void append(Path table, Dataset<Row> dropped, String runId, long viewVersion, Instant at) {
+    Dataset<Row> rows =
+        dropped
+            .withColumn(RUN_ID, functions.lit(runId))
+            .withColumn(QUARANTINED_AT, functions.lit(Timestamp.from(at)))
+            .withColumn(VIEW_VERSION, functions.lit(viewVersion));
+    try {
+      rows.write()
+          .format("delta")
+          .mode("append")
+          .option("mergeSchema", "true")
+          .save(table.toString());
+    } catch (Exception e) { // AnalysisException is checked in Java's eyes, thrown unchecked
+      if (!Warehouse.isTable(table)) {
+        throw e;
+      }
+      rows.write()
+          .format("delta")
+          .mode("overwrite")
+          .option("overwriteSchema", "true")
+          .save(table.toString());
+    }
+  }
+
+  /** The newest quarantined rows of a view, optionally of one run, as text cells. */
+  static SqlResult read(SparkSession spark, Path table, Optional<String> runId, int limit) {
+    if (!Warehouse.isTable(table)) {
+      return new SqlResult(List.of(), List.of(), null);
+    }
+    Dataset<Row> df = spark.read().format("delta").load(table.toString());
+    if (runId.isPresent()) {
+      df = df.filter(functions.col(RUN_ID).equalTo(runId.get()));
+    }
+    // Bookkeeping first, so a reader sees why before what.
+    List<String> columns = new ArrayList<>(List.of(RUN_ID, CONSTRAINTS, QUARANTINED_AT));
+    for (String c : df.columns()) {
+      if (!c.equals(VIEW_VERSION) && !columns.contains(c)) {
+        columns.add(c);
+      }
+    }
+    Column[] select = columns.stream().map(functions::col).toArray(Column[]::new);
+    List<Row> rows =
+        df.orderBy(functions.col(QUARANTINED_AT).desc(), functions.col(RUN_ID).desc())
+            .select(select)
+            .limit(limit)
+            .collectAsList();
+    List<List<String>> cells = new ArrayList<>();
+    for (Row r : rows) {
+      List<String> line = new ArrayList<>();
+      for (int i = 0; i < r.length(); i++) {
+        line.add(r.isNullAt(i) ? null : cell(r.get(i)));
+      }
+      cells.add(line);
+    }
+    return new SqlResult(columns, cells, null);
+  }
+
+  private static String cell(Object v) {
+    if (v instanceof scala.collection.Seq<?> seq) {
+      return String.join(
+          ",",
+          scala.jdk.javaapi.CollectionConverters.asJava(seq).stream()
+              .map(String::valueOf)
+              .toList());
+    }
+    if (v instanceof Timestamp t) {
+      return t.toInstant().toString();
+    }
+    return String.valueOf(v);
+  }
+
+  /** Keeps only the rows of runs the history still holds: retention follows the run history. */
+  static void prune(SparkSession spark, Path table, Collection<String> retainedRuns) {
+    if (!Warehouse.isTable(table)) {
+      return;
+    }
+    Column stale = functions.not(functions.col(RUN_ID).isin(retainedRuns.toArray()));
+    // Each delete is a Delta commit (~1 s): look first, write only when something goes.
+    if (spark.read().format("delta").load(table.toString()).filter(stale).limit(1).count() > 0) {
+      io.delta.tables.DeltaTable.forPath(spark, table.toString()).delete(stale);
+    }
+  }
+
+  /** The quarantine of a view whose settings ask for one, under the running run's id. */
+  static Optional<ViewMaterializer.QuarantineTarget> target(
+      Project project, ObjectId view, String runId) {
+    ProjectView v = project.views().get(view);
+    if (v == null || !v.settings().quality().quarantineOn()) {
+      return Optional.empty();
+    }
+    return Optional.of(new ViewMaterializer.QuarantineTarget(tableOf(view), runId));
+  }
+
+  /**
+   * Prunes the project's quarantine tables to the runs the history keeps. Runs after the history is
+   * recorded, and only when Spark is already up: a run that needed no Spark dropped no rows.
+   */
+  static void pruneAll(
+      LocalTarget target, Project project, HistoryStore history, RunListener listener) {
+    if (!target.sparkStarted()) {
+      return;
+    }
+    try {
+      SparkSession spark = null;
+      List<String> retained = null;
+      for (ObjectId view : project.views().keySet()) {
+        Path table = target.warehouse().tableDir(tableOf(view));
+        if (!Warehouse.isTable(table)) {
+          continue;
+        }
+        if (spark == null) {
+          spark = target.sparkSession();
+          retained =
+              history.list(Optional.of(spark), Integer.MAX_VALUE).stream()
+                  .map(RunReport::id)
+                  .toList();
+        }
+        prune(spark, table, retained);
+      }
+    } catch (RuntimeException e) {
+      // The run is recorded; stale quarantined rows are pruned by the next run instead.
+      listener.message(
+          "warning: quarantine tables could not be pruned ("
+              + String.valueOf(e.getMessage()).lines().findFirst().orElse("")
+              + "); the next run tries again");
+    }
+  }
+}

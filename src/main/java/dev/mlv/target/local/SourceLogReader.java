@@ -1,0 +1,73 @@
+package dev.mlv.target.local;
+
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.refresh.StrategyDecider;
+import dev.mlv.refresh.StrategyDecider.NonAppend;
+import dev.mlv.refresh.StrategyDecider.SourceLog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Answers the strategy decision's questions about a source from its Delta log, with Delta Kernel
+ * and plain JSON and without Spark: change data feed on, partition columns, and the commits since
+ * the version the view consumed.
+ */
+final class SourceLogReader implements StrategyDecider.SourceLogs {
+  private final DeltaState state;
+  private final Warehouse warehouse;
+
+  SourceLogReader(DeltaState state, Warehouse warehouse) {
+    this.state = state;
+    this.warehouse = warehouse;
+  }
+
+  @Override
+  public SourceLog since(ObjectId source, long consumedVersion) {
+    Path dir = warehouse.tableDir(source);
+    TableState t = state.read(source, dir);
+    if (t == null) {
+      return new SourceLog(false, List.of(), Optional.empty(), false, 0, 0);
+    }
+    boolean cdf = "true".equalsIgnoreCase(t.properties().get("delta.enableChangeDataFeed"));
+    if (consumedVersion >= t.version()) {
+      return new SourceLog(cdf, t.partitionColumns(), Optional.empty(), true, 0, 0);
+    }
+    List<CommitInfo> commits = state.commitsSince(dir, consumedVersion);
+    boolean complete = !commits.isEmpty() && commits.get(0).version() == consumedVersion + 1;
+    Optional<NonAppend> nonAppend =
+        commits.stream()
+            .filter(c -> !c.appendOnly())
+            .findFirst()
+            .map(c -> new NonAppend(c.version(), c.operation()));
+    long appended = commits.stream().mapToLong(CommitInfo::addedBytes).sum();
+    return new SourceLog(cdf, t.partitionColumns(), nonAppend, complete, appended, dataBytes(dir));
+  }
+
+  /**
+   * The bytes of the table's data files on disk. Files removed but not yet vacuumed count too, so
+   * this errs towards incremental refresh.
+   */
+  private static long dataBytes(Path dir) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files
+          .filter(p -> p.getFileName().toString().endsWith(".parquet"))
+          .filter(p -> !dir.relativize(p).toString().startsWith("_"))
+          .mapToLong(
+              p -> {
+                try {
+                  return Files.size(p);
+                } catch (IOException e) {
+                  return 0;
+                }
+              })
+          .sum();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package dev.mlv.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code mlv explain} and the strict {@code refresh_policy: incremental}, without Spark. */
+class ExplainAndRefreshPolicyTest {
+  private static final String MEDALLION = "examples/medallion";
+
+  @TempDir Path dir;
+
+  @Test
+  void explainPrintsTheVerdictOfEveryConstruct() {
+    CliRun r = CliRun.of("explain", "gold.formula_preference", "-p", MEDALLION);
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    Golden.assertMatches("explain-medallion-gold.txt", r.out());
+    CliRun json = CliRun.of("explain", "silver.trials_clean", "-p", MEDALLION, "--format", "json");
+    assertThat(json.exitCode()).as(json.toString()).isZero();
+    assertThat(json.out()).contains("\"shape\" : \"APPEND\"", "\"formatVersion\" : 1");
+  }
+
+  @Test
+  void explainOfAnUnknownViewIsAnError() {
+    CliRun r = CliRun.of("explain", "gold.nope", "-p", MEDALLION);
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.err()).contains("no view gold.nope").doesNotContain("Exception");
+  }
+
+  @Test
+  void strictIncrementalPolicyFailsValidateAndPlanAtTheConstruct() throws IOException {
+    write(
+        "mlv.yml",
+        """
+        name: t
+        workspace: ws
+        lakehouse: lh
+        schema: dbo
+        sources: [bronze.orders]
+        view_config:
+          silver.ranked:
+            refresh_policy: incremental
+          silver.sums:
+            refresh_policy: incremental
+        targets:
+          local:
+            type: spark
+            warehouse: .mlv/warehouse
+        """);
+    write(
+        "views/silver/ranked.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.ranked AS\n"
+            + "SELECT id,\n  row_number() OVER (ORDER BY id) AS n FROM bronze.orders\n");
+    write(
+        "views/silver/sums.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.sums AS\n"
+            + "SELECT customer, SUM(amount) AS total FROM bronze.orders GROUP BY customer\n");
+    CliRun validate = CliRun.of("validate", "-p", dir.toString());
+    assertThat(validate.exitCode()).as(validate.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(validate.out())
+        .contains("ranked.sql:3:3")
+        .contains("REFRESH_POLICY_INCREMENTAL")
+        .contains("WINDOW_FUNCTION")
+        .doesNotContain("silver.sums has refresh_policy");
+    CliRun plan = CliRun.of("plan", "-p", dir.toString());
+    assertThat(plan.exitCode()).as(plan.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(plan.err()).contains("REFRESH_POLICY_INCREMENTAL").contains("WINDOW_FUNCTION");
+  }
+
+  private void write(String relative, String text) throws IOException {
+    Path f = dir.resolve(relative);
+    Files.createDirectories(f.getParent());
+    Files.writeString(f, text, StandardCharsets.UTF_8);
+  }
+}

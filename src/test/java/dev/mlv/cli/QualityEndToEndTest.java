@@ -1,0 +1,153 @@
+package dev.mlv.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The demo medallion with quarantine and a quality gate on silver, through the CLI: the three bad
+ * trials are kept with the rule each broke, the gate passes at its limit and trips below it, and
+ * the report and JUnit XML carry the counts.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class QualityEndToEndTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  @TempDir static Path tmp;
+  static Path project;
+
+  @BeforeAll
+  static void copyExample() throws IOException {
+    Path src = Path.of("examples/medallion");
+    project = tmp.resolve("medallion");
+    try (Stream<Path> files = Files.walk(src)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        if (p.toString().contains(".mlv")) {
+          continue;
+        }
+        Path t = project.resolve(src.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(t);
+        } else {
+          Files.copy(p, t);
+        }
+      }
+    }
+    gate(3);
+  }
+
+  /** Silver keeps its dropped rows and may drop at most {@code max} rows. */
+  private static void gate(int max) throws IOException {
+    Path yml = project.resolve("mlv.yml");
+    String text = Files.readString(yml);
+    int at = text.indexOf("view_config:");
+    Files.writeString(
+        yml,
+        text.substring(0, at)
+            + "view_config:\n  silver.trials_clean:\n    tags: [quality]\n    quarantine: true\n"
+            + "    max_dropped_rows: "
+            + max
+            + "\n");
+  }
+
+  private static CliRun mlv(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("-p", project.toString()));
+    return CliRun.of(all.toArray(String[]::new));
+  }
+
+  @Test
+  @Order(1)
+  void quarantinedRowsAreTheInverseOfTheRules() throws IOException {
+    assertThat(mlv("seed").exitCode()).isZero();
+    CliRun apply = mlv("apply", "--auto-approve", "--quiet");
+    assertThat(apply.exitCode()).as(apply.toString()).isZero();
+
+    CliRun q = mlv("quarantine", "silver.trials_clean", "--format", "json");
+    assertThat(q.exitCode()).as(q.toString()).isZero();
+    Map<String, String> broken = new TreeMap<>();
+    for (JsonNode row : rows(q.out())) {
+      broken.put(row.path("trial_id").asText(), row.path("_mlv_constraints").asText());
+    }
+    assertThat(broken)
+        .isEqualTo(Map.of("T901", "pct_valid", "T902", "has_formula", "T903", "has_testers"));
+
+    // The rows the rules drop, asked of bronze with the inverse of the rules.
+    CliRun inverse =
+        mlv(
+            "sql",
+            "SELECT trial_id FROM bronze.preference_trials WHERE NOT coalesce(first_choice_pct"
+                + " BETWEEN 0 AND 100, false) OR formula_id IS NULL OR NOT coalesce(n_testers > 0,"
+                + " false) ORDER BY trial_id",
+            "--format",
+            "csv");
+    assertThat(inverse.out()).isEqualTo("trial_id\n" + String.join("\n", broken.keySet()) + "\n");
+
+    // The quarantine table is bookkeeping: no plan change, no source in the lineage.
+    CliRun plan = mlv("plan", "--detailed-exitcode");
+    assertThat(plan.exitCode()).as(plan.toString()).isZero();
+    assertThat(mlv("lineage").out()).doesNotContain("__quarantine");
+  }
+
+  @Test
+  @Order(2)
+  void aGateBelowTheDropsFailsTheRefreshWithExitCode4AndJunitXml() throws IOException {
+    // At its limit the gate passes (QualityGatesTest); one row below the drops it trips.
+    gate(2);
+    CliRun over = mlv("refresh", "--full", "--quiet", "--format", "junit");
+    assertThat(over.exitCode()).as(over.toString()).isEqualTo(ExitCodes.QUALITY_GATE);
+    assertThat(over.err())
+        .contains(
+            "quality gate: silver.trials_clean dropped 3 rows, more than max_dropped_rows 2;"
+                + " violations by constraint: has_formula 1, has_testers 1, pct_valid 1");
+    assertThat(over.out())
+        .startsWith("<?xml")
+        .contains("<testcase classname=\"silver.trials_clean\" name=\"refresh\"")
+        .contains("<failure type=\"QUALITY_GATE\"")
+        .contains("<testcase classname=\"silver.trials_clean\" name=\"constraint has_testers\"")
+        .contains("<testcase classname=\"gold.formula_preference\" name=\"refresh\"")
+        .contains("failures=\"4\"");
+  }
+
+  @Test
+  @Order(3)
+  void theReportAndTheQuarantineCoverEveryRun() throws IOException {
+    CliRun all = mlv("quarantine", "silver.trials_clean", "--format", "json");
+    assertThat(rows(all.out())).hasSize(6);
+    String lastRun = rows(all.out()).get(0).path("_mlv_run_id").asText();
+    CliRun one = mlv("quarantine", "silver.trials_clean", "--run", lastRun, "--format", "json");
+    assertThat(rows(one.out())).hasSize(3);
+
+    Path html = tmp.resolve("out/report.html");
+    CliRun r = mlv("report", "--out", html.toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.err()).contains("2 runs, 6 rows dropped, 6 violations");
+    assertThat(Files.readString(html))
+        .contains("<div class=\"card\" id=\"kpi-runs\"><div class=\"v\">2</div>")
+        .contains("<div class=\"card\" id=\"kpi-rows-written\"><div class=\"v\">26</div>")
+        .contains("<div class=\"card\" id=\"kpi-rows-dropped\"><div class=\"v\">6</div>")
+        .contains("<td>pct_valid</td><td class=\"n\">2</td>")
+        .contains("<td>T901</td>")
+        .contains("<svg class=\"lineage\"");
+  }
+
+  private static List<JsonNode> rows(String json) throws IOException {
+    List<JsonNode> out = new ArrayList<>();
+    JSON.readTree(json).forEach(out::add);
+    return out;
+  }
+}

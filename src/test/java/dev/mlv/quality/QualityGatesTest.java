@@ -1,0 +1,126 @@
+package dev.mlv.quality;
+
+import static dev.mlv.quality.KnownHistory.GOLD;
+import static dev.mlv.quality.KnownHistory.SILVER;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.cli.Golden;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.QualitySettings;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.RunStatus;
+import dev.mlv.refresh.ViewRun;
+import dev.mlv.refresh.ViewStatus;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+class QualityGatesTest {
+  /** Silver read 10 rows and dropped 3 of them: the demo. */
+  private static final RunReport DEMO =
+      KnownHistory.run(
+          "20261129-100000-0004",
+          "2026-11-29T10:00:00Z",
+          RunStatus.Completed,
+          List.of(
+              KnownHistory.done(SILVER, "full", 7, 3, KnownHistory.violations(1, 1, 1), 1200),
+              KnownHistory.done(GOLD, "full", 6, 0, Map.of(), 800)));
+
+  private static QualitySettings rows(long max) {
+    return new QualitySettings(Optional.empty(), OptionalLong.of(max), OptionalDouble.empty());
+  }
+
+  private static QualitySettings ratio(double max) {
+    return new QualitySettings(Optional.empty(), OptionalLong.empty(), OptionalDouble.of(max));
+  }
+
+  private static List<GateBreach> check(QualitySettings silver) {
+    return QualityGates.check(DEMO, id -> id.equals(SILVER) ? silver : QualitySettings.NONE);
+  }
+
+  @Test
+  void maxDroppedRowsTripsAboveTheLimitAndNotAtIt() {
+    assertThat(check(rows(3))).isEmpty();
+    assertThat(check(rows(4))).isEmpty();
+    List<GateBreach> over = check(rows(2));
+    assertThat(over)
+        .singleElement()
+        .satisfies(
+            b -> {
+              assertThat(b.view()).isEqualTo(SILVER);
+              assertThat(b.gate()).isEqualTo(GateBreach.Gate.MAX_DROPPED_ROWS);
+              assertThat(b.dropped()).isEqualTo(3);
+              assertThat(b.rowsIn()).isEqualTo(10);
+              assertThat(b.message("silver.trials_clean"))
+                  .isEqualTo(
+                      "quality gate: silver.trials_clean dropped 3 rows, more than max_dropped_rows 2;"
+                          + " violations by constraint: has_formula 1, has_testers 1, pct_valid 1");
+            });
+    assertThat(check(rows(0))).hasSize(1);
+  }
+
+  @Test
+  void maxDroppedRatioTripsAboveTheLimitAndNotAtIt() {
+    assertThat(check(ratio(0.3))).isEmpty(); // 3 of 10 is exactly 0.3
+    assertThat(check(ratio(1))).isEmpty();
+    assertThat(check(ratio(0.29)))
+        .singleElement()
+        .satisfies(
+            b ->
+                assertThat(b.message("silver.trials_clean"))
+                    .isEqualTo(
+                        "quality gate: silver.trials_clean dropped 3 of 10 rows (30.00%), more"
+                            + " than max_dropped_ratio 0.29; violations by constraint:"
+                            + " has_formula 1, has_testers 1, pct_valid 1"));
+  }
+
+  @Test
+  void failedSkippedAndUngatedViewsNeverTrip() {
+    RunReport failed = KnownHistory.history().get(3);
+    assertThat(QualityGates.check(failed, id -> rows(0))).isEmpty();
+    assertThat(QualityGates.check(DEMO, id -> QualitySettings.NONE)).isEmpty();
+    assertThat(QualityGates.check(DEMO, id -> null)).isEmpty();
+  }
+
+  @Test
+  void junitReportOfARunWithAGateBreachAFailureAndASkip() {
+    ObjectId strict = KnownHistory.id("silver", "trials_strict");
+    ObjectId summary = KnownHistory.id("gold", "strict_summary");
+    RunReport run =
+        KnownHistory.run(
+            "20261129-100000-0005",
+            "2026-11-29T10:00:00Z",
+            RunStatus.Failed,
+            List.of(
+                KnownHistory.done(SILVER, "full", 7, 3, KnownHistory.violations(1, 1, 1), 1200),
+                KnownHistory.done(GOLD, "full", 6, 0, Map.of(), 800),
+                new ViewRun(
+                    strict,
+                    ViewStatus.Failed,
+                    "full",
+                    "NEW_VIEW: the view is new",
+                    0,
+                    0,
+                    Map.of(),
+                    600,
+                    Optional.of(
+                        "refresh of ws.lh.silver.trials_strict failed: constraint pct_valid CHECK"
+                            + " (first_choice_pct <= 100) is not met by row trial_id=T901 & <more>")),
+                ViewRun.skipped(summary, "none", "UPSTREAM_FAILED: silver.trials_strict failed")));
+    List<GateBreach> breaches =
+        QualityGates.check(run, id -> id.equals(SILVER) ? rows(2) : QualitySettings.NONE);
+    String xml =
+        JunitRenderer.render(
+            run,
+            KnownHistory.NAMES,
+            Map.of(
+                SILVER, KnownHistory.RULES,
+                strict, List.of("pct_valid", "has_formula"),
+                summary, List.of()),
+            breaches);
+    Golden.assertMatches("refresh-junit.xml", xml);
+  }
+}

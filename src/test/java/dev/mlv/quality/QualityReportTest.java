@@ -1,0 +1,84 @@
+package dev.mlv.quality;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.quality.QualityReport.ConstraintTotal;
+import org.junit.jupiter.api.Test;
+
+class QualityReportTest {
+
+  @Test
+  void aKnownHistoryGivesTheExpectedTotals() {
+    QualityReport r = KnownHistory.report();
+
+    // The run of 2026-11-10 is older than 7 days and left out.
+    assertThat(r.runs())
+        .extracting(QualityReport.RunPoint::id)
+        .containsExactly("20261127-100000-0001", "20261128-100000-0002", "20261129-100000-0003");
+    assertThat(r.rowsWritten()).isEqualTo(7 + 6 + 7 + 6);
+    assertThat(r.rowsDropped()).isEqualTo(3 + 4);
+    assertThat(r.violations()).isEqualTo(3 + 5);
+    assertThat(r.failedRuns()).isEqualTo(1);
+    assertThat(r.topConstraints(2))
+        .containsExactly(
+            new ConstraintTotal("silver.trials_clean", "has_testers", 3),
+            new ConstraintTotal("silver.trials_clean", "pct_valid", 3));
+    assertThat(r.topViews(5))
+        .extracting(QualityReport.ViewSection::name)
+        .containsExactly("silver.trials_clean");
+    assertThat(r.lineage())
+        .extracting(
+            QualityReport.LineageNode::name,
+            QualityReport.LineageNode::layer,
+            QualityReport.LineageNode::lastStatus)
+        .contains(
+            org.assertj.core.groups.Tuple.tuple("bronze.preference_trials", 0, "Source"),
+            org.assertj.core.groups.Tuple.tuple("silver.trials_clean", 1, "Failed"),
+            org.assertj.core.groups.Tuple.tuple("gold.formula_preference", 2, "Skipped"));
+  }
+
+  @Test
+  void theHtmlIsSelfContainedAndShowsTheNumbers() {
+    String html = HtmlReportRenderer.render(KnownHistory.report());
+
+    assertThat(html)
+        .contains("<div class=\"card\" id=\"kpi-runs\"><div class=\"v\">3</div>")
+        .contains("<div class=\"card\" id=\"kpi-failed-runs\"><div class=\"v\">1</div>")
+        .contains("<div class=\"card\" id=\"kpi-rows-written\"><div class=\"v\">26</div>")
+        .contains("<div class=\"card\" id=\"kpi-rows-dropped\"><div class=\"v\">7</div>")
+        .contains("<div class=\"card\" id=\"kpi-violations\"><div class=\"v\">8</div>")
+        // per-constraint totals of the silver view, and the reason each strategy was chosen
+        .contains("<td>pct_valid</td><td class=\"n\">3</td>")
+        .contains("<td>has_formula</td><td class=\"n\">2</td>")
+        .contains("<td>has_testers</td><td class=\"n\">3</td>")
+        .contains("NO_CDF: bronze.preference_trials has no change data feed")
+        .contains("trial_id=T901, first_choice_pct=140.0")
+        .contains("<td>pct_valid,has_testers</td>")
+        .contains("<i>NULL</i>")
+        .contains("data-status=\"Failed\"")
+        .doesNotContain("20261110-100000-aaaa");
+    // no network: nothing is fetched, every chart is inline SVG
+    assertThat(html).doesNotContainPattern("(?i)(src|href)\\s*=\\s*\"(https?:)?//");
+    assertThat(html).doesNotContain("<link", "<img", "@import");
+    assertThat(html.split("<svg class=\"chart\"", -1)).hasSize(1 + 4 + 2 + 1);
+    assertThat(html).contains("<svg class=\"lineage\"");
+  }
+
+  @Test
+  void anEmptyHistoryStillRenders() {
+    QualityReport r =
+        QualityReport.of(
+            "empty",
+            KnownHistory.lineage(),
+            KnownHistory.NAMES,
+            java.util.Map.of(),
+            java.util.List.of(),
+            java.util.Map.of(),
+            KnownHistory.NOW,
+            7);
+    assertThat(HtmlReportRenderer.render(r))
+        .contains("No refresh runs in this window")
+        .contains("Not refreshed in this window")
+        .contains("<svg class=\"lineage\"");
+  }
+}

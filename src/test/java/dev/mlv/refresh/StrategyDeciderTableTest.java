@@ -1,0 +1,403 @@
+package dev.mlv.refresh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.diag.Position;
+import dev.mlv.lineage.NameResolver;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.RefreshPolicy;
+import dev.mlv.refresh.StrategyDecider.NonAppend;
+import dev.mlv.refresh.StrategyDecider.SourceLog;
+import dev.mlv.sql.Constraint;
+import dev.mlv.sql.Name;
+import dev.mlv.sql.OnMismatch;
+import dev.mlv.sql.RefreshAnalyzer;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The decision rules as a table: one small view per rule, its sources' state, and the strategy and
+ * reason code it must get. Sources are {@code bronze.a} and {@code bronze.b}, both at version 1
+ * when the view was refreshed; "changed" ones are at version 2 now.
+ */
+class StrategyDeciderTableTest {
+  private static final NameResolver NAMES = new NameResolver("ws", "lh", "dbo", Map.of());
+
+  /** The state of the sources and the request, with defaults for the common case. */
+  record World(
+      Set<String> changed,
+      Set<String> cdfOff,
+      Map<String, String> nonAppend,
+      Map<String, List<String>> partitions,
+      boolean full,
+      RefreshPolicy policy,
+      boolean optimal,
+      Optional<String> forced,
+      boolean neverRefreshed,
+      long appendedBytes,
+      boolean pyspark) {
+    static World appendTo(String... changed) {
+      return new World(
+          Set.of(changed),
+          Set.of(),
+          Map.of(),
+          Map.of(),
+          false,
+          RefreshPolicy.AUTO,
+          true,
+          Optional.empty(),
+          false,
+          10,
+          false);
+    }
+
+    World cdfOff(String t) {
+      return new World(
+          changed,
+          Set.of(t),
+          nonAppend,
+          partitions,
+          full,
+          policy,
+          optimal,
+          forced,
+          neverRefreshed,
+          appendedBytes,
+          pyspark);
+    }
+
+    World merge(String t) {
+      return new World(
+          changed,
+          cdfOff,
+          Map.of(t, "MERGE"),
+          partitions,
+          full,
+          policy,
+          optimal,
+          forced,
+          neverRefreshed,
+          appendedBytes,
+          pyspark);
+    }
+
+    World partitioned(String t, String column) {
+      return new World(
+          changed,
+          cdfOff,
+          nonAppend,
+          Map.of(t, List.of(column)),
+          full,
+          policy,
+          optimal,
+          forced,
+          neverRefreshed,
+          appendedBytes,
+          pyspark);
+    }
+
+    World fullRequested() {
+      return new World(
+          changed,
+          cdfOff,
+          nonAppend,
+          partitions,
+          true,
+          policy,
+          optimal,
+          forced,
+          neverRefreshed,
+          appendedBytes,
+          pyspark);
+    }
+
+    World policy(RefreshPolicy p) {
+      return new World(
+          changed,
+          cdfOff,
+          nonAppend,
+          partitions,
+          full,
+          p,
+          optimal,
+          forced,
+          neverRefreshed,
+          appendedBytes,
+          pyspark);
+    }
+
+    World optimalOff() {
+      return new World(
+          changed,
+          cdfOff,
+          nonAppend,
+          partitions,
+          full,
+          policy,
+          false,
+          forced,
+          neverRefreshed,
+          appendedBytes,
+          pyspark);
+    }
+
+    World definitionChanged() {
+      return new World(
+          changed,
+          cdfOff,
+          nonAppend,
+          partitions,
+          full,
+          policy,
+          optimal,
+          Optional.of("DEFINITION_CHANGED"),
+          neverRefreshed,
+          appendedBytes,
+          pyspark);
+    }
+
+    World bigAppend() {
+      return new World(
+          changed,
+          cdfOff,
+          nonAppend,
+          partitions,
+          full,
+          policy,
+          optimal,
+          forced,
+          neverRefreshed,
+          900,
+          pyspark);
+    }
+
+    World pysparkView() {
+      return new World(
+          changed,
+          cdfOff,
+          nonAppend,
+          partitions,
+          full,
+          policy,
+          optimal,
+          forced,
+          neverRefreshed,
+          appendedBytes,
+          true);
+    }
+  }
+
+  static Stream<Arguments> rules() {
+    String ab = "SELECT a.k, b.w FROM bronze.a a JOIN bronze.b b ON a.k = b.k";
+    return Stream.of(
+        row("no new commit", "SELECT k FROM bronze.a", World.appendTo(), "skip NO_NEW_COMMITS"),
+        row(
+            "projection and filter",
+            "SELECT k, v * 2 AS v2 FROM bronze.a WHERE v > 0",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "non-deterministic function",
+            "SELECT k, rand() AS r FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=rand"),
+        row(
+            "current_timestamp",
+            "SELECT k, current_timestamp() AS at FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=current_timestamp"),
+        row("DISTINCT", "SELECT DISTINCT k FROM bronze.a", World.appendTo("a"), "full DISTINCT"),
+        row(
+            "window function",
+            "SELECT k, row_number() OVER (ORDER BY k) AS n FROM bronze.a",
+            World.appendTo("a"),
+            "full WINDOW_FUNCTION"),
+        row("inner join, both changed", ab, World.appendTo("a", "b"), "incremental ONLY_APPENDS"),
+        row(
+            "left join, left changed",
+            "SELECT a.k, b.w FROM bronze.a a LEFT JOIN bronze.b b ON a.k = b.k",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "left join, right changed",
+            "SELECT a.k, b.w FROM bronze.a a LEFT JOIN bronze.b b ON a.k = b.k",
+            World.appendTo("b"),
+            "full LEFT_JOIN_RIGHT_CHANGED"),
+        row(
+            "left semi join, right changed",
+            "SELECT a.k FROM bronze.a a LEFT SEMI JOIN bronze.b b ON a.k = b.k",
+            World.appendTo("a", "b"),
+            "full LEFT_JOIN_RIGHT_CHANGED"),
+        row(
+            "full outer join",
+            "SELECT a.k, b.w FROM bronze.a a FULL OUTER JOIN bronze.b b ON a.k = b.k",
+            World.appendTo("a"),
+            "full OUTER_JOIN kind=FULL"),
+        row(
+            "SUM/COUNT/MIN/MAX group by",
+            "SELECT g, SUM(v) AS s, COUNT(*) AS n, MIN(v) AS lo, MAX(v) AS hi FROM bronze.a"
+                + " GROUP BY g",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "COUNT DISTINCT",
+            "SELECT g, COUNT(DISTINCT v) AS n FROM bronze.a GROUP BY g",
+            World.appendTo("a"),
+            "full DISTINCT"),
+        row(
+            "AVG over an unpartitioned source",
+            "SELECT g, AVG(v) AS m FROM bronze.a GROUP BY g",
+            World.appendTo("a"),
+            "full AGG_NEEDS_PARTITIONED_SOURCE fn=AVG"),
+        row(
+            "AVG over a source partitioned by the GROUP BY column",
+            "SELECT g, AVG(v) AS m FROM bronze.a GROUP BY g",
+            World.appendTo("a").partitioned("a", "g"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "STDDEV over a source partitioned by another column",
+            "SELECT g, STDDEV(v) AS sd FROM bronze.a GROUP BY g",
+            World.appendTo("a").partitioned("a", "day"),
+            "full AGG_NEEDS_PARTITIONED_SOURCE fn=STDDEV"),
+        row(
+            "GROUP BY column not selected",
+            "SELECT SUM(v) AS s FROM bronze.a GROUP BY g",
+            World.appendTo("a"),
+            "full GROUP_BY_NOT_SELECTED col=g"),
+        row(
+            "UNION ALL",
+            "SELECT k FROM bronze.a UNION ALL SELECT k FROM bronze.b",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "UNION (distinct)",
+            "SELECT k FROM bronze.a UNION SELECT k FROM bronze.b",
+            World.appendTo("a"),
+            "full SET_OPERATION op=UNION"),
+        row(
+            "subquery in an expression, its table unchanged",
+            "SELECT k FROM bronze.a WHERE k IN (SELECT k FROM bronze.b)",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "subquery in an expression, its table changed",
+            "SELECT k FROM bronze.a WHERE k IN (SELECT k FROM bronze.b)",
+            World.appendTo("a", "b"),
+            "full SUBQUERY_TABLE_CHANGED"),
+        row(
+            "CTE and subquery in FROM of supported clauses",
+            "WITH x AS (SELECT k, v FROM bronze.a WHERE v > 0) SELECT s.k FROM (SELECT k FROM x)"
+                + " s",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "aggregate inside a subquery in FROM",
+            "SELECT g FROM (SELECT g, SUM(v) AS s FROM bronze.a GROUP BY g) t WHERE s > 1",
+            World.appendTo("a"),
+            "full AGGREGATE_IN_SUBQUERY"),
+        row(
+            "change data feed off",
+            ab,
+            World.appendTo("a").cdfOff("b"),
+            "full CDF_OFF source=bronze.b"),
+        row(
+            "a MERGE on a source",
+            ab,
+            World.appendTo("a").merge("a"),
+            "full NON_APPEND_COMMIT source=bronze.a version=2 operation=MERGE"),
+        row(
+            "definition changed",
+            ab,
+            World.appendTo("a").definitionChanged(),
+            "full DEFINITION_CHANGED"),
+        row("--full", ab, World.appendTo().fullRequested(), "full FULL_REQUESTED"),
+        row(
+            "refresh_policy full",
+            ab,
+            World.appendTo("a").policy(RefreshPolicy.FULL),
+            "full POLICY_FULL"),
+        row(
+            "optimal refresh off",
+            ab,
+            World.appendTo("a").optimalOff(),
+            "full OPTIMAL_REFRESH_OFF"),
+        row("most of the source is new", ab, World.appendTo("a").bigAppend(), "full FULL_CHEAPER"),
+        row("PySpark view", ab, World.appendTo("a").pysparkView(), "full PYSPARK_VIEW"));
+  }
+
+  private static Arguments row(String rule, String sql, World world, String expected) {
+    return Arguments.of(rule, sql, world, expected);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rules")
+  void eachRuleGivesItsStrategyAndReason(String rule, String sql, World world, String expected) {
+    ObjectId a = NAMES.resolve(Name.of("bronze.a"));
+    ObjectId b = NAMES.resolve(Name.of("bronze.b"));
+    Map<ObjectId, Long> consumed = new TreeMap<>(Map.of(a, 1L, b, 1L));
+    Map<ObjectId, Long> current = new TreeMap<>();
+    for (ObjectId id : List.of(a, b)) {
+      if (sql.contains("bronze." + id.name())) {
+        current.put(id, world.changed().contains(id.name()) ? 2L : 1L);
+      }
+    }
+    StrategyDecider.SourceLogs logs =
+        (id, since) ->
+            new SourceLog(
+                !world.cdfOff().contains(id.name()),
+                world.partitions().getOrDefault(id.name(), List.of()),
+                Optional.ofNullable(world.nonAppend().get(id.name()))
+                    .map(op -> new NonAppend(2, op)),
+                true,
+                world.changed().contains(id.name()) ? world.appendedBytes() : 0,
+                1000);
+    Strategy s =
+        StrategyDecider.decide(
+            new StrategyDecider.Input(
+                NAMES.resolve(Name.of("gold.v")),
+                world.full(),
+                world.forced(),
+                world.optimal(),
+                world.policy(),
+                world.pyspark(),
+                world.neverRefreshed() ? Optional.empty() : Optional.of(consumed),
+                current,
+                RefreshAnalyzer.analyze(sql, Position.start(null), List.of()),
+                logs),
+            NAMES);
+    assertThat(s.label() + " " + s.code()).as(rule + ": " + s.detail()).isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("constraintRules")
+  void constraintsAreJudgedToo(String rule, String sql, String check, String expected) {
+    var analysis =
+        RefreshAnalyzer.analyze(
+            sql,
+            Position.start(null),
+            List.of(new Constraint("c", check, OnMismatch.DROP, Position.start(null))));
+    assertThat(analysis.blocker().map(c -> c.code()).orElse("none")).as(rule).isEqualTo(expected);
+  }
+
+  static Stream<Arguments> constraintRules() {
+    return Stream.of(
+        Arguments.of("deterministic check", "SELECT k FROM bronze.a", "k > 0", "none"),
+        Arguments.of(
+            "check with rand",
+            "SELECT k FROM bronze.a",
+            "rand() > 0.5",
+            "NON_DETERMINISTIC fn=rand"),
+        Arguments.of(
+            "check on an aggregate view",
+            "SELECT g, SUM(v) AS s FROM bronze.a GROUP BY g",
+            "s > 0",
+            "CONSTRAINT_ON_AGGREGATE"));
+  }
+}

@@ -1,0 +1,147 @@
+package dev.mlv.target.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mlv.diag.MlvException;
+import dev.mlv.diag.Position;
+import dev.mlv.sql.MlvParser;
+import dev.mlv.sql.SqlStatement;
+import dev.mlv.sql.ViewDefinition;
+import dev.mlv.target.local.FileReader.Group;
+import dev.mlv.target.local.IngestedFiles.SourceFile;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The parts of file ingestion that need no Spark session: options, paths, listing, schemas. */
+class FileSourceTest {
+  @TempDir Path dir;
+
+  private static ViewDefinition view(String options, String properties) {
+    String sql =
+        "CREATE MATERIALIZED LAKE VIEW b.raw USING OneLake_Files OPTIONS ("
+            + options
+            + ")"
+            + (properties == null ? "" : " TBLPROPERTIES (" + properties + ")");
+    return ((SqlStatement.CreateView)
+            MlvParser.parse(Position.start(Path.of("v.sql")), sql).statements().get(0))
+        .definition();
+  }
+
+  @Test
+  void defaultsAreNoHeaderCommaDynamicAndAppendOnly() {
+    FileSource s = FileSource.of(view("'format' = 'CSV', 'path' = 'landing'", null));
+    assertThat(s)
+        .isEqualTo(
+            new FileSource(
+                "landing",
+                FileSource.Format.CSV,
+                false,
+                ',',
+                FileSource.SchemaMode.DYNAMIC,
+                FileSource.RefreshMode.APPEND_ONLY));
+    FileSource m =
+        FileSource.of(
+            view(
+                "'format' = 'parquet', 'path' = 'x'",
+                "'Schema_Mode' = 'fixed', 'refresh_mode' = 'MIRROR'"));
+    assertThat(m.schemaMode()).isEqualTo(FileSource.SchemaMode.FIXED);
+    assertThat(m.refreshMode()).isEqualTo(FileSource.RefreshMode.MIRROR);
+  }
+
+  @Test
+  void otherOptionsAndPathsWithSpacesAreRejectedAtTheirPosition() {
+    assertThatThrownBy(
+            () ->
+                FileSource.of(
+                    view(
+                        "'format' = 'csv', 'path' = 'abfss://w@h/lh.Lakehouse/Files/a%20b',"
+                            + " 'nullValue' = 'NA'",
+                        null)))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("v.sql:1:133: error[FILE_OPTION]: unsupported option 'nullvalue'")
+        .hasMessageContaining("supported options are format, path, header and delimiter")
+        .hasMessageContaining("error[FILE_PATH_SPACE]")
+        .hasMessageContaining("Fabric does not currently accept");
+  }
+
+  @Test
+  void aMappedOneLakeUrlResolvesBelowItsLongestMappedFolder() {
+    Path wh = dir.resolve("wh");
+    SourceFolders folders =
+        new SourceFolders(
+            Map.of(
+                "abfss://ws@onelake.dfs.fabric.microsoft.com/lh.Lakehouse/Files/",
+                    dir.resolve("all"),
+                "abfss://ws@onelake.dfs.fabric.microsoft.com/lh.Lakehouse/Files/orders",
+                    dir.resolve("orders")),
+            new Warehouse(wh),
+            dir);
+    assertThat(
+            folders
+                .resolve(
+                    "abfss://WS@onelake.dfs.fabric.microsoft.com/LH.Lakehouse/Files/orders/2025/")
+                .folder())
+        .isEqualTo(dir.resolve("orders/2025"));
+    assertThat(
+            folders
+                .resolve("abfss://ws@onelake.dfs.fabric.microsoft.com/other.Lakehouse/Files/x")
+                .folder())
+        .isEqualTo(wh.resolve("other.Lakehouse/Files/x"));
+    assertThat(folders.resolve("landing/x").folder()).isEqualTo(dir.resolve("landing/x"));
+  }
+
+  @Test
+  void listingIsRecursiveSortedAndSkipsHiddenFiles() throws IOException {
+    Files.createDirectories(dir.resolve("src/b/c"));
+    Files.createDirectories(dir.resolve("src/_tmp"));
+    Files.writeString(dir.resolve("src/b/c/x.csv"), "1");
+    Files.writeString(dir.resolve("src/a.csv"), "12");
+    Files.writeString(dir.resolve("src/_SUCCESS"), "");
+    Files.writeString(dir.resolve("src/.a.csv.crc"), "");
+    Files.writeString(dir.resolve("src/_tmp/y.csv"), "");
+    assertThat(FileReader.list(dir.resolve("src")))
+        .extracting(SourceFile::path, SourceFile::size)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("a.csv", 2L),
+            org.assertj.core.groups.Tuple.tuple("b/c/x.csv", 1L));
+  }
+
+  @Test
+  void theFirstCsvRecordHonoursQuotesAcrossLines() throws IOException {
+    BufferedReader in =
+        new BufferedReader(new StringReader("\uFEFFa,\"b,\"\"c\"\"\",\"d\ne\"\n1,2,3\n"));
+    assertThat(FileReader.firstRecord(in, ',')).containsExactly("a", "b,\"c\"", "d\ne");
+  }
+
+  @Test
+  void fixedSchemaDifferencesNameTheColumns() {
+    StructType view =
+        new StructType().add("id", DataTypes.IntegerType).add("name", DataTypes.StringType);
+    StructType file =
+        new StructType().add("ID", DataTypes.LongType).add("score", DataTypes.DoubleType);
+    assertThat(FileIngestor.difference(view, file))
+        .isEqualTo(
+            "column score not in the view; column name missing from the file; column id is int"
+                + " in the view but bigint in the file");
+    Group g = new Group(file, List.of(new SourceFile("x/p.parquet", 1, 1)));
+    assertThatThrownBy(
+            () ->
+                FileIngestor.targetSchema(
+                    "b.raw",
+                    FileSource.SchemaMode.DYNAMIC,
+                    view.add(FileReader.PATH_COLUMN, DataTypes.StringType),
+                    List.of(g),
+                    false))
+        .hasMessageContaining("column id is int in the view but bigint in file 'x/p.parquet'");
+  }
+}

@@ -1,0 +1,366 @@
+package dev.mlv.target.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.plan.Planner;
+import dev.mlv.project.DefinitionFiles;
+import dev.mlv.project.LoadResult;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectBuilder;
+import dev.mlv.project.ProjectConfig;
+import dev.mlv.project.ProjectLoader;
+import dev.mlv.refresh.FileCounts;
+import dev.mlv.refresh.RefreshRequest;
+import dev.mlv.refresh.RunListener;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.RunStatus;
+import dev.mlv.refresh.ViewRun;
+import dev.mlv.refresh.ViewStatus;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * File-ingesting views on the local target, end to end through apply and refresh: each refresh mode
+ * with files added, replaced and deleted between refreshes, CSV and Parquet, DYNAMIC and FIXED
+ * schemas.
+ */
+class FileViewTest {
+  private static final String WS = "ws_files";
+  private static final String LH = "lh_files";
+  private static final ObjectId RAW = new ObjectId(WS, LH, "bronze", "raw");
+
+  @TempDir Path dir;
+  private LocalTarget target;
+  private long clock = 1_700_000_000_000L;
+
+  @BeforeAll
+  static void sharedContext() {
+    LocalSparkTestSupport.runtime();
+  }
+
+  @AfterEach
+  void close() {
+    if (target != null) {
+      target.close();
+    }
+  }
+
+  // ---- refresh modes ----
+
+  @Test
+  void appendOnlyIngestsOnlyNewFilesAndKeepsRowsOfReplacedAndDeletedOnes() throws IOException {
+    drop("a.csv", "id,name\n1,ann\n2,bob\n");
+    drop("2024/01/b.csv", "id,name\n3,cid\n");
+    Project p = fileView("'header' = 'true'", "'refresh_mode' = 'APPEND_ONLY'");
+
+    ViewRun created = apply(p);
+    assertThat(created.files()).contains(new FileCounts(2, 0));
+    assertThat(created.rowsWritten()).isEqualTo(3);
+    assertThat(rows("id, name, __filepath__"))
+        .containsExactly(
+            "1|ann|landing/a.csv", "2|bob|landing/a.csv", "3|cid|landing/2024/01/b.csv");
+
+    drop("c.csv", "id,name\n4,dan\n");
+    drop("a.csv", "id,name\n1,ann\n2,bob\n9,new\n");
+    Files.delete(dir.resolve("landing/2024/01/b.csv"));
+    long before = version();
+    ViewRun second = refresh(p, false);
+
+    assertThat(second.strategy()).isEqualTo("incremental");
+    assertThat(second.reason())
+        .startsWith("NEW_FILES: 1 new file to ingest; 2 replaced or deleted");
+    assertThat(second.files()).contains(new FileCounts(1, 0));
+    assertThat(second.rowsWritten()).isEqualTo(1);
+    assertThat(version()).isEqualTo(before + 1);
+    assertThat(rows("id, name")).containsExactly("1|ann", "2|bob", "3|cid", "4|dan");
+
+    ViewRun third = refresh(p, false);
+    assertThat(third.strategy()).isEqualTo("skip");
+    assertThat(third.reason()).startsWith("NO_NEW_FILES");
+    assertThat(version()).isEqualTo(before + 1);
+
+    // A full refresh reads the folder as it is now: the deleted file's rows go.
+    ViewRun full = refresh(p, true);
+    assertThat(full.strategy()).isEqualTo("full");
+    assertThat(rows("id")).containsExactly("1", "2", "4", "9");
+  }
+
+  @Test
+  void mirrorAddsNewFilesAndReplacesRowsOfChangedAndDeletedFilesInOneCommit() throws IOException {
+    drop("a.csv", "id,name\n1,ann\n2,bob\n");
+    drop("sub/b.csv", "id,name\n3,cid\n");
+    drop("sub/keep.csv", "id,name\n5,eve\n");
+    Project p = fileView("'header' = 'true'", "'refresh_mode' = 'MIRROR'");
+    apply(p);
+
+    drop("c.csv", "id,name\n4,dan\n");
+    drop("a.csv", "id,name\n1,ann2\n");
+    Files.delete(dir.resolve("landing/sub/b.csv"));
+    long before = version();
+    ViewRun run = refresh(p, false);
+
+    assertThat(run.strategy()).isEqualTo("incremental");
+    assertThat(run.reason())
+        .isEqualTo("FILES_CHANGED: 1 new file, 1 replaced file, 1 deleted file to mirror (MIRROR)");
+    assertThat(run.files()).contains(new FileCounts(2, 2));
+    assertThat(version()).isEqualTo(before + 1);
+    assertThat(rows("id, name, __filepath__"))
+        .containsExactly(
+            "1|ann2|landing/a.csv", "4|dan|landing/c.csv", "5|eve|landing/sub/keep.csv");
+
+    // Only deletions: rows go, nothing is read.
+    Files.delete(dir.resolve("landing/c.csv"));
+    ViewRun deleted = refresh(p, false);
+    assertThat(deleted.files()).contains(new FileCounts(0, 1));
+    assertThat(rows("id")).containsExactly("1", "5");
+    assertThat(refresh(p, false).strategy()).isEqualTo("skip");
+  }
+
+  @Test
+  void fullModeReadsTheWholeFolderWhenAnythingChanged() throws IOException {
+    // No header (the default): columns are named by position and the first line is data.
+    drop("a.csv", "id;name\n1;\"a;nn\"\n");
+    Project p = fileView("'delimiter' = ';'", "'refresh_mode' = 'FULL'");
+    apply(p);
+    assertThat(columns()).containsExactly("_c0", "_c1", "__filepath__");
+    assertThat(rows("_c0, _c1")).containsExactly("1|a;nn", "id|name");
+    assertThat(refresh(p, false).strategy()).isEqualTo("skip");
+
+    drop("b.csv", "3;cid;extra\n");
+    Files.delete(dir.resolve("landing/a.csv"));
+    ViewRun run = refresh(p, false);
+
+    assertThat(run.strategy()).isEqualTo("full");
+    assertThat(run.reason()).startsWith("FILES_CHANGED: 1 new file, 1 deleted file");
+    // DYNAMIC (the default): the third column b.csv brings is added.
+    assertThat(rows("_c0, _c1, _c2")).containsExactly("3|cid|extra");
+  }
+
+  // ---- CSV ----
+
+  @Test
+  void csvHeadersThatDifferAddColumnsUnderDynamicReadThroughAMappedOneLakeUrl() throws IOException {
+    String url =
+        "abfss://Files_WS@onelake.dfs.fabric.microsoft.com/Files_LH.Lakehouse/Files/orders/";
+    drop("2025/a.csv", "id,name\n1,ann\n");
+    Project p =
+        project(
+            "'format' = 'csv', 'header' = 'true', 'path' = '" + url + "2025'",
+            null,
+            "    files:\n      \"" + url + "\": landing\n");
+    apply(p);
+    assertThat(rows("id, __filepath__")).containsExactly("1|" + url + "2025/a.csv");
+
+    drop("2025/b.csv", "id,city,name\n2,oslo,bob\n");
+    refresh(p, false);
+    assertThat(columns()).containsExactly("id", "name", "__filepath__", "city");
+    assertThat(rows("id, name, city")).containsExactly("1|ann|null", "2|bob|oslo");
+  }
+
+  // ---- Parquet and schema modes ----
+
+  @Test
+  void parquetWithAnExtraColumnIsAddedUnderDynamic() throws IOException {
+    parquet("p1", "SELECT 1 AS id, 'ann' AS name");
+    Project p = fileView("'format' = 'parquet'", "'schema_mode' = 'DYNAMIC'");
+    apply(p);
+    parquet("p2", "SELECT 2 AS id, 'bob' AS name, 7.5D AS score");
+    ViewRun run = refresh(p, false);
+    assertThat(run.status()).isEqualTo(ViewStatus.Completed);
+    assertThat(rows("id, name, score")).containsExactly("1|ann|null", "2|bob|7.5");
+  }
+
+  @Test
+  void parquetWithAnExtraColumnIsRejectedUnderFixedAndNothingIsWritten() throws IOException {
+    parquet("p1", "SELECT 1 AS id, 'ann' AS name");
+    Project p = fileView("'format' = 'parquet'", "'schema_mode' = 'FIXED'");
+    apply(p);
+    parquet("p2", "SELECT 2 AS id, 'bob' AS name, 7.5D AS score");
+    long before = version();
+
+    ViewRun run = refresh(p, false);
+
+    assertThat(run.status()).isEqualTo(ViewStatus.Failed);
+    assertThat(run.error().orElseThrow())
+        .contains("file 'p2/part-")
+        .contains("column score not in the view")
+        .contains("nothing was written");
+    assertThat(version()).isEqualTo(before);
+    assertThat(rows("id, name")).containsExactly("1|ann");
+
+    // The list of ingested files did not move either: once the file fits, it is ingested.
+    deleteTree(dir.resolve("landing/p2"));
+    parquet("p2", "SELECT 2 AS id, 'bob' AS name");
+    ViewRun fixed = refresh(p, false);
+    assertThat(fixed.files()).contains(new FileCounts(1, 0));
+    assertThat(rows("id, name")).containsExactly("1|ann", "2|bob");
+  }
+
+  @Test
+  void fixedOverFilesWithDifferentSchemasFailsAtCreation() throws IOException {
+    drop("a.csv", "id,name\n1,ann\n");
+    drop("b.csv", "id,name,extra\n2,bob,x\n");
+    Project p = fileView("'header' = 'true'", "'schema_mode' = 'FIXED'");
+    target = LocalTargetContractTest.open(p);
+
+    RunReport run = target.apply(p, plan(p), RunListener.NONE);
+
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    assertThat(run.views().get(0).error().orElseThrow())
+        .contains("a FIXED schema needs files that share one schema")
+        .contains("'b.csv' differs from 'a.csv'")
+        .contains("extra");
+    assertThat(Warehouse.isTable(target.warehouse().tableDir(RAW))).isFalse();
+  }
+
+  // ---- paths ----
+
+  @Test
+  void aMissingFolderFailsTheViewWithItsLocalPath() throws IOException {
+    Project p = fileView("'header' = 'true'", null);
+    Files.delete(dir.resolve("landing"));
+    target = LocalTargetContractTest.open(p);
+    RunReport run = target.apply(p, plan(p), RunListener.NONE);
+    assertThat(run.views().get(0).error().orElseThrow())
+        .contains("source folder")
+        .contains("does not exist");
+  }
+
+  // ---- helpers ----
+
+  private Project fileView(String options, String properties) throws IOException {
+    String opts = options.contains("'format'") ? options : "'format' = 'csv', " + options;
+    return project(opts + ", 'path' = 'landing/'", properties, "");
+  }
+
+  private Project project(String options, String properties, String targetExtra)
+      throws IOException {
+    write(
+        "mlv.yml",
+        "name: files\nworkspace: "
+            + WS
+            + "\nlakehouse: "
+            + LH
+            + "\nschema: dbo\n"
+            + "defaults:\n  enable_cdf: false\n  parallelism: 1\n"
+            + "targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n"
+            + "    master: local[2]\n"
+            + targetExtra);
+    write(
+        "views/bronze/raw.sql",
+        "CREATE MATERIALIZED LAKE VIEW bronze.raw\nUSING OneLake_Files\nOPTIONS ("
+            + options
+            + ")"
+            + (properties == null ? "" : "\nTBLPROPERTIES (" + properties + ")")
+            + "\n");
+    Files.createDirectories(dir.resolve("landing"));
+    LoadResult loaded = ProjectLoader.load(dir, Map.of());
+    assertThat(loaded.hasErrors()).as(loaded.diagnostics().toString()).isFalse();
+    ProjectConfig config = loaded.orThrow();
+    Project p =
+        new ProjectBuilder().build(config, DefinitionFiles.discover(config), loaded.diagnostics());
+    assertThat(p.hasErrors()).as(p.diagnostics().toString()).isFalse();
+    return p;
+  }
+
+  private ViewRun apply(Project p) {
+    target = LocalTargetContractTest.open(p);
+    RunReport run = target.apply(p, plan(p), RunListener.NONE);
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    return run.views().get(0);
+  }
+
+  private ViewRun refresh(Project p, boolean full) {
+    RunReport run =
+        target.refresh(
+            p,
+            new RefreshRequest(
+                new TreeSet<>(p.views().keySet()), full, 1, Duration.ofHours(1), false, Map.of()),
+            RunListener.NONE);
+    return run.views().get(0);
+  }
+
+  private dev.mlv.plan.Plan plan(Project p) {
+    return new Planner(Clock.systemUTC())
+        .plan(p, target.name(), target.state(p), new TreeSet<>(p.views().keySet()), true, false);
+  }
+
+  private long version() {
+    OptionalLong v = Warehouse.latestCommit(target.warehouse().tableDir(RAW));
+    return v.orElseThrow();
+  }
+
+  private SparkSession spark() {
+    return target.runtime().session();
+  }
+
+  private List<String> rows(String columns) {
+    return spark()
+        .read()
+        .format("delta")
+        .load(target.warehouse().tableDir(RAW).toString())
+        .selectExpr(columns.split(",\\s*"))
+        .collectAsList()
+        .stream()
+        .map(FileViewTest::cells)
+        .sorted()
+        .toList();
+  }
+
+  private List<String> columns() {
+    return List.of(
+        spark().read().format("delta").load(target.warehouse().tableDir(RAW).toString()).columns());
+  }
+
+  private static String cells(Row r) {
+    return java.util.stream.IntStream.range(0, r.length())
+        .mapToObj(i -> String.valueOf(r.get(i)))
+        .collect(Collectors.joining("|"));
+  }
+
+  /** Writes a source file with a modification time of its own, so a rewrite is always seen. */
+  private void drop(String relative, String text) throws IOException {
+    Path f = dir.resolve("landing").resolve(relative);
+    Files.createDirectories(f.getParent());
+    Files.writeString(f, text, StandardCharsets.UTF_8);
+    clock += 60_000;
+    Files.setLastModifiedTime(f, FileTime.fromMillis(clock));
+  }
+
+  /** One Parquet file (plus Spark's hidden _SUCCESS and .crc files) in landing/{folder}. */
+  private void parquet(String folder, String select) {
+    SparkSession spark = LocalSparkTestSupport.spark();
+    spark
+        .sql(select)
+        .coalesce(1)
+        .write()
+        .parquet(dir.resolve("landing").resolve(folder).toString());
+  }
+
+  private void write(String relative, String text) throws IOException {
+    Path f = dir.resolve(relative);
+    Files.createDirectories(f.getParent());
+    Files.writeString(f, text, StandardCharsets.UTF_8);
+  }
+
+  private static void deleteTree(Path p) {
+    Warehouse.deleteTree(p);
+  }
+}
