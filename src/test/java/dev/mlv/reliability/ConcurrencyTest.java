@@ -51,9 +51,9 @@ class ConcurrencyTest {
       a.toggleTotals();
       CliRun refresh = a.mlv("refresh");
 
-      int c1 = a1.waitFor(300_000);
-      int c2 = a2.waitFor(300_000);
-      int c3 = b1.waitFor(300_000);
+      int c1 = a1.waitFor(900_000);
+      int c2 = a2.waitFor(900_000);
+      int c3 = b1.waitFor(900_000);
       String all = "a1 " + c1 + " " + a1.err() + "\na2 " + c2 + " " + a2.err() + "\nb1 " + c3;
       assertThat(List.of(c1, c2))
           .as(all)
