@@ -427,7 +427,8 @@ public final class LocalTarget implements Target {
               Map.of(),
               elapsed(t0),
               Optional.empty());
-    } else if (strategy instanceof Strategy.Incremental) {
+    } else if (strategy instanceof Strategy.Incremental && !def.isFileSource()) {
+      // A file view ingests its new files itself; only SELECT views are rewritten over changes.
       RunDeadline limit = runDeadline;
       IncrementalMaterializer inc = new IncrementalMaterializer(this, project);
       result =
