@@ -1,5 +1,6 @@
 package dev.mlv.lineage;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -56,7 +57,13 @@ public record ObjectId(String workspace, String lakehouse, String schema, String
       char ca = charAt(a, pa, ia);
       char cb = charAt(b, pb, ib);
       if (ca == 0 && cb == 0) {
-        return 0;
+        // Equal dotted forms can still be different ids when a part holds a '.': order them by
+        // parts, so that the order agrees with equals().
+        return Comparator.comparing(ObjectId::workspace)
+            .thenComparing(ObjectId::lakehouse)
+            .thenComparing(ObjectId::schema)
+            .thenComparing(ObjectId::name)
+            .compare(this, o);
       }
       if (ca != cb) {
         return ca == 0 ? -1 : cb == 0 ? 1 : Character.compare(ca, cb);
