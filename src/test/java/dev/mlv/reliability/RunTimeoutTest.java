@@ -49,7 +49,7 @@ class RunTimeoutTest {
 
     assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
     assertThat(r.out())
-        .contains("\"status\":\"Failed\"")
+        .containsPattern("\"status\"\\s*:\\s*\"Failed\"")
         .contains("RUN_TIMEOUT")
         .contains("cancelled");
     assertThat(seconds).as("the refresh stopped soon after its limit").isLessThan(60);
