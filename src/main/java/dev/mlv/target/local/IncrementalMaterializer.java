@@ -22,8 +22,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Observation;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
@@ -51,6 +54,12 @@ final class IncrementalMaterializer {
 
   private final LocalTarget target;
   private final Project project;
+
+  /** Source views not created yet, by temporary view name (see {@link #registerNamedIn}). */
+  private final Map<String, Supplier<Dataset<Row>>> pending = new LinkedHashMap<>();
+
+  /** The temporary views created for this refresh, dropped at its end. */
+  private final List<String> temps = new ArrayList<>();
 
   /** The aggregate view's output columns by position, from the analysis of its SELECT. */
   private List<OutputColumn> analysisColumns = List.of();
@@ -82,7 +91,6 @@ final class IncrementalMaterializer {
     ViewMaterializer materializer = target.materializer(project);
     SparkSession spark = materializer.prepare(id);
     String tag = "mlv_inc_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    List<String> temps = new ArrayList<>();
     // An append of no rows must still commit: the commit records the versions consumed.
     spark.conf().set("spark.databricks.delta.skipRecordingEmptyCommits", "false");
     try {
@@ -217,28 +225,31 @@ final class IncrementalMaterializer {
       String base = tag + "_" + names.size();
       names.put(id, base);
       String path = target.warehouse().tableDir(id).toString();
-      Dataset<Row> newer = spark.read().format("delta").option("versionAsOf", now).load(path);
-      register(newer, base + "_n", temps);
-      register(newer.limit(0), base + "_e", temps);
+      // Each version read costs a Delta snapshot (Spark jobs over the log), so a view is only
+      // created when a query names it: a single-source view reads the change rows alone.
+      Supplier<Dataset<Row>> newer =
+          memoized(() -> spark.read().format("delta").option("versionAsOf", now).load(path));
+      pending.put(base + "_n", newer);
+      pending.put(base + "_e", () -> newer.get().limit(0));
       if (changed) {
-        register(
-            spark.read().format("delta").option("versionAsOf", before).load(path),
+        pending.put(
             base + "_o",
-            temps);
-        Dataset<Row> changes =
-            spark
-                .read()
-                .format("delta")
-                .option("readChangeFeed", "true")
-                .option("startingVersion", before + 1)
-                .option("endingVersion", now)
-                .load(path)
-                .where(functions.col("_change_type").equalTo("insert"))
-                .drop(CDF_COLUMNS.toArray(new String[0]));
-        register(changes, base + "_d", temps);
+            () -> spark.read().format("delta").option("versionAsOf", before).load(path));
+        pending.put(
+            base + "_d",
+            () ->
+                spark
+                    .read()
+                    .format("delta")
+                    .option("readChangeFeed", "true")
+                    .option("startingVersion", before + 1)
+                    .option("endingVersion", now)
+                    .load(path)
+                    .where(functions.col("_change_type").equalTo("insert"))
+                    .drop(CDF_COLUMNS.toArray(new String[0])));
       } else {
-        register(newer, base + "_o", temps);
-        register(newer.limit(0), base + "_d", temps);
+        pending.put(base + "_o", newer);
+        pending.put(base + "_d", () -> newer.get().limit(0));
       }
     }
     return new Rewrite(refs, ids, names, changedRefs);
@@ -249,7 +260,29 @@ final class IncrementalMaterializer {
     temps.add(name);
   }
 
-  private static Dataset<Row> resolve(SparkSession spark, String sql) {
+  private static <T> Supplier<T> memoized(Supplier<T> compute) {
+    List<T> once = new ArrayList<>(1);
+    return () -> {
+      if (once.isEmpty()) {
+        once.add(compute.get());
+      }
+      return once.get(0);
+    };
+  }
+
+  /** Registers the pending source views that {@code sql} names. */
+  private void registerNamedIn(String sql) {
+    for (var it = pending.entrySet().iterator(); it.hasNext(); ) {
+      var e = it.next();
+      if (Pattern.compile("\\b" + Pattern.quote(e.getKey()) + "\\b").matcher(sql).find()) {
+        register(e.getValue().get(), e.getKey(), temps);
+        it.remove();
+      }
+    }
+  }
+
+  private Dataset<Row> resolve(SparkSession spark, String sql) {
+    registerNamedIn(sql);
     try {
       Dataset<Row> rows = spark.sql(sql);
       rows.schema();
@@ -337,7 +370,9 @@ final class IncrementalMaterializer {
       String path,
       String tag,
       List<String> temps) {
-    Dataset<Row> partials = resolve(spark, rewrite.delta(sql)).localCheckpoint();
+    // One pass: the partials are read once, inside the merge; a flag column marks the groups they
+    // touch, counted by an observation of the same write instead of a second job.
+    Dataset<Row> partials = resolve(spark, rewrite.delta(sql));
     register(partials, tag + "_partials", temps);
     Dataset<Row> current = spark.read().format("delta").load(path);
     register(current, tag + "_view", temps);
@@ -361,24 +396,41 @@ final class IncrementalMaterializer {
       }
       select.add("CAST(" + merged + " AS " + fields[i].dataType().sql() + ") AS " + c);
     }
+    String flag = tag + "_new";
     String mergedSql =
         "SELECT "
             + String.join(", ", select)
-            + " FROM (SELECT * FROM "
+            + ", MAX("
+            + flag
+            + ") AS "
+            + flag
+            + " FROM (SELECT *, 0 AS "
+            + flag
+            + " FROM "
             + tag
-            + "_view UNION ALL SELECT * FROM "
+            + "_view UNION ALL SELECT *, 1 AS "
+            + flag
+            + " FROM "
             + tag
             + "_partials) AS mlv_all"
             + (keys.isEmpty() ? "" : " GROUP BY " + String.join(", ", keys));
-    long touched =
-        keys.isEmpty()
-            ? 1
-            : spark
-                .sql("SELECT DISTINCT " + String.join(", ", keys) + " FROM " + tag + "_partials")
-                .count();
-    Dataset<Row> merged = spark.sql(mergedSql);
+    Observation touchedGroups = new Observation(tag + "_touched");
+    Dataset<Row> merged =
+        spark
+            .sql(mergedSql)
+            .observe(touchedGroups, functions.sum(functions.col(flag)).as("touched"))
+            .drop(flag);
     merged.write().format("delta").mode("overwrite").option("userMetadata", meta).save(path);
-    return new Written(touched, 0, Map.of());
+    long groups;
+    try {
+      Object touched = touchedGroups.getAsJava().get("touched");
+      groups = touched instanceof Number n ? n.longValue() : 0L;
+    } catch (InterruptedException e) {
+      // The commit is made; only the count is lost.
+      Thread.currentThread().interrupt();
+      groups = 0L;
+    }
+    return new Written(keys.isEmpty() ? 1 : groups, 0, Map.of());
   }
 
   private List<OutputColumn> columnsOf(ObjectId id, StructField[] fields) {
@@ -432,6 +484,7 @@ final class IncrementalMaterializer {
                           ViewMaterializer.REFRESH_FAILED,
                           "refresh of " + id + " failed: no GROUP BY column partitions " + source));
       String values = tag + "_touched_" + touched.size();
+      registerNamedIn(rewrite.names().get(source) + "_d");
       register(
           spark
               .table(rewrite.names().get(source) + "_d")
