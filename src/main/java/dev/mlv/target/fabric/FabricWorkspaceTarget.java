@@ -24,7 +24,6 @@ import dev.mlv.target.DeployedState;
 import dev.mlv.target.DeployedView;
 import dev.mlv.target.SqlResult;
 import dev.mlv.target.Target;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -392,12 +391,14 @@ public final class FabricWorkspaceTarget implements Target {
     JobClient.Selection selection =
         new JobClient.Selection(
             request.full(), names, false, extended, extended ? extendedLineage : List.of());
-    if (extended) {
+    // One command's request: a shell reusing this target must not inherit it.
+    extended = false;
+    if (selection.extendedLineage()) {
       listener.message(
-          extendedLineage.isEmpty()
+          selection.lakehouses().isEmpty()
               ? "  extended lineage: all upstream lakehouses are refreshed too (Fabric's default when none is named)"
               : "  extended lineage: upstream lakehouses "
-                  + extendedLineage
+                  + selection.lakehouses()
                   + " are refreshed too");
     }
     String displayName =
@@ -413,17 +414,17 @@ public final class FabricWorkspaceTarget implements Target {
     String definition = jobs.definitionFor(displayName, selection);
     listener.message(
         "  starting one " + JobClient.JOB_TYPE + " job for " + selected.size() + " view(s)");
-    URI instance = jobs.start(Optional.of(definition));
     Set<String> seenStatus = new HashSet<>();
     JobClient.JobInstance done =
-        jobs.await(
-            instance,
+        jobs.runThrottled(
+            Optional.of(definition),
             request.timeout(),
             j -> {
-              if (seenStatus.add(j.status())) {
+              if (seenStatus.add(j.id() + j.status())) {
                 listener.message("  job " + j.id() + ": " + j.status());
               }
-            });
+            },
+            listener::message);
     Optional<String> jobId = Optional.of(done.id());
     if (done.status().equals("Deduped")) {
       listener.message(

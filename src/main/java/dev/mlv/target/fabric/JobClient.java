@@ -32,7 +32,8 @@ final class JobClient {
       String invokeType,
       Optional<Instant> start,
       Optional<Instant> end,
-      Optional<String> failure) {
+      Optional<String> failure,
+      Optional<String> errorCode) {
 
     boolean finished() {
       return Set.of("Completed", "Failed", "Cancelled", "Deduped").contains(status);
@@ -191,6 +192,44 @@ final class JobClient {
     return u;
   }
 
+  /**
+   * Starts the job and waits for it; a job that Fabric failed for capacity throttling is started
+   * again after a backoff, until the retry budget is spent. Only one instance is ever in flight:
+   * the next starts after the throttled one has ended.
+   */
+  JobInstance runThrottled(
+      Optional<String> definitionId,
+      Duration timeout,
+      java.util.function.Consumer<JobInstance> seen,
+      java.util.function.Consumer<String> say) {
+    Instant deadline = Instant.now().plus(http.policy().retryBudget());
+    java.util.Random random = new java.util.Random();
+    for (int attempt = 0; ; attempt++) {
+      JobInstance done = await(start(definitionId), timeout, seen);
+      if (!done.status().equals("Failed")
+          || !done.errorCode().filter(FabricError::throttling).isPresent()) {
+        return done;
+      }
+      Duration wait = http.policy().backoff(attempt, random);
+      if (Instant.now().plus(wait).isAfter(deadline)) {
+        say.accept(
+            "  job "
+                + done.id()
+                + " was throttled by the capacity and the retry budget is spent; giving up");
+        return done;
+      }
+      say.accept(
+          "  job "
+              + done.id()
+              + " was throttled by the capacity ("
+              + done.errorCode().orElseThrow()
+              + "); starting it again in "
+              + Math.max(1, wait.toSeconds())
+              + " s");
+      FabricHttp.sleep(wait, "waiting to restart the throttled refresh job");
+    }
+  }
+
   /** Polls the instance until it ends, with growing intervals (or the service's Retry-After). */
   JobInstance await(URI instance, Duration timeout, java.util.function.Consumer<JobInstance> seen) {
     Instant deadline = Instant.now().plus(timeout);
@@ -263,8 +302,9 @@ final class JobClient {
 
   static JobInstance instance(JsonNode n) {
     JsonNode f = n.path("failureReason");
+    boolean none = f.isMissingNode() || f.isNull();
     Optional<String> failure =
-        f.isMissingNode() || f.isNull()
+        none
             ? Optional.empty()
             : Optional.of(
                 f.path("errorCode").asText("Failed") + ": " + f.path("message").asText(""));
@@ -274,7 +314,8 @@ final class JobClient {
         n.path("invokeType").asText(""),
         time(n.path("startTimeUtc")),
         time(n.path("endTimeUtc")),
-        failure);
+        failure,
+        none ? Optional.empty() : Optional.ofNullable(f.path("errorCode").asText(null)));
   }
 
   /** Fabric writes job times without a zone suffix; they are UTC. */

@@ -121,6 +121,9 @@ final class FabricSimulator implements AutoCloseable {
   /** Milliseconds between job status moves. */
   volatile long jobStepMs = 5;
 
+  /** The next this-many refresh jobs fail with Fabric's capacity throttling error code. */
+  final AtomicInteger throttleJobs = new AtomicInteger();
+
   /** Answer execution-definition creates as long-running operations. */
   volatile boolean definitionsAsOperations = true;
 
@@ -719,6 +722,27 @@ final class FabricSimulator implements AutoCloseable {
         }
       }
     }
+    JsonNode ext = body.path("extendedLineageExecutionContext");
+    if (!ext.isMissingNode()) {
+      String extType = ext.path("type").asText("");
+      if (!Set.of("All", "Selected").contains(extType)) {
+        throw new Problem(
+            400, "InvalidRequest", "extendedLineageExecutionContext.type must be All or Selected");
+      }
+      if (extType.equals("Selected")) {
+        if (ext.path("selectedLakehouses").size() == 0) {
+          throw new Problem(
+              400, "InvalidRequest", "selectedLakehouses must not be empty when type is Selected");
+        }
+        for (JsonNode l : ext.path("selectedLakehouses")) {
+          try {
+            UUID.fromString(l.asText());
+          } catch (IllegalArgumentException e) {
+            throw new Problem(400, "InvalidRequest", "selectedLakehouses holds a non-UUID");
+          }
+        }
+      }
+    }
     String mode = body.path("settings").path("refreshMode").asText("Optimal");
     if (!Set.of("Optimal", "Full").contains(mode)) {
       throw new Problem(400, "InvalidRequest", "settings.refreshMode must be Optimal or Full");
@@ -818,6 +842,17 @@ final class FabricSimulator implements AutoCloseable {
   }
 
   private void finish(Lakehouse lh, ObjectNode job, ObjectNode def) {
+    if (throttleJobs.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      synchronized (lh.jobs) {
+        job.put("endTimeUtc", now());
+        job.put("status", "Failed");
+        ObjectNode f = job.putObject("failureReason");
+        f.put("errorCode", "MLV_SPARK_JOB_CAPACITY_THROTTLING");
+        f.put("message", "The capacity is throttled; Spark could not start the refresh");
+        f.put("requestId", UUID.randomUUID().toString());
+      }
+      return;
+    }
     DataPlane.Refreshed done;
     try {
       synchronized (lh) {
