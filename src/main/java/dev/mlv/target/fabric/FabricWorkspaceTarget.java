@@ -57,6 +57,7 @@ public final class FabricWorkspaceTarget implements Target {
   private final LivyClient livy;
   private final JobClient jobs;
   private final RunRecords records;
+  private final FabricSchedules schedules;
   private List<UUID> extendedLineage;
   private boolean extended;
 
@@ -72,6 +73,13 @@ public final class FabricWorkspaceTarget implements Target {
             http, target.workspaceId(), target.lakehouseId(), state.resolve("livy-session"));
     this.jobs = new JobClient(http, target.workspaceId(), target.lakehouseId());
     this.records = new RunRecords(state.resolve("runs"));
+    this.schedules =
+        new FabricSchedules(http, jobs, target.workspaceId(), target.lakehouseId(), target.name());
+  }
+
+  /** The lakehouse's refresh schedules, as declared resources. */
+  public FabricSchedules schedules() {
+    return schedules;
   }
 
   @Override

@@ -66,6 +66,43 @@ final class JobClient {
    * of the selection) and brought up to date, or created.
    */
   String definitionFor(String displayName, Selection s) {
+    ObjectNode body = definitionBody(displayName, s);
+    String path = lakehouse + "/mlvexecutiondefinitions";
+    for (JsonNode d : list(path, "listing MLV execution definitions")) {
+      if (displayName.equals(d.path("displayName").asText())) {
+        String id = d.path("id").asText();
+        if (!same(d, body)) {
+          http.send(
+              "PATCH",
+              http.url(path + "/" + id),
+              body,
+              "updating MLV execution definition " + displayName,
+              true,
+              null);
+        }
+        return id;
+      }
+    }
+    return create(path, displayName, body);
+  }
+
+  /** Every execution definition of the lakehouse. */
+  List<JsonNode> definitions() {
+    return list(lakehouse + "/mlvexecutiondefinitions", "listing MLV execution definitions");
+  }
+
+  void deleteDefinition(String id, String displayName) {
+    http.send(
+        "DELETE",
+        http.url(lakehouse + "/mlvexecutiondefinitions/" + id),
+        null,
+        "deleting MLV execution definition " + displayName,
+        true,
+        null);
+  }
+
+  /** The body of an execution definition for this selection, as mlv sends and compares it. */
+  static ObjectNode definitionBody(String displayName, Selection s) {
     ObjectNode body = FabricHttp.JSON.createObjectNode();
     body.put("displayName", displayName);
     body.put("description", "Created by mlv for one refresh selection");
@@ -84,22 +121,10 @@ final class JobClient {
         s.lakehouses().forEach(l -> lhs.add(l.toString()));
       }
     }
-    String path = lakehouse + "/mlvexecutiondefinitions";
-    for (JsonNode d : list(path, "listing MLV execution definitions")) {
-      if (displayName.equals(d.path("displayName").asText())) {
-        String id = d.path("id").asText();
-        if (!same(d, body)) {
-          http.send(
-              "PATCH",
-              http.url(path + "/" + id),
-              body,
-              "updating MLV execution definition " + displayName,
-              true,
-              null);
-        }
-        return id;
-      }
-    }
+    return body;
+  }
+
+  private String create(String path, String displayName, ObjectNode body) {
     // A create whose answer was lost is found by name instead of creating a twin.
     JsonNode created =
         http.send(
@@ -120,7 +145,7 @@ final class JobClient {
     return created.path("id").asText();
   }
 
-  private static boolean same(JsonNode existing, ObjectNode wanted) {
+  static boolean same(JsonNode existing, ObjectNode wanted) {
     for (String f :
         List.of(
             "settings", "currentLakehouseExecutionContext", "extendedLineageExecutionContext")) {
