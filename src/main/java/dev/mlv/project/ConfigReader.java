@@ -179,7 +179,7 @@ final class ConfigReader {
 
     List<dev.mlv.schedule.Schedule> schedules =
         top.get("schedules")
-            .map(n -> new ScheduleReader(problems, this::pos).read(n, targets))
+            .map(n -> new ScheduleReader(problems, this::pos, this::text).read(n, targets))
             .orElse(List.of());
 
     if (problems.stream().anyMatch(Diagnostic::isError)) {

@@ -48,10 +48,16 @@ final class ScheduleReader {
 
   private final List<Diagnostic> problems;
   private final Function<Node, Position> pos;
+  private final java.util.function.BiFunction<Node, String, Optional<String>> interpolated;
 
-  ScheduleReader(List<Diagnostic> problems, Function<Node, Position> pos) {
+  /** {@code interpolated} expands {@code ${NAME}} in a value, as every string of mlv.yml does. */
+  ScheduleReader(
+      List<Diagnostic> problems,
+      Function<Node, Position> pos,
+      java.util.function.BiFunction<Node, String, Optional<String>> interpolated) {
     this.problems = problems;
     this.pos = pos;
+    this.interpolated = interpolated;
   }
 
   List<Schedule> read(Node node, Map<String, TargetConfig> targets) {
@@ -366,6 +372,9 @@ final class ScheduleReader {
 
   private Optional<String> scalar(Node n) {
     if (n instanceof ScalarNode s && !Tag.NULL.equals(s.getTag()) && !s.getValue().isBlank()) {
+      if (s.getValue().contains("${")) {
+        return interpolated.apply(n, "a schedule value").map(String::strip);
+      }
       return Optional.of(s.getValue().strip());
     }
     error(n, "expected a single value here", null);

@@ -55,7 +55,7 @@ class ScheduleConfigTest {
                 times: ["02:00", 14:30]
                 start: 2026-01-01T00:00:00
                 end: 2027-01-01T00:00:00
-                time_zone: Central Standard Time
+                time_zone: ${zone}
                 refresh_mode: full
                 targets: [prod]
               - name: weekdays
@@ -73,6 +73,8 @@ class ScheduleConfigTest {
                 times: ["23:00"]
                 start: 2026-01-01T00:00:00
                 end: 2027-01-01T00:00:00
+            vars:
+              zone: Central Standard Time
             """);
     assertThat(r.hasErrors()).as(r.diagnostics().toString()).isFalse();
     List<Schedule> s = r.orThrow().schedules();
