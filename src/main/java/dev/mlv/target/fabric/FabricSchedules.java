@@ -101,19 +101,37 @@ public final class FabricSchedules {
             null);
       } else if (c instanceof ScheduleChange.Delete) {
         say.accept("  deleting schedule " + c.name());
-        http.send(
-            "DELETE",
-            http.url(path + "/" + c.id()),
-            null,
-            "deleting schedule " + c.name(),
-            true,
-            null);
+        deleted(
+            () ->
+                http.send(
+                    "DELETE",
+                    http.url(path + "/" + c.id()),
+                    null,
+                    "deleting schedule " + c.name(),
+                    true,
+                    null));
         Deployed d = diff.managed().get(c.name());
-        d.definition()
-            .ifPresent(
-                def ->
-                    jobs.deleteDefinition(
-                        def.path("id").asText(), def.path("displayName").asText()));
+        // A twin of a declared schedule shares its definition, which stays.
+        if (d.id().equals(c.id()) && !wanted.containsKey(c.name())) {
+          d.definition()
+              .ifPresent(
+                  def ->
+                      deleted(
+                          () ->
+                              jobs.deleteDefinition(
+                                  def.path("id").asText(), def.path("displayName").asText())));
+        }
+      }
+    }
+  }
+
+  /** A DELETE retried after its answer was lost finds the resource gone: that is success. */
+  private static void deleted(Runnable delete) {
+    try {
+      delete.run();
+    } catch (FabricApiException e) {
+      if (e.status() != 404) {
+        throw e;
       }
     }
   }
@@ -268,11 +286,13 @@ public final class FabricSchedules {
   private Diff diff(Project project, Map<String, Wanted> wanted, List<Deployed> deployed) {
     Map<String, Deployed> managed = new LinkedHashMap<>();
     List<String> unmanaged = new ArrayList<>();
+    List<Deployed> twins = new ArrayList<>();
     for (Deployed d : deployed) {
-      if (d.name().isPresent() && managed.putIfAbsent(d.name().get(), d) == null) {
-        continue;
+      if (d.name().isEmpty()) {
+        unmanaged.add(d.id() + " (" + describe(d.body()) + ")");
+      } else if (managed.putIfAbsent(d.name().get(), d) != null) {
+        twins.add(d);
       }
-      unmanaged.add(d.id() + " (" + describe(d.body()) + ")");
     }
     int total = unmanaged.size() + wanted.size();
     if (total > ScheduleLimits.MAX_PER_ITEM) {
@@ -330,6 +350,14 @@ public final class FabricSchedules {
                 describe(e.getValue().body()),
                 "created by mlv, no longer in mlv.yml"));
       }
+    }
+    for (Deployed twin : twins) {
+      changes.add(
+          new ScheduleChange.Delete(
+              twin.name().orElseThrow(),
+              twin.id(),
+              describe(twin.body()),
+              "a second schedule of mlv's with this name"));
     }
     return new Diff(new SchedulePlan(changes, unmanaged, Optional.empty()), managed);
   }

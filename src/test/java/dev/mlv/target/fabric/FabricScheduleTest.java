@@ -160,6 +160,42 @@ class FabricScheduleTest {
   }
 
   @Test
+  void underThirtyPercentTransientFaultsSchedulesAreCreatedOnceEach() {
+    Project p = declare(NIGHTLY, SILVER_HOURLY.replace("[silver.orders_clean]", "all"));
+    fabric.simulator.faults = java.util.EnumSet.allOf(FabricSimulator.Fault.class);
+    fabric.simulator.faultRate = 0.3;
+    apply(p);
+    fabric.simulator.faultRate = 0;
+    assertThat(fabric.simulator.injected.get()).isPositive();
+    assertThat(deployed()).hasSize(2);
+    assertThat(fabric.simulator.schedulesWritten.get()).isEqualTo(2);
+    assertThat(plan(p).hasChanges()).isFalse();
+    // And deleting them under faults leaves nothing of mlv's behind.
+    p = declare();
+    fabric.simulator.faultRate = 0.3;
+    apply(p);
+    fabric.simulator.faultRate = 0;
+    assertThat(deployed()).isEmpty();
+    assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).definitions).isEmpty();
+  }
+
+  @Test
+  void aTwinOfAManagedScheduleIsDeletedAndTheDeclaredOneKept() {
+    Project p = declare(NIGHTLY);
+    apply(p);
+    ObjectNode copy = deployed().values().iterator().next().deepCopy();
+    copy.put("id", java.util.UUID.randomUUID().toString());
+    deployed().put(copy.path("id").asText(), copy);
+    assertThat(actions(plan(p)))
+        .containsExactly(
+            "NoOp nightly: as declared",
+            "Delete nightly: a second schedule of mlv's with this name");
+    apply(p);
+    assertThat(deployed()).hasSize(1);
+    assertThat(plan(p).hasChanges()).isFalse();
+  }
+
+  @Test
   void aScheduleMadeInTheUiIsListedAsUnmanagedAndLeftAlone() {
     String ui = fabric.simulator.addUiSchedule(fabric.lakehouseId);
     Project p = declare(NIGHTLY);
