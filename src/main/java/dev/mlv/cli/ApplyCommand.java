@@ -123,6 +123,10 @@ public final class ApplyCommand implements Callable<Integer> {
       if (!plan.hasViewChanges()) {
         // Only schedules change: no view run to report.
         ScheduleSync.apply(project, target, plan.schedules(), said);
+        if (format == ReportFormat.json) {
+          out.print(PlanJson.writeSchedules(plan));
+          out.flush();
+        }
         return ExitCodes.OK;
       }
       RunReport run;

@@ -81,6 +81,23 @@ public final class PlanJson {
     }
   }
 
+  /**
+   * What {@code apply --format json} prints when only schedules changed (there is no view run to
+   * report): the plan's identity and its {@code schedules} object, as in the plan JSON.
+   */
+  public static String writeSchedules(Plan plan) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("formatVersion", Plan.FORMAT_VERSION);
+    root.put("project", plan.project());
+    root.put("target", plan.target());
+    schedules(root, plan.schedules());
+    try {
+      return JSON.writeValueAsString(root) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a tree of plain nodes always serialises", e);
+    }
+  }
+
   /** Written only when the project declares schedules, so plans without them read as before. */
   private static void schedules(ObjectNode root, SchedulePlan sp) {
     if (sp.isEmpty()) {

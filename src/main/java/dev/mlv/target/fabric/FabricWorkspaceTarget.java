@@ -368,6 +368,7 @@ public final class FabricWorkspaceTarget implements Target {
   @Override
   public RunReport refresh(Project project, RefreshRequest request, RunListener listener) {
     if (request.dryRun()) {
+      extended = false; // a dry run starts no job, so the request ends here
       return dryRun(project, request);
     }
     return cancellable(

@@ -90,6 +90,20 @@ class FabricScheduleCliTest {
         .contains("Schedules applied: 0 created, 0 updated, 1 deleted.");
     assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).schedules).hasSize(2);
     assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).schedules).containsKey(ui);
+
+    // In JSON, a schedule-only apply prints the schedule part of the plan on stdout.
+    fabric.write(
+        "mlv.yml",
+        fabric.config(
+                "    auth:\n      mode: token\n      token_env: " + FabricCliTest.TOKEN_ENV + "\n")
+            + "schedules:\n"
+            + FabricScheduleTest.NIGHTLY.replace("\"02:00\"", "\"04:00\""));
+    CliRun json = mlv("apply", "-t", "prod", "--auto-approve", "--format", "json");
+    assertThat(json.exitCode()).as(json.toString()).isZero();
+    JsonNode applied = FabricHttp.JSON.readTree(json.out());
+    assertThat(applied.path("schedules").path("summary").toString())
+        .isEqualTo("{\"create\":0,\"update\":1,\"delete\":0,\"unchanged\":0}");
+    assertThat(json.err()).contains("Schedules applied: 0 created, 1 updated, 0 deleted.");
   }
 
   @Test
