@@ -26,6 +26,8 @@ class FabricScheduleCliTest {
   void start() {
     fabric = new SimulatedFabric(dir);
     fabric.simulator.token = System.getenv(FabricCliTest.TOKEN_ENV);
+    fabric.simulator.instantStatements = true; // the CLI polls at production intervals
+    fabric.simulator.slowPolls = 0;
     fabric.write(
         "mlv.yml",
         fabric.config(
@@ -50,8 +52,17 @@ class FabricScheduleCliTest {
     return CliRun.of(all.toArray(String[]::new));
   }
 
+  private void declare(String... schedules) {
+    fabric.write(
+        "mlv.yml",
+        fabric.config(
+                "    auth:\n      mode: token\n      token_env: " + FabricCliTest.TOKEN_ENV + "\n")
+            + "schedules:\n"
+            + String.join("", schedules));
+  }
+
   @Test
-  void planShowsSchedulesBesideViewsAndApplyMakesItSo() throws Exception {
+  void planShowsSchedulesBesideViewsAndApplyMakesViewsThenSchedules() {
     fabric.withOrders();
     String ui = fabric.simulator.addUiSchedule(fabric.lakehouseId);
 
@@ -64,46 +75,49 @@ class FabricScheduleCliTest {
     assertThat(apply.out())
         .contains("  creating schedule nightly")
         .contains("Schedules applied: 2 created, 0 updated, 0 deleted.");
+    assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).mlvs).hasSize(2);
     assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).schedules).hasSize(3);
+  }
 
-    CliRun again = mlv("plan", "-t", "prod", "--format", "json", "--detailed-exitcode");
-    assertThat(again.exitCode()).as(again.toString()).isZero();
-    JsonNode json = FabricHttp.JSON.readTree(again.out());
-    assertThat(json.path("schedules").path("summary").toString())
-        .isEqualTo("{\"create\":0,\"update\":0,\"delete\":0,\"unchanged\":2}");
-    assertThat(json.path("schedules").path("unmanaged").get(0).asText()).startsWith(ui);
-    assertThat(json.path("schedules").path("changes").get(1).path("summary").asText())
-        .isEqualTo("Monday, Thursday at 06:00 (UTC), silver.orders_clean, Full");
+  /** Without views the plan reads little over Livy, so these commands stay quick. */
+  @Test
+  void scheduleOnlyChangesCountForDetailedExitcodeAndPrintJson() throws Exception {
+    java.nio.file.Files.delete(dir.resolve("views/silver/orders_clean.sql"));
+    java.nio.file.Files.delete(dir.resolve("views/gold/by_customer.sql"));
+    String hourly =
+        FabricScheduleTest.SILVER_HOURLY.replace("views: [silver.orders_clean]", "views: all");
+    declare(FabricScheduleTest.NIGHTLY, hourly);
+    String ui = fabric.simulator.addUiSchedule(fabric.lakehouseId);
 
-    // Only a schedule changes: the plan exits 2 and apply touches no view.
-    fabric.write(
-        "mlv.yml",
-        fabric.config(
-                "    auth:\n      mode: token\n      token_env: " + FabricCliTest.TOKEN_ENV + "\n")
-            + "schedules:\n"
-            + FabricScheduleTest.NIGHTLY);
-    CliRun onlySchedules = mlv("apply", "-t", "prod", "--auto-approve");
-    assertThat(onlySchedules.exitCode()).as(onlySchedules.toString()).isZero();
-    assertThat(onlySchedules.out())
-        .contains("- delete   silver-hourly")
-        .contains("Schedules: 0 to create, 0 to update, 1 to delete, 1 unchanged.")
-        .contains("Schedules applied: 0 created, 0 updated, 1 deleted.");
-    assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).schedules).hasSize(2);
-    assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).schedules).containsKey(ui);
+    CliRun plan = mlv("plan", "-t", "prod", "--detailed-exitcode");
+    assertThat(plan.exitCode()).as(plan.toString()).isEqualTo(2);
+    assertThat(plan.out()).contains("Schedules: 2 to create, 0 to update, 0 to delete");
 
-    // In JSON, a schedule-only apply prints the schedule part of the plan on stdout.
-    fabric.write(
-        "mlv.yml",
-        fabric.config(
-                "    auth:\n      mode: token\n      token_env: " + FabricCliTest.TOKEN_ENV + "\n")
-            + "schedules:\n"
-            + FabricScheduleTest.NIGHTLY.replace("\"02:00\"", "\"04:00\""));
     CliRun json = mlv("apply", "-t", "prod", "--auto-approve", "--format", "json");
     assertThat(json.exitCode()).as(json.toString()).isZero();
     JsonNode applied = FabricHttp.JSON.readTree(json.out());
     assertThat(applied.path("schedules").path("summary").toString())
-        .isEqualTo("{\"create\":0,\"update\":1,\"delete\":0,\"unchanged\":0}");
-    assertThat(json.err()).contains("Schedules applied: 0 created, 1 updated, 0 deleted.");
+        .isEqualTo("{\"create\":2,\"update\":0,\"delete\":0,\"unchanged\":0}");
+    assertThat(json.err()).contains("Schedules applied: 2 created, 0 updated, 0 deleted.");
+    assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).schedules).hasSize(3);
+
+    CliRun again = mlv("plan", "-t", "prod", "--format", "json", "--detailed-exitcode");
+    assertThat(again.exitCode()).as(again.toString()).isZero();
+    JsonNode planned = FabricHttp.JSON.readTree(again.out());
+    assertThat(planned.path("schedules").path("summary").toString())
+        .isEqualTo("{\"create\":0,\"update\":0,\"delete\":0,\"unchanged\":2}");
+    assertThat(planned.path("schedules").path("unmanaged").get(0).asText()).startsWith(ui);
+    assertThat(planned.path("schedules").path("changes").get(1).path("summary").asText())
+        .isEqualTo("every 60 min (UTC), all views, Full");
+
+    declare(FabricScheduleTest.NIGHTLY);
+    CliRun delete = mlv("apply", "-t", "prod", "--auto-approve");
+    assertThat(delete.exitCode()).as(delete.toString()).isZero();
+    assertThat(delete.out())
+        .contains("- delete   silver-hourly")
+        .contains("Schedules: 0 to create, 0 to update, 1 to delete, 1 unchanged.")
+        .contains("Schedules applied: 0 created, 0 updated, 1 deleted.");
+    assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).schedules).hasSize(2).containsKey(ui);
   }
 
   @Test
