@@ -31,8 +31,10 @@ import picocli.CommandLine.Spec;
     description = {
       "Create, replace, rename and drop views so the target matches the project, turn on",
       "change data feed on sources, then refresh the changed views and everything downstream",
-      "in dependency order. With PLANFILE, applies exactly that saved plan, and refuses it",
-      "when the deployed views or the project changed since it was made."
+      "in dependency order. On a Fabric target, then create, update and delete the refresh",
+      "schedules of mlv.yml (never schedules made elsewhere). With PLANFILE, applies exactly",
+      "that saved plan, and refuses it when the deployed views, the schedules or the project",
+      "changed since it was made."
     },
     footer = {
       "",
@@ -117,9 +119,24 @@ public final class ApplyCommand implements Callable<Integer> {
           return ExitCodes.ERROR;
         }
       }
+      var said = format == ReportFormat.json ? spec.commandLine().getErr() : out;
+      if (!plan.hasViewChanges()) {
+        // Only schedules change: no view run to report.
+        ScheduleSync.apply(project, target, plan.schedules(), said);
+        if (format == ReportFormat.json) {
+          out.print(PlanJson.writeSchedules(plan));
+          out.flush();
+        }
+        return ExitCodes.OK;
+      }
       RunReport run;
       try (var progress = RunOutput.progress(spec, project.names(), quiet, progressOptions)) {
         run = target.apply(project, plan, progress);
+      }
+      if (run.status() == dev.mlv.refresh.RunStatus.Completed) {
+        ScheduleSync.apply(project, target, plan.schedules(), said);
+      } else if (plan.schedules().hasChanges()) {
+        said.println("Schedules not changed: the views did not apply cleanly.");
       }
       return RunOutput.print(out, run, project.names(), format);
     }

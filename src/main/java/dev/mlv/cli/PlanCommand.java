@@ -30,8 +30,10 @@ import picocli.CommandLine.Spec;
     description = {
       "Compare the project with the views deployed on the target and show what 'mlv apply'",
       "would do: + create, ~ replace (with a diff), → rename, - drop (only with --prune), and",
-      "no-op when only formatting or comments changed. Read-only: the local target is read",
-      "from the Delta logs without starting Spark."
+      "no-op when only formatting or comments changed. On a Fabric target it also shows the",
+      "refresh schedules of mlv.yml to create, update or delete, and lists schedules made",
+      "elsewhere as unmanaged. Read-only: the local target is read from the Delta logs",
+      "without starting Spark."
     },
     footer = {
       "",
@@ -65,7 +67,9 @@ public final class PlanCommand implements Callable<Integer> {
 
   @Option(
       names = "--detailed-exitcode",
-      description = "Exit 2 when the plan has changes, 0 when it has none, 1 on error.")
+      description =
+          "Exit 2 when the plan has changes (views or schedules), 0 when it has none, 1 on"
+              + " error.")
   boolean detailedExitcode;
 
   @Option(names = "--prune", description = "Drop deployed mlv views the project no longer has.")
@@ -107,14 +111,16 @@ public final class PlanCommand implements Callable<Integer> {
         Selection.views(
             project.lineage(), Selection.select(project.lineage(), project.names(), selectors));
     boolean whole = selectors == null || selectors.isEmpty();
-    return new Planner(Clock.systemUTC())
-        .plan(
-            project,
-            target.name(),
-            target.state(project),
-            selection,
-            whole,
-            prune,
-            target.deploysPySparkViews());
+    Plan views =
+        new Planner(Clock.systemUTC())
+            .plan(
+                project,
+                target.name(),
+                target.state(project),
+                selection,
+                whole,
+                prune,
+                target.deploysPySparkViews());
+    return views.withSchedules(ScheduleSync.plan(project, target));
   }
 }

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,7 +36,9 @@ import picocli.CommandLine.Spec;
       "Examples:",
       "  mlv refresh",
       "  mlv refresh silver.trials_clean+ --full",
-      "  mlv refresh --dry-run --format json"
+      "  mlv refresh --dry-run --format json",
+      "  mlv refresh -t prod --extended-lineage             # and every upstream lakehouse",
+      "  mlv refresh -t prod --upstream-lakehouse 6f1c...   # and that upstream lakehouse"
     })
 public final class RefreshCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -74,6 +77,22 @@ public final class RefreshCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "No progress lines on stderr.")
   boolean quiet;
 
+  @Option(
+      names = "--extended-lineage",
+      description =
+          "Fabric targets only: also refresh the views of the lakehouses upstream of this one."
+              + " Without --upstream-lakehouse every upstream lakehouse is included (Fabric's"
+              + " default).")
+  boolean extendedLineage;
+
+  @Option(
+      names = "--upstream-lakehouse",
+      paramLabel = "LAKEHOUSE_ID",
+      description =
+          "Fabric targets only: include just this upstream lakehouse (its UUID) in the refresh;"
+              + " repeat for more. Implies --extended-lineage.")
+  List<UUID> upstreamLakehouses;
+
   @Override
   public Integer call() {
     if (parallelism != null && parallelism < 1) {
@@ -88,6 +107,7 @@ public final class RefreshCommand implements Callable<Integer> {
     int n = parallelism != null ? parallelism : project.config().defaults().parallelism();
     String targetName = Targets.name(project.config(), targetOptions.target);
     try (Target target = Targets.open(project.config(), targetName, spec)) {
+      ExtendedLineage.request(target, extendedLineage, upstreamLakehouses);
       RunReport run;
       try (var progress =
           RunOutput.progress(spec, project.names(), quiet || dryRun, progressOptions)) {

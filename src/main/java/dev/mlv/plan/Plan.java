@@ -1,6 +1,7 @@
 package dev.mlv.plan;
 
 import dev.mlv.lineage.ObjectId;
+import dev.mlv.schedule.SchedulePlan;
 import java.time.Instant;
 import java.util.List;
 
@@ -8,7 +9,8 @@ import java.util.List;
  * The difference between the project and a target, as data. {@code stateFingerprint} is the
  * deployed state the plan was made against: applying a saved plan is refused when it changed.
  * {@code refresh} lists, in dependency order, the unchanged views downstream of a change. {@code
- * orphans} are deployed mlv views the project no longer has, dropped only with prune.
+ * orphans} are deployed mlv views the project no longer has, dropped only with prune. {@code
+ * schedules} are the refresh schedules to create, update or delete on the target.
  */
 public record Plan(
     String project,
@@ -19,7 +21,8 @@ public record Plan(
     List<Change> changes,
     List<EnableCdf> enableCdf,
     List<ObjectId> refresh,
-    List<ObjectId> orphans) {
+    List<ObjectId> orphans,
+    SchedulePlan schedules) {
 
   public static final int FORMAT_VERSION = 1;
 
@@ -30,8 +33,52 @@ public record Plan(
     orphans = List.copyOf(orphans);
   }
 
-  public boolean hasChanges() {
+  /** A plan of views only (targets without schedules, and plans before schedules existed). */
+  public Plan(
+      String project,
+      String target,
+      Instant createdAt,
+      String stateFingerprint,
+      String projectFingerprint,
+      List<Change> changes,
+      List<EnableCdf> enableCdf,
+      List<ObjectId> refresh,
+      List<ObjectId> orphans) {
+    this(
+        project,
+        target,
+        createdAt,
+        stateFingerprint,
+        projectFingerprint,
+        changes,
+        enableCdf,
+        refresh,
+        orphans,
+        SchedulePlan.NONE);
+  }
+
+  public Plan withSchedules(SchedulePlan plan) {
+    return new Plan(
+        project,
+        target,
+        createdAt,
+        stateFingerprint,
+        projectFingerprint,
+        changes,
+        enableCdf,
+        refresh,
+        orphans,
+        plan);
+  }
+
+  /** Whether apply has anything to do to views or tables. */
+  public boolean hasViewChanges() {
     return !enableCdf.isEmpty() || changes.stream().anyMatch(c -> !(c instanceof Change.NoOp));
+  }
+
+  /** Whether apply has anything to do, schedules included. */
+  public boolean hasChanges() {
+    return hasViewChanges() || schedules.hasChanges();
   }
 
   public long count(Class<? extends Change> kind) {

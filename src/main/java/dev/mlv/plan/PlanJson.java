@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.ObjectId;
+import dev.mlv.schedule.ScheduleChange;
+import dev.mlv.schedule.SchedulePlan;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,11 +73,96 @@ public final class PlanJson {
     plan.refresh().forEach(id -> refresh.add(id.toString()));
     ArrayNode orphans = root.putArray("orphans");
     plan.orphans().forEach(id -> orphans.add(id.toString()));
+    schedules(root, plan.schedules());
     try {
       return JSON.writeValueAsString(root) + "\n";
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a tree of plain nodes always serialises", e);
     }
+  }
+
+  /**
+   * What {@code apply --format json} prints when only schedules changed (there is no view run to
+   * report): the plan's identity and its {@code schedules} object, as in the plan JSON.
+   */
+  public static String writeSchedules(Plan plan) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("formatVersion", Plan.FORMAT_VERSION);
+    root.put("project", plan.project());
+    root.put("target", plan.target());
+    schedules(root, plan.schedules());
+    try {
+      return JSON.writeValueAsString(root) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a tree of plain nodes always serialises", e);
+    }
+  }
+
+  /** Written only when the project declares schedules, so plans without them read as before. */
+  private static void schedules(ObjectNode root, SchedulePlan sp) {
+    if (sp.isEmpty()) {
+      return;
+    }
+    ObjectNode o = root.putObject("schedules");
+    sp.ignored().ifPresent(i -> o.put("ignored", i));
+    ObjectNode summary = o.putObject("summary");
+    summary.put("create", sp.count(ScheduleChange.Create.class));
+    summary.put("update", sp.count(ScheduleChange.Update.class));
+    summary.put("delete", sp.count(ScheduleChange.Delete.class));
+    summary.put("unchanged", sp.count(ScheduleChange.NoOp.class));
+    ArrayNode changes = o.putArray("changes");
+    for (ScheduleChange c : sp.changes()) {
+      ObjectNode x = changes.addObject();
+      x.put("action", scheduleAction(c));
+      x.put("name", c.name());
+      x.put("id", c.id());
+      x.put("summary", c.summary());
+      x.put("reason", c.reason());
+    }
+    ArrayNode unmanaged = o.putArray("unmanaged");
+    sp.unmanaged().forEach(unmanaged::add);
+  }
+
+  private static String scheduleAction(ScheduleChange c) {
+    if (c instanceof ScheduleChange.Create) {
+      return "create";
+    } else if (c instanceof ScheduleChange.Update) {
+      return "update";
+    } else if (c instanceof ScheduleChange.Delete) {
+      return "delete";
+    }
+    return "no-op";
+  }
+
+  private static SchedulePlan readSchedules(JsonNode o) {
+    if (o == null || o.isMissingNode() || o.isNull()) {
+      return SchedulePlan.NONE;
+    }
+    List<ScheduleChange> changes = new ArrayList<>();
+    for (JsonNode c : o.withArray("changes")) {
+      String name = text(c, "name");
+      String id = text(c, "id");
+      String summary = text(c, "summary");
+      String reason = text(c, "reason");
+      changes.add(
+          switch (text(c, "action")) {
+            case "create" -> new ScheduleChange.Create(name, id, summary, reason);
+            case "update" -> new ScheduleChange.Update(name, id, summary, reason);
+            case "delete" -> new ScheduleChange.Delete(name, id, summary, reason);
+            case "no-op" -> new ScheduleChange.NoOp(name, id, summary, reason);
+            default ->
+                throw new IllegalArgumentException("unknown schedule action " + c.path("action"));
+          });
+    }
+    List<String> unmanaged = new ArrayList<>();
+    o.withArray("unmanaged").forEach(u -> unmanaged.add(u.asText()));
+    JsonNode ignored = o.get("ignored");
+    return new SchedulePlan(
+        changes,
+        unmanaged,
+        ignored == null || !ignored.isTextual()
+            ? java.util.Optional.empty()
+            : java.util.Optional.of(ignored.asText()));
   }
 
   static String action(Change c) {
@@ -151,7 +238,8 @@ public final class PlanJson {
           changes,
           cdf,
           refresh,
-          orphans);
+          orphans,
+          readSchedules(root.get("schedules")));
     } catch (JsonProcessingException | IllegalArgumentException | java.time.DateTimeException e) {
       throw new MlvException(
           "PLAN_FILE",

@@ -1,6 +1,8 @@
 package dev.mlv.plan;
 
 import dev.mlv.lineage.NameResolver;
+import dev.mlv.schedule.ScheduleChange;
+import dev.mlv.schedule.SchedulePlan;
 
 /** The human form of a plan, Terraform style, rendered from the same model as the JSON. */
 public final class PlanRenderer {
@@ -53,6 +55,7 @@ public final class PlanRenderer {
           .append(String.join(", ", plan.orphans().stream().map(names::display).toList()))
           .append('\n');
     }
+    schedules(sb, plan.schedules());
     sb.append('\n');
     if (!plan.hasChanges()) {
       sb.append("No changes. The target matches the project.\n");
@@ -66,7 +69,44 @@ public final class PlanRenderer {
               plan.count(Change.Drop.class),
               plan.count(Change.NoOp.class)));
     }
+    SchedulePlan sp = plan.schedules();
+    if (sp.hasChanges()) {
+      sb.append(
+          String.format(
+              "Schedules: %d to create, %d to update, %d to delete, %d unchanged.%n",
+              sp.count(ScheduleChange.Create.class),
+              sp.count(ScheduleChange.Update.class),
+              sp.count(ScheduleChange.Delete.class),
+              sp.count(ScheduleChange.NoOp.class)));
+    }
     return sb.toString();
+  }
+
+  private static void schedules(StringBuilder sb, SchedulePlan sp) {
+    if (sp.isEmpty()) {
+      return;
+    }
+    if (sp.ignored().isPresent()) {
+      sb.append("\nSchedules: ").append(sp.ignored().get()).append('\n');
+      return;
+    }
+    sb.append("\nSchedules of the RefreshMaterializedLakeViews job:\n");
+    for (ScheduleChange c : sp.changes()) {
+      String name = c.name();
+      if (c instanceof ScheduleChange.Create) {
+        line(sb, "+", "create", name, c.reason());
+      } else if (c instanceof ScheduleChange.Update) {
+        line(sb, "~", "update", name, c.reason());
+      } else if (c instanceof ScheduleChange.Delete) {
+        line(sb, "-", "delete", name, c.reason());
+      } else {
+        line(sb, " ", "no-op", name, c.reason());
+      }
+      sb.append("               ").append(c.summary()).append('\n');
+    }
+    for (String u : sp.unmanaged()) {
+      sb.append("    unmanaged, left alone: ").append(u).append('\n');
+    }
   }
 
   private static void line(StringBuilder sb, String sign, String verb, String name, String reason) {

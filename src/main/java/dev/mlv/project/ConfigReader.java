@@ -53,7 +53,8 @@ final class ConfigReader {
           "lakehouses",
           "sources",
           "defaults",
-          "view_config");
+          "view_config",
+          "schedules");
   private static final List<String> SPARK_KEYS =
       List.of("type", "warehouse", "master", "conf", "files");
   private static final List<String> FABRIC_KEYS =
@@ -176,6 +177,11 @@ final class ConfigReader {
     Map<String, ViewSettings> viewConfig =
         top.get("view_config").map(this::viewConfig).orElse(Map.of());
 
+    List<dev.mlv.schedule.Schedule> schedules =
+        top.get("schedules")
+            .map(n -> new ScheduleReader(problems, this::pos, this::text).read(n, targets))
+            .orElse(List.of());
+
     if (problems.stream().anyMatch(Diagnostic::isError)) {
       return Optional.empty();
     }
@@ -194,7 +200,8 @@ final class ConfigReader {
             lakehouses,
             sources,
             defaults,
-            viewConfig));
+            viewConfig,
+            schedules));
   }
 
   // ---- sections ----

@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * A validated mlv.yml. Paths are absolute and inside {@code root}; {@code targets} always holds
  * {@code defaultTarget} and a {@code local} target; {@code lakehouses} and {@code viewConfig} are
- * keyed by lower-case name, since MLV names are case-insensitive. Maps keep file order.
+ * keyed by lower-case name, since MLV names are case-insensitive. Maps keep file order. {@code
+ * schedules} are the refresh schedules declared for Fabric targets.
  */
 public record ProjectConfig(
     Path root,
@@ -27,7 +28,8 @@ public record ProjectConfig(
     Map<String, LakehouseRef> lakehouses,
     List<SourceConfig> sources,
     ProjectDefaults defaults,
-    Map<String, ViewSettings> viewConfig) {
+    Map<String, ViewSettings> viewConfig,
+    List<dev.mlv.schedule.Schedule> schedules) {
 
   public static final String FILE_NAME = "mlv.yml";
 
@@ -38,6 +40,7 @@ public record ProjectConfig(
     lakehouses = ordered(lakehouses);
     sources = List.copyOf(sources);
     viewConfig = ordered(viewConfig);
+    schedules = List.copyOf(schedules);
   }
 
   private static <V> Map<String, V> ordered(Map<String, V> map) {

@@ -38,6 +38,17 @@ record FabricError(
   /** Capacity throttling of the Spark job: Fabric asks to come back later, as with 429. */
   static final String CAPACITY_THROTTLING = "MLV_SPARK_JOB_CAPACITY_THROTTLING";
 
+  /** Fabric Spark's documented code (HTTP 430) when a lakehouse job hits the capacity's limit. */
+  static final String TOO_MANY_FOR_CAPACITY = "TooManyRequestsForCapacity";
+
+  /**
+   * Capacity throttling codes a job instance can fail with: the Spark job was refused for lack of
+   * capacity, not for anything in the views, so the same job may run later.
+   */
+  static boolean throttling(String code) {
+    return code.equals(CAPACITY_THROTTLING) || code.equals(TOO_MANY_FOR_CAPACITY);
+  }
+
   boolean transientFailure() {
     if (retriable.isPresent()) {
       return retriable.get();

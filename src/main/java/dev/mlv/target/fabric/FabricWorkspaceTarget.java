@@ -24,7 +24,6 @@ import dev.mlv.target.DeployedState;
 import dev.mlv.target.DeployedView;
 import dev.mlv.target.SqlResult;
 import dev.mlv.target.Target;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,6 +57,7 @@ public final class FabricWorkspaceTarget implements Target {
   private final LivyClient livy;
   private final JobClient jobs;
   private final RunRecords records;
+  private final FabricSchedules schedules;
   private List<UUID> extendedLineage;
   private boolean extended;
 
@@ -73,6 +73,13 @@ public final class FabricWorkspaceTarget implements Target {
             http, target.workspaceId(), target.lakehouseId(), state.resolve("livy-session"));
     this.jobs = new JobClient(http, target.workspaceId(), target.lakehouseId());
     this.records = new RunRecords(state.resolve("runs"));
+    this.schedules =
+        new FabricSchedules(http, jobs, target.workspaceId(), target.lakehouseId(), target.name());
+  }
+
+  /** The lakehouse's refresh schedules, as declared resources. */
+  public FabricSchedules schedules() {
+    return schedules;
   }
 
   @Override
@@ -361,6 +368,7 @@ public final class FabricWorkspaceTarget implements Target {
   @Override
   public RunReport refresh(Project project, RefreshRequest request, RunListener listener) {
     if (request.dryRun()) {
+      extended = false; // a dry run starts no job, so the request ends here
       return dryRun(project, request);
     }
     return cancellable(
@@ -392,12 +400,14 @@ public final class FabricWorkspaceTarget implements Target {
     JobClient.Selection selection =
         new JobClient.Selection(
             request.full(), names, false, extended, extended ? extendedLineage : List.of());
-    if (extended) {
+    // One command's request: a shell reusing this target must not inherit it.
+    extended = false;
+    if (selection.extendedLineage()) {
       listener.message(
-          extendedLineage.isEmpty()
+          selection.lakehouses().isEmpty()
               ? "  extended lineage: all upstream lakehouses are refreshed too (Fabric's default when none is named)"
               : "  extended lineage: upstream lakehouses "
-                  + extendedLineage
+                  + selection.lakehouses()
                   + " are refreshed too");
     }
     String displayName =
@@ -413,17 +423,17 @@ public final class FabricWorkspaceTarget implements Target {
     String definition = jobs.definitionFor(displayName, selection);
     listener.message(
         "  starting one " + JobClient.JOB_TYPE + " job for " + selected.size() + " view(s)");
-    URI instance = jobs.start(Optional.of(definition));
     Set<String> seenStatus = new HashSet<>();
     JobClient.JobInstance done =
-        jobs.await(
-            instance,
+        jobs.runThrottled(
+            Optional.of(definition),
             request.timeout(),
             j -> {
-              if (seenStatus.add(j.status())) {
+              if (seenStatus.add(j.id() + j.status())) {
                 listener.message("  job " + j.id() + ": " + j.status());
               }
-            });
+            },
+            listener::message);
     Optional<String> jobId = Optional.of(done.id());
     if (done.status().equals("Deduped")) {
       listener.message(

@@ -32,7 +32,8 @@ final class JobClient {
       String invokeType,
       Optional<Instant> start,
       Optional<Instant> end,
-      Optional<String> failure) {
+      Optional<String> failure,
+      Optional<String> errorCode) {
 
     boolean finished() {
       return Set.of("Completed", "Failed", "Cancelled", "Deduped").contains(status);
@@ -65,6 +66,43 @@ final class JobClient {
    * of the selection) and brought up to date, or created.
    */
   String definitionFor(String displayName, Selection s) {
+    ObjectNode body = definitionBody(displayName, s);
+    String path = lakehouse + "/mlvexecutiondefinitions";
+    for (JsonNode d : list(path, "listing MLV execution definitions")) {
+      if (displayName.equals(d.path("displayName").asText())) {
+        String id = d.path("id").asText();
+        if (!same(d, body)) {
+          http.send(
+              "PATCH",
+              http.url(path + "/" + id),
+              body,
+              "updating MLV execution definition " + displayName,
+              true,
+              null);
+        }
+        return id;
+      }
+    }
+    return create(path, displayName, body);
+  }
+
+  /** Every execution definition of the lakehouse. */
+  List<JsonNode> definitions() {
+    return list(lakehouse + "/mlvexecutiondefinitions", "listing MLV execution definitions");
+  }
+
+  void deleteDefinition(String id, String displayName) {
+    http.send(
+        "DELETE",
+        http.url(lakehouse + "/mlvexecutiondefinitions/" + id),
+        null,
+        "deleting MLV execution definition " + displayName,
+        true,
+        null);
+  }
+
+  /** The body of an execution definition for this selection, as mlv sends and compares it. */
+  static ObjectNode definitionBody(String displayName, Selection s) {
     ObjectNode body = FabricHttp.JSON.createObjectNode();
     body.put("displayName", displayName);
     body.put("description", "Created by mlv for one refresh selection");
@@ -83,22 +121,10 @@ final class JobClient {
         s.lakehouses().forEach(l -> lhs.add(l.toString()));
       }
     }
-    String path = lakehouse + "/mlvexecutiondefinitions";
-    for (JsonNode d : list(path, "listing MLV execution definitions")) {
-      if (displayName.equals(d.path("displayName").asText())) {
-        String id = d.path("id").asText();
-        if (!same(d, body)) {
-          http.send(
-              "PATCH",
-              http.url(path + "/" + id),
-              body,
-              "updating MLV execution definition " + displayName,
-              true,
-              null);
-        }
-        return id;
-      }
-    }
+    return body;
+  }
+
+  private String create(String path, String displayName, ObjectNode body) {
     // A create whose answer was lost is found by name instead of creating a twin.
     JsonNode created =
         http.send(
@@ -119,7 +145,7 @@ final class JobClient {
     return created.path("id").asText();
   }
 
-  private static boolean same(JsonNode existing, ObjectNode wanted) {
+  static boolean same(JsonNode existing, ObjectNode wanted) {
     for (String f :
         List.of(
             "settings", "currentLakehouseExecutionContext", "extendedLineageExecutionContext")) {
@@ -189,6 +215,44 @@ final class JobClient {
     URI u = location.startsWith("http") ? URI.create(location) : http.url(location);
     running.set(u);
     return u;
+  }
+
+  /**
+   * Starts the job and waits for it; a job that Fabric failed for capacity throttling is started
+   * again after a backoff, until the retry budget is spent. Only one instance is ever in flight:
+   * the next starts after the throttled one has ended.
+   */
+  JobInstance runThrottled(
+      Optional<String> definitionId,
+      Duration timeout,
+      java.util.function.Consumer<JobInstance> seen,
+      java.util.function.Consumer<String> say) {
+    Instant deadline = Instant.now().plus(http.policy().retryBudget());
+    java.util.Random random = new java.util.Random();
+    for (int attempt = 0; ; attempt++) {
+      JobInstance done = await(start(definitionId), timeout, seen);
+      if (!done.status().equals("Failed")
+          || !done.errorCode().filter(FabricError::throttling).isPresent()) {
+        return done;
+      }
+      Duration wait = http.policy().backoff(attempt, random);
+      if (Instant.now().plus(wait).isAfter(deadline)) {
+        say.accept(
+            "  job "
+                + done.id()
+                + " was throttled by the capacity and the retry budget is spent; giving up");
+        return done;
+      }
+      say.accept(
+          "  job "
+              + done.id()
+              + " was throttled by the capacity ("
+              + done.errorCode().orElseThrow()
+              + "); starting it again in "
+              + Math.max(1, wait.toSeconds())
+              + " s");
+      FabricHttp.sleep(wait, "waiting to restart the throttled refresh job");
+    }
   }
 
   /** Polls the instance until it ends, with growing intervals (or the service's Retry-After). */
@@ -263,8 +327,9 @@ final class JobClient {
 
   static JobInstance instance(JsonNode n) {
     JsonNode f = n.path("failureReason");
+    boolean none = f.isMissingNode() || f.isNull();
     Optional<String> failure =
-        f.isMissingNode() || f.isNull()
+        none
             ? Optional.empty()
             : Optional.of(
                 f.path("errorCode").asText("Failed") + ": " + f.path("message").asText(""));
@@ -274,7 +339,8 @@ final class JobClient {
         n.path("invokeType").asText(""),
         time(n.path("startTimeUtc")),
         time(n.path("endTimeUtc")),
-        failure);
+        failure,
+        none ? Optional.empty() : Optional.ofNullable(f.path("errorCode").asText(null)));
   }
 
   /** Fabric writes job times without a zone suffix; they are UTC. */

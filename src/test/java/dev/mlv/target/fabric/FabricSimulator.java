@@ -79,6 +79,7 @@ final class FabricSimulator implements AutoCloseable {
     final Map<String, String> mlvs = Collections.synchronizedMap(new LinkedHashMap<>());
 
     final Map<String, ObjectNode> definitions = new ConcurrentHashMap<>();
+    final Map<String, ObjectNode> schedules = Collections.synchronizedMap(new LinkedHashMap<>());
     final Map<String, ObjectNode> jobs = Collections.synchronizedMap(new LinkedHashMap<>());
 
     Lakehouse(UUID workspaceId, UUID id, String workspace, String name, DataPlane data) {
@@ -118,8 +119,17 @@ final class FabricSimulator implements AutoCloseable {
   /** Polls a statement, session start or job step stays unfinished. */
   volatile int slowPolls = 1;
 
+  /**
+   * Statements run while their POST is answered and come back {@code available}, so a client with
+   * production poll intervals (the CLI) never waits for one; fault and timing tests leave it off.
+   */
+  volatile boolean instantStatements;
+
   /** Milliseconds between job status moves. */
   volatile long jobStepMs = 5;
+
+  /** The next this-many refresh jobs fail with Fabric's capacity throttling error code. */
+  final AtomicInteger throttleJobs = new AtomicInteger();
 
   /** Answer execution-definition creates as long-running operations. */
   volatile boolean definitionsAsOperations = true;
@@ -259,7 +269,8 @@ final class FabricSimulator implements AutoCloseable {
           method.equals("POST")
               && (path.endsWith("/statements")
                   || path.endsWith("/instances")
-                  || path.endsWith("/mlvexecutiondefinitions"));
+                  || path.endsWith("/mlvexecutiondefinitions")
+                  || path.endsWith("/schedules"));
       if (!recognisable) {
         choices.remove(Fault.DROP_AFTER);
       }
@@ -335,6 +346,14 @@ final class FabricSimulator implements AutoCloseable {
               + "/items/"
               + UUID_RE
               + "/jobs/instances(?:/([^/]+))?(/cancel)?");
+  private static final Pattern SCHEDULES =
+      Pattern.compile(
+          PREFIX
+              + "/workspaces/"
+              + UUID_RE
+              + "/items/"
+              + UUID_RE
+              + "/jobs/([A-Za-z]+)/schedules(?:/([^/]+))?");
   private static final Pattern OPERATION =
       Pattern.compile(PREFIX + "/operations/([^/]+)(/result)?");
 
@@ -355,6 +374,8 @@ final class FabricSimulator implements AutoCloseable {
       return runJob(lakehouse(m.group(1), m.group(2)), body);
     } else if ((m = INSTANCES.matcher(path)).matches()) {
       return instances(method, lakehouse(m.group(1), m.group(2)), m.group(3), m.group(4) != null);
+    } else if ((m = SCHEDULES.matcher(path)).matches()) {
+      return schedules(method, lakehouse(m.group(1), m.group(2)), m.group(3), m.group(4), body);
     } else if ((m = OPERATION.matcher(path)).matches()) {
       return operation(m.group(1), m.group(2) != null);
     }
@@ -482,6 +503,15 @@ final class FabricSimulator implements AutoCloseable {
     s.pollsLeft.put(id, slowPolls);
     String sql = code.replaceFirst("^--[^\\n]*\\n", "");
     statementsRun.computeIfAbsent(sql.strip(), k -> new AtomicInteger()).incrementAndGet();
+    if (instantStatements) {
+      run(s, st, id, sql);
+      synchronized (st) {
+        if (st.path("state").asText().equals("done")) {
+          st.put("state", "available");
+        }
+        return st.deepCopy();
+      }
+    }
     statementRunner.submit(() -> run(s, st, id, sql));
     synchronized (st) {
       return st.deepCopy();
@@ -719,6 +749,27 @@ final class FabricSimulator implements AutoCloseable {
         }
       }
     }
+    JsonNode ext = body.path("extendedLineageExecutionContext");
+    if (!ext.isMissingNode()) {
+      String extType = ext.path("type").asText("");
+      if (!Set.of("All", "Selected").contains(extType)) {
+        throw new Problem(
+            400, "InvalidRequest", "extendedLineageExecutionContext.type must be All or Selected");
+      }
+      if (extType.equals("Selected")) {
+        if (ext.path("selectedLakehouses").size() == 0) {
+          throw new Problem(
+              400, "InvalidRequest", "selectedLakehouses must not be empty when type is Selected");
+        }
+        for (JsonNode l : ext.path("selectedLakehouses")) {
+          try {
+            UUID.fromString(l.asText());
+          } catch (IllegalArgumentException e) {
+            throw new Problem(400, "InvalidRequest", "selectedLakehouses holds a non-UUID");
+          }
+        }
+      }
+    }
     String mode = body.path("settings").path("refreshMode").asText("Optimal");
     if (!Set.of("Optimal", "Full").contains(mode)) {
       throw new Problem(400, "InvalidRequest", "settings.refreshMode must be Optimal or Full");
@@ -749,6 +800,162 @@ final class FabricSimulator implements AutoCloseable {
     Reply r = ok(200, op[1]);
     r.headers().put("Location", endpoint() + "/operations/" + id + "/result");
     return r;
+  }
+
+  // ---- schedules ----
+
+  /** Schedules created or changed, as processed (a lost answer still counts once). */
+  final AtomicInteger schedulesWritten = new AtomicInteger();
+
+  private static final Pattern DATE_TIME =
+      Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d");
+  private static final Pattern HH_MM = Pattern.compile("([01]\\d|2[0-3]):[0-5]\\d");
+
+  private Reply schedules(String method, Lakehouse lh, String jobType, String id, JsonNode body) {
+    if (!jobType.equals("RefreshMaterializedLakeViews")) {
+      throw new Problem(400, "InvalidJobType", "The job type " + jobType + " is not valid");
+    }
+    if (id == null && method.equals("GET")) {
+      ObjectNode r = JSON.createObjectNode();
+      ArrayNode value = r.putArray("value");
+      synchronized (lh.schedules) {
+        lh.schedules.values().forEach(x -> value.add(x.deepCopy()));
+      }
+      return ok(200, r);
+    }
+    if (id == null && method.equals("POST")) {
+      ObjectNode created;
+      synchronized (lh.schedules) {
+        if (lh.schedules.size() >= 20) {
+          throw new Problem(
+              400,
+              "ScheduleExceedsLimit",
+              "The number of created schedules for the item exceeds the limit");
+        }
+        created = validSchedule(lh, body, true);
+        String sid = UUID.randomUUID().toString();
+        created.put("id", sid);
+        created.put("createdDateTime", now() + "Z");
+        created.putObject("owner").put("id", UUID.randomUUID().toString()).put("type", "User");
+        lh.schedules.put(sid, created);
+      }
+      schedulesWritten.incrementAndGet();
+      Reply r = ok(201, created.deepCopy());
+      r.headers()
+          .put(
+              "Location",
+              endpoint()
+                  + "/workspaces/"
+                  + lh.workspaceId
+                  + "/items/"
+                  + lh.id
+                  + "/jobs/RefreshMaterializedLakeViews/schedules/"
+                  + created.path("id").asText());
+      return r;
+    }
+    synchronized (lh.schedules) {
+      ObjectNode existing = lh.schedules.get(id);
+      if (existing == null) {
+        throw new Problem(404, "EntityNotFound", "No schedule " + id);
+      }
+      switch (method) {
+        case "GET" -> {
+          return ok(200, existing.deepCopy());
+        }
+        case "PATCH" -> {
+          ObjectNode merged = existing.deepCopy();
+          if (body != null) {
+            body.fields().forEachRemaining(e -> merged.set(e.getKey(), e.getValue()));
+          }
+          ObjectNode valid = validSchedule(lh, merged, false);
+          lh.schedules.put(id, valid);
+          schedulesWritten.incrementAndGet();
+          return ok(200, valid.deepCopy());
+        }
+        case "DELETE" -> {
+          lh.schedules.remove(id);
+          return ok(200, null);
+        }
+        default -> throw new Problem(405, "MethodNotAllowed", method);
+      }
+    }
+  }
+
+  /** Fabric's rules for an item schedule body; see Create Item Schedule. */
+  private ObjectNode validSchedule(Lakehouse lh, JsonNode body, boolean create) {
+    if (body == null || !body.isObject() || !body.path("enabled").isBoolean()) {
+      throw new Problem(400, "InvalidRequest", "enabled (a boolean) is required");
+    }
+    JsonNode c = body.path("configuration");
+    String type = c.path("type").asText("");
+    if (!Set.of("Cron", "Daily", "Weekly", "Monthly").contains(type)) {
+      throw new Problem(
+          400, "InvalidRequest", "configuration.type must be Cron|Daily|Weekly|Monthly");
+    }
+    for (String f : List.of("startDateTime", "endDateTime")) {
+      if (!DATE_TIME.matcher(c.path(f).asText("")).matches()) {
+        throw new Problem(
+            400, "InvalidRequest", "configuration." + f + " is required as yyyy-MM-ddTHH:mm:ss");
+      }
+    }
+    if (c.path("endDateTime").asText().compareTo(c.path("startDateTime").asText()) <= 0) {
+      throw new Problem(400, "InvalidRequest", "endDateTime must be after startDateTime");
+    }
+    if (c.path("localTimeZoneId").asText("").isBlank()) {
+      throw new Problem(400, "InvalidRequest", "configuration.localTimeZoneId is required");
+    }
+    if (type.equals("Cron")) {
+      int interval = c.path("interval").asInt(0);
+      if (interval < 1 || interval > 5270400) {
+        throw new Problem(400, "InvalidRequest", "interval must be from 1 to 5270400 minutes");
+      }
+    } else {
+      JsonNode times = c.path("times");
+      if (times.size() == 0 || times.size() > 100) {
+        throw new Problem(400, "InvalidRequest", "times must list 1 to 100 slots");
+      }
+      for (JsonNode t : times) {
+        if (!HH_MM.matcher(t.asText()).matches()) {
+          throw new Problem(400, "InvalidRequest", "times must be hh:mm, not " + t);
+        }
+      }
+    }
+    if (type.equals("Weekly")) {
+      JsonNode days = c.path("weekdays");
+      if (days.size() == 0 || days.size() > 7) {
+        throw new Problem(400, "InvalidRequest", "weekdays must list 1 to 7 days");
+      }
+    }
+    if (type.equals("Monthly")) {
+      int every = c.path("recurrence").asInt(0);
+      String occurrence = c.path("occurrence").path("occurrenceType").asText("");
+      if (every < 1 || every > 12 || !Set.of("DayOfMonth", "OrdinalWeekday").contains(occurrence)) {
+        throw new Problem(
+            400, "InvalidRequest", "a Monthly schedule needs recurrence and occurrence");
+      }
+    }
+    String defId = body.path("executionData").path("mlvExecutionDefinitionId").asText(null);
+    if (defId != null && !lh.definitions.containsKey(defId)) {
+      throw new Problem(400, "InvalidRequest", "no MLV execution definition " + defId);
+    }
+    return ((ObjectNode) body).deepCopy();
+  }
+
+  /** A schedule made in the Fabric UI: no execution data, so it refreshes the whole lakehouse. */
+  String addUiSchedule(UUID lakehouse) {
+    Lakehouse lh = lakehouses.get(lakehouse);
+    ObjectNode s = JSON.createObjectNode();
+    String id = UUID.randomUUID().toString();
+    s.put("id", id);
+    s.put("enabled", true);
+    ObjectNode c = s.putObject("configuration");
+    c.put("type", "Daily");
+    c.putArray("times").add("06:00");
+    c.put("startDateTime", "2026-01-01T00:00:00");
+    c.put("endDateTime", "2030-01-01T00:00:00");
+    c.put("localTimeZoneId", "UTC");
+    lh.schedules.put(id, s);
+    return id;
   }
 
   // ---- jobs ----
@@ -818,6 +1025,17 @@ final class FabricSimulator implements AutoCloseable {
   }
 
   private void finish(Lakehouse lh, ObjectNode job, ObjectNode def) {
+    if (throttleJobs.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      synchronized (lh.jobs) {
+        job.put("endTimeUtc", now());
+        job.put("status", "Failed");
+        ObjectNode f = job.putObject("failureReason");
+        f.put("errorCode", "MLV_SPARK_JOB_CAPACITY_THROTTLING");
+        f.put("message", "The capacity is throttled; Spark could not start the refresh");
+        f.put("requestId", UUID.randomUUID().toString());
+      }
+      return;
+    }
     DataPlane.Refreshed done;
     try {
       synchronized (lh) {

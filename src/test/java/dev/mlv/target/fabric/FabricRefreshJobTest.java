@@ -1,0 +1,185 @@
+package dev.mlv.target.fabric;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mlv.cli.CliRun;
+import dev.mlv.project.Project;
+import dev.mlv.refresh.RunListener;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.RunStatus;
+import dev.mlv.refresh.ViewStatus;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The refresh job beyond the happy path: a job Fabric fails for capacity throttling is started
+ * again (one at a time, within the retry budget), and {@code --extended-lineage} reaches the
+ * execution definition and the output.
+ */
+class FabricRefreshJobTest {
+  @TempDir Path dir;
+  SimulatedFabric fabric;
+
+  @BeforeEach
+  void start() {
+    fabric = new SimulatedFabric(dir);
+    fabric.write("mlv.yml", fabric.config("    auth:\n      mode: token\n      token_env: X\n"));
+  }
+
+  @AfterEach
+  void stop() {
+    fabric.close();
+  }
+
+  private Project applied() {
+    Project p = fabric.withOrders();
+    RunReport run = fabric.target.apply(p, fabric.plan(p, false), RunListener.NONE);
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    return p;
+  }
+
+  private static RunListener into(List<String> messages) {
+    return new RunListener() {
+      @Override
+      public void message(String text) {
+        messages.add(text);
+      }
+    };
+  }
+
+  private List<String> statuses() {
+    List<String> out = new ArrayList<>();
+    synchronized (fabric.simulator.lakehouse(fabric.lakehouseId).jobs) {
+      for (ObjectNode j : fabric.simulator.lakehouse(fabric.lakehouseId).jobs.values()) {
+        out.add(j.path("status").asText());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aThrottledJobIsStartedAgainOneAtATimeUntilItRuns() {
+    Project p = applied();
+    fabric.simulator.throttleJobs.set(2);
+    List<String> messages = new ArrayList<>();
+    RunReport run = fabric.target.refresh(p, SimulatedFabric.request(p, true), into(messages));
+
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    assertThat(run.views()).allMatch(v -> v.status() == ViewStatus.Completed);
+    assertThat(fabric.simulator.jobsSubmitted.get()).isEqualTo(3);
+    // Never two at once: no instance was deduped against a running one.
+    assertThat(statuses()).containsExactly("Failed", "Failed", "Completed");
+    assertThat(messages)
+        .filteredOn(
+            m -> m.contains("throttled by the capacity (MLV_SPARK_JOB_CAPACITY_THROTTLING)"))
+        .hasSize(2);
+  }
+
+  @Test
+  void throttlingThatOutlastsTheRetryBudgetFailsWithFabricsCode() {
+    Project p = applied();
+    RetryPolicy fast = FabricTargetContractTest.fast();
+    RetryPolicy shortBudget =
+        new RetryPolicy(
+            Duration.ofMillis(20),
+            Duration.ofMillis(40),
+            Duration.ofMillis(800),
+            fast.requestTimeout(),
+            fast.pollInitial(),
+            fast.pollMax(),
+            fast.statementTimeout(),
+            fast.sessionStartTimeout());
+    FabricWorkspaceTarget target = fabric.open(shortBudget);
+    fabric.simulator.throttleJobs.set(1000);
+    List<String> messages = new ArrayList<>();
+    RunReport run = target.refresh(p, SimulatedFabric.request(p, true), into(messages));
+
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    assertThat(run.views().get(0).error().orElseThrow())
+        .startsWith("MLV_SPARK_JOB_CAPACITY_THROTTLING");
+    assertThat(messages).anyMatch(m -> m.contains("retry budget is spent"));
+    assertThat(fabric.simulator.jobsSubmitted.get()).isGreaterThan(1);
+    assertThat(statuses()).doesNotContain("Deduped", "InProgress", "NotStarted");
+  }
+
+  private CliRun mlv(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("-p");
+    all.add(dir.toString());
+    return CliRun.of(all.toArray(String[]::new));
+  }
+
+  private JsonNode onlyDefinition() {
+    var defs = fabric.simulator.lakehouse(fabric.lakehouseId).definitions.values();
+    assertThat(defs).hasSize(1);
+    return defs.iterator().next();
+  }
+
+  @Test
+  void extendedLineageWithoutLakehousesIncludesAllOfThemAndSaysSo() {
+    fabric.write(
+        "mlv.yml",
+        fabric.config(
+            "    auth:\n      mode: token\n      token_env: " + FabricCliTest.TOKEN_ENV + "\n"));
+    fabric.simulator.token = System.getenv(FabricCliTest.TOKEN_ENV);
+    fabric.target = fabric.open(FabricTargetContractTest.fast());
+    applied();
+    fabric.simulator.instantStatements = true; // the CLI polls at production intervals
+
+    CliRun run = mlv("refresh", "-t", "prod", "--extended-lineage");
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out() + run.err())
+        .contains(
+            "extended lineage: all upstream lakehouses are refreshed too (Fabric's default when"
+                + " none is named)");
+    JsonNode ext = onlyDefinition().path("extendedLineageExecutionContext");
+    assertThat(ext.path("type").asText()).isEqualTo("All");
+    assertThat(ext.has("selectedLakehouses")).isFalse();
+  }
+
+  @Test
+  void namedUpstreamLakehousesAreSentAsASelectionForOneRefreshOnly() {
+    Project p = applied();
+    UUID a = UUID.randomUUID();
+    UUID b = UUID.randomUUID();
+    List<String> messages = new ArrayList<>();
+    fabric.target.extendedLineage(List.of(a, b));
+    RunReport run = fabric.target.refresh(p, SimulatedFabric.request(p, false), into(messages));
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    assertThat(messages)
+        .contains(
+            "  extended lineage: upstream lakehouses [" + a + ", " + b + "] are refreshed too");
+    JsonNode ext = onlyDefinition().path("extendedLineageExecutionContext");
+    assertThat(ext.path("type").asText()).isEqualTo("Selected");
+    assertThat(ext.path("selectedLakehouses").toString())
+        .isEqualTo("[\"" + a + "\",\"" + b + "\"]");
+
+    // The next refresh through the same target (as in mlv shell) does not inherit it.
+    messages.clear();
+    fabric.target.refresh(p, SimulatedFabric.request(p, false), into(messages));
+    assertThat(messages).noneMatch(m -> m.contains("extended lineage"));
+    assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).definitions.values())
+        .anyMatch(d -> d.path("extendedLineageExecutionContext").isMissingNode());
+  }
+
+  @Test
+  void extendedLineageOnTheLocalTargetIsOneClearError() {
+    CliRun run = mlv("refresh", "--extended-lineage");
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .contains("--extended-lineage and --upstream-lakehouse work only on a Fabric target")
+        .doesNotContain("\tat ");
+    CliRun bad = mlv("refresh", "-t", "prod", "--upstream-lakehouse", "not-a-uuid");
+    assertThat(bad.exitCode()).isEqualTo(64);
+    assertThat(bad.err()).contains("--upstream-lakehouse");
+  }
+}
