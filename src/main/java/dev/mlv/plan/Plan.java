@@ -8,7 +8,8 @@ import java.util.List;
  * The difference between the project and a target, as data. {@code stateFingerprint} is the
  * deployed state the plan was made against: applying a saved plan is refused when it changed.
  * {@code refresh} lists, in dependency order, the unchanged views downstream of a change. {@code
- * orphans} are deployed mlv views the project no longer has, dropped only with prune.
+ * orphans} are deployed mlv views the project no longer has, dropped only with prune. {@code
+ * notebooks} are the notebook items of PySpark views, on a target that deploys them as notebooks.
  */
 public record Plan(
     String project,
@@ -19,7 +20,8 @@ public record Plan(
     List<Change> changes,
     List<EnableCdf> enableCdf,
     List<ObjectId> refresh,
-    List<ObjectId> orphans) {
+    List<ObjectId> orphans,
+    List<NotebookChange> notebooks) {
 
   public static final int FORMAT_VERSION = 1;
 
@@ -28,10 +30,36 @@ public record Plan(
     enableCdf = List.copyOf(enableCdf);
     refresh = List.copyOf(refresh);
     orphans = List.copyOf(orphans);
+    notebooks = List.copyOf(notebooks);
+  }
+
+  public Plan(
+      String project,
+      String target,
+      Instant createdAt,
+      String stateFingerprint,
+      String projectFingerprint,
+      List<Change> changes,
+      List<EnableCdf> enableCdf,
+      List<ObjectId> refresh,
+      List<ObjectId> orphans) {
+    this(
+        project,
+        target,
+        createdAt,
+        stateFingerprint,
+        projectFingerprint,
+        changes,
+        enableCdf,
+        refresh,
+        orphans,
+        List.of());
   }
 
   public boolean hasChanges() {
-    return !enableCdf.isEmpty() || changes.stream().anyMatch(c -> !(c instanceof Change.NoOp));
+    return !enableCdf.isEmpty()
+        || changes.stream().anyMatch(c -> !(c instanceof Change.NoOp))
+        || notebooks.stream().anyMatch(n -> !(n instanceof NotebookChange.NoOp));
   }
 
   public long count(Class<? extends Change> kind) {

@@ -71,6 +71,19 @@ public final class PlanJson {
     plan.refresh().forEach(id -> refresh.add(id.toString()));
     ArrayNode orphans = root.putArray("orphans");
     plan.orphans().forEach(id -> orphans.add(id.toString()));
+    if (!plan.notebooks().isEmpty()) {
+      ArrayNode notebooks = root.putArray("notebooks");
+      for (NotebookChange n : plan.notebooks()) {
+        ObjectNode o = notebooks.addObject();
+        o.put("action", action(n));
+        o.put("source", n.source());
+        o.put("displayName", n.displayName());
+        n.notebookId().ifPresent(id -> o.put("notebookId", id));
+        ArrayNode views = o.putArray("views");
+        n.views().forEach(v -> views.add(v.toString()));
+        o.put("reason", n.reason());
+      }
+    }
     try {
       return JSON.writeValueAsString(root) + "\n";
     } catch (JsonProcessingException e) {
@@ -89,6 +102,37 @@ public final class PlanJson {
       return "drop";
     }
     return "no-op";
+  }
+
+  static String action(NotebookChange n) {
+    if (n instanceof NotebookChange.Create) {
+      return "create";
+    } else if (n instanceof NotebookChange.Recreate) {
+      return "recreate";
+    } else if (n instanceof NotebookChange.Update) {
+      return "update";
+    } else if (n instanceof NotebookChange.Delete) {
+      return "delete";
+    }
+    return "no-op";
+  }
+
+  private static NotebookChange notebook(JsonNode n) {
+    String source = text(n, "source");
+    String name = text(n, "displayName");
+    String reason = text(n, "reason");
+    List<ObjectId> views = new ArrayList<>();
+    n.withArray("views").forEach(v -> views.add(ObjectId.parse(v.asText())));
+    return switch (text(n, "action")) {
+      case "create" -> new NotebookChange.Create(source, name, views, reason);
+      case "recreate" -> new NotebookChange.Recreate(source, name, views, reason);
+      case "update" ->
+          new NotebookChange.Update(source, name, text(n, "notebookId"), views, reason);
+      case "delete" ->
+          new NotebookChange.Delete(source, name, text(n, "notebookId"), views, reason);
+      case "no-op" -> new NotebookChange.NoOp(source, name, text(n, "notebookId"), views, reason);
+      default -> throw new IllegalArgumentException("unknown action " + n.path("action"));
+    };
   }
 
   /** Reads a saved plan; a file that is not one gives a clear error, never a stack trace. */
@@ -141,6 +185,10 @@ public final class PlanJson {
       root.withArray("refresh").forEach(r -> refresh.add(ObjectId.parse(r.asText())));
       List<ObjectId> orphans = new ArrayList<>();
       root.withArray("orphans").forEach(r -> orphans.add(ObjectId.parse(r.asText())));
+      List<NotebookChange> notebooks = new ArrayList<>();
+      if (root.has("notebooks")) {
+        root.withArray("notebooks").forEach(n -> notebooks.add(notebook(n)));
+      }
       JsonNode pre = root.path("precondition");
       return new Plan(
           text(root, "project"),
@@ -151,7 +199,8 @@ public final class PlanJson {
           changes,
           cdf,
           refresh,
-          orphans);
+          orphans,
+          notebooks);
     } catch (JsonProcessingException | IllegalArgumentException | java.time.DateTimeException e) {
       throw new MlvException(
           "PLAN_FILE",

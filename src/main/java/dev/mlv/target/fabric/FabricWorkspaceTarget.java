@@ -20,6 +20,7 @@ import dev.mlv.refresh.ViewRun;
 import dev.mlv.refresh.ViewStatus;
 import dev.mlv.sql.Fingerprint;
 import dev.mlv.sql.SqlStatement;
+import dev.mlv.target.DeployedNotebook;
 import dev.mlv.target.DeployedState;
 import dev.mlv.target.DeployedView;
 import dev.mlv.target.SqlResult;
@@ -58,6 +59,7 @@ public final class FabricWorkspaceTarget implements Target {
   private final LivyClient livy;
   private final JobClient jobs;
   private final RunRecords records;
+  private final FabricNotebooks notebooks;
   private List<UUID> extendedLineage;
   private boolean extended;
 
@@ -73,11 +75,26 @@ public final class FabricWorkspaceTarget implements Target {
             http, target.workspaceId(), target.lakehouseId(), state.resolve("livy-session"));
     this.jobs = new JobClient(http, target.workspaceId(), target.lakehouseId());
     this.records = new RunRecords(state.resolve("runs"));
+    this.notebooks =
+        new FabricNotebooks(
+            http,
+            config,
+            target,
+            id ->
+                livy.sql(
+                    "DROP MATERIALIZED LAKE VIEW IF EXISTS " + sql.name(id),
+                    "dropping " + id.shortName()));
   }
 
   @Override
   public String name() {
     return target.name();
+  }
+
+  /** PySpark views are deployed as one notebook item per file, run once to register them. */
+  @Override
+  public boolean deploysPySparkViews() {
+    return true;
   }
 
   /**
@@ -99,6 +116,7 @@ public final class FabricWorkspaceTarget implements Target {
     project.lineage().nodes().values().stream()
         .filter(n -> n.kind() == NodeKind.TABLE)
         .forEach(n -> wantedTables.add(n.id()));
+    List<DeployedNotebook> deployedNotebooks = notebooks.deployed(project);
     for (String schema : schemas()) {
       Set<String> mlvs = new HashSet<>();
       LivyClient.Result shown =
@@ -109,7 +127,12 @@ public final class FabricWorkspaceTarget implements Target {
         String view = column(shown, row, "viewName", "name", "tableName").toLowerCase(Locale.ROOT);
         mlvs.add(view);
         ObjectId id = id(schema, view);
-        deployed(id).ifPresent(v -> views.put(id, v));
+        Optional<DeployedView> pyspark = pysparkView(project, id, deployedNotebooks);
+        if (pyspark.isPresent()) {
+          views.put(id, pyspark.get());
+        } else {
+          deployed(id).ifPresent(v -> views.put(id, v));
+        }
       }
       LivyClient.Result all =
           livy.sql("SHOW TABLES IN " + FabricSql.quote(schema), "listing the tables of " + schema);
@@ -122,7 +145,33 @@ public final class FabricWorkspaceTarget implements Target {
         }
       }
     }
-    return DeployedState.of(views, tables);
+    return new DeployedState(
+        new TreeMap<>(views), new TreeMap<>(tables), Optional.of(deployedNotebooks));
+  }
+
+  /**
+   * A PySpark view as its notebook defines it: the catalog holds no CREATE text of ours for it, so
+   * its definition and fingerprint come from the deployed notebook (or say that it is missing).
+   */
+  private Optional<DeployedView> pysparkView(
+      Project project, ObjectId id, List<DeployedNotebook> deployed) {
+    Optional<DeployedNotebook> nb =
+        deployed.stream().filter(n -> n.fingerprints().containsKey(id)).findFirst();
+    if (nb.isEmpty() && !FabricNotebooks.isPython(project, id)) {
+      return Optional.empty();
+    }
+    History h = history(id);
+    return Optional.of(
+        new DeployedView(
+            id,
+            nb.map(n -> n.definitions().get(id))
+                .orElse("-- a PySpark view whose notebook is not in the workspace"),
+            nb.map(n -> n.fingerprints().get(id)).orElse("notebook-missing"),
+            nb.isPresent(),
+            h.version(),
+            h.time(),
+            Map.of(),
+            Optional.of(h.time())));
   }
 
   private ObjectId id(String schema, String name) {
@@ -270,7 +319,11 @@ public final class FabricWorkspaceTarget implements Target {
         long t0 = System.nanoTime();
         ViewRun run;
         try {
-          livy.sql(FabricSql.createOrReplace(statement), "creating " + id.shortName());
+          if (FabricNotebooks.isPython(project, id)) {
+            notebooks.deployFor(project, plan, id, listener);
+          } else {
+            livy.sql(FabricSql.createOrReplace(statement), "creating " + id.shortName());
+          }
           History h = history(id);
           run =
               new ViewRun(
@@ -301,6 +354,7 @@ public final class FabricWorkspaceTarget implements Target {
         listener.viewFinished(run);
       }
     }
+    boolean notebooksOk = notebooks.finish(project, plan, listener);
     // Views downstream of a change read new data: one refresh job brings them up to date.
     List<ObjectId> downstream = new ArrayList<>();
     for (ObjectId id : plan.refresh()) {
@@ -317,7 +371,7 @@ public final class FabricWorkspaceTarget implements Target {
       }
     }
     Optional<String> jobId = Optional.empty();
-    RunStatus status = failed.isEmpty() ? RunStatus.Completed : RunStatus.Failed;
+    RunStatus status = failed.isEmpty() && notebooksOk ? RunStatus.Completed : RunStatus.Failed;
     if (!downstream.isEmpty()) {
       RefreshRequest request =
           new RefreshRequest(
@@ -458,8 +512,8 @@ public final class FabricWorkspaceTarget implements Target {
                     || a.operation().equalsIgnoreCase("WRITE") && !request.full()
                 ? "incremental"
                 : "full";
-        if (request.full()) {
-          strategy = "full";
+        if (request.full() || FabricNotebooks.isPython(project, id)) {
+          strategy = "full"; // Fabric never refreshes a PySpark view incrementally
         }
         run =
             new ViewRun(
@@ -557,6 +611,15 @@ public final class FabricWorkspaceTarget implements Target {
             strategy = "skip";
             reason = "NO_NEW_COMMITS: no source has a commit after the view's last refresh";
           }
+        }
+        if (reason.startsWith("SOURCES_CHANGED: ") && FabricNotebooks.isPython(project, id)) {
+          // Fabric refreshes a PySpark view in full or skips it: never incrementally.
+          reason =
+              "PYSPARK_VIEW: "
+                  + reason
+                      .substring("SOURCES_CHANGED: ".length())
+                      .replace(" (Fabric's optimal refresh picks incremental or full)", "")
+                  + "; a PySpark view is refreshed in full";
         }
         if (!strategy.equals("skip")) {
           rebuilt.add(id);
