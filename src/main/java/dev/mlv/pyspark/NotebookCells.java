@@ -21,7 +21,7 @@ public final class NotebookCells {
       String code = cell.text();
       if (isMagic(code)) {
         // A cell read back from "# MAGIC" lines keeps their width as spaces; drop it again.
-        code = code.stripIndent();
+        code = dedent(code);
       }
       if (cell.explicit()) {
         add(out, code);
@@ -40,6 +40,24 @@ public final class NotebookCells {
       }
     }
     return false;
+  }
+
+  private static String dedent(String code) {
+    String[] lines = code.split("\n", -1);
+    int min = Integer.MAX_VALUE;
+    for (String l : lines) {
+      if (!l.isBlank()) {
+        min = Math.min(min, l.length() - l.stripLeading().length());
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < lines.length; i++) {
+      sb.append(lines[i].isBlank() ? "" : lines[i].substring(min));
+      if (i < lines.length - 1) {
+        sb.append('\n');
+      }
+    }
+    return sb.toString();
   }
 
   /** Cells that hold only comments and blank lines run nothing: they are left out. */

@@ -222,7 +222,12 @@ final class FabricNotebooks {
               + ")");
       id = client.create(n.displayName(), description(n.source()), content);
     }
-    listener.message("  running notebook " + n.displayName() + " to register its views");
+    listener.message(
+        "  running notebook "
+            + n.displayName()
+            + " once ("
+            + NotebookClient.JOB_TYPE
+            + " job) to register its views");
     Set<String> seen = new HashSet<>();
     JobClient.JobInstance j =
         client.run(

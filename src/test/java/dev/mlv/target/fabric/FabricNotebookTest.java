@@ -51,6 +51,7 @@ class FabricNotebookTest {
   @BeforeEach
   void start() throws IOException {
     fabric = new SimulatedFabric(dir);
+    fabric.simulator.immediateStatements = true;
     example =
         Files.readString(
             Path.of("examples/medallion/views/gold/formula_ranking.py"), StandardCharsets.UTF_8);
@@ -243,6 +244,22 @@ class FabricNotebookTest {
         .filteredOn(v -> v.id().equals(id("gold.formula_preference")))
         .extracting(ViewRun::status)
         .containsExactly(ViewStatus.Completed);
+  }
+
+  @Test
+  void underTransientFaultsTheNotebookIsCreatedOnceAndRunOnce() {
+    Project p = fabric.withOrders();
+    fabric.simulator.faults = java.util.EnumSet.allOf(FabricSimulator.Fault.class);
+    fabric.simulator.faultRate = 0.3;
+
+    RunReport run = apply(p);
+
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    assertThat(fabric.simulator.injected.get()).isGreaterThan(5);
+    assertThat(fabric.simulator.notebooks.items).hasSize(1);
+    assertThat(fabric.simulator.notebookRuns.get()).isEqualTo(1);
+    fabric.simulator.faultRate = 0;
+    assertThat(fabric.plan(p, false).hasChanges()).isFalse();
   }
 
   @Test

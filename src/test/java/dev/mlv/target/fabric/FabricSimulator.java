@@ -121,6 +121,12 @@ final class FabricSimulator implements AutoCloseable {
   /** Milliseconds between job status moves. */
   volatile long jobStepMs = 5;
 
+  /**
+   * Run each statement before answering its submission, which then says {@code available}: the
+   * CLI's real polling intervals (seconds) are never waited for.
+   */
+  volatile boolean immediateStatements;
+
   /** Answer execution-definition creates as long-running operations. */
   volatile boolean definitionsAsOperations = true;
 
@@ -490,6 +496,13 @@ final class FabricSimulator implements AutoCloseable {
     s.pollsLeft.put(id, slowPolls);
     String sql = code.replaceFirst("^--[^\\n]*\\n", "");
     statementsRun.computeIfAbsent(sql.strip(), k -> new AtomicInteger()).incrementAndGet();
+    if (immediateStatements) {
+      run(s, st, id, sql);
+      synchronized (st) {
+        st.put("state", "available");
+        return st.deepCopy();
+      }
+    }
     statementRunner.submit(() -> run(s, st, id, sql));
     synchronized (st) {
       return st.deepCopy();
