@@ -69,15 +69,21 @@ final class FabricNotebooks {
     return v != null && v.definition().isPython();
   }
 
+  /**
+   * The marker first, since Fabric keeps at most 256 characters of a description; the sentence for
+   * people who find the notebook in the workspace fills what is left.
+   */
   String description(String source) {
-    return "Materialized lake views deployed by mlv; deleting this notebook breaks them. [mlv"
-        + " project="
-        + config.name()
-        + "; lakehouse="
-        + target.lakehouseId()
-        + "; source="
-        + source
-        + "]";
+    String marker =
+        "[mlv project="
+            + config.name()
+            + "; lakehouse="
+            + target.lakehouseId()
+            + "; source="
+            + source
+            + "]";
+    String why = " Materialized lake views deployed by mlv; deleting this notebook breaks them.";
+    return marker + why.substring(0, Math.max(0, Math.min(why.length(), 256 - marker.length())));
   }
 
   // ---- state ----

@@ -247,6 +247,36 @@ class FabricNotebookTest {
   }
 
   @Test
+  void aJupyterNotebookIsDeployedWithItsCodeCellsInOrder() throws IOException {
+    Files.delete(dir.resolve(SOURCE));
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.node.ObjectNode nb = json.createObjectNode();
+    com.fasterxml.jackson.databind.node.ArrayNode cells = nb.putArray("cells");
+    cells.addObject().put("cell_type", "markdown").putArray("source").add("# Ranking");
+    for (String part : example.split("\n# %%\n")) {
+      com.fasterxml.jackson.databind.node.ArrayNode src =
+          cells.addObject().put("cell_type", "code").putArray("source");
+      part.strip().lines().forEach(l -> src.add(l + "\n"));
+    }
+    nb.putObject("metadata");
+    nb.put("nbformat", 4);
+    nb.put("nbformat_minor", 5);
+    String ipynb = "views/gold/formula_ranking.ipynb";
+    fabric.write(ipynb, json.writeValueAsString(nb));
+    String name = NotebookPlanner.displayName("fabric_test", "prod", ipynb);
+
+    Project p = applied();
+
+    String content = fabric.simulator.notebooks.content(name);
+    assertThat(content.split("\n# CELL \\*+\n", -1)).hasSize(4);
+    assertThat(content).contains("@fmlv.check(\"has_trials\", \"trials > 0\", \"drop\")");
+    assertThat(fabric.simulator.notebooks.registered.get(fabric.lakehouseId))
+        .containsEntry("gold.formula_ranking", p.views().get(ranking).definition().fingerprint());
+    assertThat(fabric.plan(p, false).hasChanges()).isFalse();
+  }
+
+  @Test
   void underTransientFaultsTheNotebookIsCreatedOnceAndRunOnce() {
     Project p = fabric.withOrders();
     fabric.simulator.faults = java.util.EnumSet.allOf(FabricSimulator.Fault.class);
