@@ -173,6 +173,10 @@ public final class NotebookPlanner {
       }
       Set<ObjectId> left = new TreeSet<>(nb.get().fingerprints().keySet());
       views.forEach(left::remove);
+      if (!prune) {
+        // Without --prune a view that left the file is kept, and so is the code that refreshes it.
+        left.clear();
+      }
       String id = nb.get().id();
       if (!changed.isEmpty() || !left.isEmpty()) {
         List<String> why = new ArrayList<>();

@@ -222,6 +222,37 @@ class FabricNotebookTest {
   }
 
   @Test
+  void aFileThatLeftTheProjectKeepsItsNotebookUnlessPruned() throws IOException {
+    applied();
+    Files.delete(dir.resolve(SOURCE));
+    Project p = fabric.project();
+
+    Plan kept = fabric.plan(p, false);
+    assertThat(kept.notebooks())
+        .singleElement()
+        .isInstanceOfSatisfying(
+            NotebookChange.NoOp.class, n -> assertThat(n.reason()).contains("--prune deletes"));
+    assertThat(kept.orphans()).containsExactly(ranking);
+
+    Plan pruned = fabric.plan(p, true);
+    assertThat(pruned.notebooks())
+        .singleElement()
+        .isInstanceOfSatisfying(
+            NotebookChange.Delete.class, n -> assertThat(n.views()).containsExactly(ranking));
+    assertThat(pruned.changes())
+        .filteredOn(c -> c.id().equals(ranking))
+        .singleElement()
+        .isInstanceOf(Change.Drop.class);
+
+    RunReport run = fabric.target.apply(p, pruned, RunListener.NONE);
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    assertThat(fabric.simulator.notebooks.items).isEmpty();
+    assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).mlvs)
+        .doesNotContainKey("gold.formula_ranking");
+    assertThat(fabric.plan(p, true).hasChanges()).isFalse();
+  }
+
+  @Test
   void aFailedNotebookRunFailsTheViewWithTheJobsFailureReason() {
     Project p = fabric.withOrders();
     fabric.simulator.failNotebookRuns = "PythonError: NameError: name 'Window' is not defined";
