@@ -31,7 +31,9 @@ import picocli.CommandLine.Spec;
       "Compare the project with the views deployed on the target and show what 'mlv apply'",
       "would do: + create, ~ replace (with a diff), → rename, - drop (only with --prune), and",
       "no-op when only formatting or comments changed. Read-only: the local target is read",
-      "from the Delta logs without starting Spark."
+      "from the Delta logs without starting Spark. On a Fabric target each file of PySpark",
+      "views is one notebook: + create, ~ update, ! recreate (removed from the workspace while",
+      "its views exist), - delete (only with --prune)."
     },
     footer = {
       "",
