@@ -520,7 +520,10 @@ public final class FabricWorkspaceTarget implements Target {
                 id,
                 ViewStatus.Completed,
                 strategy,
-                "REFRESHED: Fabric wrote version " + a.version(),
+                FabricNotebooks.isPython(project, id)
+                    ? "PYSPARK_VIEW: Fabric rebuilt the PySpark view in full, version "
+                        + a.version()
+                    : "REFRESHED: Fabric wrote version " + a.version(),
                 a.rows(),
                 0,
                 Map.of(),

@@ -342,7 +342,7 @@ class FabricNotebookTest {
             new TreeSet<>(p.views().keySet()), false, 1, Duration.ofMinutes(1), false, Map.of());
     RunReport run = fabric.target.refresh(p, real, RunListener.NONE);
     assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
-    assertThat(strategyOf(run)).startsWith("full ");
+    assertThat(strategyOf(run)).startsWith("full PYSPARK_VIEW: Fabric rebuilt the PySpark view");
   }
 
   private String strategyOf(RunReport run) {
