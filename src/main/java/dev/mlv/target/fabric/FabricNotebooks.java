@@ -150,13 +150,22 @@ final class FabricNotebooks {
 
   /**
    * The notebook changes no view change led to (a view only left its file, a notebook to delete),
-   * after the views; false when one of them failed (it was reported as a message).
+   * after the views; false when one of them failed (it was reported as a message). A notebook whose
+   * views were skipped because something upstream failed is left alone: its run would fail too.
    */
   boolean finish(Project project, Plan plan, RunListener listener) {
     startOf(plan);
+    Set<ObjectId> changed = new HashSet<>();
+    for (dev.mlv.plan.Change c : plan.changes()) {
+      if (c instanceof dev.mlv.plan.Change.Create || c instanceof dev.mlv.plan.Change.Replace) {
+        changed.add(c.id());
+      }
+    }
     boolean ok = true;
     for (NotebookChange n : plan.notebooks()) {
-      if (done.containsKey(n.source()) || n instanceof NotebookChange.NoOp) {
+      if (done.containsKey(n.source())
+          || n instanceof NotebookChange.NoOp
+          || n.views().stream().anyMatch(changed::contains)) {
         continue;
       }
       Optional<MlvException> outcome = attempt(project, plan, n, listener);

@@ -308,6 +308,21 @@ class FabricNotebookTest {
   }
 
   @Test
+  void aNotebookDownstreamOfAFailedViewIsNeitherCreatedNorRun() {
+    Project p = fabric.project(); // bronze.orders does not exist: silver.orders_clean fails
+
+    RunReport run = apply(p);
+
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    assertThat(run.views())
+        .filteredOn(v -> v.id().equals(ranking))
+        .singleElement()
+        .satisfies(v -> assertThat(v.status()).isEqualTo(ViewStatus.Skipped));
+    assertThat(fabric.simulator.notebooks.items).isEmpty();
+    assertThat(fabric.simulator.notebookRuns.get()).isZero();
+  }
+
+  @Test
   void underTransientFaultsTheNotebookIsCreatedOnceAndRunOnce() {
     Project p = fabric.withOrders();
     fabric.simulator.faults = java.util.EnumSet.allOf(FabricSimulator.Fault.class);
