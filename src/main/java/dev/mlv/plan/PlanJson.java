@@ -38,6 +38,12 @@ public final class PlanJson {
     summary.put("drop", plan.count(Change.Drop.class));
     summary.put("unchanged", plan.count(Change.NoOp.class));
     summary.put("enableCdf", plan.enableCdf().size());
+    if (!plan.notebooks().isEmpty()) {
+      ObjectNode nb = summary.putObject("notebooks");
+      for (String action : List.of("create", "recreate", "update", "delete", "no-op")) {
+        nb.put(action, plan.notebooks().stream().filter(n -> action(n).equals(action)).count());
+      }
+    }
     ArrayNode changes = root.putArray("changes");
     for (Change c : plan.changes()) {
       ObjectNode o = changes.addObject();

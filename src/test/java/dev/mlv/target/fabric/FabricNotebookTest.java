@@ -323,6 +323,23 @@ class FabricNotebookTest {
   }
 
   @Test
+  void aRenamedPySparkViewIsCreatedNotRenamedWithSql() {
+    applied();
+    fabric.write(
+        SOURCE, example.replace("name=\"gold.formula_ranking\"", "name=\"gold.formula_ranked\""));
+    Project p = fabric.project();
+
+    Plan plan = fabric.plan(p, true);
+
+    assertThat(plan.count(Change.Rename.class)).isZero();
+    assertThat(plan.changes())
+        .filteredOn(c -> !(c instanceof Change.NoOp))
+        .extracting(c -> c.getClass().getSimpleName() + " " + c.id().shortName())
+        .containsExactlyInAnyOrder("Create gold.formula_ranked", "Drop gold.formula_ranking");
+    assertThat(plan.notebooks()).singleElement().isInstanceOf(NotebookChange.Update.class);
+  }
+
+  @Test
   void underTransientFaultsTheNotebookIsCreatedOnceAndRunOnce() {
     Project p = fabric.withOrders();
     fabric.simulator.faults = java.util.EnumSet.allOf(FabricSimulator.Fault.class);
