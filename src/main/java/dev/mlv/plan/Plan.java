@@ -10,7 +10,8 @@ import java.util.List;
  * deployed state the plan was made against: applying a saved plan is refused when it changed.
  * {@code refresh} lists, in dependency order, the unchanged views downstream of a change. {@code
  * orphans} are deployed mlv views the project no longer has, dropped only with prune. {@code
- * schedules} are the refresh schedules to create, update or delete on the target.
+ * schedules} are the refresh schedules to create, update or delete on the target. {@code notebooks}
+ * are the notebook items of PySpark views, on a target that deploys them as notebooks.
  */
 public record Plan(
     String project,
@@ -22,7 +23,8 @@ public record Plan(
     List<EnableCdf> enableCdf,
     List<ObjectId> refresh,
     List<ObjectId> orphans,
-    SchedulePlan schedules) {
+    SchedulePlan schedules,
+    List<NotebookChange> notebooks) {
 
   public static final int FORMAT_VERSION = 1;
 
@@ -31,9 +33,10 @@ public record Plan(
     enableCdf = List.copyOf(enableCdf);
     refresh = List.copyOf(refresh);
     orphans = List.copyOf(orphans);
+    notebooks = List.copyOf(notebooks);
   }
 
-  /** A plan of views only (targets without schedules, and plans before schedules existed). */
+  /** A plan of views only (targets without schedules or notebooks). */
   public Plan(
       String project,
       String target,
@@ -54,7 +57,8 @@ public record Plan(
         enableCdf,
         refresh,
         orphans,
-        SchedulePlan.NONE);
+        SchedulePlan.NONE,
+        List.of());
   }
 
   public Plan withSchedules(SchedulePlan plan) {
@@ -68,12 +72,15 @@ public record Plan(
         enableCdf,
         refresh,
         orphans,
-        plan);
+        plan,
+        notebooks);
   }
 
-  /** Whether apply has anything to do to views or tables. */
+  /** Whether apply has anything to do to views, tables or notebooks. */
   public boolean hasViewChanges() {
-    return !enableCdf.isEmpty() || changes.stream().anyMatch(c -> !(c instanceof Change.NoOp));
+    return !enableCdf.isEmpty()
+        || changes.stream().anyMatch(c -> !(c instanceof Change.NoOp))
+        || notebooks.stream().anyMatch(n -> !(n instanceof NotebookChange.NoOp));
   }
 
   /** Whether apply has anything to do, schedules included. */

@@ -40,6 +40,12 @@ public final class PlanJson {
     summary.put("drop", plan.count(Change.Drop.class));
     summary.put("unchanged", plan.count(Change.NoOp.class));
     summary.put("enableCdf", plan.enableCdf().size());
+    if (!plan.notebooks().isEmpty()) {
+      ObjectNode nb = summary.putObject("notebooks");
+      for (String action : List.of("create", "recreate", "update", "delete", "no-op")) {
+        nb.put(action, plan.notebooks().stream().filter(n -> action(n).equals(action)).count());
+      }
+    }
     ArrayNode changes = root.putArray("changes");
     for (Change c : plan.changes()) {
       ObjectNode o = changes.addObject();
@@ -74,6 +80,19 @@ public final class PlanJson {
     ArrayNode orphans = root.putArray("orphans");
     plan.orphans().forEach(id -> orphans.add(id.toString()));
     schedules(root, plan.schedules());
+    if (!plan.notebooks().isEmpty()) {
+      ArrayNode notebooks = root.putArray("notebooks");
+      for (NotebookChange n : plan.notebooks()) {
+        ObjectNode o = notebooks.addObject();
+        o.put("action", action(n));
+        o.put("source", n.source());
+        o.put("displayName", n.displayName());
+        n.notebookId().ifPresent(id -> o.put("notebookId", id));
+        ArrayNode views = o.putArray("views");
+        n.views().forEach(v -> views.add(v.toString()));
+        o.put("reason", n.reason());
+      }
+    }
     try {
       return JSON.writeValueAsString(root) + "\n";
     } catch (JsonProcessingException e) {
@@ -178,6 +197,37 @@ public final class PlanJson {
     return "no-op";
   }
 
+  static String action(NotebookChange n) {
+    if (n instanceof NotebookChange.Create) {
+      return "create";
+    } else if (n instanceof NotebookChange.Recreate) {
+      return "recreate";
+    } else if (n instanceof NotebookChange.Update) {
+      return "update";
+    } else if (n instanceof NotebookChange.Delete) {
+      return "delete";
+    }
+    return "no-op";
+  }
+
+  private static NotebookChange notebook(JsonNode n) {
+    String source = text(n, "source");
+    String name = text(n, "displayName");
+    String reason = text(n, "reason");
+    List<ObjectId> views = new ArrayList<>();
+    n.withArray("views").forEach(v -> views.add(ObjectId.parse(v.asText())));
+    return switch (text(n, "action")) {
+      case "create" -> new NotebookChange.Create(source, name, views, reason);
+      case "recreate" -> new NotebookChange.Recreate(source, name, views, reason);
+      case "update" ->
+          new NotebookChange.Update(source, name, text(n, "notebookId"), views, reason);
+      case "delete" ->
+          new NotebookChange.Delete(source, name, text(n, "notebookId"), views, reason);
+      case "no-op" -> new NotebookChange.NoOp(source, name, text(n, "notebookId"), views, reason);
+      default -> throw new IllegalArgumentException("unknown action " + n.path("action"));
+    };
+  }
+
   /** Reads a saved plan; a file that is not one gives a clear error, never a stack trace. */
   public static Plan read(String json, String source) {
     try {
@@ -228,6 +278,10 @@ public final class PlanJson {
       root.withArray("refresh").forEach(r -> refresh.add(ObjectId.parse(r.asText())));
       List<ObjectId> orphans = new ArrayList<>();
       root.withArray("orphans").forEach(r -> orphans.add(ObjectId.parse(r.asText())));
+      List<NotebookChange> notebooks = new ArrayList<>();
+      if (root.has("notebooks")) {
+        root.withArray("notebooks").forEach(n -> notebooks.add(notebook(n)));
+      }
       JsonNode pre = root.path("precondition");
       return new Plan(
           text(root, "project"),
@@ -239,7 +293,8 @@ public final class PlanJson {
           cdf,
           refresh,
           orphans,
-          readSchedules(root.get("schedules")));
+          readSchedules(root.get("schedules")),
+          notebooks);
     } catch (JsonProcessingException | IllegalArgumentException | java.time.DateTimeException e) {
       throw new MlvException(
           "PLAN_FILE",

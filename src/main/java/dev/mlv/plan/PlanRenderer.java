@@ -41,6 +41,24 @@ public final class PlanRenderer {
           "turn on change data feed (delta.enableChangeDataFeed) for incremental refresh of "
               + String.join(", ", e.readers().stream().map(names::display).toList()));
     }
+    if (!plan.notebooks().isEmpty()) {
+      sb.append("\nNotebooks (one per PySpark file; apply runs a created or updated one once to")
+          .append(" register its views):\n");
+      for (NotebookChange n : plan.notebooks()) {
+        String what = n.displayName() + " (" + n.source() + ")";
+        if (n instanceof NotebookChange.Create) {
+          line(sb, "+", "create", what, n.reason());
+        } else if (n instanceof NotebookChange.Recreate) {
+          line(sb, "!", "recreate", what, n.reason());
+        } else if (n instanceof NotebookChange.Update) {
+          line(sb, "~", "update", what, n.reason());
+        } else if (n instanceof NotebookChange.Delete) {
+          line(sb, "-", "delete", what, n.reason());
+        } else {
+          line(sb, " ", "no-op", what, n.reason());
+        }
+      }
+    }
     if (plan.changes().isEmpty() && plan.enableCdf().isEmpty()) {
       sb.append("  (no views selected)\n");
     }
@@ -68,6 +86,17 @@ public final class PlanRenderer {
               plan.count(Change.Rename.class),
               plan.count(Change.Drop.class),
               plan.count(Change.NoOp.class)));
+      long notebooks =
+          plan.notebooks().stream().filter(n -> !(n instanceof NotebookChange.NoOp)).count();
+      if (notebooks > 0) {
+        sb.append(
+            String.format(
+                "Notebooks: %d to create, %d to recreate, %d to update, %d to delete.%n",
+                plan.notebooks().stream().filter(NotebookChange.Create.class::isInstance).count(),
+                plan.notebooks().stream().filter(NotebookChange.Recreate.class::isInstance).count(),
+                plan.notebooks().stream().filter(NotebookChange.Update.class::isInstance).count(),
+                plan.notebooks().stream().filter(NotebookChange.Delete.class::isInstance).count()));
+      }
     }
     SchedulePlan sp = plan.schedules();
     if (sp.hasChanges()) {

@@ -6,6 +6,7 @@ import dev.mlv.lineage.NodeKind;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
+import dev.mlv.schedule.SchedulePlan;
 import dev.mlv.sql.Normalizer;
 import dev.mlv.target.DeployedState;
 import dev.mlv.target.DeployedView;
@@ -64,6 +65,15 @@ public final class Planner {
         changes.add(new Change.NoOp(id, "PySpark view: not deployed by this target"));
         continue;
       }
+      if (v.definition().isPython() && state.notebooks().isPresent()) {
+        Change c = NotebookPlanner.view(project, v, state);
+        if (c instanceof Change.Create cr) {
+          creates.put(id, cr);
+        } else {
+          changes.add(c);
+        }
+        continue;
+      }
       String statement = v.definition().statement();
       String fp = v.definition().fingerprint();
       var deployed = state.view(id);
@@ -104,6 +114,8 @@ public final class Planner {
             creates.values().stream()
                 .filter(c -> c.fingerprint().equals(d.fingerprint()))
                 .filter(c -> sameLakehouse(c.id(), d.id()))
+                // Fabric renames a PySpark view only in the lakehouse explorer, not in SQL.
+                .filter(c -> !project.views().get(c.id()).definition().isPython())
                 .findFirst()
                 .orElse(null);
         if (twin != null) {
@@ -125,6 +137,9 @@ public final class Planner {
     }
     changes.addAll(creates.values());
     changes = ordered(project.lineage(), changes);
+    List<NotebookChange> notebooks =
+        NotebookPlanner.notebooks(
+            project, targetName, state, selection, wholeProject, prune, changes);
     return new Plan(
         project.config().name(),
         targetName,
@@ -134,7 +149,9 @@ public final class Planner {
         changes,
         enableCdf(project, state, selection, changes),
         downstream(project.lineage(), changes),
-        orphans);
+        orphans,
+        SchedulePlan.NONE,
+        notebooks);
   }
 
   private static boolean sameLakehouse(ObjectId a, ObjectId b) {

@@ -1,6 +1,7 @@
 package dev.mlv.target;
 
 import dev.mlv.lineage.ObjectId;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -8,10 +9,14 @@ import java.util.TreeMap;
 
 /**
  * What a target holds now: every materialized lake view, and the current version of every table mlv
- * may read. Its {@link #fingerprint()} is the precondition of a saved plan.
+ * may read. Its {@link #fingerprint()} is the precondition of a saved plan. {@code notebooks} are
+ * the notebook items mlv deployed for PySpark views, on a target that deploys them as notebooks
+ * (empty on any other).
  */
 public record DeployedState(
-    SortedMap<ObjectId, DeployedView> views, SortedMap<ObjectId, SourceTable> tables) {
+    SortedMap<ObjectId, DeployedView> views,
+    SortedMap<ObjectId, SourceTable> tables,
+    Optional<List<DeployedNotebook>> notebooks) {
 
   /** A Delta table that is not a view: its version and whether change data feed is on. */
   public record SourceTable(long version, boolean changeDataFeed) {}
@@ -19,6 +24,12 @@ public record DeployedState(
   public DeployedState {
     views = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(views));
     tables = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(tables));
+    notebooks = notebooks.map(List::copyOf);
+  }
+
+  public DeployedState(
+      SortedMap<ObjectId, DeployedView> views, SortedMap<ObjectId, SourceTable> tables) {
+    this(views, tables, Optional.empty());
   }
 
   public static DeployedState of(
@@ -34,6 +45,19 @@ public record DeployedState(
   public String fingerprint() {
     StringBuilder sb = new StringBuilder();
     views.forEach((id, v) -> sb.append(id).append('=').append(v.fingerprint()).append('\n'));
+    // Only a state with notebooks adds them, so other targets keep the fingerprints they had.
+    notebooks.ifPresent(
+        list ->
+            list.stream()
+                .sorted(java.util.Comparator.comparing(DeployedNotebook::source))
+                .forEach(
+                    n ->
+                        sb.append("notebook:")
+                            .append(n.source())
+                            .append('=')
+                            .append(n.id())
+                            .append(new TreeMap<>(n.fingerprints()))
+                            .append('\n')));
     return dev.mlv.sql.Fingerprint.of(sb.toString());
   }
 }

@@ -20,6 +20,7 @@ import dev.mlv.refresh.ViewRun;
 import dev.mlv.refresh.ViewStatus;
 import dev.mlv.sql.Fingerprint;
 import dev.mlv.sql.SqlStatement;
+import dev.mlv.target.DeployedNotebook;
 import dev.mlv.target.DeployedState;
 import dev.mlv.target.DeployedView;
 import dev.mlv.target.SqlResult;
@@ -58,6 +59,7 @@ public final class FabricWorkspaceTarget implements Target {
   private final JobClient jobs;
   private final RunRecords records;
   private final FabricSchedules schedules;
+  private final FabricNotebooks notebooks;
   private List<UUID> extendedLineage;
   private boolean extended;
 
@@ -75,6 +77,15 @@ public final class FabricWorkspaceTarget implements Target {
     this.records = new RunRecords(state.resolve("runs"));
     this.schedules =
         new FabricSchedules(http, jobs, target.workspaceId(), target.lakehouseId(), target.name());
+    this.notebooks =
+        new FabricNotebooks(
+            http,
+            config,
+            target,
+            id ->
+                livy.sql(
+                    "DROP MATERIALIZED LAKE VIEW IF EXISTS " + sql.name(id),
+                    "dropping " + id.shortName()));
   }
 
   /** The lakehouse's refresh schedules, as declared resources. */
@@ -85,6 +96,12 @@ public final class FabricWorkspaceTarget implements Target {
   @Override
   public String name() {
     return target.name();
+  }
+
+  /** PySpark views are deployed as one notebook item per file, run once to register them. */
+  @Override
+  public boolean deploysPySparkViews() {
+    return true;
   }
 
   /**
@@ -106,6 +123,7 @@ public final class FabricWorkspaceTarget implements Target {
     project.lineage().nodes().values().stream()
         .filter(n -> n.kind() == NodeKind.TABLE)
         .forEach(n -> wantedTables.add(n.id()));
+    List<DeployedNotebook> deployedNotebooks = notebooks.deployed(project);
     for (String schema : schemas()) {
       Set<String> mlvs = new HashSet<>();
       LivyClient.Result shown =
@@ -116,7 +134,12 @@ public final class FabricWorkspaceTarget implements Target {
         String view = column(shown, row, "viewName", "name", "tableName").toLowerCase(Locale.ROOT);
         mlvs.add(view);
         ObjectId id = id(schema, view);
-        deployed(id).ifPresent(v -> views.put(id, v));
+        Optional<DeployedView> pyspark = pysparkView(project, id, deployedNotebooks);
+        if (pyspark.isPresent()) {
+          views.put(id, pyspark.get());
+        } else {
+          deployed(id).ifPresent(v -> views.put(id, v));
+        }
       }
       LivyClient.Result all =
           livy.sql("SHOW TABLES IN " + FabricSql.quote(schema), "listing the tables of " + schema);
@@ -129,7 +152,33 @@ public final class FabricWorkspaceTarget implements Target {
         }
       }
     }
-    return DeployedState.of(views, tables);
+    return new DeployedState(
+        new TreeMap<>(views), new TreeMap<>(tables), Optional.of(deployedNotebooks));
+  }
+
+  /**
+   * A PySpark view as its notebook defines it: the catalog holds no CREATE text of ours for it, so
+   * its definition and fingerprint come from the deployed notebook (or say that it is missing).
+   */
+  private Optional<DeployedView> pysparkView(
+      Project project, ObjectId id, List<DeployedNotebook> deployed) {
+    Optional<DeployedNotebook> nb =
+        deployed.stream().filter(n -> n.fingerprints().containsKey(id)).findFirst();
+    if (nb.isEmpty() && !FabricNotebooks.isPython(project, id)) {
+      return Optional.empty();
+    }
+    History h = history(id);
+    return Optional.of(
+        new DeployedView(
+            id,
+            nb.map(n -> n.definitions().get(id))
+                .orElse("-- a PySpark view whose notebook is not in the workspace"),
+            nb.map(n -> n.fingerprints().get(id)).orElse("notebook-missing"),
+            nb.isPresent(),
+            h.version(),
+            h.time(),
+            Map.of(),
+            Optional.of(h.time())));
   }
 
   private ObjectId id(String schema, String name) {
@@ -277,7 +326,11 @@ public final class FabricWorkspaceTarget implements Target {
         long t0 = System.nanoTime();
         ViewRun run;
         try {
-          livy.sql(FabricSql.createOrReplace(statement), "creating " + id.shortName());
+          if (FabricNotebooks.isPython(project, id)) {
+            notebooks.deployFor(project, plan, id, listener);
+          } else {
+            livy.sql(FabricSql.createOrReplace(statement), "creating " + id.shortName());
+          }
           History h = history(id);
           run =
               new ViewRun(
@@ -308,6 +361,7 @@ public final class FabricWorkspaceTarget implements Target {
         listener.viewFinished(run);
       }
     }
+    boolean notebooksOk = notebooks.finish(project, plan, listener);
     // Views downstream of a change read new data: one refresh job brings them up to date.
     List<ObjectId> downstream = new ArrayList<>();
     for (ObjectId id : plan.refresh()) {
@@ -324,7 +378,7 @@ public final class FabricWorkspaceTarget implements Target {
       }
     }
     Optional<String> jobId = Optional.empty();
-    RunStatus status = failed.isEmpty() ? RunStatus.Completed : RunStatus.Failed;
+    RunStatus status = failed.isEmpty() && notebooksOk ? RunStatus.Completed : RunStatus.Failed;
     if (!downstream.isEmpty()) {
       RefreshRequest request =
           new RefreshRequest(
@@ -468,15 +522,18 @@ public final class FabricWorkspaceTarget implements Target {
                     || a.operation().equalsIgnoreCase("WRITE") && !request.full()
                 ? "incremental"
                 : "full";
-        if (request.full()) {
-          strategy = "full";
+        if (request.full() || FabricNotebooks.isPython(project, id)) {
+          strategy = "full"; // Fabric never refreshes a PySpark view incrementally
         }
         run =
             new ViewRun(
                 id,
                 ViewStatus.Completed,
                 strategy,
-                "REFRESHED: Fabric wrote version " + a.version(),
+                FabricNotebooks.isPython(project, id)
+                    ? "PYSPARK_VIEW: Fabric rebuilt the PySpark view in full, version "
+                        + a.version()
+                    : "REFRESHED: Fabric wrote version " + a.version(),
                 a.rows(),
                 0,
                 Map.of(),
@@ -567,6 +624,15 @@ public final class FabricWorkspaceTarget implements Target {
             strategy = "skip";
             reason = "NO_NEW_COMMITS: no source has a commit after the view's last refresh";
           }
+        }
+        if (reason.startsWith("SOURCES_CHANGED: ") && FabricNotebooks.isPython(project, id)) {
+          // Fabric refreshes a PySpark view in full or skips it: never incrementally.
+          reason =
+              "PYSPARK_VIEW: "
+                  + reason
+                      .substring("SOURCES_CHANGED: ".length())
+                      .replace(" (Fabric's optimal refresh picks incremental or full)", "")
+                  + "; a PySpark view is refreshed in full";
         }
         if (!strategy.equals("skip")) {
           rebuilt.add(id);

@@ -269,6 +269,7 @@ final class FabricSimulator implements AutoCloseable {
           method.equals("POST")
               && (path.endsWith("/statements")
                   || path.endsWith("/instances")
+                  || path.endsWith("/notebooks")
                   || path.endsWith("/mlvexecutiondefinitions")
                   || path.endsWith("/schedules"));
       if (!recognisable) {
@@ -372,6 +373,13 @@ final class FabricSimulator implements AutoCloseable {
       return definitions(method, lakehouse(m.group(1), m.group(2)), m.group(3), body);
     } else if ((m = RUN.matcher(path)).matches() && method.equals("POST")) {
       return runJob(lakehouse(m.group(1), m.group(2)), body);
+    } else if ((m = NOTEBOOKS.matcher(path)).matches()) {
+      return notebooks.route(method, m.group(1), m.group(2), m.group(3), body);
+    } else if ((m = ITEMS.matcher(path)).matches() && method.equals("GET")) {
+      return notebooks.items(m.group(1), query);
+    } else if ((m = INSTANCES.matcher(path)).matches() && notebooks.has(m.group(2))) {
+      return notebooks.jobs(
+          method, m.group(1), m.group(2), m.group(3), m.group(4) != null, query, body);
     } else if ((m = INSTANCES.matcher(path)).matches()) {
       return instances(method, lakehouse(m.group(1), m.group(2)), m.group(3), m.group(4) != null);
     } else if ((m = SCHEDULES.matcher(path)).matches()) {
@@ -798,7 +806,9 @@ final class FabricSimulator implements AutoCloseable {
       return ok(200, first);
     }
     Reply r = ok(200, op[1]);
-    r.headers().put("Location", endpoint() + "/operations/" + id + "/result");
+    if (op[2] != null) { // an operation without a result (an update) has no result Location
+      r.headers().put("Location", endpoint() + "/operations/" + id + "/result");
+    }
     return r;
   }
 
@@ -877,6 +887,386 @@ final class FabricSimulator implements AutoCloseable {
           return ok(200, null);
         }
         default -> throw new Problem(405, "MethodNotAllowed", method);
+      }
+    }
+  }
+
+  // ---- notebook items and RunNotebook jobs ----
+
+  private static final Pattern ITEMS =
+      Pattern.compile(PREFIX + "/workspaces/" + UUID_RE + "/items");
+  private static final Pattern NOTEBOOKS =
+      Pattern.compile(
+          PREFIX
+              + "/workspaces/"
+              + UUID_RE
+              + "/notebooks(?:/([^/]+)(?:/(getDefinition|updateDefinition))?)?");
+
+  final Notebooks notebooks = new Notebooks();
+
+  /** Answer notebook creates and definition calls as long-running operations. */
+  volatile boolean notebooksAsOperations = true;
+
+  /** When set ("errorCode: message"), every RunNotebook job fails with this failure reason. */
+  volatile String failNotebookRuns;
+
+  final AtomicInteger notebookRuns = new AtomicInteger();
+
+  /**
+   * Notebook items with their definitions, and the RunNotebook job. A run does not execute Python:
+   * it reads the notebook's {@code @fmlv} views with mlv's own PySpark reader and registers each in
+   * the catalog of the default lakehouse the job names (or the notebook's metadata does), as a view
+   * over the tables the function reads, so that refresh jobs and SHOW MATERIALIZED LAKE VIEWS see
+   * it. Like {@code replace=False} in fmlv, a view that exists is kept unless the decorator says
+   * {@code replace=True}.
+   */
+  final class Notebooks {
+    /** id → item (id, displayName, description, type, workspaceId) with its parts under "parts". */
+    final Map<String, ObjectNode> items = Collections.synchronizedMap(new LinkedHashMap<>());
+
+    final Map<String, ObjectNode> jobs = Collections.synchronizedMap(new LinkedHashMap<>());
+
+    /** lakehouse id → schema.name → fingerprint of the PySpark definition registered. */
+    final Map<UUID, Map<String, String>> registered = new ConcurrentHashMap<>();
+
+    boolean has(String id) {
+      return items.containsKey(id);
+    }
+
+    /** Removes a notebook behind mlv's back, as someone in the Fabric UI would. */
+    void deleteBehindMlvsBack(String displayName) {
+      items.values().removeIf(n -> n.path("displayName").asText().equals(displayName));
+    }
+
+    /** The decoded notebook-content.py of a notebook, by display name. */
+    String content(String displayName) {
+      synchronized (items) {
+        for (ObjectNode n : items.values()) {
+          if (n.path("displayName").asText().equals(displayName)) {
+            return decode(n.path("parts"), "notebook-content.py");
+          }
+        }
+      }
+      throw new AssertionError("no notebook " + displayName);
+    }
+
+    private void workspace(String ws) {
+      UUID id = UUID.fromString(ws);
+      if (lakehouses.values().stream().noneMatch(l -> l.workspaceId.equals(id))) {
+        throw new Problem(404, "WorkspaceNotFound", "The requested workspace was not found");
+      }
+    }
+
+    Reply items(String ws, String query) {
+      workspace(ws);
+      String type = query == null ? null : query.replaceFirst(".*(?:^|&)type=([^&]*).*", "$1");
+      ObjectNode r = JSON.createObjectNode();
+      ArrayNode value = r.putArray("value");
+      synchronized (items) {
+        for (ObjectNode n : items.values()) {
+          if (n.path("workspaceId").asText().equals(ws)
+              && (type == null || type.equals(n.path("type").asText()))) {
+            ObjectNode shown = n.deepCopy();
+            shown.remove("parts");
+            value.add(shown);
+          }
+        }
+      }
+      return ok(200, r);
+    }
+
+    Reply route(String method, String ws, String id, String action, JsonNode body) {
+      workspace(ws);
+      if (id == null && method.equals("POST")) {
+        return create(ws, body);
+      }
+      ObjectNode item = id == null ? null : items.get(id);
+      if (item == null || !item.path("workspaceId").asText().equals(ws)) {
+        throw new Problem(404, "ItemNotFound", "The requested item was not found");
+      }
+      if ("getDefinition".equals(action) && method.equals("POST")) {
+        ObjectNode r = JSON.createObjectNode();
+        ArrayNode parts = r.putObject("definition").putArray("parts");
+        item.path("parts").forEach(p -> parts.add(p.deepCopy()));
+        // Get Item Definition always returns the platform part too.
+        parts
+            .addObject()
+            .put("path", ".platform")
+            .put(
+                "payload",
+                java.util.Base64.getEncoder()
+                    .encodeToString(
+                        ("{\"metadata\":{\"type\":\"Notebook\",\"displayName\":\""
+                                + item.path("displayName").asText()
+                                + "\"}}")
+                            .getBytes(StandardCharsets.UTF_8)))
+            .put("payloadType", "InlineBase64");
+        return answer(200, r);
+      }
+      if ("updateDefinition".equals(action) && method.equals("POST")) {
+        item.set("parts", parts(body == null ? null : body.path("definition")));
+        return answer(200, null);
+      }
+      if (action == null && method.equals("DELETE")) {
+        items.remove(id);
+        return ok(200, null);
+      }
+      if (action == null && method.equals("GET")) {
+        ObjectNode shown = item.deepCopy();
+        shown.remove("parts");
+        return ok(200, shown);
+      }
+      throw new Problem(405, "MethodNotAllowed", method);
+    }
+
+    private Reply create(String ws, JsonNode body) {
+      String name = body == null ? "" : body.path("displayName").asText("");
+      if (name.isBlank()) {
+        throw new Problem(400, "InvalidRequest", "displayName is required");
+      }
+      ArrayNode parts = parts(body.path("definition"));
+      synchronized (items) {
+        for (ObjectNode n : items.values()) {
+          if (n.path("workspaceId").asText().equals(ws)
+              && n.path("displayName").asText().equals(name)) {
+            throw new Problem(
+                409, "ItemDisplayNameAlreadyInUse", "Requested '" + name + "' is already in use");
+          }
+        }
+        ObjectNode item = JSON.createObjectNode();
+        item.put("id", UUID.randomUUID().toString());
+        item.put("type", "Notebook");
+        item.put("displayName", name);
+        item.put("description", body.path("description").asText(""));
+        item.put("workspaceId", ws);
+        item.set("parts", parts);
+        items.put(item.path("id").asText(), item);
+        ObjectNode shown = item.deepCopy();
+        shown.remove("parts");
+        return answer(201, shown);
+      }
+    }
+
+    /** A definition must have a notebook-content part of valid InlineBase64. */
+    private ArrayNode parts(JsonNode definition) {
+      if (definition == null || !definition.path("parts").isArray()) {
+        throw new Problem(400, "InvalidDefinition", "definition.parts is required");
+      }
+      ArrayNode out = JSON.createArrayNode();
+      boolean content = false;
+      for (JsonNode p : definition.path("parts")) {
+        if (!p.path("payloadType").asText().equals("InlineBase64")) {
+          throw new Problem(400, "InvalidDefinition", "payloadType must be InlineBase64");
+        }
+        try {
+          java.util.Base64.getDecoder().decode(p.path("payload").asText());
+        } catch (IllegalArgumentException e) {
+          throw new Problem(400, "CorruptedPayload", "The provided payload is corrupted");
+        }
+        content |= p.path("path").asText().startsWith("notebook-content.");
+        out.add(p.deepCopy());
+      }
+      if (!content) {
+        throw new Problem(400, "InvalidDefinition", "the definition has no notebook-content part");
+      }
+      return out;
+    }
+
+    private String decode(JsonNode parts, String path) {
+      for (JsonNode p : parts) {
+        if (p.path("path").asText().equals(path)) {
+          return new String(
+              java.util.Base64.getDecoder().decode(p.path("payload").asText()),
+              StandardCharsets.UTF_8);
+        }
+      }
+      return "";
+    }
+
+    /** A long-running operation (202 + x-ms-operation-id) when so configured, else at once. */
+    private Reply answer(int status, ObjectNode result) {
+      if (!notebooksAsOperations) {
+        return ok(status, result);
+      }
+      String op = UUID.randomUUID().toString();
+      operations.put(
+          op,
+          new ObjectNode[] {
+            JSON.createObjectNode().put("status", "Running"),
+            JSON.createObjectNode().put("status", "Succeeded"),
+            result
+          });
+      Reply r = ok(202, null);
+      r.headers().put("x-ms-operation-id", op);
+      r.headers().put("Location", endpoint() + "/operations/" + op);
+      r.headers().put("Retry-After", "0");
+      return r;
+    }
+
+    Reply jobs(
+        String method,
+        String ws,
+        String id,
+        String jobId,
+        boolean cancel,
+        String query,
+        JsonNode body) {
+      workspace(ws);
+      if (jobId == null && method.equals("GET")) {
+        ObjectNode r = JSON.createObjectNode();
+        ArrayNode value = r.putArray("value");
+        synchronized (jobs) {
+          jobs.values().stream()
+              .filter(j -> j.path("itemId").asText().equals(id))
+              .forEach(j -> value.add(j.deepCopy()));
+        }
+        return ok(200, r);
+      }
+      if (jobId == null && method.equals("POST")) {
+        if (query == null || !query.contains("jobType=RunNotebook")) {
+          throw new Problem(400, "InvalidJobType", "a notebook runs jobs of type RunNotebook");
+        }
+        return run(ws, id, body);
+      }
+      ObjectNode job = jobs.get(jobId);
+      if (job == null || !job.path("itemId").asText().equals(id)) {
+        throw new Problem(404, "ItemNotFound", "No job instance " + jobId);
+      }
+      synchronized (jobs) {
+        if (cancel && Set.of("NotStarted", "InProgress").contains(job.path("status").asText())) {
+          job.put("status", "Cancelled");
+          job.put("endTimeUtc", now());
+        }
+        Reply r = ok(cancel ? 202 : 200, cancel ? null : job.deepCopy());
+        r.headers().put("Retry-After", "0");
+        return r;
+      }
+    }
+
+    private Reply run(String ws, String id, JsonNode body) {
+      notebookRuns.incrementAndGet();
+      ObjectNode job = JSON.createObjectNode();
+      String jobId = UUID.randomUUID().toString();
+      job.put("id", jobId);
+      job.put("itemId", id);
+      job.put("jobType", "RunNotebook");
+      job.put("invokeType", "Manual");
+      job.put("status", "NotStarted");
+      job.put("startTimeUtc", now());
+      job.putNull("endTimeUtc");
+      job.putNull("failureReason");
+      jobs.put(jobId, job);
+      String lakehouse =
+          body == null
+              ? ""
+              : body.path("executionData")
+                  .path("configuration")
+                  .path("defaultLakehouse")
+                  .path("id")
+                  .asText("");
+      jobRunner.schedule(
+          () -> {
+            synchronized (jobs) {
+              if (!job.path("status").asText().equals("NotStarted")) {
+                return;
+              }
+              job.put("status", "InProgress");
+            }
+            jobRunner.schedule(
+                () -> finishRun(id, job, lakehouse), jobStepMs, TimeUnit.MILLISECONDS);
+          },
+          jobStepMs,
+          TimeUnit.MILLISECONDS);
+      Reply r = ok(202, null);
+      r.headers()
+          .put(
+              "Location",
+              endpoint() + "/workspaces/" + ws + "/items/" + id + "/jobs/instances/" + jobId);
+      r.headers().put("Retry-After", "0");
+      return r;
+    }
+
+    private void finishRun(String id, ObjectNode job, String lakehouseFromJob) {
+      String failure = failNotebookRuns;
+      if (failure == null) {
+        try {
+          ObjectNode item = items.get(id);
+          if (item == null) {
+            throw new MlvException("ItemNotFound", "the notebook was deleted while it ran");
+          }
+          register(decode(item.path("parts"), "notebook-content.py"), lakehouseFromJob);
+        } catch (RuntimeException e) {
+          failure = "NotebookExecutionFailed: " + e.getMessage();
+        }
+      }
+      synchronized (jobs) {
+        if (!job.path("status").asText().equals("InProgress")) {
+          return; // cancelled meanwhile
+        }
+        job.put("endTimeUtc", now());
+        if (failure == null) {
+          job.put("status", "Completed");
+        } else {
+          job.put("status", "Failed");
+          int colon = failure.indexOf(": ");
+          ObjectNode f = job.putObject("failureReason");
+          f.put("errorCode", colon < 0 ? "Failed" : failure.substring(0, colon));
+          f.put("message", colon < 0 ? failure : failure.substring(colon + 2));
+          f.put("requestId", UUID.randomUUID().toString());
+        }
+      }
+    }
+
+    private static final Pattern DEFAULT_LAKEHOUSE =
+        Pattern.compile("\"default_lakehouse\"\\s*:\\s*\"([0-9a-fA-F-]{36})\"");
+
+    /** What running the notebook does to the catalog: each @fmlv view is registered. */
+    private void register(String content, String lakehouseFromJob) {
+      String lhId = lakehouseFromJob;
+      if (lhId.isBlank()) {
+        Matcher m = DEFAULT_LAKEHOUSE.matcher(content);
+        lhId = m.find() ? m.group(1) : "";
+      }
+      if (lhId.isBlank()) {
+        throw new MlvException(
+            "NoDefaultLakehouse", "spark.read.table needs a default lakehouse; none is attached");
+      }
+      Lakehouse lh = lakehouses.get(UUID.fromString(lhId));
+      if (lh == null) {
+        throw new MlvException("LakehouseNotFound", "the default lakehouse " + lhId + " is gone");
+      }
+      dev.mlv.pyspark.PySparkReader.Result read =
+          new dev.mlv.pyspark.PySparkReader(dev.mlv.sql.TableExtractor::new)
+              .read(java.nio.file.Path.of("notebook-content.py"), content);
+      for (dev.mlv.diag.Diagnostic d : read.diagnostics()) {
+        if (d.severity() == dev.mlv.diag.Severity.ERROR) {
+          throw new MlvException("PySparkError", d.message());
+        }
+      }
+      Map<String, String> mine = registered.computeIfAbsent(lh.id, k -> new ConcurrentHashMap<>());
+      for (SqlStatement st : read.statements()) {
+        if (!(st instanceof SqlStatement.CreateView cv) || !cv.definition().isPython()) {
+          continue;
+        }
+        ViewDefinition def = cv.definition();
+        String k = key(lh, def.name());
+        synchronized (lh) {
+          if (lh.mlvs.containsKey(k) && !def.orReplace()) {
+            continue; // replace=False keeps the registered definition
+          }
+          // The catalog-only data plane needs the view's sources, not its Python.
+          List<String> reads = new ArrayList<>();
+          read.facts().get(def).tables().forEach(t -> reads.add(t.dotted()));
+          String sql =
+              "CREATE OR REPLACE MATERIALIZED LAKE VIEW "
+                  + k
+                  + " AS SELECT * FROM "
+                  + (reads.isEmpty() ? "(SELECT 1 AS one)" : String.join(", ", reads));
+          Map<String, String> views = new LinkedHashMap<>(lh.mlvs);
+          lh.data.create(views, k, sql);
+          lh.mlvs.put(k, sql);
+          mine.put(k, def.fingerprint());
+        }
       }
     }
   }
