@@ -4,6 +4,8 @@ import dev.mlv.diag.MlvException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import picocli.CommandLine;
 
 /** The entry point: one factory for the command line, used by {@code main} and by tests. */
@@ -25,7 +27,7 @@ public final class Main {
     if (debug) {
       System.setProperty(dev.mlv.logging.QuietLogging.DEBUG_PROPERTY, "true");
     }
-    CommandLine cl = createCommandLine(out, err, debug);
+    CommandLine cl = createCommandLine(out, err, debug, subcommandsFor(args));
     try {
       return cl.execute(args);
     } catch (StackOverflowError | OutOfMemoryError e) {
@@ -45,7 +47,37 @@ public final class Main {
   }
 
   static CommandLine createCommandLine(PrintWriter out, PrintWriter err, boolean debug) {
+    return createCommandLine(out, err, debug, MlvCommand.SUBCOMMANDS.keySet());
+  }
+
+  /**
+   * The subcommands a run of {@code args} needs: the one it names, none for a bare {@code
+   * --version}, and all of them for help, completion, the shell, or anything unrecognised (so
+   * picocli's suggestions and usage stay complete).
+   */
+  static Collection<String> subcommandsFor(String... args) {
+    List<String> list = Arrays.asList(args);
+    String first = list.stream().filter(a -> !a.startsWith("-")).findFirst().orElse(null);
+    boolean help = list.contains("-h") || list.contains("--help");
+    if (first == null) {
+      return !help && (list.contains("-V") || list.contains("--version"))
+          ? List.of()
+          : MlvCommand.SUBCOMMANDS.keySet();
+    }
+    if (MlvCommand.SUBCOMMANDS.containsKey(first)
+        && !first.equals("completion")
+        && !first.equals("shell")) {
+      return List.of(first);
+    }
+    return MlvCommand.SUBCOMMANDS.keySet();
+  }
+
+  static CommandLine createCommandLine(
+      PrintWriter out, PrintWriter err, boolean debug, Collection<String> subcommands) {
     CommandLine cl = new CommandLine(new MlvCommand());
+    for (String name : subcommands) {
+      cl.addSubcommand(name, MlvCommand.SUBCOMMANDS.get(name));
+    }
     cl.setOut(out);
     cl.setErr(err);
     cl.setCaseInsensitiveEnumValuesAllowed(true);
