@@ -49,10 +49,7 @@ class FabricCliTest {
   }
 
   private CliRun mlv(String... args) {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.add("-p");
-    all.add(dir.toString());
-    return CliRun.of(all.toArray(String[]::new));
+    return CliRun.inProject(dir, args);
   }
 
   @Test

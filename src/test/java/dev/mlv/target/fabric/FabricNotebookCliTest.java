@@ -8,8 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,10 +50,7 @@ class FabricNotebookCliTest {
   }
 
   private CliRun mlv(String... args) {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.add("-p");
-    all.add(dir.toString());
-    return CliRun.of(all.toArray(String[]::new));
+    return CliRun.inProject(dir, args);
   }
 
   @Test

@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.mlv.cli.CliRun;
 import dev.mlv.cli.Golden;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,10 +44,7 @@ class FabricScheduleCliTest {
   }
 
   private CliRun mlv(String... args) {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.add("-p");
-    all.add(dir.toString());
-    return CliRun.of(all.toArray(String[]::new));
+    return CliRun.inProject(dir, args);
   }
 
   private void declare(String... schedules) {
