@@ -245,6 +245,10 @@ final class ReliabilityProject {
         + lakehouse
         + "\nschema: dbo\n"
         + "views: [views]\n"
+        // A 50-kill soak makes some 150 runs; the last check needs every killed run still listed.
+        + "defaults:\n"
+        + "  history:\n"
+        + "    retain_runs: 1000\n"
         + "sources:\n"
         + "  - name: bronze.events\n"
         + "targets:\n"
