@@ -15,6 +15,6 @@ start=$(date +%s)
 mvn -o -q -B test -Dspotless.check.skip=true -Dsurefire.failIfNoSpecifiedTests=false \
   -Dtest='CrashSafetyTest,HostileInputTest' \
   -Dmlv.kills="$kills" -Dmlv.seed="$seed" -Dmlv.mutants="$mutants" \
-  | grep -E '^(kill |RESULT|FAILURE|seed=|outcomes|  [a-z-]+ \{|  unpositioned)' || true
+  | grep --line-buffered -E '^(kill |RESULT|FAILURE|seed=|outcomes|  [a-z-]+ \{|  unpositioned)' || true
 echo "# took $(( $(date +%s) - start )) s; reports in target/reliability/"
 cat target/reliability/crash.txt target/reliability/hostile.txt 2>/dev/null | head -60
