@@ -19,9 +19,10 @@ import java.util.TreeSet;
 /**
  * Kills {@code mlv refresh} and {@code mlv apply} with SIGKILL at seeded random moments and checks
  * what the kill left: every view readable, at a sound Delta log, holding exactly its content before
- * or after the command; the killed run on record as Interrupted once the next command starts; the
- * lock of the dead process taken over at once; and the next command completing with the right
- * content. Used by {@link CrashSafetyTest} (5 kills) and by {@code bench/soak.sh} (50).
+ * or after the command; the killed run on record as Interrupted once the next command starts (or as
+ * Completed when the kill struck after its history commit and every view is new); the lock of the
+ * dead process taken over at once; and the next command completing with the right content. Used by
+ * {@link CrashSafetyTest} (5 kills) and by {@code bench/soak.sh} (50).
  */
 final class CrashHarness {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,6 +39,7 @@ final class CrashHarness {
       int viewsAfter,
       int viewsUnchanged,
       int interruptedRecorded,
+      int completedBeforeKill,
       int lockTakenOver,
       long slowestRecoveryMs,
       List<String> failures) {
@@ -46,7 +48,7 @@ final class CrashHarness {
       return String.format(
           "kills=%d (refresh %d, apply %d) killedWhileRunning=%d finishedBeforeKill=%d"
               + " viewsChecked=%d before=%d after=%d unchanged=%d interruptedRecorded=%d"
-              + " lockTakenOver=%d slowestRecoveryMs=%d failures=%d",
+              + " completedBeforeKill=%d lockTakenOver=%d slowestRecoveryMs=%d failures=%d",
           kills,
           refreshKills,
           applyKills,
@@ -57,6 +59,7 @@ final class CrashHarness {
           viewsAfter,
           viewsUnchanged,
           interruptedRecorded,
+          completedBeforeKill,
           lockTakenOver,
           slowestRecoveryMs,
           failures.size());
@@ -92,6 +95,8 @@ final class CrashHarness {
     int takenOver = 0;
     long slowest = 0;
     List<String> allMarkers = new ArrayList<>();
+    List<String> completedMarkers = new ArrayList<>();
+    int completedBeforeKill = 0;
     for (int round = 0; round < kills; round++) {
       boolean apply = round == 1 || (round > 1 && rnd.nextInt(3) == 0);
       String[] args;
@@ -131,7 +136,10 @@ final class CrashHarness {
       if (!alive) {
         finishedFirst++;
       }
+      // Markers of earlier kills can outlive commands that start no Spark; judge each run once.
       List<String> markers = runningMarkers(p);
+      markers.removeAll(allMarkers);
+      markers.removeAll(completedMarkers);
       if (!markers.isEmpty()) {
         whileRunning++;
       }
@@ -140,6 +148,7 @@ final class CrashHarness {
           label, when, alive ? "killed" : "had already finished", markers.size());
 
       // 1. Every view is sound and holds its content before or after the command.
+      boolean allAfter = true;
       for (String v : ReliabilityProject.VIEWS) {
         failures.addAll(p.logProblems(v).stream().map(m -> label + ": " + m).toList());
         String got = p.read(v);
@@ -150,9 +159,11 @@ final class CrashHarness {
           unchanged++;
         } else if (isBefore) {
           before++;
+          allAfter = false;
         } else if (isAfter) {
           after++;
         } else {
+          allAfter = false;
           failures.add(
               label + ": " + v + " holds neither its content before nor after:\n" + abbrev(got));
         }
@@ -161,11 +172,17 @@ final class CrashHarness {
       // 2. The lock of the dead process does not block the next command.
       boolean lockLeft = Files.exists(p.lakehouseMlvDir().resolve("refresh.lock"));
 
-      // 3. Once the next command starts, the killed run is on record as Interrupted.
+      // 3. Once the next command starts, the killed run is on record as Interrupted. A kill that
+      // lands after the run committed its Completed history row leaves a marker too; that run
+      // did finish, so Completed is right for it, provided every view holds its new content.
       Map<String, String> statuses = runStatuses(p);
       for (String id : markers) {
         if ("Interrupted".equals(statuses.get(id))) {
           interrupted++;
+          allMarkers.add(id);
+        } else if ("Completed".equals(statuses.get(id)) && allAfter) {
+          completedBeforeKill++;
+          completedMarkers.add(id);
         } else {
           failures.add(label + ": run " + id + " is listed as " + statuses.get(id));
         }
@@ -186,17 +203,22 @@ final class CrashHarness {
       }
       Map<String, String> now = p.actual();
       check(failures, label + ", after the next " + args[0], now, expected);
-      allMarkers.addAll(markers);
       if (pid == ProcessHandle.current().pid()) {
         failures.add("the child had this JVM's pid");
       }
       current = now;
     }
-    // Once recorded in mlv_history.runs, the killed runs stay Interrupted.
+    // Once recorded in mlv_history.runs, the killed runs stay Interrupted and the runs that had
+    // completed stay Completed.
     Map<String, String> later = runStatuses(p);
     for (String id : allMarkers) {
       if (!"Interrupted".equals(later.get(id))) {
         failures.add("at the end, killed run " + id + " is listed as " + later.get(id));
+      }
+    }
+    for (String id : completedMarkers) {
+      if (!"Completed".equals(later.get(id))) {
+        failures.add("at the end, completed run " + id + " is listed as " + later.get(id));
       }
     }
     return new Report(
@@ -210,6 +232,7 @@ final class CrashHarness {
         after,
         unchanged,
         interrupted,
+        completedBeforeKill,
         takenOver,
         slowest,
         failures);

@@ -21,10 +21,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -99,28 +101,34 @@ final class HistoryStore {
       delete(running.resolve(run.id() + ".json"));
       return;
     }
-    List<RunReport> batch = new ArrayList<>();
+    SparkSession s = spark.get();
     List<Path> parked = list(pending);
+    List<Path> crashed = new ArrayList<>();
+    Map<String, RunReport> earlier = new LinkedHashMap<>();
     for (Path f : parked) {
       RunReport r = readJson(f);
       if (r != null) {
-        batch.add(r);
+        earlier.put(r.id(), r);
       }
     }
-    List<Path> crashed = new ArrayList<>();
     for (Path f : list(running)) {
       RunReport r = readJson(f);
       if (r != null && !r.id().equals(run.id())) {
-        batch.add(interrupted(r));
+        // A parked record says how the run ended; its marker is only a leftover.
+        earlier.putIfAbsent(r.id(), interrupted(r));
         crashed.add(f);
       }
     }
+    // A process killed after its history commit but before it deleted its files leaves records
+    // that are already in the table: writing them again would list a completed run as
+    // Interrupted, or twice.
+    earlier.keySet().removeAll(recorded(s, earlier.keySet()));
+    List<RunReport> batch = new ArrayList<>(earlier.values());
     batch.add(run);
     List<Row> rows = new ArrayList<>();
     for (RunReport r : batch) {
       rows.addAll(rows(r));
     }
-    SparkSession s = spark.get();
     Dataset<Row> df = s.createDataFrame(rows, ROW_TYPE);
     // One commit for the whole batch keeps the history cheap.
     df.write().format("delta").mode("append").save(table.toString());
@@ -128,6 +136,23 @@ final class HistoryStore {
     crashed.forEach(HistoryStore::delete);
     delete(running.resolve(run.id() + ".json"));
     prune(s);
+  }
+
+  /** Which of these run ids the history table already holds; reads it only when asked. */
+  private Set<String> recorded(SparkSession s, Set<String> ids) {
+    if (ids.isEmpty() || !Warehouse.isTable(table)) {
+      return Set.of();
+    }
+    Set<String> out = new HashSet<>();
+    s.read()
+        .format("delta")
+        .load(table.toString())
+        .select("run_id")
+        .where(org.apache.spark.sql.functions.col("run_id").isin(ids.toArray()))
+        .distinct()
+        .collectAsList()
+        .forEach(r -> out.add(r.getString(0)));
+    return out;
   }
 
   private void prune(SparkSession s) {

@@ -178,6 +178,61 @@ class LocalTargetTest {
         .contains("crashed-run|Interrupted", quiet.id() + "|Completed");
   }
 
+  @Test
+  void filesLeftByARunKilledAfterItsHistoryCommitAreNotRecordedAgain() throws IOException {
+    Project p = applied("");
+    append(p, 9, "c", 4.0);
+    RunReport done = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+    assertThat(done.status()).isEqualTo(RunStatus.Completed);
+    long rowsOfDone = historyTable().where("run_id = '" + done.id() + "'").count();
+    // As if the process had died after writing the table but before deleting its marker and a
+    // parked copy of the same run.
+    HistoryStore store = history();
+    store.record(done, java.util.Optional.empty());
+    store.started(done);
+    Path runs = new Warehouse(target.warehouse().root()).mlvDir(LH).resolve("runs");
+    assertThat(files(runs.resolve("running"))).hasSize(1);
+    assertThat(files(runs.resolve("pending"))).hasSize(1);
+
+    append(p, 10, "d", 5.0);
+    RunReport next = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+
+    assertThat(next.status()).isEqualTo(RunStatus.Completed);
+    assertThat(files(runs.resolve("running"))).isEmpty();
+    assertThat(files(runs.resolve("pending"))).isEmpty();
+    assertThat(historyTable().where("run_id = '" + done.id() + "'").count()).isEqualTo(rowsOfDone);
+    assertThat(target.runs(10))
+        .extracting(r -> r.id() + " " + r.status())
+        .contains(done.id() + " Completed", next.id() + " Completed");
+  }
+
+  @Test
+  void aRunParkedAndLeftWithItsMarkerIsRecordedOnceAsItEnded() throws IOException {
+    Project p = applied("");
+    HistoryStore store = history();
+    RunReport quiet =
+        new RunReport(
+            "quiet-run",
+            RunStatus.Completed,
+            Instant.now().minusSeconds(30),
+            Instant.now().minusSeconds(29),
+            "local",
+            List.of());
+    // Killed between parking the record and deleting the marker.
+    store.started(quiet);
+    store.record(quiet, java.util.Optional.empty());
+    store.started(quiet);
+
+    append(p, 9, "c", 4.0);
+    target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+
+    assertThat(
+            historyTable().where("run_id = 'quiet-run'").collectAsList().stream()
+                .map(r -> r.getString(1))
+                .toList())
+        .containsExactly("Completed");
+  }
+
   private org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> historyTable() {
     ObjectId table = new ObjectId(WS, LH, HistoryStore.SCHEMA, HistoryStore.TABLE);
     return target
