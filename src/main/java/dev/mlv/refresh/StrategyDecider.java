@@ -26,7 +26,11 @@ public final class StrategyDecider {
 
   private StrategyDecider() {}
 
-  /** What the decision is made from. {@code consumed} is empty for a view never refreshed. */
+  /**
+   * What the decision is made from. {@code consumed} is empty for a view never refreshed. The
+   * analysis of the SQL is asked for only when a source has new commits, so deciding that nothing
+   * needs refreshing parses nothing.
+   */
   public record Input(
       ObjectId view,
       boolean fullRequested,
@@ -36,7 +40,7 @@ public final class StrategyDecider {
       boolean pyspark,
       Optional<Map<ObjectId, Long>> consumed,
       Map<ObjectId, Long> current,
-      RefreshAnalysis analysis,
+      java.util.function.Supplier<RefreshAnalysis> analysis,
       SourceLogs logs) {}
 
   /** Reads a source's Delta log since a version; called only for sources with new commits. */
@@ -125,7 +129,7 @@ public final class StrategyDecider {
       }
     }
     // D4: the SQL.
-    RefreshAnalysis analysis = in.analysis();
+    RefreshAnalysis analysis = in.analysis().get();
     Optional<Construct> blocker = analysis.blocker();
     if (blocker.isPresent()) {
       Construct b = blocker.get();

@@ -52,7 +52,17 @@ class StartupClassLoadingTest {
       Method run = main.getMethod("run", PrintWriter.class, PrintWriter.class, String[].class);
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();
-      Object code = run.invoke(null, new PrintWriter(out), new PrintWriter(err), args);
+      // As in a real launch, the context class loader is the one that loaded mlv: Hadoop (under
+      // Delta Kernel) loads its classes through it and fails when it is another.
+      Thread self = Thread.currentThread();
+      ClassLoader before = self.getContextClassLoader();
+      Object code;
+      self.setContextClassLoader(loader);
+      try {
+        code = run.invoke(null, new PrintWriter(out), new PrintWriter(err), args);
+      } finally {
+        self.setContextClassLoader(before);
+      }
       assertThat(code).as(out + "\n" + err).isIn(ExitCodes.OK, ExitCodes.CHANGES);
       assertThat(loader.requested).contains(Main.class.getName());
       assertThat(loader.requested)

@@ -369,7 +369,7 @@ class StrategyDeciderTableTest {
                 world.pyspark(),
                 world.neverRefreshed() ? Optional.empty() : Optional.of(consumed),
                 current,
-                RefreshAnalyzer.analyze(sql, Position.start(null), List.of()),
+                () -> RefreshAnalyzer.analyze(sql, Position.start(null), List.of()),
                 logs),
             NAMES);
     assertThat(s.label() + " " + s.code()).as(rule + ": " + s.detail()).isEqualTo(expected);

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -44,6 +45,7 @@ public final class DeltaState {
   private final Map<String, String> workspaceOf;
   private final String defaultWorkspace;
   private final Map<Path, TableState> cache = new ConcurrentHashMap<>();
+  private final Optional<TableStateCache> stored;
   private volatile Engine engine;
 
   /**
@@ -51,6 +53,16 @@ public final class DeltaState {
    * @param defaultWorkspace the workspace of a lakehouse missing from {@code workspaceOf}
    */
   public DeltaState(Map<String, String> workspaceOf, String defaultWorkspace) {
+    this(workspaceOf, defaultWorkspace, Optional.empty());
+  }
+
+  /**
+   * @param stored what earlier commands learnt about the tables, reused while a table's newest
+   *     commit file is unchanged
+   */
+  DeltaState(
+      Map<String, String> workspaceOf, String defaultWorkspace, Optional<TableStateCache> stored) {
+    this.stored = stored;
     Map<String, String> folded = new java.util.HashMap<>();
     workspaceOf.forEach((lh, ws) -> folded.put(Warehouse.fold(lh), ws));
     this.workspaceOf = Map.copyOf(folded);
@@ -106,6 +118,13 @@ public final class DeltaState {
     if (cached != null && cached.version() == latest.getAsLong() && cached.id().equals(id)) {
       return cached;
     }
+    if (stored.isPresent()) {
+      Optional<TableState> known = stored.get().get(id, table, latest.getAsLong());
+      if (known.isPresent()) {
+        cache.put(table, known.get());
+        return known.get();
+      }
+    }
     Engine e = engine();
     Snapshot snapshot = Table.forPath(e, table.toString()).getLatestSnapshot(e);
     TableState state =
@@ -117,7 +136,13 @@ public final class DeltaState {
             Instant.ofEpochMilli(snapshot.getTimestamp(e)),
             snapshot.getPartitionColumnNames());
     cache.put(table, state);
+    stored.ifPresent(c -> c.put(state));
     return state;
+  }
+
+  /** Keeps what this reader learnt for the next command (see {@link TableStateCache}). */
+  void save() {
+    stored.ifPresent(TableStateCache::save);
   }
 
   /**

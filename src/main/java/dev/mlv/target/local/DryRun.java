@@ -38,7 +38,7 @@ final class DryRun {
       LocalStrategy.Decided d = target.plannedStrategy(project, request, id);
       Strategy s = upstreamAware(id, d, refreshed);
       if (!(s instanceof Strategy.Skip)) {
-        refreshed.put(id, new LocalStrategy.Decided(s, d.consumed(), d.current(), d.analysis()));
+        refreshed.put(id, new LocalStrategy.Decided(s, d.consumed(), d.current(), d.analysisOf()));
       }
       planned.add(
           new ViewRun(

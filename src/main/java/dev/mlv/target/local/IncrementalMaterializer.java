@@ -86,7 +86,8 @@ final class IncrementalMaterializer {
               "QUARANTINE_NEEDS_FULL",
               "the view keeps a quarantine and aggregates, so its dropped rows are only known in a"
                   + " full refresh");
-      return target.materialize(project, id, def, target.upstreamOf(project, def), full, true, t0);
+      return target.materialize(
+          project, id, def, target.upstreamOf(project, id, def), full, true, t0);
     }
     ViewMaterializer materializer = target.materializer(project);
     SparkSession spark = materializer.prepare(id);
@@ -118,7 +119,7 @@ final class IncrementalMaterializer {
                     + e.getMessage()
                     + "), so the view is recomputed");
         return target.materialize(
-            project, id, def, target.upstreamOf(project, def), full, true, t0);
+            project, id, def, target.upstreamOf(project, id, def), full, true, t0);
       }
       return new ViewRun(
           id,

@@ -277,7 +277,7 @@ final class LocalSql {
             project,
             id,
             def,
-            target.upstreamOf(project, def),
+            target.upstreamOf(project, id, def),
             new Strategy.Full("CREATED", "created with mlv sql"),
             existing.map(DeployedView::managed).orElse(false),
             System.nanoTime());

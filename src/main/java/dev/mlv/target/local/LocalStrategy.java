@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Gathers what the strategy decision needs on the local target (source versions, the stored
@@ -29,12 +30,46 @@ final class LocalStrategy {
     this.project = project;
   }
 
-  /** The decision and what an incremental refresh needs to carry it out. */
+  /**
+   * The decision and what an incremental refresh needs to carry it out. The analysis is computed
+   * (once) when first asked for: a view skipped for want of new commits never needs it.
+   */
   record Decided(
       Strategy strategy,
       Map<ObjectId, Long> consumed,
       Map<ObjectId, Long> current,
-      RefreshAnalysis analysis) {}
+      Supplier<RefreshAnalysis> analysisOf) {
+
+    Decided(
+        Strategy strategy,
+        Map<ObjectId, Long> consumed,
+        Map<ObjectId, Long> current,
+        RefreshAnalysis analysis) {
+      this(strategy, consumed, current, () -> analysis);
+    }
+
+    RefreshAnalysis analysis() {
+      return analysisOf.get();
+    }
+  }
+
+  /** Computes on first use and remembers; the decision and the refresh share one analysis. */
+  private static final class Once implements Supplier<RefreshAnalysis> {
+    private final Supplier<RefreshAnalysis> compute;
+    private RefreshAnalysis value;
+
+    Once(Supplier<RefreshAnalysis> compute) {
+      this.compute = compute;
+    }
+
+    @Override
+    public synchronized RefreshAnalysis get() {
+      if (value == null) {
+        value = compute.get();
+      }
+      return value;
+    }
+  }
 
   Decided decide(
       boolean full,
@@ -51,12 +86,14 @@ final class LocalStrategy {
     Optional<ProjectView> view = project.view(id);
     boolean optimal = view.map(v -> v.settings().optimalRefresh()).orElse(true);
     RefreshPolicy policy = view.map(v -> v.settings().refreshPolicy()).orElse(RefreshPolicy.AUTO);
-    RefreshAnalysis analysis =
-        def.map(RefreshAnalyzer::analyze)
-            .orElseGet(
-                () ->
-                    new RefreshAnalysis(
-                        RefreshAnalysis.Shape.NONE, List.of(), List.of(), List.of()));
+    Supplier<RefreshAnalysis> analysis =
+        new Once(
+            () ->
+                def.map(RefreshAnalyzer::analyze)
+                    .orElseGet(
+                        () ->
+                            new RefreshAnalysis(
+                                RefreshAnalysis.Shape.NONE, List.of(), List.of(), List.of())));
     Optional<Map<ObjectId, Long>> consumed =
         deployed.map(DeployedView::sourceVersions).filter(m -> !m.isEmpty());
     Strategy strategy =

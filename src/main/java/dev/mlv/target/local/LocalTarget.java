@@ -59,7 +59,8 @@ public final class LocalTarget implements Target {
   private final boolean debug;
   private final Warehouse warehouse;
   private final Map<String, String> lakehouses = new LinkedHashMap<>();
-  private final TableExtractor extractor = new TableExtractor();
+  // Made on first use: loading it loads Calcite and its logging, which a dry run seldom needs.
+  private TableExtractor extractor;
   private final TableColumns tableColumns = new TableColumns();
   private DeltaState deltaState;
   private SparkRuntime runtime;
@@ -137,7 +138,9 @@ public final class LocalTarget implements Target {
   /** One reader per target, so its cache (keyed by each table's latest commit) is reused. */
   synchronized DeltaState deltaState() {
     if (deltaState == null) {
-      deltaState = new DeltaState(lakehouses, config.workspace());
+      deltaState =
+          new DeltaState(
+              lakehouses, config.workspace(), Optional.of(new TableStateCache(warehouse.root())));
     }
     return deltaState;
   }
@@ -235,7 +238,7 @@ public final class LocalTarget implements Target {
           Map.of(),
           NO_ANALYSIS);
     }
-    Optional<ViewDefinition> def = parseDefinition(deployed.get().definition());
+    Optional<ViewDefinition> def = deployedDefinition(project, id, deployed.get());
     if (def.isPresent() && def.get().isFileSource()) {
       return new LocalStrategy.Decided(
           files().decide(id, def.get(), request.full(), Optional.empty(), project.names()),
@@ -244,7 +247,8 @@ public final class LocalTarget implements Target {
           NO_ANALYSIS);
     }
     List<ObjectId> upstream =
-        def.map(d -> upstreamOf(project, d)).orElse(List.copyOf(project.lineage().upstream(id)));
+        def.map(d -> upstreamOf(project, id, d))
+            .orElse(List.copyOf(project.lineage().upstream(id)));
     return decide(project, request.full(), Optional.empty(), id, deployed, def, upstream);
   }
 
@@ -382,7 +386,7 @@ public final class LocalTarget implements Target {
           t0);
     } else {
       // Refresh runs what is deployed, as Fabric does; apply is what deploys the project.
-      Optional<ViewDefinition> parsed = parseDefinition(deployed.get().definition());
+      Optional<ViewDefinition> parsed = deployedDefinition(project, id, deployed.get());
       if (parsed.isEmpty()) {
         return failed(
             id,
@@ -395,7 +399,7 @@ public final class LocalTarget implements Target {
       }
       def = parsed.get();
     }
-    List<ObjectId> upstream = upstreamOf(project, def);
+    List<ObjectId> upstream = upstreamOf(project, id, def);
     LocalStrategy.Decided decided =
         def.isFileSource()
             ? new LocalStrategy.Decided(
@@ -442,12 +446,32 @@ public final class LocalTarget implements Target {
     return result;
   }
 
-  /** The tables a definition reads, resolved with the project's defaults. */
-  List<ObjectId> upstreamOf(Project project, ViewDefinition def) {
+  /**
+   * The deployed definition of a view, parsed. When it is the very text of the project's file (the
+   * usual case after apply), the project's parse is that parse, so Calcite is not run again.
+   */
+  private static Optional<ViewDefinition> deployedDefinition(
+      Project project, ObjectId id, DeployedView deployed) {
+    Optional<ViewDefinition> mine =
+        project
+            .view(id)
+            .map(dev.mlv.project.ProjectView::definition)
+            .filter(d -> d.statement().equals(deployed.definition()));
+    return mine.isPresent() ? mine : parseDefinition(deployed.definition());
+  }
+
+  /** The tables a definition of view {@code id} reads, resolved with the project's defaults. */
+  List<ObjectId> upstreamOf(Project project, ObjectId id, ViewDefinition def) {
     if (!(def.body() instanceof ViewBody.Select select)) {
       return List.of();
     }
-    QueryFacts facts = extractor.extract(select.sql(), select.position());
+    // The project's own definition comes with what its SELECT reads.
+    QueryFacts facts =
+        project
+            .view(id)
+            .filter(v -> v.definition() == def)
+            .flatMap(dev.mlv.project.ProjectView::facts)
+            .orElseGet(() -> extractor().extract(select.sql(), select.position()));
     if (!facts.parsed()) {
       throw new MlvException(facts.diagnostics());
     }
@@ -727,7 +751,10 @@ public final class LocalTarget implements Target {
     }
   }
 
-  TableExtractor extractor() {
+  synchronized TableExtractor extractor() {
+    if (extractor == null) {
+      extractor = new TableExtractor();
+    }
     return extractor;
   }
 
@@ -749,6 +776,9 @@ public final class LocalTarget implements Target {
 
   @Override
   public synchronized void close() {
+    if (deltaState != null) {
+      deltaState.save();
+    }
     if (runtime != null) {
       runtime.close();
       runtime = null;

@@ -94,6 +94,45 @@ class DeltaStateTest {
   }
 
   @Test
+  void storedStateAnswersForAnUnchangedCommitFileOnly(@TempDir Path other) throws IOException {
+    Warehouse copy = new Warehouse(other);
+    Path table = copy.schemaDir("lh_cache", "gold").resolve("kpis");
+    copyTree(warehouse.schemaDir("lh_state", "gold").resolve("kpis"), table);
+    ObjectId id = new ObjectId(WS, "lh_cache", "gold", "kpis");
+    DeltaState first = withStore(copy);
+    assertThat(first.read(id, table).properties()).containsEntry("mlv.fingerprint", "abc");
+    first.save();
+    Path file = other.resolve(".mlv/table-state.json");
+    assertThat(file).exists();
+
+    // Doctor the stored entry: a reader that answers from it shows the change.
+    Files.writeString(file, Files.readString(file).replace("\"abc\"", "\"from-store\""));
+    TableState stored = withStore(copy).read(id, table);
+    assertThat(stored.properties()).containsEntry("mlv.fingerprint", "from-store");
+    assertThat(stored.version()).isZero();
+    assertThat(stored.id()).isEqualTo(id);
+
+    // The same version written anew (a table dropped and created again) is read from the log.
+    Path commit = Warehouse.commitFile(table, 0);
+    byte[] bytes = Files.readAllBytes(commit);
+    Files.delete(commit);
+    Files.write(commit, bytes);
+    Files.setLastModifiedTime(
+        commit, java.nio.file.attribute.FileTime.from(Instant.now().plusSeconds(5)));
+    assertThat(withStore(copy).read(id, table).properties())
+        .containsEntry("mlv.fingerprint", "abc");
+
+    // A file that is not ours, or not whole, is as good as none.
+    Files.writeString(file, "{\"format\": 1, \"tables\": {\"lh_cache.Lakehouse");
+    assertThat(withStore(copy).read(id, table).properties())
+        .containsEntry("mlv.fingerprint", "abc");
+  }
+
+  private static DeltaState withStore(Warehouse w) {
+    return new DeltaState(Map.of(), WS, java.util.Optional.of(new TableStateCache(w.root())));
+  }
+
+  @Test
   void readsWithoutSparkOnTheClassPath() throws Exception {
     String out = KernelProbe.run(warehouse.root(), "ws_probe");
     assertThat(out).contains("ws_probe.lh_state.gold.kpis v0 {");
