@@ -116,6 +116,49 @@ public final class RunRenderer {
     return root;
   }
 
+  /**
+   * The run a {@link #node} wrote, back again; how parked and Fabric run records are read. A file
+   * that is not such a record fails with a RuntimeException.
+   */
+  public static RunReport read(com.fasterxml.jackson.databind.JsonNode root) {
+    com.fasterxml.jackson.databind.JsonNode run = root.path("run");
+    java.util.List<ViewRun> views = new java.util.ArrayList<>();
+    for (com.fasterxml.jackson.databind.JsonNode v : root.path("views")) {
+      java.util.Map<String, Long> violations = new java.util.LinkedHashMap<>();
+      v.path("violations")
+          .fields()
+          .forEachRemaining(e -> violations.put(e.getKey(), e.getValue().asLong()));
+      com.fasterxml.jackson.databind.JsonNode files = v.path("files");
+      com.fasterxml.jackson.databind.JsonNode error = v.path("error");
+      views.add(
+          new ViewRun(
+              dev.mlv.lineage.ObjectId.parse(v.path("id").asText()),
+              ViewStatus.valueOf(v.path("status").asText()),
+              v.path("strategy").asText(),
+              v.path("reason").asText(),
+              v.path("rowsWritten").asLong(),
+              v.path("rowsDropped").asLong(),
+              violations,
+              v.path("durationMs").asLong(),
+              error.isNull() || error.isMissingNode()
+                  ? java.util.Optional.empty()
+                  : java.util.Optional.of(error.asText()),
+              files.isObject()
+                  ? java.util.Optional.of(
+                      new FileCounts(
+                          files.path("ingested").asLong(), files.path("removed").asLong()))
+                  : java.util.Optional.empty()));
+    }
+    com.fasterxml.jackson.databind.JsonNode ended = run.path("endedAt");
+    return new RunReport(
+        run.path("id").asText(),
+        RunStatus.valueOf(run.path("status").asText()),
+        java.time.Instant.parse(run.path("startedAt").asText()),
+        ended.isNull() || ended.isMissingNode() ? null : java.time.Instant.parse(ended.asText()),
+        run.path("target").asText(),
+        views);
+  }
+
   public static String json(RunReport run) {
     return write(node(run));
   }

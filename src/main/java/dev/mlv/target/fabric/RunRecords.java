@@ -1,12 +1,8 @@
 package dev.mlv.target.fabric;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.mlv.lineage.ObjectId;
 import dev.mlv.refresh.RunRenderer;
 import dev.mlv.refresh.RunReport;
-import dev.mlv.refresh.RunStatus;
-import dev.mlv.refresh.ViewRun;
-import dev.mlv.refresh.ViewStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -18,9 +14,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -61,7 +55,7 @@ final class RunRecords {
 
   List<RunReport> all() {
     List<RunReport> out = new ArrayList<>();
-    nodes().forEach(n -> out.add(read(n)));
+    nodes().forEach(n -> out.add(RunRenderer.read(n)));
     return out;
   }
 
@@ -82,7 +76,7 @@ final class RunRecords {
                 n.path("run").path("id").asText().equals(id)
                     || n.path("fabricJobInstanceId").asText().equals(id))
         .findFirst()
-        .map(RunRecords::read);
+        .map(RunRenderer::read);
   }
 
   private Stream<JsonNode> nodes() {
@@ -102,36 +96,5 @@ final class RunRecords {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  private static RunReport read(JsonNode root) {
-    JsonNode run = root.path("run");
-    List<ViewRun> views = new ArrayList<>();
-    for (JsonNode v : root.path("views")) {
-      Map<String, Long> violations = new LinkedHashMap<>();
-      v.path("violations")
-          .fields()
-          .forEachRemaining(e -> violations.put(e.getKey(), e.getValue().asLong()));
-      views.add(
-          new ViewRun(
-              ObjectId.parse(v.path("id").asText()),
-              ViewStatus.valueOf(v.path("status").asText()),
-              v.path("strategy").asText(),
-              v.path("reason").asText(),
-              v.path("rowsWritten").asLong(),
-              v.path("rowsDropped").asLong(),
-              violations,
-              v.path("durationMs").asLong(),
-              v.path("error").isNull() || v.path("error").isMissingNode()
-                  ? Optional.empty()
-                  : Optional.of(v.path("error").asText())));
-    }
-    return new RunReport(
-        run.path("id").asText(),
-        RunStatus.valueOf(run.path("status").asText()),
-        Instant.parse(run.path("startedAt").asText()),
-        run.path("endedAt").isNull() ? null : Instant.parse(run.path("endedAt").asText()),
-        run.path("target").asText(),
-        views);
   }
 }

@@ -1,6 +1,5 @@
 package dev.mlv.target.local;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.refresh.RunRenderer;
@@ -339,35 +338,7 @@ final class HistoryStore {
 
   private static RunReport readJson(Path file) {
     try {
-      JsonNode root = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
-      JsonNode run = root.path("run");
-      List<ViewRun> views = new ArrayList<>();
-      for (JsonNode v : root.withArray("views")) {
-        Map<String, Long> violations = new LinkedHashMap<>();
-        v.path("violations")
-            .fields()
-            .forEachRemaining(e -> violations.put(e.getKey(), e.getValue().asLong()));
-        views.add(
-            new ViewRun(
-                ObjectId.parse(v.path("id").asText()),
-                ViewStatus.valueOf(v.path("status").asText()),
-                v.path("strategy").asText(),
-                v.path("reason").asText(),
-                v.path("rowsWritten").asLong(),
-                v.path("rowsDropped").asLong(),
-                violations,
-                v.path("durationMs").asLong(),
-                v.path("error").isNull()
-                    ? Optional.empty()
-                    : Optional.of(v.path("error").asText())));
-      }
-      return new RunReport(
-          run.path("id").asText(),
-          RunStatus.valueOf(run.path("status").asText()),
-          Instant.parse(run.path("startedAt").asText()),
-          run.path("endedAt").isNull() ? null : Instant.parse(run.path("endedAt").asText()),
-          run.path("target").asText(),
-          views);
+      return RunRenderer.read(JSON.readTree(Files.readString(file, StandardCharsets.UTF_8)));
     } catch (IOException | RuntimeException e) {
       // A record we cannot read is not worth failing a refresh over.
       return null;

@@ -1,0 +1,61 @@
+package dev.mlv.refresh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mlv.lineage.ObjectId;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class RunRendererTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void aRunReadBackIsTheRunThatWasWritten() throws Exception {
+    RunReport run =
+        new RunReport(
+            "mlv-run-1",
+            RunStatus.Failed,
+            Instant.parse("2026-11-30T05:00:00.123456Z"),
+            Instant.parse("2026-11-30T05:00:09Z"),
+            "local",
+            List.of(
+                new ViewRun(
+                    ObjectId.parse("ws.lh.silver.orders"),
+                    ViewStatus.Completed,
+                    "incremental",
+                    "ONLY_APPENDS: only appends",
+                    7,
+                    3,
+                    Map.of("positive", 3L),
+                    1200,
+                    Optional.empty(),
+                    Optional.of(new FileCounts(2, 1))),
+                new ViewRun(
+                    ObjectId.parse("ws.lh.gold.kpis"),
+                    ViewStatus.Failed,
+                    "full",
+                    "SOURCES_CHANGED: new commits",
+                    0,
+                    0,
+                    Map.of(),
+                    10,
+                    Optional.of("boom"))));
+
+    assertThat(RunRenderer.read(JSON.readTree(RunRenderer.json(run)))).isEqualTo(run);
+
+    RunReport running =
+        new RunReport("r2", RunStatus.Running, run.startedAt(), null, "fabric", List.of());
+    assertThat(RunRenderer.read(JSON.readTree(RunRenderer.json(running)))).isEqualTo(running);
+  }
+
+  @Test
+  void somethingElseIsRefused() throws Exception {
+    assertThatThrownBy(() -> RunRenderer.read(JSON.readTree("{\"run\": {\"status\": \"Nope\"}}")))
+        .isInstanceOf(RuntimeException.class);
+  }
+}
