@@ -4,14 +4,13 @@ import dev.mlv.project.Project;
 import dev.mlv.schedule.Schedule;
 import dev.mlv.schedule.SchedulePlan;
 import dev.mlv.target.Target;
-import dev.mlv.target.fabric.FabricWorkspaceTarget;
 import java.io.PrintWriter;
 import java.util.List;
 
 /**
- * The schedule part of {@code plan} and {@code apply}: Fabric targets compare and change their
- * refresh schedules; the local target has no job scheduler, so declared schedules are ignored with
- * one line saying so.
+ * The schedule part of {@code plan} and {@code apply}: a target with schedules (Fabric) compares
+ * and changes them; one without (the local target has no job scheduler) ignores the declared
+ * schedules with one line saying so.
  */
 final class ScheduleSync {
   private ScheduleSync() {}
@@ -19,8 +18,8 @@ final class ScheduleSync {
   static SchedulePlan plan(Project project, Target target) {
     List<Schedule> declared =
         project.config().schedules().stream().filter(s -> s.appliesTo(target.name())).toList();
-    if (target instanceof FabricWorkspaceTarget fabric) {
-      SchedulePlan plan = fabric.schedules().plan(project);
+    if (target.schedules().isPresent()) {
+      SchedulePlan plan = target.schedules().get().plan(project);
       // With nothing declared and nothing of mlv's deployed, schedules stay out of the plan.
       return declared.isEmpty() && plan.changes().isEmpty() ? SchedulePlan.NONE : plan;
     }
@@ -38,10 +37,10 @@ final class ScheduleSync {
 
   /** Applies the schedule changes of a plan; says each on {@code say}. */
   static void apply(Project project, Target target, SchedulePlan plan, PrintWriter say) {
-    if (!plan.hasChanges() || !(target instanceof FabricWorkspaceTarget fabric)) {
+    if (!plan.hasChanges() || target.schedules().isEmpty()) {
       return;
     }
-    fabric.schedules().apply(project, plan, say::println);
+    target.schedules().get().apply(project, plan, say::println);
     say.println(
         "Schedules applied: "
             + plan.count(dev.mlv.schedule.ScheduleChange.Create.class)

@@ -27,6 +27,25 @@ public interface Target extends AutoCloseable {
     return true;
   }
 
+  /** The target's refresh schedules; empty where it has no job scheduler (the local target). */
+  default Optional<dev.mlv.schedule.Schedules> schedules() {
+    return Optional.empty();
+  }
+
+  /**
+   * Includes the lakehouses upstream of this one in the next refresh: the given ones, or all of
+   * them when the list is empty. A target whose refresh cannot reach other lakehouses refuses,
+   * since a silently narrower refresh is worse than an error.
+   */
+  default void extendedLineage(List<java.util.UUID> lakehouses) {
+    throw new dev.mlv.diag.MlvException(
+        "EXTENDED_LINEAGE_LOCAL",
+        "--extended-lineage and --upstream-lakehouse work only on a Fabric target: target '"
+            + name()
+            + "' is local and refreshes just the project's own views; run without them, or with"
+            + " -t <fabric target>");
+  }
+
   /** The views and tables the target holds now. Read-only; never changes anything. */
   DeployedState state(Project project);
 

@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * machine. A schedule whose definition does not carry it was made elsewhere (the Fabric UI, another
  * tool) and is never changed or deleted.
  */
-public final class FabricSchedules {
+public final class FabricSchedules implements dev.mlv.schedule.Schedules {
   static final String MARKER = "mlv-schedule ";
 
   /** Fabric's schedule date-times: local to the schedule's time zone, seconds, no offset. */
@@ -64,6 +64,7 @@ public final class FabricSchedules {
   private record Wanted(Schedule schedule, ObjectNode definition, ObjectNode body) {}
 
   /** Compares the declared schedules with the target's, read-only. */
+  @Override
   public SchedulePlan plan(Project project) {
     return diff(project, wanted(project), deployed(project)).plan();
   }
@@ -72,6 +73,7 @@ public final class FabricSchedules {
    * Makes the target's schedules match the project, after checking that they are still what {@code
    * planned} showed. {@code say} gets one line per change.
    */
+  @Override
   public void apply(Project project, SchedulePlan planned, Consumer<String> say) {
     Map<String, Wanted> wanted = wanted(project);
     Diff diff = diff(project, wanted, deployed(project));

@@ -89,8 +89,9 @@ public final class FabricWorkspaceTarget implements Target {
   }
 
   /** The lakehouse's refresh schedules, as declared resources. */
-  public FabricSchedules schedules() {
-    return schedules;
+  @Override
+  public Optional<dev.mlv.schedule.Schedules> schedules() {
+    return Optional.of(schedules);
   }
 
   @Override
@@ -108,6 +109,7 @@ public final class FabricWorkspaceTarget implements Target {
    * Includes the lakehouses upstream of this one in the next refresh: the given ones, or all of
    * them when the list is empty (Fabric's own default).
    */
+  @Override
   public void extendedLineage(List<UUID> lakehouses) {
     this.extended = true;
     this.extendedLineage = List.copyOf(lakehouses);

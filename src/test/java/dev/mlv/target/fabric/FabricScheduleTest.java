@@ -69,12 +69,12 @@ class FabricScheduleTest {
   }
 
   private SchedulePlan plan(Project p) {
-    return fabric.target.schedules().plan(p);
+    return fabric.target.schedules().orElseThrow().plan(p);
   }
 
   private List<String> apply(Project p) {
     List<String> said = new ArrayList<>();
-    fabric.target.schedules().apply(p, plan(p), said::add);
+    fabric.target.schedules().orElseThrow().apply(p, plan(p), said::add);
     return said;
   }
 
@@ -268,7 +268,8 @@ class FabricScheduleTest {
     assertThat(read.hasChanges()).isTrue();
 
     apply(p); // someone else applied it meanwhile
-    assertThatThrownBy(() -> fabric.target.schedules().apply(p, read.schedules(), s -> {}))
+    assertThatThrownBy(
+            () -> fabric.target.schedules().orElseThrow().apply(p, read.schedules(), s -> {}))
         .isInstanceOf(MlvException.class)
         .hasMessageContaining("changed since the plan was made");
     assertThat(deployed()).hasSize(1);
