@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the release archives that `mvn -Prelease package` assembled: each one's SHA-256 against
 # JReleaser's checksum file, then, unpacked into a scratch folder far from the sources,
-# `bin/mlv --version` and `bin/mlv validate` on the example the archive carries.
+# `bin/mlv --version` and `bin/mlv validate` on the example the archive carries, and that picocli
+# is in it as rewritten at package time.
 # Usage: scripts/check-release.sh [ARCHIVE...]   (default: every archive under target/jreleaser)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,6 +33,11 @@ for archive in "$@"; do
     [ -e "$home/$f" ] || { echo "check-release: $name has no $f" >&2; exit 1; }
   done
   [ -x "$home/bin/mlv" ] || { echo "check-release: bin/mlv is not executable in $name" >&2; exit 1; }
+  # picocli ships rewritten as Java 8 class files (see build/RetargetOldClasses.java): byte 7 of
+  # a class file is its major version, 49 for Java 5, 52 for Java 8.
+  unzip -p "$home"/lib/picocli-*.jar picocli/CommandLine.class >"$scratch/CommandLine.class"
+  major="$(od -An -tu1 -j7 -N1 "$scratch/CommandLine.class" | tr -d ' ')"
+  [ "$major" -ge 50 ] || { echo "check-release: $name carries picocli as Java 5 classes ($major)" >&2; exit 1; }
   # From another folder, so nothing of the source tree can be picked up.
   got="$(cd "$scratch" && "$home/bin/mlv" --version)"
   case "$got" in
