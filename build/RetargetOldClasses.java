@@ -31,7 +31,9 @@ public class RetargetOldClasses {
     for (String a : args) {
       Path jar = Path.of(a);
       int n = retarget(jar);
-      System.out.println("[retarget] " + jar.getFileName() + ": " + n + " classes now Java 8");
+      if (n > 0) { // a jar rewritten before has nothing left to change
+        System.out.println("[retarget] " + jar.getFileName() + ": " + n + " classes now Java 8");
+      }
     }
   }
 
@@ -60,7 +62,11 @@ public class RetargetOldClasses {
         dst.closeEntry();
       }
     }
-    Files.move(out, jar, StandardCopyOption.REPLACE_EXISTING);
+    if (changed > 0) {
+      Files.move(out, jar, StandardCopyOption.REPLACE_EXISTING);
+    } else {
+      Files.delete(out);
+    }
     return changed;
   }
 

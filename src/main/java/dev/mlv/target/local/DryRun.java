@@ -32,6 +32,8 @@ final class DryRun {
 
   RunReport plan(RefreshRequest request) {
     Instant now = Instant.now();
+    // One parallel pass over the warehouse's Delta logs first; the views then read its results.
+    target.deltaState().scan(target.warehouse().root());
     List<ViewRun> planned = new ArrayList<>();
     Map<ObjectId, LocalStrategy.Decided> refreshed = new HashMap<>();
     for (ObjectId id : LocalTarget.order(project.lineage(), request.views())) {
