@@ -11,7 +11,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -52,9 +51,11 @@ final class JobClient {
   private final String lakehouse;
   private final String item;
   private final AtomicReference<URI> running = new AtomicReference<>();
+  private final JobRuns jobs;
 
   JobClient(FabricHttp http, UUID workspace, UUID lakehouseId) {
     this.http = http;
+    this.jobs = new JobRuns(http);
     this.lakehouse = "/workspaces/" + workspace + "/lakehouses/" + lakehouseId;
     this.item = "/workspaces/" + workspace + "/items/" + lakehouseId;
   }
@@ -181,38 +182,16 @@ final class JobClient {
    * recognised among the instances that did not exist before, so it is never started twice.
    */
   URI start(Optional<String> definitionId) {
-    Set<String> before = new HashSet<>();
-    instances().forEach(j -> before.add(j.id()));
     ObjectNode body = FabricHttp.JSON.createObjectNode();
     definitionId.ifPresent(
         id -> body.putObject("executionData").put("mlvExecutionDefinitionId", id));
-    FabricHttp.Response r =
-        http.send(
-            "POST",
+    URI u =
+        jobs.start(
             http.url(lakehouse + "/jobs/" + JOB_TYPE + "/instances"),
             body,
             "starting the " + JOB_TYPE + " job",
-            false,
-            () ->
-                instances().stream()
-                    .filter(j -> !before.contains(j.id()))
-                    .findFirst()
-                    .map(
-                        j ->
-                            new FabricHttp.Response(
-                                202,
-                                null,
-                                Optional.of(
-                                    http.url(item + "/jobs/instances/" + j.id()).toString()),
-                                Optional.empty(),
-                                Optional.empty())));
-    String location =
-        r.location()
-            .orElseThrow(
-                () ->
-                    new MlvException(
-                        "FABRIC_API", "the job scheduler accepted the job but gave no Location"));
-    URI u = location.startsWith("http") ? URI.create(location) : http.url(location);
+            this::instances,
+            id -> http.url(item + "/jobs/instances/" + id));
     running.set(u);
     return u;
   }
@@ -257,36 +236,23 @@ final class JobClient {
 
   /** Polls the instance until it ends, with growing intervals (or the service's Retry-After). */
   JobInstance await(URI instance, Duration timeout, java.util.function.Consumer<JobInstance> seen) {
-    Instant deadline = Instant.now().plus(timeout);
-    Duration wait = http.policy().pollInitial();
     try {
-      while (true) {
-        FabricHttp.Response r =
-            http.send("GET", instance, null, "reading the refresh job", true, null);
-        JobInstance j = instance(r.body());
-        seen.accept(j);
-        if (j.finished()) {
-          return j;
-        }
-        if (Instant.now().isAfter(deadline)) {
-          cancel(instance);
-          throw new MlvException(
-              "REFRESH_TIMEOUT",
-              "the refresh job " + j.id() + " ran past the refresh timeout and was cancelled");
-        }
-        FabricHttp.sleep(
-            r.retryAfter().filter(d -> d.compareTo(Duration.ZERO) > 0).orElse(wait),
-            "waiting for the refresh job");
-        wait = http.policy().nextPoll(wait);
-      }
+      return jobs.await(
+          instance,
+          timeout,
+          "the refresh job",
+          seen,
+          j ->
+              new MlvException(
+                  "REFRESH_TIMEOUT",
+                  "the refresh job " + j.id() + " ran past the refresh timeout and was cancelled"));
     } finally {
       running.set(null);
     }
   }
 
   void cancel(URI instance) {
-    http.send(
-        "POST", URI.create(instance + "/cancel"), null, "cancelling the refresh job", true, null);
+    jobs.cancel(instance, "the refresh job");
   }
 
   /** Cancels the job this process started and still waits for (on Ctrl-C). */

@@ -7,13 +7,10 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -30,9 +27,11 @@ final class NotebookClient {
 
   private final FabricHttp http;
   private final String workspace;
+  private final JobRuns jobs;
 
   NotebookClient(FabricHttp http, UUID workspaceId) {
     this.http = http;
+    this.jobs = new JobRuns(http);
     this.workspace = "/workspaces/" + workspaceId;
   }
 
@@ -185,65 +184,29 @@ final class NotebookClient {
       Duration timeout,
       Consumer<JobClient.JobInstance> seen) {
     String instances = workspace + "/items/" + id + "/jobs/instances";
-    Set<String> before = new HashSet<>();
-    instances(instances).forEach(j -> before.add(j.id()));
     ObjectNode body = FabricHttp.JSON.createObjectNode();
     ObjectNode lh =
         body.putObject("executionData").putObject("configuration").putObject("defaultLakehouse");
     lh.put("name", lakehouseName);
     lh.put("id", lakehouse.toString());
     lh.put("workspaceId", workspaceId.toString());
-    String what = "running notebook " + displayName;
-    FabricHttp.Response r =
-        http.send(
-            "POST",
+    String what = "notebook " + displayName;
+    URI instance =
+        jobs.start(
             http.url(instances + "?jobType=" + JOB_TYPE),
             body,
-            what,
-            false,
-            () ->
-                instances(instances).stream()
-                    .filter(j -> !before.contains(j.id()))
-                    .findFirst()
-                    .map(
-                        j ->
-                            new FabricHttp.Response(
-                                202,
-                                null,
-                                Optional.of(http.url(instances + "/" + j.id()).toString()),
-                                Optional.empty(),
-                                Optional.empty())));
-    String location =
-        r.location()
-            .orElseThrow(
-                () ->
-                    new MlvException(
-                        "FABRIC_API",
-                        "the job scheduler accepted " + what + " but gave no Location"));
-    URI instance = location.startsWith("http") ? URI.create(location) : http.url(location);
-    Instant deadline = Instant.now().plus(timeout);
-    Duration wait = http.policy().pollInitial();
-    while (true) {
-      FabricHttp.Response polled = http.send("GET", instance, null, what, true, null);
-      JobClient.JobInstance j = JobClient.instance(polled.body());
-      seen.accept(j);
-      if (j.finished()) {
-        return j;
-      }
-      if (Instant.now().isAfter(deadline)) {
-        http.send("POST", URI.create(instance + "/cancel"), null, "cancelling " + what, true, null);
-        throw new MlvException(
-            "NOTEBOOK_TIMEOUT",
-            "notebook "
-                + displayName
-                + " ran past the refresh timeout and its job "
-                + j.id()
-                + " was cancelled");
-      }
-      FabricHttp.sleep(
-          polled.retryAfter().filter(d -> d.compareTo(Duration.ZERO) > 0).orElse(wait), what);
-      wait = http.policy().nextPoll(wait);
-    }
+            "running " + what,
+            () -> instances(instances),
+            job -> http.url(instances + "/" + job));
+    return jobs.await(
+        instance,
+        timeout,
+        "the run of " + what,
+        seen,
+        j ->
+            new MlvException(
+                "NOTEBOOK_TIMEOUT",
+                what + " ran past the refresh timeout and its job " + j.id() + " was cancelled"));
   }
 
   private List<JobClient.JobInstance> instances(String path) {
