@@ -33,6 +33,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -180,57 +181,61 @@ class LocalTargetTest {
 
   @Test
   void filesLeftByARunKilledAfterItsHistoryCommitAreNotRecordedAgain() throws IOException {
-    Project p = applied("");
-    append(p, 9, "c", 4.0);
-    RunReport done = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
-    assertThat(done.status()).isEqualTo(RunStatus.Completed);
-    long rowsOfDone = historyTable().where("run_id = '" + done.id() + "'").count();
-    // As if the process had died after writing the table but before deleting its marker and a
-    // parked copy of the same run.
+    // HistoryStore straight on the shared session: the views of a real run add nothing here.
+    target = LocalTargetContractTest.open(project(""));
+    Optional<org.apache.spark.sql.SparkSession> spark = Optional.of(LocalSparkTestSupport.spark());
     HistoryStore store = history();
-    store.record(done, java.util.Optional.empty());
-    store.started(done);
     Path runs = new Warehouse(target.warehouse().root()).mlvDir(LH).resolve("runs");
-    assertThat(files(runs.resolve("running"))).hasSize(1);
-    assertThat(files(runs.resolve("pending"))).hasSize(1);
+    RunReport done = finished("done-run", 90, ViewStatus.Completed);
+    store.started(done);
+    store.record(done, spark);
+    long rowsOfDone = historyTable().where("run_id = 'done-run'").count();
+    // As if the process had died after writing the table but before deleting its marker (and a
+    // parked copy of the same run).
+    store.record(done, Optional.empty());
+    store.started(done);
+    // And one killed between parking its record and deleting its marker.
+    RunReport quiet = finished("quiet-run", 60, ViewStatus.Skipped);
+    store.started(quiet);
+    store.record(quiet, Optional.empty());
+    store.started(quiet);
+    assertThat(files(runs.resolve("running"))).hasSize(2);
+    assertThat(files(runs.resolve("pending"))).hasSize(2);
 
-    append(p, 10, "d", 5.0);
-    RunReport next = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+    store.record(finished("next-run", 30, ViewStatus.Completed), spark);
 
-    assertThat(next.status()).isEqualTo(RunStatus.Completed);
     assertThat(files(runs.resolve("running"))).isEmpty();
     assertThat(files(runs.resolve("pending"))).isEmpty();
-    assertThat(historyTable().where("run_id = '" + done.id() + "'").count()).isEqualTo(rowsOfDone);
-    assertThat(target.runs(10))
-        .extracting(r -> r.id() + " " + r.status())
-        .contains(done.id() + " Completed", next.id() + " Completed");
-  }
-
-  @Test
-  void aRunParkedAndLeftWithItsMarkerIsRecordedOnceAsItEnded() throws IOException {
-    Project p = applied("");
-    HistoryStore store = history();
-    RunReport quiet =
-        new RunReport(
-            "quiet-run",
-            RunStatus.Completed,
-            Instant.now().minusSeconds(30),
-            Instant.now().minusSeconds(29),
-            "local",
-            List.of());
-    // Killed between parking the record and deleting the marker.
-    store.started(quiet);
-    store.record(quiet, java.util.Optional.empty());
-    store.started(quiet);
-
-    append(p, 9, "c", 4.0);
-    target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
-
+    assertThat(historyTable().where("run_id = 'done-run'").count()).isEqualTo(rowsOfDone);
     assertThat(
             historyTable().where("run_id = 'quiet-run'").collectAsList().stream()
                 .map(r -> r.getString(1))
                 .toList())
         .containsExactly("Completed");
+    assertThat(store.list(spark, 10))
+        .extracting(r -> r.id() + " " + r.status())
+        .containsExactly("next-run Completed", "quiet-run Completed", "done-run Completed");
+  }
+
+  private static RunReport finished(String id, int secondsAgo, ViewStatus view) {
+    Instant started = Instant.now().minusSeconds(secondsAgo);
+    return new RunReport(
+        id,
+        RunStatus.Completed,
+        started,
+        started.plusSeconds(1),
+        "local",
+        List.of(
+            new ViewRun(
+                new ObjectId(WS, LH, "silver", "v"),
+                view,
+                "full",
+                "FULL_REQUESTED: a full refresh was requested",
+                1,
+                0,
+                Map.of(),
+                5,
+                Optional.empty())));
   }
 
   private org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> historyTable() {
