@@ -229,7 +229,7 @@ final class IncrementalMaterializer {
       // Each version read costs a Delta snapshot (Spark jobs over the log), so a view is only
       // created when a query names it: a single-source view reads the change rows alone.
       Supplier<Dataset<Row>> newer =
-          memoized(() -> spark.read().format("delta").option("versionAsOf", now).load(path));
+          Memo.of(() -> spark.read().format("delta").option("versionAsOf", now).load(path));
       pending.put(base + "_n", newer);
       pending.put(base + "_e", () -> newer.get().limit(0));
       if (changed) {
@@ -259,16 +259,6 @@ final class IncrementalMaterializer {
   private static void register(Dataset<Row> rows, String name, List<String> temps) {
     rows.createOrReplaceTempView(name);
     temps.add(name);
-  }
-
-  private static <T> Supplier<T> memoized(Supplier<T> compute) {
-    List<T> once = new ArrayList<>(1);
-    return () -> {
-      if (once.isEmpty()) {
-        once.add(compute.get());
-      }
-      return once.get(0);
-    };
   }
 
   /** Registers the pending source views that {@code sql} names. */

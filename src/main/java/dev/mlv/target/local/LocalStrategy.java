@@ -53,24 +53,6 @@ final class LocalStrategy {
     }
   }
 
-  /** Computes on first use and remembers; the decision and the refresh share one analysis. */
-  private static final class Once implements Supplier<RefreshAnalysis> {
-    private final Supplier<RefreshAnalysis> compute;
-    private RefreshAnalysis value;
-
-    Once(Supplier<RefreshAnalysis> compute) {
-      this.compute = compute;
-    }
-
-    @Override
-    public synchronized RefreshAnalysis get() {
-      if (value == null) {
-        value = compute.get();
-      }
-      return value;
-    }
-  }
-
   Decided decide(
       boolean full,
       Optional<String> forced,
@@ -87,7 +69,7 @@ final class LocalStrategy {
     boolean optimal = view.map(v -> v.settings().optimalRefresh()).orElse(true);
     RefreshPolicy policy = view.map(v -> v.settings().refreshPolicy()).orElse(RefreshPolicy.AUTO);
     Supplier<RefreshAnalysis> analysis =
-        new Once(
+        Memo.of(
             () ->
                 def.map(RefreshAnalyzer::analyze)
                     .orElseGet(
