@@ -1,6 +1,7 @@
 package dev.mlv.cli;
 
 import dev.mlv.diag.MlvException;
+import dev.mlv.logging.QuietLogging;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -32,11 +33,14 @@ public final class Main {
   /** Runs mlv with {@code args} and returns the exit code; never calls System.exit. */
   public static int run(PrintWriter out, PrintWriter err, String... args) {
     boolean debug = Arrays.asList(args).contains("--debug");
+    // The property reaches code far from the command line, for this command only: a JVM that runs
+    // several commands (the shell, tests) must not keep Spark's INFO logging after one --debug.
+    String debugBefore = System.getProperty(QuietLogging.DEBUG_PROPERTY);
     if (debug) {
-      System.setProperty(dev.mlv.logging.QuietLogging.DEBUG_PROPERTY, "true");
+      System.setProperty(QuietLogging.DEBUG_PROPERTY, "true");
     }
-    CommandLine cl = createCommandLine(out, err, debug, subcommandsFor(args));
     try {
+      CommandLine cl = createCommandLine(out, err, debug, subcommandsFor(args));
       return cl.execute(args);
     } catch (StackOverflowError | OutOfMemoryError e) {
       // picocli handles exceptions; errors of the JVM itself end up here.
@@ -49,6 +53,11 @@ public final class Main {
       }
       return ExitCodes.ERROR;
     } finally {
+      if (debugBefore == null) {
+        System.clearProperty(QuietLogging.DEBUG_PROPERTY);
+      } else {
+        System.setProperty(QuietLogging.DEBUG_PROPERTY, debugBefore);
+      }
       out.flush();
       err.flush();
     }

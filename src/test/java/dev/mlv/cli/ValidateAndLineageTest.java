@@ -184,6 +184,10 @@ class ValidateAndLineageTest {
     assertThat(debug.err())
         .contains(
             "debug: views/s/h.sql:2:1: Calcite could not parse this SELECT; Spark's parser read its lineage");
+    // --debug holds for its own command only: a later command in the same JVM (the shell) is quiet.
+    assertThat(System.getProperty(dev.mlv.logging.QuietLogging.DEBUG_PROPERTY)).isNull();
+    CliRun after = CliRun.of("validate", "-p", dir.toString());
+    assertThat(after.err()).isEmpty();
   }
 
   @Test
