@@ -34,7 +34,7 @@ public final class Main {
   public static int run(PrintWriter out, PrintWriter err, String... args) {
     boolean debug = Arrays.asList(args).contains("--debug");
     // The property reaches code far from the command line, for this command only: a JVM that runs
-    // several commands (the shell, tests) must not keep Spark's INFO logging after one --debug.
+    // several commands through run() (tests) must not keep Spark's INFO logging after one --debug.
     String debugBefore = System.getProperty(QuietLogging.DEBUG_PROPERTY);
     if (debug) {
       System.setProperty(QuietLogging.DEBUG_PROPERTY, "true");
