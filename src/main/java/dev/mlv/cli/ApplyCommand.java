@@ -27,14 +27,15 @@ import picocli.CommandLine.Spec;
 /** {@code mlv apply}: make the target match the project, then refresh what changed. */
 @Command(
     name = "apply",
+    header = "Deploy the project's views to the target and refresh what changed.",
     mixinStandardHelpOptions = true,
     description = {
-      "Create, replace, rename and drop views so the target matches the project, turn on",
-      "change data feed on sources, then refresh the changed views and everything downstream",
-      "in dependency order. On a Fabric target, then create, update and delete the refresh",
-      "schedules of mlv.yml (never schedules made elsewhere). With PLANFILE, applies exactly",
-      "that saved plan, and refuses it when the deployed views, the schedules or the project",
-      "changed since it was made."
+      "Create, replace, rename and drop views so the target matches the project, turn on"
+          + " change data feed on sources, then refresh the changed views and everything downstream"
+          + " in dependency order. On a Fabric target, then create, update and delete the refresh"
+          + " schedules of mlv.yml (never schedules made elsewhere). With PLANFILE, applies exactly"
+          + " that saved plan, and refuses it when the deployed views, the schedules or the project"
+          + " changed since it was made."
     },
     footer = {
       "",

@@ -19,11 +19,12 @@ import picocli.CommandLine.Spec;
 /** {@code mlv explain VIEW}: which constructs of a view allow incremental refresh, and why. */
 @Command(
     name = "explain",
+    header = "Explain whether a view's SQL can be refreshed incrementally.",
     mixinStandardHelpOptions = true,
     description = {
-      "Explain, construct by construct, whether a view's SQL can be refreshed incrementally:",
-      "joins, aggregates, DISTINCT, window and non-deterministic functions, subqueries. Read",
-      "from the SQL alone; 'mlv refresh --dry-run' adds what the sources' Delta logs say."
+      "Explain, construct by construct, whether a view's SQL can be refreshed incrementally:"
+          + " joins, aggregates, DISTINCT, window and non-deterministic functions, subqueries. Read"
+          + " from the SQL alone; 'mlv refresh --dry-run' adds what the sources' Delta logs say."
     },
     footer = {
       "",

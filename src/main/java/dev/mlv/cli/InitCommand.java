@@ -18,11 +18,12 @@ import picocli.CommandLine.Spec;
 /** {@code mlv init}: a new project that validates, plans and runs from the first minute. */
 @Command(
     name = "init",
+    header = "Create a new mlv project.",
     mixinStandardHelpOptions = true,
     description = {
-      "Create a project: mlv.yml with a local target and a commented Fabric target,",
-      "views/silver and views/gold with a sample view each, a seeded bronze source, a",
-      ".gitignore for the local warehouse and a CI workflow example. Never overwrites a file."
+      "Create a project: mlv.yml with a local target and a commented Fabric target,"
+          + " views/silver and views/gold with a sample view each, a seeded bronze source, a"
+          + " .gitignore for the local warehouse and a CI workflow example. Never overwrites a file."
     },
     footer = {
       "",

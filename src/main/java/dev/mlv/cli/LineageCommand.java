@@ -19,10 +19,11 @@ import picocli.CommandLine.Spec;
 /** {@code mlv lineage}: the dependency graph read from the SQL, in a diffable form. */
 @Command(
     name = "lineage",
+    header = "Print the lineage the SQL defines, in refresh order.",
     mixinStandardHelpOptions = true,
     description = {
-      "Print the lineage the SQL defines: views, the tables and folders they read, and the",
-      "order they refresh in. Output is sorted and stable, so CI can diff it."
+      "Print the lineage the SQL defines: views, the tables and folders they read, and the"
+          + " order they refresh in. Output is sorted and stable, so CI can diff it."
     },
     footer = {
       "",

@@ -16,8 +16,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Declarative Microsoft Fabric materialized lake views: validate, plan, apply and refresh",
-      "a folder of CREATE MATERIALIZED LAKE VIEW files, locally or in Fabric.",
+      "Declarative Microsoft Fabric materialized lake views: validate, plan, apply and refresh"
+          + " a folder of CREATE MATERIALIZED LAKE VIEW files, locally or in Fabric.",
       ""
     },
     footer = {

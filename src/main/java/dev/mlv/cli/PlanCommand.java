@@ -26,15 +26,16 @@ import picocli.CommandLine.Spec;
 /** {@code mlv plan}: what apply would change, read-only. */
 @Command(
     name = "plan",
+    header = "Show what 'mlv apply' would change on the target (read-only).",
     mixinStandardHelpOptions = true,
     description = {
-      "Compare the project with the views deployed on the target and show what 'mlv apply'",
-      "would do: + create, ~ replace (with a diff), → rename, - drop (only with --prune), and",
-      "no-op when only formatting or comments changed. On a Fabric target it also shows the",
-      "refresh schedules of mlv.yml to create, update or delete (schedules made elsewhere are",
-      "listed as unmanaged), and the notebook of each file of PySpark views: + create, ~ update,",
-      "! recreate (removed from the workspace while its views exist), - delete (only with",
-      "--prune). Read-only: the local target is read from the Delta logs without starting Spark."
+      "Compare the project with the views deployed on the target and show what 'mlv apply'"
+          + " would do: + create, ~ replace (with a diff), → rename, - drop (only with --prune), and"
+          + " no-op when only formatting or comments changed. On a Fabric target it also shows the"
+          + " refresh schedules of mlv.yml to create, update or delete (schedules made elsewhere are"
+          + " listed as unmanaged), and the notebook of each file of PySpark views: + create, ~ update,"
+          + " ! recreate (removed from the workspace while its views exist), - delete (only with"
+          + " --prune). Read-only: the local target is read from the Delta logs without starting Spark."
     },
     footer = {
       "",

@@ -21,12 +21,13 @@ import picocli.CommandLine.Spec;
 /** {@code mlv quarantine}: the rows a view's refreshes dropped, with the rules each broke. */
 @Command(
     name = "quarantine",
+    header = "Print the rows a view's refreshes dropped.",
     mixinStandardHelpOptions = true,
     description = {
-      "Print the rows a view's refreshes dropped, with the constraints each row broke.",
-      "Newest first, with the run id and the time. Rows are kept for views with",
-      "'quarantine: true' in mlv.yml, in the table <schema>.<view>__quarantine, for as long as",
-      "the run history keeps the run."
+      "Print the rows a view's refreshes dropped, with the constraints each row broke."
+          + " Newest first, with the run id and the time. Rows are kept for views with"
+          + " 'quarantine: true' in mlv.yml, in the table <schema>.<view>__quarantine, for as long as"
+          + " the run history keeps the run."
     },
     footer = {
       "",

@@ -22,14 +22,15 @@ import picocli.CommandLine.Spec;
 /** {@code mlv refresh}: bring the selected views up to date, in dependency order. */
 @Command(
     name = "refresh",
+    header = "Refresh views in dependency order: skip, incremental or full.",
     mixinStandardHelpOptions = true,
     description = {
-      "Refresh the selected views in dependency order, views with no dependency between them",
-      "side by side. A view whose sources have no new commit since its last refresh is",
-      "skipped; a failed view's descendants are skipped with the reason. A refresh that starts",
-      "while another runs on the same lakehouse is skipped, not queued (exit code 3). A view",
-      "that drops more rows than its max_dropped_rows or max_dropped_ratio in mlv.yml fails",
-      "the refresh's quality gate (exit code 4)."
+      "Refresh the selected views in dependency order, views with no dependency between them"
+          + " side by side. A view whose sources have no new commit since its last refresh is"
+          + " skipped; a failed view's descendants are skipped with the reason. A refresh that starts"
+          + " while another runs on the same lakehouse is skipped, not queued (exit code 3). A view"
+          + " that drops more rows than its max_dropped_rows or max_dropped_ratio in mlv.yml fails"
+          + " the refresh's quality gate (exit code 4)."
     },
     footer = {
       "",

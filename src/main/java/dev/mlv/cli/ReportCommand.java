@@ -28,12 +28,13 @@ import picocli.CommandLine.Spec;
 /** {@code mlv report}: the data-quality report of the run history as one HTML file. */
 @Command(
     name = "report",
+    header = "Write the data-quality report of recent runs as one HTML file.",
     mixinStandardHelpOptions = true,
     description = {
-      "Write the data-quality report of recent refresh runs as one self-contained HTML file",
-      "(no network needed): runs over time, rows written and dropped, top views and",
-      "constraints by violations, the lineage coloured by last status, and a section per view",
-      "with its strategies, violations per constraint, durations and quarantined rows."
+      "Write the data-quality report of recent refresh runs as one self-contained HTML file"
+          + " (no network needed): runs over time, rows written and dropped, top views and"
+          + " constraints by violations, the lineage coloured by last status, and a section per view"
+          + " with its strategies, violations per constraint, durations and quarantined rows."
     },
     footer = {"", "Examples:", "  mlv report", "  mlv report --days 30 --out quality.html"})
 public final class ReportCommand implements Callable<Integer> {

@@ -17,10 +17,11 @@ import picocli.CommandLine.Spec;
 /** {@code mlv runs}: the refresh history kept in the lakehouse. */
 @Command(
     name = "runs",
+    header = "List recent refresh runs, or show one run's report.",
     mixinStandardHelpOptions = true,
     description = {
-      "List recent refresh runs, newest first, or show one run's report. The history lives in",
-      "the lakehouse itself (schema mlv_history), so any engine can query it."
+      "List recent refresh runs, newest first, or show one run's report. The history lives in"
+          + " the lakehouse itself (schema mlv_history), so any engine can query it."
     },
     footer = {"", "Examples:", "  mlv runs", "  mlv runs 20261129-101500-3f2a --format json"})
 public final class RunsCommand implements Callable<Integer> {

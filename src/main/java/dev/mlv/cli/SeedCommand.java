@@ -13,11 +13,12 @@ import picocli.CommandLine.Spec;
 /** {@code mlv seed}: load the sources' seed files into the local lakehouse. */
 @Command(
     name = "seed",
+    header = "Load the seed files mlv.yml declares for sources.",
     mixinStandardHelpOptions = true,
     description = {
-      "Load the seed files that mlv.yml declares for sources (CSV with a header row, or",
-      "Parquet) into Delta tables of the local lakehouse, replacing their content. In Fabric",
-      "the same sources are existing lakehouse tables, so seed works only on local targets."
+      "Load the seed files that mlv.yml declares for sources (CSV with a header row, or"
+          + " Parquet) into Delta tables of the local lakehouse, replacing their content. In Fabric"
+          + " the same sources are existing lakehouse tables, so seed works only on local targets."
     },
     footer = {"", "Examples:", "  mlv seed", "  mlv seed bronze.formulas"})
 public final class SeedCommand implements Callable<Integer> {

@@ -14,12 +14,13 @@ import picocli.CommandLine.Spec;
 /** {@code mlv shell}: an interactive shell on the project's lakehouse. */
 @Command(
     name = "shell",
+    header = "An interactive shell on the project's lakehouse.",
     mixinStandardHelpOptions = true,
     description = {
-      "An interactive shell on the project's lakehouse: every mlv command (without 'mlv'),",
-      "and Spark SQL ending with ';', with results as tables. Spark starts once and stays up",
-      "between commands. Tab completes commands, options, view and table names and columns;",
-      "the history is kept in .mlv/shell_history of the project."
+      "An interactive shell on the project's lakehouse: every mlv command (without 'mlv'),"
+          + " and Spark SQL ending with ';', with results as tables. Spark starts once and stays up"
+          + " between commands. Tab completes commands, options, view and table names and columns;"
+          + " the history is kept in .mlv/shell_history of the project."
     },
     footer = {
       "",

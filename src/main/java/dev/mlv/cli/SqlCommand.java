@@ -24,12 +24,13 @@ import picocli.CommandLine.Spec;
 /** {@code mlv sql}: Spark SQL and MLV management SQL against the target's lakehouse. */
 @Command(
     name = "sql",
+    header = "Run Spark SQL against the target's lakehouse.",
     mixinStandardHelpOptions = true,
     description = {
-      "Run Spark SQL against the target's lakehouse: load and inspect tables, and the MLV",
-      "statements SHOW MATERIALIZED LAKE VIEWS, SHOW CREATE, ALTER ... RENAME TO, DROP,",
-      "REFRESH ... [FULL] and CREATE MATERIALIZED LAKE VIEW. INSERT, UPDATE, DELETE and MERGE",
-      "into a materialized lake view are refused, as Fabric refuses them."
+      "Run Spark SQL against the target's lakehouse: load and inspect tables, and the MLV"
+          + " statements SHOW MATERIALIZED LAKE VIEWS, SHOW CREATE, ALTER ... RENAME TO, DROP,"
+          + " REFRESH ... [FULL] and CREATE MATERIALIZED LAKE VIEW. INSERT, UPDATE, DELETE and MERGE"
+          + " into a materialized lake view are refused, as Fabric refuses them."
     },
     footer = {
       "",

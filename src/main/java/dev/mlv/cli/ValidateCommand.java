@@ -17,11 +17,12 @@ import picocli.CommandLine.Spec;
 /** {@code mlv validate}: parse every definition and run the lint rules; no engine needed. */
 @Command(
     name = "validate",
+    header = "Check mlv.yml and every view definition, without Spark or Fabric.",
     mixinStandardHelpOptions = true,
     description = {
-      "Parse mlv.yml and every view definition, build the lineage and check it against the",
-      "documented materialized lake view rules. Reports every problem at once with",
-      "file:line:column, rule id and a hint. Needs no Spark and no Fabric."
+      "Parse mlv.yml and every view definition, build the lineage and check it against the"
+          + " documented materialized lake view rules. Reports every problem at once with"
+          + " file:line:column, rule id and a hint. Needs no Spark and no Fabric."
     },
     footer = {
       "",

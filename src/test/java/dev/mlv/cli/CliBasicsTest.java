@@ -19,6 +19,20 @@ class CliBasicsTest {
   }
 
   @Test
+  void theCommandListGivesEachCommandAWholeOneLineSummary() {
+    // Each command's summary is its header; without one, picocli lists the description's first
+    // line, cut mid-sentence. In 80 columns the list indents summaries by 14.
+    CliRun r = CliRun.of("--help");
+    java.io.PrintWriter none = new java.io.PrintWriter(java.io.Writer.nullWriter());
+    for (var e : Main.createCommandLine(none, none, false).getSubcommands().entrySet()) {
+      String[] header = e.getValue().getCommandSpec().usageMessage().header();
+      assertThat(header).as(e.getKey()).hasSize(1);
+      assertThat(header[0]).as(e.getKey()).endsWith(".").hasSizeLessThanOrEqualTo(80 - 14);
+      assertThat(r.out()).contains(String.format("  %-10s  %s%n", e.getKey(), header[0]));
+    }
+  }
+
+  @Test
   void versionNamesTheEngine() {
     CliRun r = CliRun.of("--version");
     assertThat(r.exitCode()).isZero();

@@ -46,10 +46,13 @@ class CommandReferenceTest {
     for (CommandLine cmd : all) {
       cmd.setUsageHelpWidth(100);
       String file = cmd == root ? "mlv.md" : cmd.getCommandName() + ".md";
-      String first =
-          cmd.getCommandSpec().usageMessage().description().length == 0
-              ? ""
-              : cmd.getCommandSpec().usageMessage().description()[0];
+      // The one-line summary the command list of 'mlv --help' shows: the header, else the
+      // description's first paragraph.
+      String[] summary = cmd.getCommandSpec().usageMessage().header();
+      if (summary.length == 0) {
+        summary = cmd.getCommandSpec().usageMessage().description();
+      }
+      String first = summary.length == 0 ? "" : summary[0];
       index
           .append("- [")
           .append(cmd.getCommandSpec().qualifiedName())
