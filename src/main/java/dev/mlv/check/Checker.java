@@ -7,12 +7,16 @@ import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
 import dev.mlv.sql.Name;
+import dev.mlv.sql.NonDeterministic;
 import dev.mlv.sql.QueryFacts;
 import dev.mlv.sql.QueryFeature;
+import dev.mlv.sql.RefreshAnalysis;
+import dev.mlv.sql.RefreshAnalyzer;
 import dev.mlv.sql.SqlStatement;
 import dev.mlv.sql.ViewBody;
 import dev.mlv.sql.ViewDefinition;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,28 +29,6 @@ import java.util.regex.Pattern;
  * blocks optimal refresh. Rules only read the project and return diagnostics.
  */
 public final class Checker {
-  /** Functions whose result changes from run to run; they block incremental refresh. */
-  static final Set<String> NON_DETERMINISTIC =
-      Set.of(
-          "rand",
-          "randn",
-          "random",
-          "uuid",
-          "shuffle",
-          "current_timestamp",
-          "current_date",
-          "now",
-          "localtimestamp",
-          "current_timezone",
-          "unix_timestamp",
-          "monotonically_increasing_id",
-          "spark_partition_id",
-          "input_file_name",
-          "input_file_block_start",
-          "input_file_block_length",
-          "randstr",
-          "uniform");
-
   static final Set<String> FILE_OPTIONS = Set.of("format", "path", "header", "delimiter");
   static final Set<String> FILE_FORMATS = Set.of("csv", "parquet");
   private static final Pattern DML =
@@ -253,18 +235,54 @@ public final class Checker {
                     + " allowed in materialized lake views",
                 "rewrite it with built-in functions, or define the view in PySpark"));
       }
-      if (NON_DETERMINISTIC.contains(fn)) {
-        out.add(
-            Diagnostic.warning(
-                "NON_DETERMINISTIC",
-                body.position(),
-                "function '"
-                    + fn
-                    + "' is not deterministic; the view can never be refreshed"
-                    + " incrementally",
-                "compute the value upstream, or accept full refreshes"));
+    }
+    nonDeterministic(v.definition(), facts, out);
+  }
+
+  /**
+   * One warning per non-deterministic call, at the call, as {@code mlv explain} and the refresh
+   * decision find them (so {@code unix_timestamp(ts)} is fine and {@code unix_timestamp()} is not).
+   * The analysis parses the SQL again, so it runs only when a candidate name is called.
+   */
+  private static void nonDeterministic(ViewDefinition def, QueryFacts facts, List<Diagnostic> out) {
+    boolean candidate =
+        facts.functions().stream().anyMatch(NonDeterministic::mayBe)
+            || def.constraints().stream()
+                .anyMatch(c -> NonDeterministic.inExpression(c.expression()).isPresent());
+    if (!candidate) {
+      return;
+    }
+    RefreshAnalysis analysis = RefreshAnalyzer.analyze(def);
+    boolean analysed = true;
+    Set<String> placed = new HashSet<>();
+    for (RefreshAnalysis.Construct c : analysis.constructs()) {
+      if (c.code().equals("NOT_ANALYSABLE")) {
+        analysed = false;
+      } else if (c.code().startsWith(NON_DETERMINISTIC_CODE)) {
+        String fn = c.code().substring(NON_DETERMINISTIC_CODE.length());
+        placed.add(fn);
+        out.add(nonDeterministicWarning(fn, c.position()));
       }
     }
+    if (!analysed) {
+      // Part of the SELECT is Spark-only syntax: a call found only there has no place, so the
+      // SELECT's position stands for it.
+      for (String fn : facts.functions()) {
+        if (NonDeterministic.is(fn) && !placed.contains(fn)) {
+          out.add(nonDeterministicWarning(fn, def.body().position()));
+        }
+      }
+    }
+  }
+
+  private static final String NON_DETERMINISTIC_CODE = "NON_DETERMINISTIC fn=";
+
+  private static Diagnostic nonDeterministicWarning(String fn, dev.mlv.diag.Position at) {
+    return Diagnostic.warning(
+        "NON_DETERMINISTIC",
+        at,
+        "function '" + fn + "' is not deterministic; the view can never be refreshed incrementally",
+        "compute the value upstream, or accept full refreshes");
   }
 
   private static void undeclaredTables(Project project, QueryFacts facts, List<Diagnostic> out) {

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
@@ -44,31 +43,6 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  * are unchanged. Anything it cannot place is a full refresh, never a guess.
  */
 public final class RefreshAnalyzer {
-
-  /** Functions whose result is not a function of the input rows. */
-  static final Set<String> NON_DETERMINISTIC =
-      Set.of(
-          "rand",
-          "randn",
-          "random",
-          "uuid",
-          "shuffle",
-          "uniform",
-          "randstr",
-          "now",
-          "current_timestamp",
-          "current_date",
-          "current_time",
-          "localtimestamp",
-          "curdate",
-          "monotonically_increasing_id",
-          "spark_partition_id",
-          "input_file_name",
-          "input_file_block_start",
-          "input_file_block_length",
-          "reflect",
-          "java_method",
-          "try_reflect");
 
   private static final Set<String> MERGEABLE = Set.of("sum", "count", "min", "max");
 
@@ -133,10 +107,6 @@ public final class RefreshAnalyzer {
           "try_sum",
           "hll_sketch_agg",
           "count_min_sketch");
-
-  private static final Pattern CALL_IN_TEXT = Pattern.compile("(?i)\\b([a-z_]+)\\s*\\(");
-  private static final Pattern BARE_TIME =
-      Pattern.compile("(?i)\\b(current_timestamp|current_date|localtimestamp)\\b");
 
   private RefreshAnalyzer() {}
 
@@ -288,31 +258,16 @@ public final class RefreshAnalyzer {
     }
 
     void constraint(Constraint c) {
-      String text = c.expression();
-      var m = CALL_IN_TEXT.matcher(text);
-      while (m.find()) {
-        String fn = m.group(1).toLowerCase(Locale.ROOT);
-        if (NON_DETERMINISTIC.contains(fn)) {
-          constructs.add(
-              new Construct(
-                  "CONSTRAINT " + c.name(),
-                  c.position(),
-                  Support.FULL,
-                  "NON_DETERMINISTIC fn=" + fn,
-                  "the check's result changes from one run to the next"));
-          return;
-        }
-      }
-      var bare = BARE_TIME.matcher(text);
-      if (bare.find()) {
-        constructs.add(
-            new Construct(
-                "CONSTRAINT " + c.name(),
-                c.position(),
-                Support.FULL,
-                "NON_DETERMINISTIC fn=" + bare.group(1).toLowerCase(Locale.ROOT),
-                "the check's result changes from one run to the next"));
-      }
+      NonDeterministic.inExpression(c.expression())
+          .ifPresent(
+              fn ->
+                  constructs.add(
+                      new Construct(
+                          "CONSTRAINT " + c.name(),
+                          c.position(),
+                          Support.FULL,
+                          "NON_DETERMINISTIC fn=" + fn,
+                          "the check's result changes from one run to the next")));
     }
 
     // ---- queries ----
@@ -654,14 +609,12 @@ public final class RefreshAnalyzer {
           full(text(call), offset(call), "WINDOW_FUNCTION", "a window sees rows of earlier runs");
         }
         String fn = call.getOperator().getName().toLowerCase(Locale.ROOT);
-        if (call.getOperator() instanceof SqlFunction && NON_DETERMINISTIC.contains(fn)) {
-          if (!fn.equals("unix_timestamp") || call.operandCount() == 0) {
-            full(
-                text(call),
-                offset(call),
-                "NON_DETERMINISTIC fn=" + fn,
-                "the result changes from one run to the next");
-          }
+        if (call.getOperator() instanceof SqlFunction && NonDeterministic.is(fn)) {
+          full(
+              text(call),
+              offset(call),
+              "NON_DETERMINISTIC fn=" + fn,
+              "the result changes from one run to the next");
         } else if (fn.equals("unix_timestamp") && call.operandCount() == 0) {
           full(text(call), offset(call), "NON_DETERMINISTIC fn=" + fn, "the current time");
         }

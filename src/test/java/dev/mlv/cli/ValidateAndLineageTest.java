@@ -172,6 +172,33 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void nonDeterministicCallsAreWarnedWhereTheyAreAsExplainFindsThem() throws IOException {
+    project(
+        YML,
+        "s/a.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.a\n"
+            + "(CONSTRAINT fresh CHECK (order_ts <= current_timestamp()) ON MISMATCH DROP)\n"
+            + "AS SELECT id, unix_timestamp(order_ts) AS ts,\n"
+            + "  rand() AS r FROM bronze.orders",
+        "s/b.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT id, unix_timestamp(order_ts) AS ts FROM"
+            + " bronze.orders");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    // At the call (line 4, column 3) and at the constraint, not at the start of the SELECT; and
+    // unix_timestamp with an argument is a plain conversion, in s.b too.
+    assertThat(r.out())
+        .contains(
+            "views/s/a.sql:4:3: warning[NON_DETERMINISTIC]: function 'rand' is not"
+                + " deterministic")
+        .contains(
+            "views/s/a.sql:2:2: warning[NON_DETERMINISTIC]: function 'current_timestamp' is not"
+                + " deterministic")
+        .doesNotContain("'unix_timestamp'")
+        .doesNotContain("views/s/b.sql");
+  }
+
+  @Test
   void debugSaysWhichSelectNeededSparksParser() throws IOException {
     project(
         YML,
