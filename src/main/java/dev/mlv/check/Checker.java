@@ -6,6 +6,7 @@ import dev.mlv.lineage.NodeKind;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
+import dev.mlv.sql.Calls;
 import dev.mlv.sql.Name;
 import dev.mlv.sql.NonDeterministic;
 import dev.mlv.sql.QueryFacts;
@@ -228,7 +229,7 @@ public final class Checker {
         out.add(
             Diagnostic.error(
                 "UDF",
-                body.position(),
+                Calls.first(body.sql(), body.position(), fn),
                 "function '"
                     + fn
                     + "' is not a Spark built-in; user-defined functions are not"
@@ -264,12 +265,12 @@ public final class Checker {
         out.add(nonDeterministicWarning(fn, c.position()));
       }
     }
-    if (!analysed) {
-      // Part of the SELECT is Spark-only syntax: a call found only there has no place, so the
-      // SELECT's position stands for it.
+    if (!analysed && def.body() instanceof ViewBody.Select select) {
+      // Part of the SELECT is Spark-only syntax, which the analysis cannot place: find the call
+      // by its name in the text.
       for (String fn : facts.functions()) {
         if (NonDeterministic.is(fn) && !placed.contains(fn)) {
-          out.add(nonDeterministicWarning(fn, def.body().position()));
+          out.add(nonDeterministicWarning(fn, Calls.first(select.sql(), select.position(), fn)));
         }
       }
     }

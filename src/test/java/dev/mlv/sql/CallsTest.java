@@ -1,0 +1,30 @@
+package dev.mlv.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.diag.Position;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class CallsTest {
+  private static final Position AT = new Position(Path.of("v.sql"), 3, 4);
+
+  @Test
+  void findsTheCallNotTheSameWordInAStringACommentOrAColumn() {
+    String sql =
+        "SELECT 'my_udf(x)' AS s, my_udf AS c, -- my_udf(y)\n"
+            + "  /* my_udf( */ MY_UDF (amount) AS x\nFROM t";
+    assertThat(Calls.first(sql, AT, "my_udf")).isEqualTo(new Position(Path.of("v.sql"), 4, 17));
+  }
+
+  @Test
+  void readsBacktickedNamesAndOnTheFirstLineCountsFromTheStart() {
+    assertThat(Calls.first("SELECT `rand`() AS r", AT, "rand"))
+        .isEqualTo(new Position(Path.of("v.sql"), 3, 11));
+  }
+
+  @Test
+  void withoutACallTheStartStands() {
+    assertThat(Calls.first("SELECT rand AS r FROM t", AT, "rand")).isEqualTo(AT);
+  }
+}
