@@ -6,9 +6,9 @@ import dev.mlv.lineage.NodeKind;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
-import dev.mlv.sql.Calls;
 import dev.mlv.sql.Name;
 import dev.mlv.sql.NonDeterministic;
+import dev.mlv.sql.Places;
 import dev.mlv.sql.QueryFacts;
 import dev.mlv.sql.QueryFeature;
 import dev.mlv.sql.RefreshAnalysis;
@@ -219,7 +219,7 @@ public final class Checker {
       out.add(
           Diagnostic.error(
               "TIME_TRAVEL",
-              body.position(),
+              Places.timeTravel(body.sql(), body.position()),
               "time travel (VERSION AS OF / TIMESTAMP AS OF) is not allowed in a materialized"
                   + " lake view",
               "read the current version of the table"));
@@ -229,7 +229,7 @@ public final class Checker {
         out.add(
             Diagnostic.error(
                 "UDF",
-                Calls.first(body.sql(), body.position(), fn),
+                Places.call(body.sql(), body.position(), fn),
                 "function '"
                     + fn
                     + "' is not a Spark built-in; user-defined functions are not"
@@ -270,7 +270,7 @@ public final class Checker {
       // by its name in the text.
       for (String fn : facts.functions()) {
         if (NonDeterministic.is(fn) && !placed.contains(fn)) {
-          out.add(nonDeterministicWarning(fn, Calls.first(select.sql(), select.position(), fn)));
+          out.add(nonDeterministicWarning(fn, Places.call(select.sql(), select.position(), fn)));
         }
       }
     }

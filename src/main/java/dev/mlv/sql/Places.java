@@ -1,0 +1,56 @@
+package dev.mlv.sql;
+
+import dev.mlv.diag.Position;
+import java.util.List;
+import java.util.Locale;
+
+/** Where something sits in a SELECT's text, for the diagnostics about it. */
+public final class Places {
+  private static final List<String> TIME_TRAVEL =
+      List.of("VERSION", "SYSTEM_VERSION", "TIMESTAMP", "SYSTEM_TIME");
+
+  private Places() {}
+
+  /**
+   * The position of the first call of {@code function} (its last name part, any case) in {@code
+   * sql}, which starts at {@code start}: a name followed by {@code (}, outside strings and
+   * comments. {@code start} itself when the text has no such call.
+   */
+  public static Position call(String sql, Position start, String function) {
+    List<Token> tokens = Lexer.tokenize(sql);
+    String wanted = function.toLowerCase(Locale.ROOT);
+    for (int i = 0; i < tokens.size(); i++) {
+      Token t = tokens.get(i);
+      if ((t.kind() != Token.Kind.WORD && t.kind() != Token.Kind.QUOTED_IDENT)
+          || !t.identifier().toLowerCase(Locale.ROOT).equals(wanted)) {
+        continue;
+      }
+      int j = i + 1;
+      while (j < tokens.size() && tokens.get(j).isTrivia()) {
+        j++;
+      }
+      if (j < tokens.size() && tokens.get(j).isSymbol("(")) {
+        return start.advance(sql, t.offset());
+      }
+    }
+    return start;
+  }
+
+  /**
+   * The position of the first {@code [FOR] VERSION|SYSTEM_VERSION|TIMESTAMP|SYSTEM_TIME AS OF} in
+   * {@code sql}, which starts at {@code start}; {@code start} itself when there is none.
+   */
+  public static Position timeTravel(String sql, Position start) {
+    List<Token> tokens = Lexer.tokenize(sql).stream().filter(t -> !t.isTrivia()).toList();
+    for (int i = 0; i + 2 < tokens.size(); i++) {
+      Token t = tokens.get(i);
+      if (TIME_TRAVEL.stream().anyMatch(t::isWord)
+          && tokens.get(i + 1).isWord("AS")
+          && tokens.get(i + 2).isWord("OF")) {
+        Token from = i > 0 && tokens.get(i - 1).isWord("FOR") ? tokens.get(i - 1) : t;
+        return start.advance(sql, from.offset());
+      }
+    }
+    return start;
+  }
+}

@@ -1,0 +1,39 @@
+package dev.mlv.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.diag.Position;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class PlacesTest {
+  private static final Position AT = new Position(Path.of("v.sql"), 3, 4);
+
+  @Test
+  void findsTheCallNotTheSameWordInAStringACommentOrAColumn() {
+    String sql =
+        "SELECT 'my_udf(x)' AS s, my_udf AS c, -- my_udf(y)\n"
+            + "  /* my_udf( */ MY_UDF (amount) AS x\nFROM t";
+    assertThat(Places.call(sql, AT, "my_udf")).isEqualTo(new Position(Path.of("v.sql"), 4, 17));
+  }
+
+  @Test
+  void readsBacktickedNamesAndOnTheFirstLineCountsFromTheStart() {
+    assertThat(Places.call("SELECT `rand`() AS r", AT, "rand"))
+        .isEqualTo(new Position(Path.of("v.sql"), 3, 11));
+  }
+
+  @Test
+  void withoutACallTheStartStands() {
+    assertThat(Places.call("SELECT rand AS r FROM t", AT, "rand")).isEqualTo(AT);
+  }
+
+  @Test
+  void findsTimeTravelWithOrWithoutFor() {
+    assertThat(Places.timeTravel("SELECT * FROM t\nVERSION AS OF 3", AT))
+        .isEqualTo(new Position(Path.of("v.sql"), 4, 1));
+    assertThat(Places.timeTravel("SELECT * FROM t FOR SYSTEM_TIME AS OF '2026-01-01'", AT))
+        .isEqualTo(new Position(Path.of("v.sql"), 3, 20));
+    assertThat(Places.timeTravel("SELECT 'VERSION AS OF 3' AS v FROM t", AT)).isEqualTo(AT);
+  }
+}
