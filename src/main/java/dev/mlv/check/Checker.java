@@ -237,7 +237,7 @@ public final class Checker {
                 "rewrite it with built-in functions, or define the view in PySpark"));
       }
     }
-    nonDeterministic(v.definition(), facts, out);
+    nonDeterministic(v.definition(), body, facts, out);
   }
 
   /**
@@ -245,7 +245,8 @@ public final class Checker {
    * decision find them (so {@code unix_timestamp(ts)} is fine and {@code unix_timestamp()} is not).
    * The analysis parses the SQL again, so it runs only when a candidate name is called.
    */
-  private static void nonDeterministic(ViewDefinition def, QueryFacts facts, List<Diagnostic> out) {
+  private static void nonDeterministic(
+      ViewDefinition def, ViewBody.Select body, QueryFacts facts, List<Diagnostic> out) {
     boolean candidate =
         facts.functions().stream().anyMatch(NonDeterministic::mayBe)
             || def.constraints().stream()
@@ -265,12 +266,12 @@ public final class Checker {
         out.add(nonDeterministicWarning(fn, c.position()));
       }
     }
-    if (!analysed && def.body() instanceof ViewBody.Select select) {
+    if (!analysed) {
       // Part of the SELECT is Spark-only syntax, which the analysis cannot place: find the call
       // by its name in the text.
       for (String fn : facts.functions()) {
         if (NonDeterministic.is(fn) && !placed.contains(fn)) {
-          out.add(nonDeterministicWarning(fn, Places.call(select.sql(), select.position(), fn)));
+          out.add(nonDeterministicWarning(fn, Places.call(body.sql(), body.position(), fn)));
         }
       }
     }

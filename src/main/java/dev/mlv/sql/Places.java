@@ -17,19 +17,13 @@ public final class Places {
    * comments. {@code start} itself when the text has no such call.
    */
   public static Position call(String sql, Position start, String function) {
-    List<Token> tokens = Lexer.tokenize(sql);
+    List<Token> tokens = significant(sql);
     String wanted = function.toLowerCase(Locale.ROOT);
-    for (int i = 0; i < tokens.size(); i++) {
+    for (int i = 0; i + 1 < tokens.size(); i++) {
       Token t = tokens.get(i);
-      if ((t.kind() != Token.Kind.WORD && t.kind() != Token.Kind.QUOTED_IDENT)
-          || !t.identifier().toLowerCase(Locale.ROOT).equals(wanted)) {
-        continue;
-      }
-      int j = i + 1;
-      while (j < tokens.size() && tokens.get(j).isTrivia()) {
-        j++;
-      }
-      if (j < tokens.size() && tokens.get(j).isSymbol("(")) {
+      if ((t.kind() == Token.Kind.WORD || t.kind() == Token.Kind.QUOTED_IDENT)
+          && t.identifier().toLowerCase(Locale.ROOT).equals(wanted)
+          && tokens.get(i + 1).isSymbol("(")) {
         return start.advance(sql, t.offset());
       }
     }
@@ -41,7 +35,7 @@ public final class Places {
    * {@code sql}, which starts at {@code start}; {@code start} itself when there is none.
    */
   public static Position timeTravel(String sql, Position start) {
-    List<Token> tokens = Lexer.tokenize(sql).stream().filter(t -> !t.isTrivia()).toList();
+    List<Token> tokens = significant(sql);
     for (int i = 0; i + 2 < tokens.size(); i++) {
       Token t = tokens.get(i);
       if (TIME_TRAVEL.stream().anyMatch(t::isWord)
@@ -52,5 +46,10 @@ public final class Places {
       }
     }
     return start;
+  }
+
+  /** The tokens of {@code sql} without comments and whitespace. */
+  private static List<Token> significant(String sql) {
+    return Lexer.tokenize(sql).stream().filter(t -> !t.isTrivia()).toList();
   }
 }
