@@ -49,7 +49,8 @@ public class IncrementalRefresh {
         "name: bench_incremental\nworkspace: bench_ws\nlakehouse: bench_lh\nschema: dbo\n"
             + "sources: [bronze.big]\n"
             + "defaults:\n  enable_cdf: true\n  parallelism: 1\n"
-            + "targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n");
+            + "targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n"
+            + sparkConf(System.getenv("MLV_BENCH_CONF")));
     Files.writeString(
         dir.resolve("views/silver/big_filtered.sql"),
         "CREATE MATERIALIZED LAKE VIEW silver.big_filtered\n"
@@ -116,6 +117,22 @@ public class IncrementalRefresh {
             view, reps, mi, mf, mi / mf);
       }
     }
+  }
+
+  /** Extra Spark settings for a trial, {@code key=value;key=value}, as the target's conf map. */
+  private static String sparkConf(String settings) {
+    if (settings == null || settings.isBlank()) {
+      return "";
+    }
+    StringBuilder yaml = new StringBuilder("    conf:\n");
+    for (String kv : settings.split(";")) {
+      int eq = kv.indexOf('=');
+      String key = kv.substring(0, eq).trim();
+      String value = kv.substring(eq + 1).trim();
+      yaml.append("      \"").append(key).append("\": \"").append(value).append("\"\n");
+    }
+    System.out.println("# extra Spark conf: " + settings);
+    return yaml.toString();
   }
 
   private static String source(long from, long count) {

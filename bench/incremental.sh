@@ -5,6 +5,7 @@
 # first so that both strategies are compared warm.
 #
 # Usage: bench/incremental.sh [ROWS=10000000] [REPS=3]
+# MLV_BENCH_CONF='key=value;key=value' adds Spark settings to the target, for trials.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 rows="${1:-10000000}"
