@@ -75,6 +75,14 @@ final class Lexer {
             i++;
           }
         }
+      } else if ((c == 'r' || c == 'R')
+          && i + 1 < n
+          && (s.charAt(i + 1) == '\'' || s.charAt(i + 1) == '"')) {
+        // Spark's raw string r'...': no escapes, it ends at the next quote of its kind.
+        char quote = s.charAt(i + 1);
+        int close = s.indexOf(quote, i + 2);
+        i = close < 0 ? n : close + 1;
+        kind = close < 0 ? Token.Kind.UNTERMINATED : Token.Kind.STRING;
       } else if (c == '\'' || c == '"') {
         // As in Spark's lexer: a backslash escapes, and a doubled quote ends this literal and
         // starts the next one ('a''b' is 'a' 'b', which Spark concatenates).

@@ -38,15 +38,26 @@ public final class NonDeterministic {
   /** A call; group 2 is set when its parentheses are empty. */
   private static final Pattern CALL = Pattern.compile("(?i)\\b([a-z_]+)\\s*\\(\\s*(\\))?");
 
-  /** The current time written without parentheses, as Spark allows. */
-  private static final Pattern BARE_TIME =
-      Pattern.compile("(?i)\\b(current_timestamp|current_date|localtimestamp)\\b");
+  /** The current time written without parentheses, as Spark allows: a word, not a column. */
+  private static final Set<String> BARE_TIME =
+      Set.of("current_timestamp", "current_date", "current_time", "localtimestamp");
+
+  private static final Pattern BARE_TIME_WORD =
+      Pattern.compile("(?i)\\b(" + String.join("|", BARE_TIME) + ")\\b");
 
   private NonDeterministic() {}
 
   /** Whether {@code fn} (lower case) gives another result on each run, whatever its arguments. */
   public static boolean is(String fn) {
     return FUNCTIONS.contains(fn);
+  }
+
+  /**
+   * Whether the unquoted word {@code word} (any case), standing alone where a column could, is the
+   * current time: Spark reads {@code current_date} without parentheses as the function.
+   */
+  public static boolean isBareTime(String word) {
+    return BARE_TIME.contains(word.toLowerCase(Locale.ROOT));
   }
 
   /** Whether a call of {@code fn} may: {@code unix_timestamp()} without arguments is the time. */
@@ -66,7 +77,7 @@ public final class NonDeterministic {
         return Optional.of(fn);
       }
     }
-    Matcher bare = BARE_TIME.matcher(expression);
+    Matcher bare = BARE_TIME_WORD.matcher(expression);
     return bare.find() ? Optional.of(bare.group(1).toLowerCase(Locale.ROOT)) : Optional.empty();
   }
 }

@@ -621,6 +621,13 @@ public final class RefreshAnalyzer {
         for (SqlNode operand : call.getOperandList()) {
           expressions(operand, level, branches, context, ctes);
         }
+      } else if (node instanceof SqlIdentifier id
+          && id.names.size() == 1
+          && !id.isComponentQuoted(0)
+          && NonDeterministic.isBareTime(id.getSimple())) {
+        // current_date without parentheses: Calcite reads a column, Spark the function.
+        String fn = id.getSimple().toLowerCase(Locale.ROOT);
+        full(text(id), offset(id), "NON_DETERMINISTIC fn=" + fn, "the current time");
       }
     }
 

@@ -159,6 +159,8 @@ final class SparkSyntaxRewriter {
           || (next = fromItem(i)) > 0
           || (next = generatorAliases(i)) > 0
           || (next = nestedType(i)) > 0
+          || (next = identifierClause(i)) > 0
+          || (next = rawString(i)) > 0
           || (next = numberSuffix(i)) > 0
           || (next = adjacentStrings(i)) > 0
           || (next = trailingSemicolon(i)) > 0) {
@@ -194,6 +196,46 @@ final class SparkSyntaxRewriter {
               || Set.of("WHERE", "GROUP", "HAVING", "QUALIFY", "SELECT").contains(token.upper()))) {
         frame[1] = false;
       }
+    }
+
+    /**
+     * {@code IDENTIFIER('schema.table')}: Spark reads the literal as the name, so the name is what
+     * Calcite sees. A literal that is not a plain dotted name is left for Spark to judge.
+     */
+    private int identifierClause(int i) {
+      if (!t.get(i).isWord("IDENTIFIER")
+          || !symbol(i + 1, "(")
+          || !kind(i + 2, SqlToken.Kind.STRING)
+          || !symbol(i + 3, ")")) {
+        return -1;
+      }
+      String literal = t.get(i + 2).text();
+      if (Token.isRawString(literal)) {
+        return -1;
+      }
+      String name = literal.substring(1, literal.length() - 1);
+      List<SqlToken> parts = SqlToken.tokenize(name);
+      boolean dotted = !parts.isEmpty() && parts.size() % 2 == 1;
+      for (int k = 0; dotted && k < parts.size(); k++) {
+        dotted = k % 2 == 0 ? parts.get(k).isIdentifier() : parts.get(k).isSymbol(".");
+      }
+      if (!dotted || name.chars().anyMatch(ch -> ch == '\\' || ch == '\n' || ch == '\r')) {
+        return -1;
+      }
+      blank(t.get(i).start(), t.get(i + 3).end());
+      replace(t.get(i).start(), name);
+      return i + 4;
+    }
+
+    /** {@code r'...'}: Calcite has no raw strings, so the same text as a plain literal. */
+    private int rawString(int i) {
+      SqlToken token = t.get(i);
+      if (token.kind() != SqlToken.Kind.STRING || !Token.isRawString(token.text())) {
+        return -1;
+      }
+      String body = token.text().substring(1).replace('\\', ' ');
+      replace(token.start(), body + " ");
+      return i + 1;
     }
 
     /** {@code LATERAL VIEW [OUTER] gen(args) alias [AS] col, ...}: kept as a fragment. */

@@ -21,7 +21,6 @@ import org.apache.calcite.config.Lex;
 import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
@@ -34,11 +33,10 @@ import org.apache.calcite.sql.SqlPivot;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.SqlSnapshot;
-import org.apache.calcite.sql.SqlSyntax;
 import org.apache.calcite.sql.SqlUnpivot;
+import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
-import org.apache.calcite.sql.fun.SqlCastFunction;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -463,6 +461,12 @@ public final class TableExtractor {
         query(node, ctes);
       } else if (node instanceof SqlCall call) {
         call(call, ctes);
+      } else if (node instanceof SqlIdentifier id
+          && id.names.size() == 1
+          && !id.isComponentQuoted(0)
+          && NonDeterministic.isBareTime(id.getSimple())) {
+        // Calcite reads current_date without parentheses as a column; Spark as the function.
+        functions.add(id.getSimple().toLowerCase(Locale.ROOT));
       }
     }
 
@@ -470,9 +474,9 @@ public final class TableExtractor {
       if (call.getKind() == SqlKind.OVER) {
         features.add(QueryFeature.WINDOW_FUNCTION);
       }
-      if (call.getOperator() instanceof SqlFunction function
-          && !(function instanceof SqlCastFunction)
-          && function.getSyntax() != SqlSyntax.FUNCTION_ID) {
+      // Only calls by name: Calcite resolves the special syntaxes it knows while parsing (TRIM,
+      // EXTRACT, TIMESTAMPADD, translate as TRANSLATE3...) and gives them names of its own.
+      if (call.getOperator() instanceof SqlUnresolvedFunction function) {
         functions.add(function.getName().toLowerCase(Locale.ROOT));
       }
       SqlLiteral quantifier = call.getFunctionQuantifier();

@@ -43,8 +43,11 @@ record Token(Kind kind, String text, int offset) {
     return text;
   }
 
-  /** The value of a string literal, with Spark's backslash escapes undone. */
+  /** The value of a string literal, with Spark's backslash escapes undone (none in r'...'). */
   String stringValue() {
+    if (isRawString(text)) {
+      return text.substring(2, text.length() - 1);
+    }
     StringBuilder sb = new StringBuilder();
     for (int i = 1; i < text.length() - 1; i++) {
       char c = text.charAt(i);
@@ -63,6 +66,11 @@ record Token(Kind kind, String text, int offset) {
       }
     }
     return sb.toString();
+  }
+
+  /** Whether a string literal's text is a raw string: {@code r'...'} or {@code R"..."}. */
+  static boolean isRawString(String text) {
+    return text.length() >= 3 && (text.charAt(0) == 'r' || text.charAt(0) == 'R');
   }
 
   String lower() {

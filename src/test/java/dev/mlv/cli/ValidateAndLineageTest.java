@@ -199,6 +199,23 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void bareCurrentDateIsNonDeterministicAndSpecialSyntaxIsNoUdf() throws IOException {
+    project(
+        YML,
+        "s/a.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.a AS\n"
+            + "SELECT id, translate(name, 'ab', 'xy') AS n, timestampadd(DAY, 1, order_ts) AS t\n"
+            + "FROM bronze.orders WHERE order_ts > current_date - INTERVAL 7 DAYS");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains(
+            "views/s/a.sql:3:37: warning[NON_DETERMINISTIC]: function 'current_date' is not"
+                + " deterministic")
+        .doesNotContain("UDF");
+  }
+
+  @Test
   void debugSaysWhichSelectNeededSparksParser() throws IOException {
     project(
         YML,

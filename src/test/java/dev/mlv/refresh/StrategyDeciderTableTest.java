@@ -213,6 +213,16 @@ class StrategyDeciderTableTest {
             "SELECT k, current_timestamp() AS at FROM bronze.a",
             World.appendTo("a"),
             "full NON_DETERMINISTIC fn=current_timestamp"),
+        row(
+            "current_date without parentheses",
+            "SELECT k FROM bronze.a WHERE d > current_date - INTERVAL 7 DAYS",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=current_date"),
+        row(
+            "a column named current_date, quoted",
+            "SELECT k, `current_date` FROM bronze.a",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
         row("DISTINCT", "SELECT DISTINCT k FROM bronze.a", World.appendTo("a"), "full DISTINCT"),
         row(
             "window function",

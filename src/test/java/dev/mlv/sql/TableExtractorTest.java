@@ -163,6 +163,30 @@ class TableExtractorTest {
   }
 
   @Test
+  void specialSyntaxIsNotACallByNameAndBareTimeIs() {
+    QueryFacts facts =
+        facts(
+            "SELECT translate(name, 'abc', 'xyz'), timestampadd(DAY, 1, d),"
+                + " timestampdiff(HOUR, d, e), trim(BOTH 'x' FROM s), extract(YEAR FROM d),"
+                + " upper(s), current_timestamp, `current_date` FROM t"
+                + " WHERE d > current_date - INTERVAL 7 DAYS");
+    assertThat(facts.functions())
+        .containsExactlyInAnyOrder("upper", "current_timestamp", "current_date");
+  }
+
+  @Test
+  void identifierClauseNamesItsTableAndRawStringsHaveNoEscapes() {
+    QueryFacts facts =
+        facts(
+            "SELECT r'C:\\dir\\', R\"it's\", IDENTIFIER('c') FROM IDENTIFIER('bronze.`raw src`') s"
+                + " JOIN IDENTIFIER(\"lh.silver.b\") USING (k)");
+    assertThat(facts.tables())
+        .extracting(Name::dotted)
+        .containsExactlyInAnyOrder("bronze.raw src", "lh.silver.b");
+    assertThat(facts.functions()).isEmpty();
+  }
+
+  @Test
   void stringsAndCommentsAreNotSql() {
     QueryFacts facts =
         facts(
@@ -232,7 +256,7 @@ class TableExtractorTest {
             "SELECT * FROM range(3) r JOIN VALUES (1, 'a'), (2, 'b') AS v(id, name) ON r.id = v.id"
                 + " JOIN explode(array(1, 2)) AS e(x) ON true JOIN delta.`/lake/raw/events` ev ON true");
     assertThat(facts.tables()).isEmpty();
-    assertThat(facts.functions()).contains("range", "explode", "array");
+    assertThat(facts.functions()).contains("range", "explode");
     assertThat(facts.features()).contains(QueryFeature.TABLE_FUNCTION, QueryFeature.PATH_TABLE);
     assertThat(facts.usedFallback()).isFalse();
   }
