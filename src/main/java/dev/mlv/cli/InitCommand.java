@@ -64,6 +64,12 @@ public final class InitCommand implements Callable<Integer> {
             ? name
             : root.getFileName() == null ? "mlv_project" : root.getFileName().toString();
     project = project.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+    if (project.isEmpty()) {
+      throw new MlvException("INIT", "--name must not be empty");
+    }
+    if (workspace.isBlank() || lakehouse.isBlank()) {
+      throw new MlvException("INIT", "--workspace and --lakehouse must not be empty");
+    }
     if (workspace.equalsIgnoreCase(lakehouse)) {
       throw new MlvException("INIT", "--workspace and --lakehouse must differ");
     }
@@ -114,7 +120,7 @@ public final class InitCommand implements Callable<Integer> {
             type: spark
             warehouse: .mlv/warehouse
             master: local[*]
-          # A Fabric workspace (validated; deployment to Fabric is not in this version of mlv):
+          # A Fabric workspace: mlv plan -t prod, mlv apply -t prod (docs/fabric.md)
           # prod:
           #   type: fabric
           #   workspaceId: 00000000-0000-0000-0000-000000000000
@@ -125,7 +131,30 @@ public final class InitCommand implements Callable<Integer> {
           #     client_id: ${env:AZURE_CLIENT_ID}
           #     client_secret: ${env:AZURE_CLIENT_SECRET}
         """
-        .formatted(project, workspace, lakehouse);
+        .formatted(project, scalar(workspace), scalar(lakehouse));
+  }
+
+  /**
+   * A value as a YAML scalar: plain when YAML reads it back unchanged, else double-quoted (a
+   * workspace called "sales #1" must not lose " #1" to a comment).
+   */
+  static String scalar(String value) {
+    if (value.matches("[A-Za-z_][A-Za-z0-9_]*")
+        && !java.util.Set.of("true", "false", "yes", "no", "on", "off", "null", "y", "n")
+            .contains(value.toLowerCase(Locale.ROOT))) {
+      return value;
+    }
+    StringBuilder quoted = new StringBuilder("\"");
+    for (char c : value.toCharArray()) {
+      switch (c) {
+        case '"' -> quoted.append("\\\"");
+        case '\\' -> quoted.append("\\\\");
+        case '\n' -> quoted.append("\\n");
+        case '\t' -> quoted.append("\\t");
+        default -> quoted.append(c);
+      }
+    }
+    return quoted.append('"').toString();
   }
 
   private static final String ORDERS =
@@ -171,6 +200,13 @@ public final class InitCommand implements Callable<Integer> {
             - uses: actions/checkout@v4
             - uses: actions/setup-java@v4
               with: {distribution: temurin, java-version: '17'}
+            # mlv from its release archive (docs/releasing.md): set the repository variable
+            # MLV_ARCHIVE_URL to where your team keeps mlv-<version>.tar.gz.
+            - name: Install mlv
+              env: {MLV_ARCHIVE_URL: '${{ vars.MLV_ARCHIVE_URL }}'}
+              run: |
+                curl -fsSL "$MLV_ARCHIVE_URL" | tar -xz -C "$RUNNER_TEMP"
+                ls -d "$RUNNER_TEMP"/mlv-*/bin >> "$GITHUB_PATH"
             - name: Validate
               run: mlv validate --format github
             - name: Plan (exit 2 means changes, which is fine here)

@@ -116,6 +116,13 @@ public final class Main {
           } else if (ex instanceof UserInterrupt) {
             e.println("mlv: interrupted");
             return ExitCodes.INTERRUPTED;
+          } else if (fileProblem(ex) instanceof java.nio.file.FileSystemException f) {
+            // A path the user gave (or its folder) is missing, taken or not writable: their
+            // problem to fix, not mlv's, so no "internal error".
+            e.println("mlv: " + describe(f));
+            if (debug) {
+              ex.printStackTrace(e);
+            }
           } else {
             e.println(
                 "mlv: internal error: "
@@ -129,6 +136,35 @@ public final class Main {
           return ExitCodes.ERROR;
         });
     return cl;
+  }
+
+  /** The file-system exception behind {@code ex}, if that is what it is. */
+  private static Throwable fileProblem(Throwable ex) {
+    Throwable t = ex;
+    while (t instanceof java.io.UncheckedIOException && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  static String describe(java.nio.file.FileSystemException f) {
+    String reason;
+    if (f instanceof java.nio.file.NoSuchFileException) {
+      reason = "no such file or folder";
+    } else if (f instanceof java.nio.file.FileAlreadyExistsException) {
+      reason = "it already exists";
+    } else if (f instanceof java.nio.file.AccessDeniedException) {
+      reason = "permission denied";
+    } else if (f instanceof java.nio.file.NotDirectoryException) {
+      reason = "not a folder";
+    } else if (f instanceof java.nio.file.DirectoryNotEmptyException) {
+      reason = "the folder is not empty";
+    } else {
+      reason = f.getReason() == null ? f.getClass().getSimpleName() : f.getReason();
+    }
+    String file = f.getFile() == null ? "a file" : f.getFile();
+    String other = f.getOtherFile() == null ? "" : " (with " + f.getOtherFile() + ")";
+    return "cannot use " + file + other + ": " + reason + ".";
   }
 
   private static String firstLine(String s) {

@@ -79,8 +79,9 @@ public final class Selection {
     }
     boolean withAncestors = selector.startsWith("+");
     boolean withDescendants = selector.endsWith("+");
-    String name =
-        selector.substring(withAncestors ? 1 : 0, selector.length() - (withDescendants ? 1 : 0));
+    int from = withAncestors ? 1 : 0;
+    int to = selector.length() - (withDescendants ? 1 : 0);
+    String name = from < to ? selector.substring(from, to) : "";
     if (name.isEmpty()) {
       throw new MlvException("SELECTOR", "empty name in selector '" + selector + "'");
     }

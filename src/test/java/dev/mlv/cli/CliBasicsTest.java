@@ -77,6 +77,67 @@ class CliBasicsTest {
   }
 
   @Test
+  void pathsAndSelectorsTheUserGotWrongAreErrorsNotInternalErrors(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
+    java.nio.file.Path project = dir.resolve("p");
+    assertThat(CliRun.of("init", project.toString()).exitCode()).isZero();
+    String p = project.toString();
+    java.nio.file.Path file = java.nio.file.Files.createFile(dir.resolve("afile"));
+    CliRun[] runs = {
+      CliRun.of("lineage", "+", "-p", p),
+      CliRun.of("plan", "-p", p, "-o", dir.resolve("missing/plan.json").toString()),
+      CliRun.of("plan", "-p", p, "-o", dir.toString()),
+      CliRun.of("init", file.toString()),
+    };
+    for (CliRun r : runs) {
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+      assertThat(r.err()).as(r.toString()).doesNotContain("internal error", "\tat ");
+    }
+    assertThat(runs[0].err()).contains("error[SELECTOR]: empty name in selector '+'");
+    assertThat(runs[1].err()).contains("cannot use " + dir.resolve("missing/plan.json"));
+    assertThat(runs[1].err()).contains("no such file or folder");
+    assertThat(runs[3].err()).contains("it already exists");
+
+    // A commit file damaged by hand names its table, for plan and for a dry run alike.
+    java.nio.file.Path log =
+        project.resolve(
+            ".mlv/warehouse/my_lakehouse.Lakehouse/Tables/silver/orders_clean/_delta_log");
+    java.nio.file.Files.createDirectories(log);
+    java.nio.file.Files.writeString(log.resolve("00000000000000000000.json"), "garbage\n");
+    for (String command : new String[] {"plan", "refresh"}) {
+      CliRun r =
+          command.equals("plan")
+              ? CliRun.of("plan", "-p", p)
+              : CliRun.of("refresh", "--dry-run", "-p", p);
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+      assertThat(r.err())
+          .as(r.toString())
+          .contains("error[DELTA_LOG]: cannot read the Delta log of ")
+          .contains("silver.orders_clean")
+          .contains("Could not parse JSON: garbage")
+          .doesNotContain("internal error", "\tat ");
+    }
+  }
+
+  @Test
+  void initWritesAnyWorkspaceOrLakehouseNameAsYamlReadsItBack(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    String p = dir.resolve("q").toString();
+    CliRun r = CliRun.of("init", p, "--workspace", "Sales \"EU\": 1", "--lakehouse", "lh #1");
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    CliRun lineage = CliRun.of("lineage", "--format", "json", "-p", p);
+    assertThat(lineage.exitCode()).as(lineage.toString()).isZero();
+    assertThat(lineage.out())
+        .contains("\"workspace\" : \"sales \\\"eu\\\": 1\"")
+        .contains("\"lakehouse\" : \"lh #1\"");
+    assertThat(InitCommand.scalar("yes")).isEqualTo("\"yes\"");
+    assertThat(InitCommand.scalar("sales_lh")).isEqualTo("sales_lh");
+    CliRun empty = CliRun.of("init", dir.resolve("e").toString(), "--name", "");
+    assertThat(empty.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(empty.err()).contains("--name must not be empty");
+  }
+
+  @Test
   void initMakesAValidProjectAndNeverOverwrites(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
     CliRun r = CliRun.of("init", dir.resolve("sales").toString());

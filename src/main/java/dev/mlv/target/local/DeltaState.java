@@ -2,6 +2,7 @@ package dev.mlv.target.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.ObjectId;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
@@ -126,15 +127,32 @@ public final class DeltaState {
       }
     }
     Engine e = engine();
-    Snapshot snapshot = Table.forPath(e, table.toString()).getLatestSnapshot(e);
-    TableState state =
-        new TableState(
-            id,
-            table,
-            snapshot.getVersion(),
-            snapshot.getTableProperties(),
-            Instant.ofEpochMilli(snapshot.getTimestamp(e)),
-            snapshot.getPartitionColumnNames());
+    TableState state;
+    try {
+      Snapshot snapshot = Table.forPath(e, table.toString()).getLatestSnapshot(e);
+      state =
+          new TableState(
+              id,
+              table,
+              snapshot.getVersion(),
+              snapshot.getTableProperties(),
+              Instant.ofEpochMilli(snapshot.getTimestamp(e)),
+              snapshot.getPartitionColumnNames());
+    } catch (RuntimeException broken) {
+      // A damaged log (a commit file cut short or edited by hand) is the table's problem: say
+      // which table, not which Kernel class gave up.
+      String m =
+          broken.getMessage() == null ? broken.getClass().getSimpleName() : broken.getMessage();
+      throw new MlvException(
+          "DELTA_LOG",
+          "cannot read the Delta log of "
+              + id
+              + " ("
+              + table.resolve("_delta_log")
+              + "): "
+              + m.lines().findFirst().orElse(m)
+              + ". Restore the damaged commit file, or drop the table and refresh the view again.");
+    }
     cache.put(table, state);
     stored.ifPresent(c -> c.put(state));
     return state;
