@@ -3,6 +3,7 @@ package dev.mlv.cli;
 import dev.mlv.check.Checker;
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.DiagnosticRenderer;
+import dev.mlv.diag.MlvException;
 import dev.mlv.project.Project;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -54,7 +55,20 @@ public final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    Project project = ProjectLoading.load(projectOptions, spec);
+    Project project;
+    try {
+      project = ProjectLoading.load(projectOptions, spec);
+    } catch (MlvException e) {
+      if (format == Format.text) {
+        throw e;
+      }
+      // mlv.yml itself is broken: CI reads json and github output, so the findings go there too.
+      out.print(
+          format == Format.json
+              ? DiagnosticRenderer.json(e.diagnostics(), 0, 0)
+              : DiagnosticRenderer.github(e.diagnostics()));
+      return ExitCodes.ERROR;
+    }
     List<Diagnostic> all = new ArrayList<>(project.diagnostics());
     all.addAll(Checker.check(project));
     boolean failed = all.stream().anyMatch(d -> d.isError() || (strict && !d.isError()));

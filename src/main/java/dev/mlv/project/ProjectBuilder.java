@@ -105,6 +105,7 @@ public final class ProjectBuilder {
         }
       }
     }
+    unknownViewConfig(config, names, views, diagnostics);
     LineageGraph graph = lineage(config, names, views, diagnostics);
     return new Project(config, names, files, views, others, graph, diagnostics);
   }
@@ -113,6 +114,34 @@ public final class ProjectBuilder {
     Map<String, String> lakehouses = new HashMap<>();
     config.lakehouses().forEach((k, v) -> lakehouses.put(k, v.workspace()));
     return new NameResolver(config.workspace(), config.lakehouse(), config.schema(), lakehouses);
+  }
+
+  /**
+   * A view_config entry no definition creates: a typo there would silently drop the quality gates
+   * or quarantine it sets.
+   */
+  private static void unknownViewConfig(
+      ProjectConfig config,
+      NameResolver names,
+      Map<ObjectId, ProjectView> views,
+      List<Diagnostic> diagnostics) {
+    if (views.isEmpty()) {
+      return; // nothing defined yet (or every file failed): the entries are not the problem
+    }
+    List<String> known = views.keySet().stream().map(names::display).sorted().toList();
+    for (var e : config.viewConfig().entrySet()) {
+      ObjectId id = names.resolve(Name.of(e.getKey()));
+      if (!views.containsKey(id)) {
+        diagnostics.add(
+            Diagnostic.warning(
+                "VIEW_CONFIG_UNKNOWN",
+                e.getValue().position(),
+                "view_config names " + e.getKey() + ", which no definition in the project creates",
+                Suggestions.nearest(names.display(id), known)
+                    .map(n -> "did you mean '" + n + "'?")
+                    .orElse("fix the name, or remove the entry")));
+      }
+    }
   }
 
   private Map<ObjectId, ViewSettings.Effective> settings(

@@ -169,6 +169,14 @@ class ValidateAndLineageTest {
     assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(r.err()).contains("mlv.yml:5:1").contains("CONFIG_UNKNOWN_KEY").contains("sources");
     assertThat(r.err()).doesNotContain("\tat ");
+    // CI reads json and github output: a broken mlv.yml is reported there, not only on stderr.
+    CliRun json = CliRun.of("validate", "--format", "json", "-p", dir.toString());
+    assertThat(json.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(json.out()).contains("\"rule\" : \"CONFIG_UNKNOWN_KEY\"").contains("\"line\" : 5");
+    CliRun github = CliRun.of("validate", "--format", "github", "-p", dir.toString());
+    assertThat(github.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(github.out())
+        .startsWith("::error file=mlv.yml,line=5,col=1,title=CONFIG_UNKNOWN_KEY::");
   }
 
   @Test
@@ -196,6 +204,24 @@ class ValidateAndLineageTest {
                 + " deterministic")
         .doesNotContain("'unix_timestamp'")
         .doesNotContain("views/s/b.sql");
+  }
+
+  @Test
+  void aViewConfigEntryForNoViewIsWarnedWithTheNearestName() throws IOException {
+    project(
+        YML + "view_config:\n  s.orders_clen: {max_dropped_rows: 0}\n  s.elsewhere: {}\n",
+        "s/orders_clean.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.orders_clean AS SELECT id FROM bronze.orders");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains(
+            "warning[VIEW_CONFIG_UNKNOWN]: view_config names s.orders_clen, which no definition")
+        .contains("hint: did you mean 's.orders_clean'?")
+        .contains("view_config names s.elsewhere")
+        .contains("2 warnings");
+    assertThat(CliRun.of("validate", "--strict", "-p", dir.toString()).exitCode())
+        .isEqualTo(ExitCodes.ERROR);
   }
 
   @Test
