@@ -53,6 +53,9 @@ public final class TableExtractor {
 
   public static final String PARSE_RULE = "SQL_PARSE";
 
+  /** Syntax of another dialect that Calcite reads and Spark does not. */
+  public static final String NOT_SPARK_RULE = "NOT_SPARK_SQL";
+
   /**
    * BIG_QUERY lexing is Spark's: backticked identifiers, '..' and ".." strings with backslash
    * escapes, unquoted case kept and matched case-insensitively.
@@ -133,6 +136,10 @@ public final class TableExtractor {
     Walk walk = new Walk(selectSql, start, rewritten);
     try {
       SqlNode root = SqlParser.create(rewritten.sql(), CONFIG).parseQuery();
+      Optional<ForeignSyntax.Finding> foreign = ForeignSyntax.find(selectSql);
+      if (foreign.isPresent()) {
+        return notSpark(selectSql, start, foreign.get());
+      }
       List<SqlNode> fragments = new ArrayList<>();
       for (Fragment fragment : rewritten.fragments()) {
         fragments.add(parseFragment(selectSql, fragment));
@@ -185,6 +192,18 @@ public final class TableExtractor {
       throw new SqlParseException(
           e.getMessage(), shifted, e.getExpectedTokenSequences(), e.getTokenImages(), e);
     }
+  }
+
+  /** Calcite read it, Spark would not: the view would fail only when apply runs it. */
+  private static QueryFacts notSpark(String sql, Position start, ForeignSyntax.Finding finding) {
+    Diagnostic diagnostic =
+        Diagnostic.error(
+            NOT_SPARK_RULE,
+            start.advance(sql, finding.offset()),
+            finding.construct()
+                + " is not Spark SQL: Spark 4.1 (Fabric Runtime 2.0) cannot parse it",
+            finding.hint());
+    return new QueryFacts(List.of(), Set.of(), Set.of(), false, List.of(diagnostic));
   }
 
   private static QueryFacts parseError(String sql, Position start, SqlParseException error) {

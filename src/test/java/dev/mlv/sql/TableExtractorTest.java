@@ -7,6 +7,8 @@ import dev.mlv.diag.Position;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class TableExtractorTest {
   private static final TableExtractor EXTRACTOR = new TableExtractor();
@@ -186,6 +188,40 @@ class TableExtractorTest {
     assertThat(facts.functions()).isEmpty();
   }
 
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT * FROM events QUALIFY row_number() OVER (ORDER BY ts) = 1|22|QUALIFY",
+        "SELECT a FROM t FETCH FIRST 10 ROWS ONLY|17|FETCH FIRST",
+        "SELECT a FROM t LIMIT 5, 10|17|LIMIT offset, count",
+        "SELECT a FROM t ORDER BY a OFFSET 5 ROWS|28|OFFSET n ROWS",
+        "SELECT ARRAY[1, 2] AS arr FROM t|8|ARRAY[...]",
+        "SELECT a FROM t WHERE s SIMILAR TO 'x%'|25|SIMILAR TO",
+        "SELECT a FROM t x CROSS APPLY u|19|CROSS APPLY",
+        "SELECT a FROM UNNEST(ARRAY[1, 2]) AS u(a)|15|UNNEST",
+        "SELECT a FROM t WHERE a = ANY (SELECT b FROM u)|25|= ANY (subquery)",
+        "SELECT a FROM t TABLESAMPLE SYSTEM (10)|17|TABLESAMPLE SYSTEM",
+        "SELECT a FROM \"bronze\".t|15|double-quoted name",
+      })
+  void otherDialectsSyntaxThatSparkCannotParseIsAnError(String sql, int column, String what) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+    assertThat(facts.diagnostics()).as(sql).hasSize(1);
+    Diagnostic d = facts.diagnostics().get(0);
+    assertThat(d.ruleId()).as(sql).isIn(TableExtractor.NOT_SPARK_RULE, TableExtractor.PARSE_RULE);
+    if (d.ruleId().equals(TableExtractor.NOT_SPARK_RULE)) {
+      assertThat(d.message()).as(sql).contains(what).contains("is not Spark SQL");
+      assertThat(d.position().column()).as(sql).isEqualTo(column);
+    }
+  }
+
+  @Test
+  void sparkSqlThatLooksForeignIsNot() {
+    facts("SELECT qualify, a AS q FROM t qualify WHERE a LIKE ANY ('a%', 'b%') LIMIT 3 OFFSET 2");
+    facts("SELECT \"x.y\" AS s, a FROM t WHERE b > 1 OR c = 'FETCH FIRST' -- QUALIFY x");
+    facts("SELECT array(1, 2)[0] AS first, a FROM t TABLESAMPLE (10 PERCENT)");
+  }
+
   @Test
   void stringsAndCommentsAreNotSql() {
     QueryFacts facts =
@@ -199,16 +235,10 @@ class TableExtractorTest {
   }
 
   @Test
-  void groupByAllQualifyAndTablesample() {
+  void groupByAllAndTablesample() {
     QueryFacts grouped = facts("SELECT region, sum(amount) FROM sales GROUP BY ALL");
     assertThat(grouped.features()).containsExactly(QueryFeature.GROUP_BY);
     assertThat(grouped.functions()).containsExactly("sum");
-
-    QueryFacts qualified =
-        facts(
-            "SELECT * FROM events QUALIFY row_number() OVER (PARTITION BY id ORDER BY ts DESC) = 1");
-    assertThat(qualified.features()).containsExactly(QueryFeature.WINDOW_FUNCTION);
-    assertThat(qualified.functions()).containsExactly("row_number");
 
     QueryFacts sampled =
         facts("SELECT * FROM big TABLESAMPLE (10 PERCENT) JOIN small TABLESAMPLE (5 ROWS) ON true");
