@@ -75,7 +75,7 @@ public final class ApplyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    Project project = ProjectLoading.loadValid(projectOptions, spec);
+    Project project = ProjectLoading.loadDeployable(projectOptions, spec);
     var out = spec.commandLine().getOut();
     String targetName = Targets.name(project.config(), targetOptions.target);
     try (Target target = Targets.open(project.config(), targetName, spec)) {

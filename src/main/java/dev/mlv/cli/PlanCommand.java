@@ -82,7 +82,7 @@ public final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    Project project = ProjectLoading.loadValid(projectOptions, spec);
+    Project project = ProjectLoading.loadDeployable(projectOptions, spec);
     List<dev.mlv.diag.Diagnostic> strict = dev.mlv.check.RefreshPolicyCheck.check(project);
     if (!strict.isEmpty()) {
       throw new dev.mlv.diag.MlvException(strict);

@@ -1,5 +1,6 @@
 package dev.mlv.cli;
 
+import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.MlvException;
 import dev.mlv.project.DefinitionFiles;
 import dev.mlv.project.LoadResult;
@@ -11,6 +12,7 @@ import dev.mlv.project.ProjectLocator;
 import dev.mlv.project.ProjectView;
 import dev.mlv.sql.QueryFacts;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** Finds, reads and builds the project a command works on. */
@@ -50,6 +52,20 @@ final class ProjectLoading {
     ProjectConfig config = loaded.orThrow();
     return new ProjectBuilder()
         .build(config, DefinitionFiles.discover(config), loaded.diagnostics());
+  }
+
+  /**
+   * The project as {@code plan} and {@code apply} need it: no error of loading and none of {@code
+   * mlv validate}'s rules either, since a view that breaks one would only fail in Spark or Fabric.
+   */
+  static Project loadDeployable(ProjectOptions options, CommandSpec spec) {
+    Project project = loadValid(options, spec);
+    List<Diagnostic> errors =
+        dev.mlv.check.Checker.check(project).stream().filter(Diagnostic::isError).toList();
+    if (!errors.isEmpty()) {
+      throw new MlvException(errors);
+    }
+    return project;
   }
 
   /** The project, refusing to go on when it has errors (for commands that change things). */

@@ -207,6 +207,18 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void planRefusesWhatValidateRejects() throws IOException {
+    project(
+        YML,
+        "s/a.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT my_udf(id) AS x FROM bronze.orders");
+    CliRun r = CliRun.of("plan", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.err()).contains("views/s/a.sql:1:45: error[UDF]: function 'my_udf'");
+    assertThat(r.out()).doesNotContain("create");
+  }
+
+  @Test
   void aViewConfigEntryForNoViewIsWarnedWithTheNearestName() throws IOException {
     project(
         YML + "view_config:\n  s.orders_clen: {max_dropped_rows: 0}\n  s.elsewhere: {}\n",
