@@ -45,22 +45,31 @@ public final class LineageCommand implements Callable<Integer> {
       description = "Views to show (default: all).")
   List<String> selectors;
 
+  enum Format {
+    dot,
+    mermaid,
+    json,
+    text
+  }
+
   @Option(
       names = "--format",
       defaultValue = "text",
-      description = "Output format: dot, mermaid, json or text (default: ${DEFAULT-VALUE}).")
-  String format;
+      description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  Format format;
 
   @Option(names = "--dot", description = "Short for --format dot.")
   boolean dot;
 
   @Override
   public Integer call() {
-    String f = dot ? "dot" : format;
-    if (!List.of("dot", "mermaid", "json", "text").contains(f)) {
+    if (dot
+        && format != Format.dot
+        && spec.commandLine().getParseResult().hasMatchedOption("--format")) {
       throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(), "unknown format '" + f + "'; use dot, mermaid, json or text");
+          spec.commandLine(), "--dot and --format " + format + " ask for two formats; use one");
     }
+    String f = (dot ? Format.dot : format).name();
     Project project = ProjectLoading.load(projectOptions, spec);
     List<Diagnostic> errors = project.diagnostics().stream().filter(Diagnostic::isError).toList();
     if (!errors.isEmpty()) {

@@ -4,20 +4,22 @@ import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
 
-/** The layers in refresh order: what runs first, what can run side by side. */
+/**
+ * The layers in refresh order: what runs first, what can run side by side. A selection shows its
+ * views in the layers of the whole graph, each with everything it reads, selected or not.
+ */
 public final class TextRenderer implements LineageRenderer {
 
   @Override
   public String render(LineageGraph graph, Set<ObjectId> selection, NameResolver names) {
     StringBuilder sb = new StringBuilder();
     List<SortedSet<ObjectId>> layers = graph.layers();
-    int shown = 0;
-    for (SortedSet<ObjectId> layer : layers) {
-      List<ObjectId> ids = layer.stream().filter(selection::contains).toList();
+    for (int i = 0; i < layers.size(); i++) {
+      List<ObjectId> ids = layers.get(i).stream().filter(selection::contains).toList();
       if (ids.isEmpty()) {
         continue;
       }
-      sb.append("layer ").append(shown++).append('\n');
+      sb.append("layer ").append(i).append('\n');
       for (ObjectId id : ids) {
         Node n = graph.node(id);
         String loc = LineageRenderer.location(n);
@@ -25,8 +27,7 @@ public final class TextRenderer implements LineageRenderer {
         if (!loc.isEmpty()) {
           sb.append("  (").append(loc).append(')');
         }
-        var ups =
-            graph.upstream(id).stream().filter(selection::contains).map(names::display).toList();
+        var ups = graph.upstream(id).stream().map(names::display).toList();
         if (!ups.isEmpty()) {
           sb.append("  <- ").append(String.join(", ", ups));
         }

@@ -56,6 +56,14 @@ class ValidateAndLineageTest {
         "lineage-medallion-gold-ancestors.txt",
         CliRun.of("lineage", "-p", MEDALLION, "+gold.formula_preference", "--format", "text")
             .out());
+    // One view alone: in its layer of the whole graph, with what it reads.
+    assertThat(CliRun.of("lineage", "-p", MEDALLION, "gold.formula_preference").out())
+        .isEqualTo(
+            "layer 2\n  view  gold.formula_preference  (views/gold/formula_preference.sql:2)"
+                + "  <- bronze.formulas, silver.trials_clean\n");
+    assertThat(CliRun.of("lineage", "-p", MEDALLION, "--format", "JSON").exitCode()).isZero();
+    assertThat(CliRun.of("lineage", "-p", MEDALLION, "--dot", "--format", "json").exitCode())
+        .isEqualTo(ExitCodes.USAGE);
   }
 
   @Test
