@@ -224,6 +224,16 @@ public final class Checker {
                   + " lake view",
               "read the current version of the table"));
     }
+    if (facts.features().contains(QueryFeature.PATH_TABLE)) {
+      out.add(
+          Diagnostic.warning(
+              "PATH_TABLE",
+              Places.pathTable(body.sql(), body.position()),
+              "the view reads files by path (format.`path`): the lineage cannot see them, so"
+                  + " nothing orders this view after what writes there, and it is always"
+                  + " refreshed in full",
+              "declare the table as a source in mlv.yml and read it by name"));
+    }
     for (String fn : facts.functions()) {
       if (!SparkFunctions.isBuiltin(fn)) {
         out.add(

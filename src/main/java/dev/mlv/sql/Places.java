@@ -48,6 +48,25 @@ public final class Places {
     return start;
   }
 
+  /**
+   * The position of the first table read by path, {@code format.`path`}, in {@code sql}, which
+   * starts at {@code start}; {@code start} itself when there is none.
+   */
+  public static Position pathTable(String sql, Position start) {
+    List<Token> tokens = significant(sql);
+    for (int i = 0; i + 2 < tokens.size(); i++) {
+      Token t = tokens.get(i);
+      Token path = tokens.get(i + 2);
+      if (t.kind() == Token.Kind.WORD
+          && tokens.get(i + 1).isSymbol(".")
+          && path.kind() == Token.Kind.QUOTED_IDENT
+          && TableExtractor.isPathTable(List.of(t.identifier(), path.identifier()))) {
+        return start.advance(sql, t.offset());
+      }
+    }
+    return start;
+  }
+
   /** The tokens of {@code sql} without comments and whitespace. */
   private static List<Token> significant(String sql) {
     return Lexer.tokenize(sql).stream().filter(t -> !t.isTrivia()).toList();

@@ -215,6 +215,19 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aTableReadByPathIsWarnedWhereItIsRead() throws IOException {
+    project(
+        YML,
+        "s/a.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.a AS\nSELECT * FROM bronze.orders o\n"
+            + "  JOIN parquet.`abfss://ws@onelake.dfs.fabric.microsoft.com/lh/Files/x` f USING (id)");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains("views/s/a.sql:3:8: warning[PATH_TABLE]: the view reads files by path");
+  }
+
+  @Test
   void planRefusesWhatValidateRejects() throws IOException {
     project(
         YML,
