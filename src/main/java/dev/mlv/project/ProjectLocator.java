@@ -31,6 +31,13 @@ public final class ProjectLocator {
   /** {@code dir} itself, which the user named with -p, so no search upwards. */
   public static Path explicit(Path dir) {
     Path root = dir.toAbsolutePath().normalize();
+    if (Files.isRegularFile(root)) {
+      throw new MlvException(
+          "PROJECT_NOT_FOUND",
+          root
+              + " is a file; -p takes the project folder"
+              + (root.getParent() == null ? "" : " (here " + root.getParent() + ")"));
+    }
     if (!Files.isDirectory(root)) {
       throw new MlvException("PROJECT_NOT_FOUND", "project folder " + root + " does not exist");
     }

@@ -74,6 +74,9 @@ class CliBasicsTest {
     CliRun r = CliRun.of("validate", "-p", "/nonexistent/project");
     assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(r.err()).contains("does not exist").doesNotContain("\tat ");
+    CliRun file = CliRun.of("validate", "-p", "examples/medallion/mlv.yml");
+    assertThat(file.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(file.err()).contains("mlv.yml is a file; -p takes the project folder");
   }
 
   @Test
