@@ -96,6 +96,10 @@ class QualityEndToEndTest {
             "--format",
             "csv");
     assertThat(inverse.out()).isEqualTo("trial_id\n" + String.join("\n", broken.keySet()) + "\n");
+    // Spark's parse errors start with a line break; the message is still there.
+    CliRun typo = mlv("sql", "SELEC 1");
+    assertThat(typo.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(typo.err()).contains("<input>:1:1: ").contains("PARSE_SYNTAX_ERROR");
 
     // The quarantine table is bookkeeping: no plan change, no source in the lineage.
     CliRun plan = mlv("plan", "--detailed-exitcode");

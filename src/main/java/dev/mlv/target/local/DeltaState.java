@@ -150,7 +150,7 @@ public final class DeltaState {
               + " ("
               + table.resolve("_delta_log")
               + "): "
-              + m.lines().findFirst().orElse(m)
+              + SparkMessages.firstLine(m)
               + ". Restore the damaged commit file, or drop the table and refresh the view again.");
     }
     cache.put(table, state);

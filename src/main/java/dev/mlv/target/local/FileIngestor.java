@@ -284,7 +284,9 @@ final class FileIngestor {
       throw e;
     } catch (Exception e) {
       throw new MlvException(
-          ViewMaterializer.REFRESH_FAILED, "refresh of " + display + " failed: " + firstLine(e), e);
+          ViewMaterializer.REFRESH_FAILED,
+          "refresh of " + display + " failed: " + SparkMessages.firstLine(e),
+          e);
     }
     OptionalLong version = Warehouse.latestCommit(table);
     if (version.isEmpty() || version.getAsLong() <= before) {
@@ -568,10 +570,5 @@ final class FileIngestor {
 
   private static String more(int files) {
     return files > 1 ? " (and " + (files - 1) + " more with the same columns)" : "";
-  }
-
-  private static String firstLine(Throwable e) {
-    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    return m.lines().findFirst().orElse(m).strip();
   }
 }

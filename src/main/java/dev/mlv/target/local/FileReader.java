@@ -300,16 +300,13 @@ final class FileReader {
       return r.getFooter().getFileMetaData().getSchema().toString();
     } catch (IOException | RuntimeException e) {
       throw new MlvException(
-          FileSource.RULE, "cannot read the Parquet footer of " + name + ": " + firstLine(e), e);
+          FileSource.RULE,
+          "cannot read the Parquet footer of " + name + ": " + SparkMessages.firstLine(e),
+          e);
     }
   }
 
   private StructType sparkParquetSchema(SourceFile f) {
     return spark.read().parquet(folder.resolve(f.path()).toAbsolutePath().toString()).schema();
-  }
-
-  private static String firstLine(Exception e) {
-    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    return m.lines().findFirst().orElse(m);
   }
 }

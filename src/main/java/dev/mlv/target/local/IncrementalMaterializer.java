@@ -139,7 +139,7 @@ final class IncrementalMaterializer {
           id,
           strategy.label(),
           reason,
-          "incremental refresh failed: " + m.lines().findFirst().orElse(m),
+          "incremental refresh failed: " + SparkMessages.firstLine(m),
           t0);
     } finally {
       for (String t : temps) {
@@ -280,7 +280,7 @@ final class IncrementalMaterializer {
       return rows;
     } catch (Exception e) { // AnalysisException is checked in Java's eyes, thrown unchecked
       String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      throw new RewriteFailed(m.lines().findFirst().orElse(m), e);
+      throw new RewriteFailed(SparkMessages.firstLine(m), e);
     }
   }
 

@@ -103,9 +103,7 @@ final class LocalSql {
           rows.size() > MAX_ROWS ? "(only the first " + MAX_ROWS + " rows are shown)" : null;
       return new SqlResult(List.of(cols), out, note);
     } catch (Exception e) { // Spark's AnalysisException is checked, yet thrown undeclared
-      String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      throw new MlvException(
-          "SQL_FAILED", o.position() + ": " + msg.lines().findFirst().orElse(msg), e);
+      throw new MlvException("SQL_FAILED", o.position() + ": " + SparkMessages.firstLine(e), e);
     }
   }
 

@@ -333,7 +333,7 @@ public final class LocalTarget implements Target {
           "warning: run "
               + report.id()
               + " could not be written to mlv_history.runs ("
-              + m.lines().findFirst().orElse(m)
+              + SparkMessages.firstLine(m)
               + "); it is kept in .mlv/runs/pending and written by the next run");
       history.record(report, Optional.empty());
     }
@@ -354,7 +354,7 @@ public final class LocalTarget implements Target {
               "refresh of "
                   + project.names().display(id)
                   + " failed: "
-                  + m.lines().findFirst().orElse(m),
+                  + SparkMessages.firstLine(m),
               t0);
       listener.viewFinished(failed);
       return failed;
@@ -558,7 +558,7 @@ public final class LocalTarget implements Target {
           strategy.label(),
           reason,
           "refresh failed: "
-              + (m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m)),
+              + (m == null ? e.getClass().getSimpleName() : SparkMessages.firstLine(m)),
           t0);
     }
   }

@@ -176,7 +176,7 @@ final class QuarantineStore {
       // The run is recorded; stale quarantined rows are pruned by the next run instead.
       listener.message(
           "warning: quarantine tables could not be pruned ("
-              + String.valueOf(e.getMessage()).lines().findFirst().orElse("")
+              + SparkMessages.firstLine(e)
               + "); the next run tries again");
     }
   }

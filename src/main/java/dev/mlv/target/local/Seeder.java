@@ -30,13 +30,6 @@ public final class Seeder {
     this.project = project;
   }
 
-  private static String firstLine(Throwable e) {
-    String m = e.getMessage();
-    return m == null || m.isBlank()
-        ? e.getClass().getSimpleName()
-        : m.lines().findFirst().orElse(m);
-  }
-
   List<Loaded> load(List<String> names) {
     List<SourceConfig> chosen = new ArrayList<>();
     for (SourceConfig s : project.config().sources()) {
@@ -104,7 +97,7 @@ public final class Seeder {
                 + " into "
                 + project.names().display(id)
                 + " failed: "
-                + firstLine(e),
+                + SparkMessages.firstLine(e),
             e);
       }
       OptionalLong v = Warehouse.latestCommit(target.warehouse().tableDir(id));

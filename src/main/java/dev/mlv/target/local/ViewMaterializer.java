@@ -255,7 +255,8 @@ public final class ViewMaterializer {
       }
       return columns;
     } catch (Exception e) { // Spark's AnalysisException is a checked exception thrown unchecked
-      throw new MlvException(REFRESH_FAILED, "refresh of " + view + " failed: " + firstLine(e), e);
+      throw new MlvException(
+          REFRESH_FAILED, "refresh of " + view + " failed: " + SparkMessages.firstLine(e), e);
     }
   }
 
@@ -401,13 +402,8 @@ public final class ViewMaterializer {
         return failure;
       }
     }
-    return new MlvException(REFRESH_FAILED, "refresh of " + view + " failed: " + firstLine(e), e);
-  }
-
-  private static String firstLine(Throwable e) {
-    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    int nl = message.indexOf('\n');
-    return (nl < 0 ? message : message.substring(0, nl)).strip();
+    return new MlvException(
+        REFRESH_FAILED, "refresh of " + view + " failed: " + SparkMessages.firstLine(e), e);
   }
 
   /**
