@@ -138,8 +138,10 @@ public final class StrategyDecider {
     if (analysis.shape() == RefreshAnalysis.Shape.NONE) {
       return new Strategy.Full("NOT_ANALYSABLE", what + "; the SQL could not be analysed");
     }
+    Map<ObjectId, List<String>> partitions = new java.util.TreeMap<>();
+    logs.forEach((id, log) -> partitions.put(id, log.partitionColumns()));
     for (Construct c : analysis.conditions()) {
-      Optional<String> broken = brokenCondition(c, analysis, changed, logs, names);
+      Optional<String> broken = brokenCondition(c, analysis, changed, partitions, names);
       if (broken.isPresent()) {
         return new Strategy.Full(c.code(), what + "; " + c.construct() + ": " + broken.get());
       }
@@ -189,11 +191,16 @@ public final class StrategyDecider {
             });
   }
 
-  private static Optional<String> brokenCondition(
+  /**
+   * Why condition {@code c} of the SQL does not hold when {@code changed} have new commits, given
+   * each source's partition columns; empty when it holds. Also used by the dry run, for sources
+   * that an upstream refresh of the same run will change.
+   */
+  public static Optional<String> brokenCondition(
       Construct c,
       RefreshAnalysis analysis,
       Set<ObjectId> changed,
-      Map<ObjectId, SourceLog> logs,
+      Map<ObjectId, List<String>> partitionColumns,
       NameResolver names) {
     String code = c.code();
     if (code.equals("LEFT_JOIN_RIGHT_CHANGED") || code.equals("SUBQUERY_TABLE_CHANGED")) {
@@ -211,8 +218,8 @@ public final class StrategyDecider {
     }
     if (code.startsWith("AGG_NEEDS_PARTITIONED_SOURCE")) {
       List<String> groups = analysis.groupColumns();
-      for (var e : logs.entrySet()) {
-        if (e.getValue().partitionColumns().stream()
+      for (var e : partitionColumns.entrySet()) {
+        if (e.getValue().stream()
             .noneMatch(p -> groups.contains(p.toLowerCase(java.util.Locale.ROOT)))) {
           return Optional.of(
               names.display(e.getKey()) + " is not partitioned by a GROUP BY column");

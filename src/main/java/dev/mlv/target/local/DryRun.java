@@ -6,6 +6,7 @@ import dev.mlv.refresh.RefreshRequest;
 import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.RunStatus;
 import dev.mlv.refresh.Strategy;
+import dev.mlv.refresh.StrategyDecider;
 import dev.mlv.refresh.ViewRun;
 import dev.mlv.refresh.ViewStatus;
 import dev.mlv.sql.RefreshAnalysis;
@@ -14,6 +15,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * {@code mlv refresh --dry-run}: the strategy each selected view would get, in refresh order,
@@ -57,17 +62,83 @@ final class DryRun {
     return new RunReport("dry-run", RunStatus.Planned, now, now, target.name(), planned);
   }
 
+  /**
+   * Whether upstream view {@code up} will have change data feed on once refreshed: a full refresh
+   * writes the table's properties anew (the definition's, else {@code enable_cdf}), an append keeps
+   * those it has.
+   */
+  private boolean changeDataFeedAfter(ObjectId up, LocalStrategy.Decided u) {
+    String key = "delta.enableChangeDataFeed";
+    TableState state = target.deltaState().read(up, target.warehouse().tableDir(up));
+    String now = state == null ? null : state.properties().get(key);
+    if (u.strategy() instanceof Strategy.Full) {
+      var view = project.view(up);
+      String declared = view.map(v -> v.definition().properties().get(key)).orElse(null);
+      if (declared != null) {
+        return "true".equalsIgnoreCase(declared);
+      }
+      if (view.map(v -> v.settings().enableCdf()).orElse(false)) {
+        return true;
+      }
+    }
+    return "true".equalsIgnoreCase(now);
+  }
+
+  /**
+   * The decision once the upstream views refreshed earlier in this run have committed, in the order
+   * the real run decides: the SQL's constructs and conditions first, then the kind of commit.
+   */
   private Strategy upstreamAware(
       ObjectId id, LocalStrategy.Decided d, Map<ObjectId, LocalStrategy.Decided> refreshed) {
     Strategy s = d.strategy();
     if (s instanceof Strategy.Full || s == LocalTarget.PYTHON_SKIP) {
       return s;
     }
-    for (ObjectId up : project.lineage().upstream(id)) {
-      LocalStrategy.Decided u = refreshed.get(up);
-      if (u == null) {
-        continue;
+    List<ObjectId> ups =
+        project.lineage().upstream(id).stream().filter(refreshed::containsKey).toList();
+    if (ups.isEmpty()) {
+      return s;
+    }
+    String names = String.join(", ", ups.stream().map(u -> project.names().display(u)).toList());
+    String what = "upstream " + names + " is refreshed first in this run";
+    for (ObjectId up : ups) {
+      if (!changeDataFeedAfter(up, refreshed.get(up))) {
+        String name = project.names().display(up);
+        return new Strategy.Full(
+            "CDF_OFF source=" + name, what + "; change data feed is off on " + name);
       }
+    }
+    RefreshAnalysis analysis = d.analysis();
+    Optional<RefreshAnalysis.Construct> blocker = analysis.blocker();
+    if (blocker.isPresent()) {
+      RefreshAnalysis.Construct b = blocker.get();
+      return new Strategy.Full(b.code(), what + "; " + b.construct() + ": " + b.note());
+    }
+    if (analysis.shape() == RefreshAnalysis.Shape.NONE) {
+      return new Strategy.Full("NOT_ANALYSABLE", what + "; the SQL could not be analysed");
+    }
+    Set<ObjectId> changed = new TreeSet<>(ups);
+    d.current()
+        .forEach(
+            (src, v) -> {
+              if (!v.equals(d.consumed().get(src))) {
+                changed.add(src);
+              }
+            });
+    Map<ObjectId, List<String>> partitions = new TreeMap<>();
+    for (ObjectId src : d.current().keySet()) {
+      TableState state = target.deltaState().read(src, target.warehouse().tableDir(src));
+      partitions.put(src, state == null ? List.of() : state.partitionColumns());
+    }
+    for (RefreshAnalysis.Construct c : analysis.conditions()) {
+      Optional<String> broken =
+          StrategyDecider.brokenCondition(c, analysis, changed, partitions, project.names());
+      if (broken.isPresent()) {
+        return new Strategy.Full(c.code(), what + "; " + c.construct() + ": " + broken.get());
+      }
+    }
+    for (ObjectId up : ups) {
+      LocalStrategy.Decided u = refreshed.get(up);
       String name = project.names().display(up);
       boolean appends =
           u.strategy() instanceof Strategy.Incremental
@@ -77,15 +148,10 @@ final class DryRun {
             "NON_APPEND_COMMIT source=" + name,
             "upstream " + name + " is rewritten first in this run");
       }
-      if (s instanceof Strategy.Skip) {
-        s =
-            d.analysis().incrementalPossible() && d.analysis().conditions().isEmpty()
-                ? new Strategy.Incremental(
-                    "ONLY_APPENDS", "upstream " + name + " appends its new rows first in this run")
-                : new Strategy.Full(
-                    "SOURCES_CHANGED", "upstream " + name + " is refreshed first in this run");
-      }
     }
-    return s;
+    return s instanceof Strategy.Skip
+        ? new Strategy.Incremental(
+            "ONLY_APPENDS", "upstream " + names + " appends its new rows first in this run")
+        : s;
   }
 }

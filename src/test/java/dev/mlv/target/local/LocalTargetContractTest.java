@@ -1,15 +1,28 @@
 package dev.mlv.target.local;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.mlv.diag.Position;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.SparkTarget;
+import dev.mlv.refresh.RefreshRequest;
+import dev.mlv.refresh.RunListener;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.RunStatus;
 import dev.mlv.sql.MlvParser;
 import dev.mlv.target.Target;
 import dev.mlv.target.TargetContractTest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** The target contract on the embedded engine; sources are loaded with {@code mlv sql}. */
 class LocalTargetContractTest extends TargetContractTest {
@@ -21,6 +34,44 @@ class LocalTargetContractTest extends TargetContractTest {
   @BeforeAll
   static void sharedContext() {
     LocalSparkTestSupport.runtime();
+  }
+
+  /**
+   * What {@code refresh --dry-run} says each view will get is what the run then does, down a chain
+   * where an upstream view's refresh decides the downstream one (an append keeps a merge
+   * incremental, a window stays full for its SQL, a rewrite forces full).
+   */
+  @Test
+  void aDryRunGivesTheStrategiesAndReasonsOfTheRunThatFollows() throws IOException {
+    Path yml = dir.resolve("mlv.yml");
+    Files.writeString(yml, Files.readString(yml).replace("enable_cdf: false", "enable_cdf: true"));
+    write(
+        "views/gold/ranked.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.ranked AS\n"
+            + "SELECT id, row_number() OVER (ORDER BY id) AS n FROM silver.orders_clean\n");
+    Project p = applied();
+    int id = 100;
+    for (boolean append : new boolean[] {true, false}) {
+      loadSource(p, orders(), ORDER_COLUMNS, List.of(List.of(id++, "d", 5.0)), append);
+      RunReport dry = target.refresh(p, dryRun(p, true), RunListener.NONE);
+      RunReport real = target.refresh(p, dryRun(p, false), RunListener.NONE);
+      assertThat(real.status()).as(describe(real)).isEqualTo(RunStatus.Completed);
+      assertThat(decisions(dry))
+          .as(describe(dry) + "\n" + describe(real))
+          .isEqualTo(decisions(real));
+    }
+  }
+
+  private static RefreshRequest dryRun(Project p, boolean dryRun) {
+    return new RefreshRequest(
+        new TreeSet<>(p.views().keySet()), false, 1, Duration.ofHours(1), dryRun, Map.of());
+  }
+
+  /** Each view's strategy and reason code (the code's first word: details differ in a dry run). */
+  private static List<String> decisions(RunReport run) {
+    return run.views().stream()
+        .map(v -> v.id().shortName() + " " + v.strategy() + " " + v.reason().split("[ :]", 2)[0])
+        .toList();
   }
 
   @Override
