@@ -29,10 +29,11 @@ final class LineDiff {
     while (i < a.size() || j < b.size()) {
       if (i < a.size() && j < b.size() && a.get(i).equals(b.get(j))) {
         script.add(new Line(' ', a.get(i), i++, j++));
-      } else if (j < b.size() && (i == a.size() || lcs[i][j + 1] >= lcs[i + 1][j])) {
-        script.add(new Line('+', b.get(j), i, j++));
-      } else {
+      } else if (i < a.size() && (j == b.size() || lcs[i + 1][j] >= lcs[i][j + 1])) {
+        // On a tie the old line goes first: a changed line reads as "-old" then "+new".
         script.add(new Line('-', a.get(i), i++, j));
+      } else {
+        script.add(new Line('+', b.get(j), i, j++));
       }
     }
     StringBuilder out = new StringBuilder();

@@ -101,9 +101,11 @@ class PlannerTest {
             "replace s.b: definition changed: SELECT",
             "no-op s.c: unchanged");
     Change.Replace r = (Change.Replace) plan.changes().get(2);
+    // The old line first, then the new one, as a unified diff reads.
     assertThat(r.diff())
-        .contains("-CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a WHERE x > 0")
-        .contains("+CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a WHERE x > 1");
+        .contains(
+            "-CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a WHERE x > 0\n"
+                + "+CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a WHERE x > 1\n");
     assertThat(plan.refresh()).extracting(ObjectId::shortName).containsExactly("s.c");
     assertThat(plan.hasChanges()).isTrue();
   }
