@@ -30,6 +30,10 @@ import dev.mlv.target.DeployedState;
 import dev.mlv.target.DeployedView;
 import dev.mlv.target.SqlResult;
 import dev.mlv.target.Target;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -524,6 +528,7 @@ public final class LocalTarget implements Target {
       return ingestFiles(project, id, def, strategy, props, t0);
     }
     RunDeadline limit = runDeadline;
+    boolean existed = Warehouse.latestCommit(warehouse.tableDir(id)).isPresent();
     try {
       ViewMaterializer m = materializer(project);
       MaterializeRequest req =
@@ -546,6 +551,9 @@ public final class LocalTarget implements Target {
           elapsed(t0),
           Optional.empty());
     } catch (RuntimeException e) {
+      if (!existed) {
+        removeUncommitted(warehouse.tableDir(id));
+      }
       if (limit != null && limit.expired()) {
         return failed(id, strategy.label(), "RUN_TIMEOUT", limit.message(), t0);
       }
@@ -560,6 +568,24 @@ public final class LocalTarget implements Target {
           "refresh failed: "
               + (m == null ? e.getClass().getSimpleName() : SparkMessages.firstLine(m)),
           t0);
+    }
+  }
+
+  /**
+   * A view's first refresh failed: Spark may have written data files (and Delta a staged commit)
+   * into a folder that holds no commit, so no table. They are removed, so that a failed first
+   * refresh leaves nothing behind; a folder that holds a commit is never touched.
+   */
+  private static void removeUncommitted(Path table) {
+    if (!Files.isDirectory(table) || Warehouse.latestCommit(table).isPresent()) {
+      return;
+    }
+    try (var walk = Files.walk(table)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      // Best effort: the folder holds no commit, so it is no table either way.
     }
   }
 

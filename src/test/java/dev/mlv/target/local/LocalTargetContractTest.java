@@ -62,6 +62,25 @@ class LocalTargetContractTest extends TargetContractTest {
     }
   }
 
+  /** Spark writes data files before the commit; a first refresh that fails must not leave them. */
+  @Test
+  void aFailedFirstRefreshLeavesNoFilesBehind() throws IOException {
+    write(
+        "views/gold/broken.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.broken AS\n"
+            + "SELECT id, id / (id - id) AS d FROM silver.orders_clean\n");
+    Project p = loadOrders();
+    RunReport run = target.apply(p, plan(p, false), RunListener.NONE);
+    assertThat(run.status()).as(describe(run)).isEqualTo(RunStatus.Failed);
+    assertThat(run.views())
+        .filteredOn(v -> v.id().shortName().equals("gold.broken"))
+        .singleElement()
+        .satisfies(v -> assertThat(v.error().orElseThrow()).contains("DIVIDE_BY_ZERO"));
+    Path tables = dir.resolve(".mlv/warehouse/" + LAKEHOUSE + ".Lakehouse/Tables");
+    assertThat(tables.resolve("gold/broken")).doesNotExist();
+    assertThat(tables.resolve("silver/orders_clean/_delta_log")).isDirectory();
+  }
+
   private static RefreshRequest dryRun(Project p, boolean dryRun) {
     return new RefreshRequest(
         new TreeSet<>(p.views().keySet()), false, 1, Duration.ofHours(1), dryRun, Map.of());
