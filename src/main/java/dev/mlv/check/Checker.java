@@ -44,7 +44,7 @@ public final class Checker {
     for (ProjectView v : project.views().values()) {
       ViewDefinition d = v.definition();
       replaceWithIfNotExists(d, out);
-      uppercaseSchema(d, out);
+      uppercaseSchema(d, project.config().schema(), out);
       if (d.body() instanceof ViewBody.Files f) {
         fileView(d, f, out);
       }
@@ -68,12 +68,14 @@ public final class Checker {
     }
   }
 
-  private static void uppercaseSchema(ViewDefinition d, List<Diagnostic> out) {
+  private static void uppercaseSchema(
+      ViewDefinition d, String defaultSchema, List<Diagnostic> out) {
     List<String> written = d.name().written();
-    if (written.size() < 2) {
+    // A one-part name lands in mlv.yml's schema, which is then the schema that breaks the rule.
+    String schema = written.size() < 2 ? defaultSchema : written.get(written.size() - 2);
+    if (schema == null) {
       return;
     }
-    String schema = written.get(written.size() - 2);
     boolean hasLetter = schema.chars().anyMatch(Character::isLetter);
     if (hasLetter && schema.equals(schema.toUpperCase(Locale.ROOT))) {
       out.add(
@@ -83,7 +85,8 @@ public final class Checker {
               "all-uppercase schema name '"
                   + schema
                   + "' is not supported for materialized lake"
-                  + " views",
+                  + " views"
+                  + (written.size() < 2 ? " (the view lands in mlv.yml's schema)" : ""),
               "write it in lower or mixed case: " + schema.toLowerCase(Locale.ROOT)));
     }
   }

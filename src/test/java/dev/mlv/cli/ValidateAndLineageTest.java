@@ -228,6 +228,19 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aOnePartNameInAnUpperCaseDefaultSchemaBreaksTheSchemaRule() throws IOException {
+    project(
+        YML.replace("schema: dbo", "schema: DBO"),
+        "e.sql",
+        "CREATE MATERIALIZED LAKE VIEW e AS SELECT id FROM bronze.orders");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains("views/e.sql:1:31: error[UPPERCASE_SCHEMA]: all-uppercase schema name 'DBO'")
+        .contains("(the view lands in mlv.yml's schema)");
+  }
+
+  @Test
   void planRefusesWhatValidateRejects() throws IOException {
     project(
         YML,
