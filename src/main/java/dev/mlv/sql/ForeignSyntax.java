@@ -15,35 +15,6 @@ final class ForeignSyntax {
   /** One construct Spark does not parse: where it starts, what it is, and the Spark spelling. */
   record Finding(int offset, String construct, String hint) {}
 
-  /** Words that follow a table alias; "qualify" before one of them is an alias. */
-  private static final Set<String> CLAUSE_WORDS =
-      Set.of(
-          "WHERE",
-          "GROUP",
-          "HAVING",
-          "ORDER",
-          "LIMIT",
-          "UNION",
-          "EXCEPT",
-          "INTERSECT",
-          "JOIN",
-          "INNER",
-          "LEFT",
-          "RIGHT",
-          "FULL",
-          "CROSS",
-          "NATURAL",
-          "ON",
-          "USING",
-          "WINDOW",
-          "LATERAL",
-          "CLUSTER",
-          "DISTRIBUTE",
-          "SORT",
-          "PIVOT",
-          "UNPIVOT",
-          "OFFSET");
-
   private static final Set<String> COMPARISONS = Set.of("=", "<>", "!=", "<", ">", "<=", ">=");
 
   private ForeignSyntax() {}
@@ -139,7 +110,8 @@ final class ForeignSyntax {
             || before.kind() == SqlToken.Kind.NUMBER
             || before.kind() == SqlToken.Kind.STRING;
     boolean beforeExpression =
-        !(after.kind() == SqlToken.Kind.WORD && CLAUSE_WORDS.contains(after.upper())
+        !(after.kind() == SqlToken.Kind.WORD
+                && SparkSyntaxRewriter.CLAUSE_WORDS.contains(after.upper())
             || after.isSymbol(",")
             || after.isSymbol(")")
             || after.isSymbol(".")

@@ -52,7 +52,7 @@ final class SparkSyntaxRewriter {
   }
 
   /** Words that end a FROM item's alias or column list, so they are never taken for an alias. */
-  private static final Set<String> CLAUSE_WORDS =
+  static final Set<String> CLAUSE_WORDS =
       Set.of(
           "WHERE",
           "GROUP",
