@@ -574,18 +574,35 @@ public final class LocalTarget implements Target {
   /**
    * A view's first refresh failed: Spark may have written data files (and Delta a staged commit)
    * into a folder that holds no commit, so no table. They are removed, so that a failed first
-   * refresh leaves nothing behind; a folder that holds a commit is never touched.
+   * refresh leaves nothing behind; a folder that holds a commit is never touched. The job's other
+   * tasks are cancelled asynchronously and may still open a file after the failure is reported
+   * (recreating the folder), so the folder must stay gone for a moment, within a bounded wait.
    */
   private static void removeUncommitted(Path table) {
-    if (!Files.isDirectory(table) || Warehouse.latestCommit(table).isPresent()) {
-      return;
-    }
-    try (var walk = Files.walk(table)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+    int quiet = 0;
+    while (quiet < 3 && System.nanoTime() < deadline) {
+      if (Warehouse.latestCommit(table).isPresent()) {
+        return;
       }
-    } catch (IOException | UncheckedIOException e) {
-      // Best effort: the folder holds no commit, so it is no table either way.
+      if (Files.exists(table)) {
+        quiet = 0;
+        try (var walk = Files.walk(table)) {
+          for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            Files.deleteIfExists(p);
+          }
+        } catch (IOException | UncheckedIOException e) {
+          // A task is still writing here; the next round deletes what it left.
+        }
+      } else {
+        quiet++;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 
