@@ -82,6 +82,19 @@ public final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (out != null) {
+      // Found out before the plan is printed, not after: a plan that cannot be saved is no plan.
+      Path folder = out.toAbsolutePath().getParent();
+      if (Files.isDirectory(out)) {
+        throw new dev.mlv.diag.MlvException(
+            "PLAN_OUT", "-o " + out + " is a folder; give the plan a file name, e.g. plan.json");
+      }
+      if (folder != null && !Files.isDirectory(folder)) {
+        throw new dev.mlv.diag.MlvException(
+            "PLAN_OUT",
+            "cannot save the plan to " + out + ": folder " + folder + " does not exist");
+      }
+    }
     Project project = ProjectLoading.loadDeployable(projectOptions, spec);
     List<dev.mlv.diag.Diagnostic> strict = dev.mlv.check.RefreshPolicyCheck.check(project);
     if (!strict.isEmpty()) {

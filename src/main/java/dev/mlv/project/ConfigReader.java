@@ -726,7 +726,7 @@ final class ConfigReader {
             "CONFIG_MISSING",
             node,
             what + " has no value",
-            "give it a value, or remove the key to use the default");
+            "give it a value, or, if the key is optional, remove it to use its default");
         return Optional.empty();
       }
       return Optional.of(s.getValue());

@@ -106,6 +106,7 @@ final class Cells {
 
   private static Split notebook(Path file, String text) {
     List<Cell> cells = new ArrayList<>();
+    boolean sawCells = false;
     try (JsonParser p = new JsonFactory().createParser(text)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return invalid(file, p.currentLocation(), "a notebook must be a JSON object");
@@ -113,13 +114,21 @@ final class Cells {
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
         JsonToken t = p.nextToken();
-        if (field.equals("cells") && t == JsonToken.START_ARRAY) {
+        if (field.equals("cells")) {
+          if (t != JsonToken.START_ARRAY) {
+            return invalid(file, p.currentLocation(), "\"cells\" must be a list of cells");
+          }
+          sawCells = true;
           while (p.nextToken() == JsonToken.START_OBJECT) {
             readCell(file, p, cells);
           }
         } else {
           p.skipChildren();
         }
+      }
+      if (!sawCells) {
+        // A notebook without "cells" is some other JSON file given a .ipynb name.
+        return invalid(file, null, "it has no \"cells\" list");
       }
     } catch (JsonProcessingException e) {
       return invalid(file, e.getLocation(), e.getOriginalMessage());

@@ -53,4 +53,16 @@ class NotebookCellsTest {
         "# CELL ****\n\n# MAGIC %%sql\n# MAGIC SELECT 1\n\n# METADATA ****\n# META {}\n";
     assertThat(NotebookCells.of(Path.of("f.py"), fabric)).containsExactly("%%sql\nSELECT 1\n");
   }
+
+  @Test
+  void jsonThatIsNoNotebookIsAnError() {
+    for (String json : new String[] {"{\"cells\": 5}", "{\"metadata\": {}}", "[1]"}) {
+      Cells.Split split = Cells.of(Path.of("n.ipynb"), json);
+      assertThat(split.cells()).as(json).isEmpty();
+      assertThat(split.diagnostics())
+          .as(json)
+          .singleElement()
+          .satisfies(d -> assertThat(d.ruleId()).isEqualTo("NOTEBOOK_JSON"));
+    }
+  }
 }
