@@ -1066,8 +1066,13 @@ final class ConfigReader {
 
     Entries(MappingNode node, String where) {
       this(pos(node), where);
+      List<NodeTuple> merged = new ArrayList<>();
       for (NodeTuple tuple : node.getValue()) {
         Node keyNode = tuple.getKeyNode();
+        if (keyNode instanceof ScalarNode merge && merge.getValue().equals("<<")) {
+          merged.addAll(mergedEntries(tuple.getValueNode(), where));
+          continue;
+        }
         if (!(keyNode instanceof ScalarNode scalar)) {
           error("CONFIG_TYPE", keyNode, "keys " + where + " must be plain names", null);
           continue;
@@ -1082,6 +1087,31 @@ final class ConfigReader {
               "first at line " + pos(first.getKeyNode()).line() + "; keep one of them");
         }
       }
+      // YAML's merge key: the keys written here win over merged ones, earlier merges over later.
+      for (NodeTuple tuple : merged) {
+        if (tuple.getKeyNode() instanceof ScalarNode scalar) {
+          byKey.putIfAbsent(scalar.getValue(), tuple);
+        }
+      }
+    }
+
+    /** The entries {@code <<: *alias} (or a list of aliases) brings in, their own merges done. */
+    private List<NodeTuple> mergedEntries(Node value, String where) {
+      List<Node> sources = value instanceof SequenceNode list ? list.getValue() : List.of(value);
+      List<NodeTuple> out = new ArrayList<>();
+      for (Node source : sources) {
+        if (!(source instanceof MappingNode m)) {
+          error(
+              "CONFIG_TYPE",
+              source,
+              "'<<' " + where + " must merge a mapping, not " + kind(source),
+              "merge an anchored mapping: <<: *name");
+          continue;
+        }
+        Entries inner = new Entries(m, where);
+        out.addAll(inner.byKey.values());
+      }
+      return out;
     }
 
     void allow(List<String> known) {

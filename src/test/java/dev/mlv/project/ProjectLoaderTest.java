@@ -275,6 +275,36 @@ class ProjectLoaderTest {
   }
 
   @Test
+  void yamlMergeKeysBringInAnAnchoredMappingAndWrittenKeysWin() throws IOException {
+    LoadResult result =
+        load(
+            """
+            name: m
+            workspace: ws
+            lakehouse: lh
+            schema: dbo
+            view_config:
+              silver.a: &strict {max_dropped_rows: 0, quarantine: true, tags: [gold]}
+              silver.b: {<<: *strict, quarantine: false}
+              silver.c:
+                <<: [*strict]
+                refresh_policy: full
+            """);
+    assertThat(result.diagnostics()).isEmpty();
+    ProjectConfig config = result.config().orElseThrow();
+    ViewSettings.Effective b = config.settingsFor("silver.b");
+    assertThat(b.quality().quarantine()).contains(false);
+    assertThat(b.quality().maxDroppedRows()).hasValue(0);
+    assertThat(b.tags()).containsExactly("gold");
+    ViewSettings.Effective c = config.settingsFor("silver.c");
+    assertThat(c.quality().quarantine()).contains(true);
+    assertThat(c.refreshPolicy()).isEqualTo(RefreshPolicy.FULL);
+    LoadResult bad =
+        load("name: m\nworkspace: ws\nlakehouse: lh\nschema: dbo\nview_config:\n  s.d: {<<: 5}\n");
+    assertThat(where(bad)).containsExactly("6:13 CONFIG_TYPE");
+  }
+
+  @Test
   void missingAndEmptyRequiredKeys() throws IOException {
     LoadResult result = load("# a project\nname: medallion\nschema:\nworkspace: \"\"\n");
 
