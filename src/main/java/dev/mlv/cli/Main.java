@@ -106,8 +106,14 @@ public final class Main {
           return ExitCodes.USAGE;
         });
     cl.setExecutionExceptionHandler(
-        (ex, c, parseResult) -> {
+        (thrown, c, parseResult) -> {
           PrintWriter e = c.getErr();
+          // A path the user gave (or its folder) is missing, taken or not writable: their problem
+          // to fix, not mlv's, so no "internal error".
+          Exception ex =
+              fileProblem(thrown) instanceof java.nio.file.FileSystemException f
+                  ? new MlvException("FILE", "mlv: " + describe(f), thrown)
+                  : thrown;
           if (ex instanceof MlvException m) {
             e.println(m.getMessage());
             if (debug && m.getCause() != null) {
@@ -116,13 +122,6 @@ public final class Main {
           } else if (ex instanceof UserInterrupt) {
             e.println("mlv: interrupted");
             return ExitCodes.INTERRUPTED;
-          } else if (fileProblem(ex) instanceof java.nio.file.FileSystemException f) {
-            // A path the user gave (or its folder) is missing, taken or not writable: their
-            // problem to fix, not mlv's, so no "internal error".
-            e.println("mlv: " + describe(f));
-            if (debug) {
-              ex.printStackTrace(e);
-            }
           } else {
             e.println(
                 "mlv: internal error: "

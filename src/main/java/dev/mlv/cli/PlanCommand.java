@@ -96,10 +96,6 @@ public final class PlanCommand implements Callable<Integer> {
       }
     }
     Project project = ProjectLoading.loadDeployable(projectOptions, spec);
-    List<dev.mlv.diag.Diagnostic> strict = dev.mlv.check.RefreshPolicyCheck.check(project);
-    if (!strict.isEmpty()) {
-      throw new dev.mlv.diag.MlvException(strict);
-    }
     String targetName = Targets.name(project.config(), targetOptions.target);
     Plan plan;
     try (Target target = Targets.open(project.config(), targetName, spec)) {

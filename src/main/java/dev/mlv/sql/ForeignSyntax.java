@@ -19,9 +19,8 @@ final class ForeignSyntax {
 
   private ForeignSyntax() {}
 
-  /** The first construct of {@code sql} that Spark would refuse to parse, if any. */
-  static Optional<Finding> find(String sql) {
-    List<SqlToken> t = SqlToken.tokenize(sql);
+  /** The first construct of a SELECT, given as its tokens, that Spark would refuse to parse. */
+  static Optional<Finding> find(List<SqlToken> t) {
     for (int i = 0; i < t.size(); i++) {
       Optional<Finding> f = at(t, i);
       if (f.isPresent()) {

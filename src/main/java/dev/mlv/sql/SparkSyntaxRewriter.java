@@ -36,14 +36,19 @@ final class SparkSyntaxRewriter {
     }
   }
 
-  /** The rewritten text (same length as the input) and what the rewrite took out of it. */
+  /**
+   * The rewritten text (same length as the input), the input's tokens, and what the rewrite took
+   * out of it.
+   */
   record Result(
       String sql,
+      List<SqlToken> tokens,
       List<Fragment> fragments,
       Set<Integer> markers,
       Set<String> functions,
       Set<QueryFeature> features) {
     Result {
+      tokens = List.copyOf(tokens);
       fragments = List.copyOf(fragments);
       functions = Set.copyOf(functions);
       markers = Set.copyOf(markers);
@@ -143,7 +148,7 @@ final class SparkSyntaxRewriter {
         int next = rewriteAt(i);
         i = next > i ? next : i + 1;
       }
-      return new Result(new String(out), fragments, markers, functions, features);
+      return new Result(new String(out), t, fragments, markers, functions, features);
     }
 
     /** Applies the first rule that matches at token {@code i}; returns the next token to visit. */

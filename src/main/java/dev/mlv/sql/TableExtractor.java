@@ -136,7 +136,7 @@ public final class TableExtractor {
     Walk walk = new Walk(selectSql, start, rewritten);
     try {
       SqlNode root = SqlParser.create(rewritten.sql(), CONFIG).parseQuery();
-      Optional<ForeignSyntax.Finding> foreign = ForeignSyntax.find(selectSql);
+      Optional<ForeignSyntax.Finding> foreign = ForeignSyntax.find(rewritten.tokens());
       if (foreign.isPresent()) {
         return notSpark(selectSql, start, foreign.get());
       }
