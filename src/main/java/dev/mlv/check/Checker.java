@@ -81,7 +81,7 @@ public final class Checker {
       out.add(
           Diagnostic.error(
               "UPPERCASE_SCHEMA",
-              d.name().position(),
+              written.size() < 2 ? d.name().position() : d.name().partPosition(written.size() - 2),
               "all-uppercase schema name '"
                   + schema
                   + "' is not supported for materialized lake"

@@ -51,4 +51,29 @@ public record Name(List<String> parts, String text, Position position) {
     out.add(cur.toString().strip());
     return out;
   }
+
+  /**
+   * Where part {@code index} of the written name starts (its opening backtick if quoted), so that a
+   * finding about the schema of {@code lh.SALES.orders} points at {@code SALES}.
+   */
+  public Position partPosition(int index) {
+    if (position == null || index <= 0) {
+      return position;
+    }
+    boolean quoted = false;
+    int part = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '`') {
+        quoted = !quoted;
+      } else if (c == '.' && !quoted && ++part == index) {
+        int start = i + 1;
+        while (start < text.length() && Character.isWhitespace(text.charAt(start))) {
+          start++;
+        }
+        return position.advance(text, start);
+      }
+    }
+    return position;
+  }
 }

@@ -241,6 +241,18 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void anUpperCaseSchemaInADottedNameIsPointedAtWhereItIsWritten() throws IOException {
+    project(
+        YML,
+        "e.sql",
+        "CREATE MATERIALIZED LAKE VIEW lh. `SALES`.e AS SELECT id FROM bronze.orders");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains("views/e.sql:1:35: error[UPPERCASE_SCHEMA]: all-uppercase schema name 'SALES'");
+  }
+
+  @Test
   void planRefusesWhatValidateRejects() throws IOException {
     project(
         YML,

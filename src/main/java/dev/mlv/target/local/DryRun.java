@@ -144,8 +144,14 @@ final class DryRun {
           u.strategy() instanceof Strategy.Incremental
               && u.analysis().shape() == RefreshAnalysis.Shape.APPEND;
       if (!appends) {
+        // The commit the upstream's refresh will make: its next version, and the operation Delta
+        // records for a full refresh (CREATE OR REPLACE) or a merge of aggregates (an overwrite).
+        TableState state = target.deltaState().read(up, target.warehouse().tableDir(up));
+        long version = state == null ? 0 : state.version() + 1;
+        String operation =
+            u.strategy() instanceof Strategy.Full ? "CREATE_OR_REPLACE_TABLE_AS_SELECT" : "WRITE";
         return new Strategy.Full(
-            "NON_APPEND_COMMIT source=" + name,
+            "NON_APPEND_COMMIT source=" + name + " version=" + version + " operation=" + operation,
             "upstream " + name + " is rewritten first in this run");
       }
     }
