@@ -30,9 +30,20 @@ final class DryRun {
   private final LocalTarget target;
   private final Project project;
 
+  // Nothing is written during a dry run, so each table's log is read once, not once per question.
+  private final Map<ObjectId, Optional<TableState>> states = new HashMap<>();
+
   DryRun(LocalTarget target, Project project) {
     this.target = target;
     this.project = project;
+  }
+
+  private TableState state(ObjectId id) {
+    return states
+        .computeIfAbsent(
+            id,
+            t -> Optional.ofNullable(target.deltaState().read(t, target.warehouse().tableDir(t))))
+        .orElse(null);
   }
 
   RunReport plan(RefreshRequest request) {
@@ -69,7 +80,7 @@ final class DryRun {
    */
   private boolean changeDataFeedAfter(ObjectId up, LocalStrategy.Decided u) {
     String key = "delta.enableChangeDataFeed";
-    TableState state = target.deltaState().read(up, target.warehouse().tableDir(up));
+    TableState state = state(up);
     String now = state == null ? null : state.properties().get(key);
     if (u.strategy() instanceof Strategy.Full) {
       var view = project.view(up);
@@ -127,7 +138,7 @@ final class DryRun {
             });
     Map<ObjectId, List<String>> partitions = new TreeMap<>();
     for (ObjectId src : d.current().keySet()) {
-      TableState state = target.deltaState().read(src, target.warehouse().tableDir(src));
+      TableState state = state(src);
       partitions.put(src, state == null ? List.of() : state.partitionColumns());
     }
     for (RefreshAnalysis.Construct c : analysis.conditions()) {
@@ -146,7 +157,7 @@ final class DryRun {
       if (!appends) {
         // The commit the upstream's refresh will make: its next version, and the operation Delta
         // records for a full refresh (CREATE OR REPLACE) or a merge of aggregates (an overwrite).
-        TableState state = target.deltaState().read(up, target.warehouse().tableDir(up));
+        TableState state = state(up);
         long version = state == null ? 0 : state.version() + 1;
         String operation =
             u.strategy() instanceof Strategy.Full ? "CREATE_OR_REPLACE_TABLE_AS_SELECT" : "WRITE";
