@@ -234,10 +234,19 @@ public final class FabricWorkspaceTarget implements Target {
   private record History(long version, Instant time, String operation, long rows) {}
 
   private History history(ObjectId id) {
-    LivyClient.Result r =
-        livy.sql(
-            "DESCRIBE HISTORY " + sql.name(id) + " LIMIT 1",
-            "reading the history of " + id.shortName());
+    LivyClient.Result r;
+    try {
+      r =
+          livy.sql(
+              "DESCRIBE HISTORY " + sql.name(id) + " LIMIT 1",
+              "reading the history of " + id.shortName());
+    } catch (MlvException e) {
+      // Spark answers DESCRIBE HISTORY on a missing table with an error, not with no rows.
+      if (isMissingTable(e)) {
+        return new History(-1, Instant.EPOCH, "", 0);
+      }
+      throw e;
+    }
     if (r.rows().isEmpty()) {
       return new History(-1, Instant.EPOCH, "", 0);
     }
@@ -259,6 +268,45 @@ public final class FabricWorkspaceTarget implements Target {
       }
     }
     return new History(version, time, operation, rows);
+  }
+
+  private static boolean isMissingTable(MlvException e) {
+    String m = String.valueOf(e.getMessage());
+    return e.diagnostics().stream().anyMatch(d -> d.ruleId().equals("SPARK_SQL"))
+        && (m.contains("TABLE_OR_VIEW_NOT_FOUND")
+            || m.contains("DELTA_MISSING_DELTA_TABLE")
+            || m.contains("is not a Delta table"));
+  }
+
+  /**
+   * The selected view a failed job's reason names: the one whose {@code schema.name} appears first
+   * in the text as a whole name ({@code silver.orders} is not found in {@code
+   * silver.orders_clean}); the longer name wins when two start at the same place.
+   */
+  static Optional<ObjectId> namedInFailure(String failure, List<ObjectId> selected) {
+    String text = failure.toLowerCase(Locale.ROOT).replace("`", "");
+    ObjectId best = null;
+    int bestAt = Integer.MAX_VALUE;
+    for (ObjectId id : selected) {
+      String name = id.shortName().toLowerCase(Locale.ROOT);
+      for (int at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+        int end = at + name.length();
+        boolean starts = at == 0 || !isNamePart(text.charAt(at - 1));
+        boolean ends = end == text.length() || !isNamePart(text.charAt(end));
+        if (starts && ends) {
+          if (at < bestAt || at == bestAt && name.length() > best.shortName().length()) {
+            best = id;
+            bestAt = at;
+          }
+          break;
+        }
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  private static boolean isNamePart(char c) {
+    return Character.isLetterOrDigit(c) || c == '_';
   }
 
   private boolean changeDataFeed(ObjectId id) {
@@ -452,7 +500,27 @@ public final class FabricWorkspaceTarget implements Target {
     for (ObjectId id : selected) {
       before.put(id, history(id));
     }
-    List<String> names = selected.stream().map(ObjectId::shortName).toList();
+    // Refresh runs what apply deployed: a view never applied fails, as on the local target, and
+    // the job is not asked for it or for what reads it.
+    Set<ObjectId> notDeployed = new HashSet<>();
+    for (ObjectId id : selected) {
+      if (before.get(id).version() < 0) {
+        notDeployed.add(id);
+      }
+    }
+    List<ObjectId> jobViews =
+        selected.stream()
+            .filter(
+                id ->
+                    !notDeployed.contains(id)
+                        && project.lineage().ancestors(id).stream()
+                            .noneMatch(notDeployed::contains))
+            .toList();
+    if (jobViews.isEmpty()) {
+      List<ViewRun> runs = notDeployedRuns(project, selected, notDeployed, listener);
+      return new JobRun(RunStatus.Failed, Optional.empty(), runs);
+    }
+    List<String> names = jobViews.stream().map(ObjectId::shortName).toList();
     JobClient.Selection selection =
         new JobClient.Selection(
             request.full(), names, false, extended, extended ? extendedLineage : List.of());
@@ -478,7 +546,7 @@ public final class FabricWorkspaceTarget implements Target {
                 .substring(0, 12);
     String definition = jobs.definitionFor(displayName, selection);
     listener.message(
-        "  starting one " + JobClient.JOB_TYPE + " job for " + selected.size() + " view(s)");
+        "  starting one " + JobClient.JOB_TYPE + " job for " + jobViews.size() + " view(s)");
     Set<String> seenStatus = new HashSet<>();
     JobClient.JobInstance done =
         jobs.runThrottled(
@@ -502,17 +570,20 @@ public final class FabricWorkspaceTarget implements Target {
     List<ViewRun> runs = new ArrayList<>();
     Set<ObjectId> failed = new HashSet<>();
     Optional<ObjectId> named =
-        done.status().equals("Completed")
-            ? Optional.empty()
-            : selected.stream()
-                .filter(id -> failure.toLowerCase(Locale.ROOT).contains(id.shortName()))
-                .findFirst();
+        done.status().equals("Completed") ? Optional.empty() : namedInFailure(failure, jobViews);
     for (ObjectId id : selected) {
       History b = before.get(id);
-      History a = history(id);
       Optional<ObjectId> brokenUp =
           project.lineage().ancestors(id).stream().filter(failed::contains).findFirst();
       ViewRun run;
+      if (notDeployed.contains(id) && brokenUp.isEmpty()) {
+        run = notDeployed(project, id);
+        failed.add(id);
+        runs.add(run);
+        listener.viewFinished(run);
+        continue;
+      }
+      History a = history(id);
       if (brokenUp.isPresent()) {
         run =
             ViewRun.skipped(
@@ -581,6 +652,39 @@ public final class FabricWorkspaceTarget implements Target {
             ? RunStatus.Completed
             : RunStatus.Failed;
     return new JobRun(status, jobId, runs);
+  }
+
+  /** The outcome when no job runs: every selected view is, or reads, a view never applied. */
+  private static List<ViewRun> notDeployedRuns(
+      Project project, List<ObjectId> selected, Set<ObjectId> notDeployed, RunListener listener) {
+    List<ViewRun> runs = new ArrayList<>();
+    for (ObjectId id : selected) {
+      boolean upstreamFailed =
+          project.lineage().ancestors(id).stream().anyMatch(notDeployed::contains);
+      ViewRun run =
+          !upstreamFailed
+              ? notDeployed(project, id)
+              : ViewRun.skipped(
+                  id,
+                  "skip",
+                  "upstream "
+                      + project.lineage().ancestors(id).stream()
+                          .filter(notDeployed::contains)
+                          .findFirst()
+                          .map(project.names()::display)
+                          .orElse("?")
+                      + " failed");
+      runs.add(run);
+      listener.viewFinished(run);
+    }
+    return runs;
+  }
+
+  private static ViewRun notDeployed(Project project, ObjectId id) {
+    String message =
+        "view " + project.names().display(id) + " is not deployed; run 'mlv apply' first";
+    return new ViewRun(
+        id, ViewStatus.Failed, "none", "NOT_DEPLOYED", 0, 0, Map.of(), 0, Optional.of(message));
   }
 
   private RunReport dryRun(Project project, RefreshRequest request) {

@@ -179,4 +179,83 @@ class FabricRefreshJobTest {
     assertThat(bad.exitCode()).isEqualTo(64);
     assertThat(bad.err()).contains("--upstream-lakehouse");
   }
+
+  @Test
+  void aFailedJobIsPinnedOnTheViewItsReasonNamesNotOnOneWhoseNameIsAPrefixOfIt() {
+    fabric.write(
+        "mlv.yml",
+        fabric
+            .config("    auth:\n      mode: token\n      token_env: X\n")
+            .replace("sources: [bronze.orders]", "sources: [bronze.orders, bronze.items]"));
+    fabric.write(
+        "views/silver/orders.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.orders AS SELECT id FROM bronze.orders\n");
+    fabric.write(
+        "views/silver/orders_clean.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.orders_clean AS SELECT id FROM bronze.items\n");
+    fabric.write(
+        "views/gold/by_customer.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.by_customer AS SELECT id FROM silver.orders\n");
+    fabric.sql(
+        "CREATE OR REPLACE TABLE " + SimulatedFabric.LAKEHOUSE + ".bronze.items AS SELECT 1");
+    Project p = applied();
+    fabric.sql("DROP TABLE " + SimulatedFabric.LAKEHOUSE + ".bronze.items");
+
+    RunReport run = fabric.target.refresh(p, SimulatedFabric.request(p, false), RunListener.NONE);
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Failed);
+    assertThat(run.views())
+        .as(run.toString())
+        .extracting(v -> v.id().shortName() + " " + v.status())
+        .containsExactly(
+            "silver.orders Completed", "silver.orders_clean Failed", "gold.by_customer Completed");
+  }
+
+  @Test
+  void theViewAFailureReasonNamesIsTheFirstWholeNameInIt() {
+    List<dev.mlv.lineage.ObjectId> views =
+        List.of(id("silver", "orders"), id("silver", "orders_clean"), id("gold", "orders"));
+    assertThat(FabricWorkspaceTarget.namedInFailure("silver.orders_clean: boom", views))
+        .map(v -> v.shortName())
+        .contains("silver.orders_clean");
+    assertThat(
+            FabricWorkspaceTarget.namedInFailure(
+                "Refresh of `lh`.`silver`.`orders` failed: silver.orders_clean missing", views))
+        .map(v -> v.shortName())
+        .contains("silver.orders");
+    assertThat(FabricWorkspaceTarget.namedInFailure("xsilver.orders failed", views)).isEmpty();
+    assertThat(FabricWorkspaceTarget.namedInFailure("capacity throttled", views)).isEmpty();
+  }
+
+  private static dev.mlv.lineage.ObjectId id(String schema, String name) {
+    return new dev.mlv.lineage.ObjectId(
+        SimulatedFabric.WORKSPACE, SimulatedFabric.LAKEHOUSE, schema, name);
+  }
+
+  @Test
+  void aViewNeverAppliedFailsWithRunApplyFirstAndNoJobStarts() {
+    Project p = fabric.withOrders();
+    RunReport dry =
+        fabric.target.refresh(
+            p,
+            new dev.mlv.refresh.RefreshRequest(
+                new java.util.TreeSet<>(p.views().keySet()),
+                false,
+                2,
+                Duration.ofMinutes(1),
+                true,
+                java.util.Map.of()),
+            RunListener.NONE);
+    assertThat(dry.views()).allMatch(v -> v.reason().startsWith("NOT_DEPLOYED"), dry.toString());
+
+    RunReport run = fabric.target.refresh(p, SimulatedFabric.request(p, false), RunListener.NONE);
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    assertThat(run.views())
+        .as(run.toString())
+        .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason())
+        .containsExactly(
+            "silver.orders_clean Failed NOT_DEPLOYED",
+            "gold.by_customer Skipped upstream silver.orders_clean failed");
+    assertThat(run.views().get(0).error().orElseThrow()).contains("run 'mlv apply' first");
+    assertThat(fabric.simulator.jobsSubmitted.get()).isZero();
+  }
 }
