@@ -2,6 +2,7 @@ package dev.mlv.target.fabric;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.mlv.diag.MlvException;
 import java.io.IOException;
 import java.net.URI;
@@ -120,7 +121,7 @@ final class FabricHttp {
       }
       int status = r.statusCode();
       if (status < 400) {
-        Response ok = response(r);
+        Response ok = response(r, what);
         if (status == 202 && ok.operationId().isPresent()) {
           return followOperation(ok, what);
         }
@@ -170,11 +171,31 @@ final class FabricHttp {
   private Response followOperation(Response accepted, String what) {
     String id = accepted.operationId().orElseThrow();
     Duration wait = accepted.retryAfter().orElse(policy.pollInitial());
+    Instant deadline = Instant.now().plus(policy.statementTimeout());
     while (true) {
+      if (Instant.now().plus(wait).isAfter(deadline)) {
+        throw new MlvException(
+            "FABRIC_OPERATION_TIMEOUT",
+            what
+                + ": Fabric's operation "
+                + id
+                + " did not end within "
+                + policy.statementTimeout().toSeconds()
+                + " s; check the item in the workspace before running the command again");
+      }
       sleep(wait, what);
       Response r = send("GET", url("/operations/" + id), null, what, true, null);
-      String status = r.body() == null ? "" : r.body().path("status").asText();
+      String status = r.body().path("status").asText();
       switch (status) {
+        case "Undefined" ->
+            // Fabric's documented end state for an operation whose outcome it lost.
+            throw new MlvException(
+                "FABRIC_OPERATION",
+                what
+                    + ": Fabric's operation "
+                    + id
+                    + " ended in state Undefined (neither succeeded nor failed); check the item"
+                    + " in the workspace before running the command again");
         case "Succeeded" -> {
           if (r.location().isPresent()) {
             return send("GET", URI.create(r.location().get()), null, what, true, null);
@@ -191,10 +212,23 @@ final class FabricHttp {
     }
   }
 
-  private static Response response(HttpResponse<String> r) {
+  private static Response response(HttpResponse<String> r, String what) {
+    JsonNode body = parse(r.body());
+    if (body == null && r.body() != null && !r.body().isBlank()) {
+      String start = r.body().strip().lines().findFirst().orElse("");
+      throw new MlvException(
+          "FABRIC_RESPONSE",
+          what
+              + " failed: Fabric answered HTTP "
+              + r.statusCode()
+              + " with a body that is not JSON ("
+              + (start.length() > 80 ? start.substring(0, 80) + "..." : start)
+              + "); a proxy or gateway between mlv and Fabric may have answered instead"
+              + r.headers().firstValue("RequestId").map(id -> ", request id " + id).orElse(""));
+    }
     return new Response(
         r.statusCode(),
-        parse(r.body()),
+        body == null ? MissingNode.getInstance() : body,
         r.headers().firstValue("Location"),
         retryAfter(r),
         r.headers().firstValue("x-ms-operation-id"));
@@ -212,6 +246,21 @@ final class FabricHttp {
                 return Optional.empty();
               }
             });
+  }
+
+  /** A field an answer must carry (the id of what was created); its absence is Fabric's fault. */
+  static String required(JsonNode body, String field, String what) {
+    String value = body.path(field).asText("");
+    if (value.isBlank()) {
+      throw new MlvException(
+          "FABRIC_RESPONSE",
+          what + " failed: Fabric's answer has no '" + field + "': " + abbreviate(body.toString()));
+    }
+    return value;
+  }
+
+  private static String abbreviate(String text) {
+    return text.length() > 120 ? text.substring(0, 120) + "..." : text;
   }
 
   static JsonNode parse(String body) {

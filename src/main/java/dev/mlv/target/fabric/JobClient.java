@@ -143,7 +143,7 @@ final class JobClient {
                                 new FabricHttp.Response(
                                     201, d, Optional.empty(), Optional.empty(), Optional.empty())))
             .body();
-    return created.path("id").asText();
+    return FabricHttp.required(created, "id", "creating MLV execution definition " + displayName);
   }
 
   static boolean same(JsonNode existing, ObjectNode wanted) {

@@ -98,7 +98,7 @@ final class LivyClient {
       }
       throw e;
     }
-    String id = submitted.body().path("id").asText();
+    String id = FabricHttp.required(submitted.body(), "id", what);
     URI statement = URI.create(statements + "/" + id);
     inFlight.set(statement);
     try {
@@ -220,7 +220,7 @@ final class LivyClient {
   private String create() {
     ObjectNode body = FabricHttp.JSON.createObjectNode().put("name", "mlv");
     JsonNode s = http.post(sessions, body, "starting a Livy session").body();
-    String id = s.path("id").asText();
+    String id = FabricHttp.required(s, "id", "starting a Livy session");
     Instant deadline = Instant.now().plus(http.policy().sessionStartTimeout());
     Duration wait = http.policy().pollInitial();
     while (true) {

@@ -12,7 +12,8 @@ import java.time.Duration;
  * @param requestTimeout time limit of one HTTP exchange
  * @param pollInitial first wait when polling a session, statement, job or operation
  * @param pollMax longest wait between two polls (the interval grows by half each time)
- * @param statementTimeout longest a Livy statement may run before it is cancelled
+ * @param statementTimeout longest a Livy statement may run before it is cancelled, and a
+ *     long-running operation before mlv stops waiting for it
  * @param sessionStartTimeout longest a new Livy session may take to become idle
  */
 public record RetryPolicy(
