@@ -47,6 +47,12 @@ public record ViewRun(
         Optional.empty());
   }
 
+  /** A change that failed before any refresh: nothing was written. */
+  public static ViewRun failed(ObjectId id, String reason, String error) {
+    return new ViewRun(
+        id, ViewStatus.Failed, "none", reason, 0, 0, Map.of(), 0, Optional.of(error));
+  }
+
   public static ViewRun skipped(ObjectId id, String strategy, String reason) {
     return new ViewRun(
         id, ViewStatus.Skipped, strategy, reason, 0, 0, Map.of(), 0, Optional.empty());

@@ -346,16 +346,39 @@ public final class FabricWorkspaceTarget implements Target {
                 + project.names().display(r.from())
                 + " to "
                 + project.names().display(r.id()));
-        livy.sql(
-            "ALTER MATERIALIZED LAKE VIEW " + sql.name(r.from()) + " RENAME TO " + sql.name(r.id()),
-            "renaming " + r.from().shortName());
+        try {
+          livy.sql(
+              "ALTER MATERIALIZED LAKE VIEW "
+                  + sql.name(r.from())
+                  + " RENAME TO "
+                  + sql.name(r.id()),
+              "renaming " + r.from().shortName());
+        } catch (MlvException e) {
+          // The rest of the plan still runs; this view and what reads it are reported failed.
+          failed.add(r.id());
+          ViewRun run =
+              ViewRun.failed(
+                  r.id(), "RENAME: from " + project.names().display(r.from()), e.getMessage());
+          results.put(r.id(), run);
+          listener.viewFinished(run);
+        }
       } else if (c instanceof Change.Drop d) {
         listener.message("  dropping " + project.names().display(d.id()));
-        livy.sql(
-            "DROP MATERIALIZED LAKE VIEW IF EXISTS " + sql.name(d.id()),
-            "dropping " + d.id().shortName());
+        try {
+          livy.sql(
+              "DROP MATERIALIZED LAKE VIEW IF EXISTS " + sql.name(d.id()),
+              "dropping " + d.id().shortName());
+        } catch (MlvException e) {
+          failed.add(d.id());
+          ViewRun run = ViewRun.failed(d.id(), "DROP: " + c.reason(), e.getMessage());
+          results.put(d.id(), run);
+          listener.viewFinished(run);
+        }
       } else if (c instanceof Change.Create || c instanceof Change.Replace) {
         ObjectId id = c.id();
+        if (failed.contains(id)) {
+          continue; // its rename failed: replacing it now would create a second table
+        }
         String statement =
             c instanceof Change.Create cr ? cr.statement() : ((Change.Replace) c).statement();
         String reason = c instanceof Change.Create ? "NEW_VIEW" : "DEFINITION_CHANGED";
@@ -441,7 +464,23 @@ public final class FabricWorkspaceTarget implements Target {
       JobRun job = runJob(project, request, listener);
       jobId = job.jobId();
       job.views().forEach(v -> results.put(v.id(), v));
-      if (job.status() != RunStatus.Completed) {
+      if (job.status() == RunStatus.Skipped) {
+        // Deduped: the definitions are deployed, their refresh is left to the job already running.
+        for (ObjectId id : downstream) {
+          ViewRun skipped =
+              ViewRun.skipped(
+                  id,
+                  "skip",
+                  "DEDUPED: another refresh is already running on lakehouse "
+                      + config.lakehouse()
+                      + "; run 'mlv refresh' after it ends");
+          results.put(id, skipped);
+          listener.viewFinished(skipped);
+        }
+        if (status == RunStatus.Completed) {
+          status = RunStatus.Skipped;
+        }
+      } else if (job.status() != RunStatus.Completed) {
         status = RunStatus.Failed;
       }
     }
@@ -460,6 +499,8 @@ public final class FabricWorkspaceTarget implements Target {
         }
       }
     }
+    // A view dropped from the project is in no layer; a failed drop is still reported.
+    results.values().stream().filter(v -> !out.contains(v)).forEach(out::add);
     return out;
   }
 

@@ -125,6 +125,9 @@ final class FabricSimulator implements AutoCloseable {
    */
   volatile boolean instantStatements;
 
+  /** Statements containing this text fail as Spark would refuse them (a permission, say). */
+  volatile String refuseStatementsContaining;
+
   /** Milliseconds between job status moves. */
   volatile long jobStepMs = 5;
 
@@ -535,6 +538,10 @@ final class FabricSimulator implements AutoCloseable {
     }
     ObjectNode output = JSON.createObjectNode();
     try {
+      String refused = refuseStatementsContaining;
+      if (refused != null && sql.contains(refused)) {
+        throw new IllegalStateException("[INSUFFICIENT_PERMISSIONS] Insufficient privileges");
+      }
       SqlResult r = execute(s.lakehouse, sql);
       output.put("status", "ok");
       output.put("execution_count", id);

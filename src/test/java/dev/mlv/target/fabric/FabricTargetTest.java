@@ -176,6 +176,53 @@ class FabricTargetTest {
   }
 
   @Test
+  void anApplyWhoseRefreshFabricDedupesIsSkippedAndListsTheViewsLeftForLater() throws Exception {
+    Project p = applied();
+    fabric.simulator.jobStepMs = 1500; // still running when apply submits its refresh
+    Thread other =
+        new Thread(
+            () -> fabric.target.refresh(p, SimulatedFabric.request(p, true), RunListener.NONE));
+    other.start();
+    while (fabric.simulator.jobsSubmitted.get() == 0) {
+      Thread.sleep(5);
+    }
+    fabric.write(
+        "views/silver/orders_clean.sql",
+        TargetContractTest.SILVER.replace("amount > 0", "amount >= 0"));
+    Project changed = fabric.project();
+    FabricWorkspaceTarget second = fabric.open(FabricTargetContractTest.fast());
+    RunReport run = second.apply(changed, fabric.plan(changed, false), RunListener.NONE);
+    other.join();
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Skipped);
+    assertThat(run.views())
+        .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason().split(":")[0])
+        .containsExactly(
+            "silver.orders_clean Completed DEFINITION_CHANGED", "gold.by_customer Skipped DEDUPED");
+  }
+
+  @Test
+  void aRefusedDropIsReportedFailedAndTheRestOfThePlanStillRuns() throws Exception {
+    Project p = applied();
+    Files.delete(dir.resolve("views/gold/by_customer.sql"));
+    fabric.write(
+        "views/silver/extra.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.extra AS SELECT id FROM bronze.orders\n");
+    p = fabric.project();
+    fabric.simulator.refuseStatementsContaining = "DROP MATERIALIZED LAKE VIEW";
+    RunReport run = fabric.target.apply(p, fabric.plan(p, true), RunListener.NONE);
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    assertThat(run.views())
+        .as(run.toString())
+        .extracting(v -> v.id().shortName() + " " + v.status())
+        .containsExactlyInAnyOrder("silver.extra Completed", "gold.by_customer Failed");
+    assertThat(run.views())
+        .filteredOn(v -> v.status() == ViewStatus.Failed)
+        .singleElement()
+        .satisfies(v -> assertThat(v.error().orElseThrow()).contains("INSUFFICIENT_PERMISSIONS"));
+    assertThat(fabric.target.runs(5)).extracting(r -> r.id()).contains(run.id());
+  }
+
+  @Test
   void aRenameAndAPruneAreSentAsAlterAndDrop() throws Exception {
     Project p = applied();
     Files.delete(dir.resolve("views/gold/by_customer.sql"));
