@@ -18,13 +18,27 @@ record FabricError(
             ? body.get("error")
             : body;
     String code = text(e, "errorCode").or(() -> text(e, "code")).orElse("HTTP_" + status);
-    String message = text(e, "message").orElse("HTTP " + status);
+    String message = text(e, "message").orElse(withoutDetails(status));
     String requestId = text(e, "requestId").orElse(requestIdHeader == null ? "" : requestIdHeader);
     Optional<Boolean> retriable =
         e != null && e.has("isRetriable")
             ? Optional.of(e.get("isRetriable").asBoolean())
             : Optional.empty();
     return new FabricError(status, code, message, requestId, retriable);
+  }
+
+  /** What a status says when the answer carries no Fabric error (a gateway's page, say). */
+  private static String withoutDetails(int status) {
+    String meaning =
+        switch (status) {
+          case 401 -> "the token was refused (expired, or issued for another audience)";
+          case 403 ->
+              "the identity may not do this; it needs the workspace role Contributor or higher"
+                  + " (docs/fabric.md, Permissions)";
+          case 404 -> "not found; check the target's workspaceId and lakehouseId";
+          default -> "the answer carried no error details";
+        };
+    return meaning;
   }
 
   private static Optional<String> text(JsonNode n, String field) {

@@ -34,6 +34,7 @@ class FabricHttpAnswersTest {
     answer("/v1/operations/op-running", 200, "{\"status\":\"Running\"}", null);
     answer("/v1/html", 200, "<html><body>Gateway says hello</body></html>", null);
     answer("/v1/noid", 201, "{\"displayName\":\"x\"}", null);
+    answer("/v1/forbidden", 403, "<html>Forbidden</html>", null);
     server.start();
     RetryPolicy shortOperations =
         new RetryPolicy(
@@ -109,5 +110,14 @@ class FabricHttpAnswersTest {
                     http.post("/noid", null, "creating Z").body(), "id", "creating Z"))
         .isInstanceOf(MlvException.class)
         .hasMessageContaining("creating Z failed: Fabric's answer has no 'id'");
+  }
+
+  @Test
+  void anErrorWithoutFabricsDetailsSaysWhatItsStatusMeans() {
+    assertThatThrownBy(() -> http.get("/forbidden", "listing schemas"))
+        .isInstanceOf(FabricApiException.class)
+        .hasMessageContaining(
+            "HTTP_403: the identity may not do this; it needs the workspace role Contributor")
+        .hasMessageNotContaining("HTTP 403 (HTTP 403)");
   }
 }
