@@ -224,7 +224,11 @@ final class Shell {
       Target target = session.target(project.config(), targetName);
       for (SqlStatement st : parsed.statements()) {
         long t0 = System.nanoTime();
-        out.print(SqlResultRenderer.render(target.sql(project, st), "table"));
+        dev.mlv.target.SqlResult result = target.sql(project, st);
+        out.print(SqlResultRenderer.render(result, "table"));
+        if (!result.columns().isEmpty() && result.message() != null) {
+          out.println(result.message());
+        }
         out.printf(Locale.ROOT, "Time: %.2f s%n", (System.nanoTime() - t0) / 1e9);
         out.flush();
       }

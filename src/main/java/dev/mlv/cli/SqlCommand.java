@@ -5,6 +5,7 @@ import dev.mlv.diag.Position;
 import dev.mlv.project.Project;
 import dev.mlv.sql.MlvParser;
 import dev.mlv.sql.SqlStatement;
+import dev.mlv.target.SqlResult;
 import dev.mlv.target.SqlResultRenderer;
 import dev.mlv.target.Target;
 import java.io.IOException;
@@ -93,8 +94,13 @@ public final class SqlCommand implements Callable<Integer> {
     var out = spec.commandLine().getOut();
     try (Target target = Targets.open(project.config(), targetName, spec)) {
       for (SqlStatement st : parsed.statements()) {
-        out.print(SqlResultRenderer.render(target.sql(project, st), format));
+        SqlResult result = target.sql(project, st);
+        out.print(SqlResultRenderer.render(result, format));
         out.flush();
+        if (!result.columns().isEmpty() && result.message() != null) {
+          // On stderr, so that CSV and JSON output stay parseable.
+          spec.commandLine().getErr().println(result.message());
+        }
       }
     }
     return ExitCodes.OK;

@@ -2,7 +2,10 @@ package dev.mlv.target;
 
 import java.util.List;
 
-/** Rows returned by {@code mlv sql}: column names and values already rendered as text. */
+/**
+ * Rows returned by {@code mlv sql}: column names and values already rendered as text. With rows,
+ * {@code message} is a note about them (a result the engine may have cut short), else null.
+ */
 public record SqlResult(List<String> columns, List<List<String>> rows, String message) {
   public SqlResult {
     columns = List.copyOf(columns);

@@ -129,7 +129,7 @@ public final class FabricWorkspaceTarget implements Target {
     for (String schema : schemas()) {
       Set<String> mlvs = new HashSet<>();
       LivyClient.Result shown =
-          livy.sql(
+          livy.listing(
               "SHOW MATERIALIZED LAKE VIEWS IN " + FabricSql.quote(schema),
               "listing the views of schema " + schema);
       for (List<JsonNode> row : shown.rows()) {
@@ -144,7 +144,8 @@ public final class FabricWorkspaceTarget implements Target {
         }
       }
       LivyClient.Result all =
-          livy.sql("SHOW TABLES IN " + FabricSql.quote(schema), "listing the tables of " + schema);
+          livy.listing(
+              "SHOW TABLES IN " + FabricSql.quote(schema), "listing the tables of " + schema);
       for (List<JsonNode> row : all.rows()) {
         String table = column(all, row, "tableName", "name").toLowerCase(Locale.ROOT);
         ObjectId id = id(schema, table);
@@ -188,7 +189,7 @@ public final class FabricWorkspaceTarget implements Target {
   }
 
   private List<String> schemas() {
-    LivyClient.Result r = livy.sql("SHOW SCHEMAS", "listing the lakehouse's schemas");
+    LivyClient.Result r = livy.listing("SHOW SCHEMAS", "listing the lakehouse's schemas");
     List<String> out = new ArrayList<>();
     for (List<JsonNode> row : r.rows()) {
       out.add(column(r, row, "namespace", "databaseName", "schemaName").toLowerCase(Locale.ROOT));
@@ -846,7 +847,14 @@ public final class FabricWorkspaceTarget implements Target {
             }
             rows.add(cells);
           }
-          return new SqlResult(r.columns(), rows, r.columns().isEmpty() ? "OK" : null);
+          String note =
+              r.capped()
+                  ? "note: Fabric's Livy endpoint returns at most "
+                      + LivyClient.ROW_CAP
+                      + " rows of a statement; this result may be cut short (aggregate, filter or"
+                      + " add a LIMIT)"
+                  : null;
+          return new SqlResult(r.columns(), rows, r.columns().isEmpty() ? "OK" : note);
         });
   }
 

@@ -25,7 +25,36 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class LivyClient {
   /** Rows of one statement: column names and JSON values. */
-  record Result(List<String> columns, List<List<JsonNode>> rows) {}
+  record Result(List<String> columns, List<List<JsonNode>> rows) {
+    /**
+     * Whether the answer may be cut short: Fabric's Livy endpoint returns at most {@link #ROW_CAP}
+     * rows of a statement and says nothing when it drops the rest.
+     */
+    boolean capped() {
+      return rows.size() >= ROW_CAP;
+    }
+  }
+
+  /** Livy's default {@code livy.rsc.sql.num-rows}, which Fabric keeps (FINDINGS.md). */
+  static final int ROW_CAP = 1000;
+
+  /** A listing mlv decides from: refused when Livy may have cut it, rather than planned wrong. */
+  Result listing(String code, String what) {
+    Result r = sql(code, what);
+    if (r.capped()) {
+      throw new MlvException(
+          "FABRIC_LIST_CAPPED",
+          what
+              + " returned "
+              + r.rows().size()
+              + " rows, the most Fabric's Livy endpoint returns for one statement; mlv cannot"
+              + " tell whether the list is whole, so it stops rather than plan from part of it."
+              + " Keep fewer than "
+              + ROW_CAP
+              + " tables and views per schema");
+    }
+    return r;
+  }
 
   private static final Set<String> SESSION_GONE =
       Set.of("dead", "error", "killed", "success", "shutting_down");

@@ -14,6 +14,7 @@ import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.RunStatus;
 import dev.mlv.refresh.ViewStatus;
 import dev.mlv.target.DeployedState;
+import dev.mlv.target.SqlResult;
 import dev.mlv.target.TargetContractTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -220,6 +221,27 @@ class FabricTargetTest {
         .singleElement()
         .satisfies(v -> assertThat(v.error().orElseThrow()).contains("INSUFFICIENT_PERMISSIONS"));
     assertThat(fabric.target.runs(5)).extracting(r -> r.id()).contains(run.id());
+  }
+
+  @Test
+  void aListingLivyMayHaveCutShortStopsThePlanAndMarksSqlOutput() {
+    Project p = fabric.withOrders();
+    for (int i = 0; i < 1000; i++) {
+      fabric.data.sql(
+          Map.of(),
+          "CREATE OR REPLACE TABLE "
+              + SimulatedFabric.LAKEHOUSE
+              + ".bronze.t"
+              + i
+              + " AS SELECT 1");
+    }
+    assertThatThrownBy(() -> fabric.target.state(p))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("FABRIC_LIST_CAPPED")
+        .hasMessageContaining("listing the tables of bronze returned 1000 rows");
+    SqlResult shown = fabric.sql("SHOW TABLES IN " + SimulatedFabric.LAKEHOUSE + ".bronze");
+    assertThat(shown.rows()).hasSize(1000);
+    assertThat(shown.message()).contains("returns at most 1000 rows");
   }
 
   @Test
