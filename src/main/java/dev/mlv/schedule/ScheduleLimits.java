@@ -11,8 +11,11 @@ public final class ScheduleLimits {
   /** "An item can create maximum 20 schedulers" (Create Item Schedule). */
   public static final int MAX_PER_ITEM = 20;
 
-  /** Minutes between two runs of a Cron schedule. */
-  public static final int MIN_INTERVAL = 1;
+  /**
+   * Minutes between two runs of a Cron schedule. Fabric's job scheduler takes 1, but Learn's
+   * "schedule a refresh" page sets a five-minute minimum for materialized lake view refreshes.
+   */
+  public static final int MIN_INTERVAL = 5;
 
   public static final int MAX_INTERVAL = 5_270_400;
 

@@ -150,7 +150,7 @@ class ScheduleConfigTest {
             x ->
                 x.startsWith(
                     "mlv.yml:13:15: error[CONFIG_SCHEDULE]: schedule 'too-often'.interval"
-                        + " (minutes) must be a whole number from 1 to 5270400, not '0'"))
+                        + " (minutes) must be a whole number from 5 to 5270400, not '0'"))
         .anyMatch(x -> x.startsWith("mlv.yml:18:15: error[CONFIG_SCHEDULE]: schedule 'too-rare'"))
         .anyMatch(
             x ->

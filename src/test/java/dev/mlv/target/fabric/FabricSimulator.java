@@ -1304,8 +1304,9 @@ final class FabricSimulator implements AutoCloseable {
     }
     if (type.equals("Cron")) {
       int interval = c.path("interval").asInt(0);
-      if (interval < 1 || interval > 5270400) {
-        throw new Problem(400, "InvalidRequest", "interval must be from 1 to 5270400 minutes");
+      // Learn: materialized lake view schedules have a five-minute minimum interval.
+      if (interval < 5 || interval > 5270400) {
+        throw new Problem(400, "InvalidRequest", "interval must be from 5 to 5270400 minutes");
       }
     } else {
       JsonNode times = c.path("times");
