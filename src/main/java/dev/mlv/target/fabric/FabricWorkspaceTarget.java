@@ -661,7 +661,9 @@ public final class FabricWorkspaceTarget implements Target {
                 id,
                 ViewStatus.Failed,
                 "full",
-                "JOB_" + done.status().toUpperCase(Locale.ROOT),
+                done.errorCode()
+                    .filter(JobClient.RUN_TIMEOUT::equals)
+                    .orElse("JOB_" + done.status().toUpperCase(Locale.ROOT)),
                 0,
                 0,
                 Map.of(),

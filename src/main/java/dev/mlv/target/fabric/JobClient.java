@@ -236,20 +236,46 @@ final class JobClient {
 
   /** Polls the instance until it ends, with growing intervals (or the service's Retry-After). */
   JobInstance await(URI instance, Duration timeout, java.util.function.Consumer<JobInstance> seen) {
+    AtomicReference<JobInstance> timedOut = new AtomicReference<>();
     try {
       return jobs.await(
           instance,
           timeout,
           "the refresh job",
           seen,
-          j ->
-              new MlvException(
-                  "REFRESH_TIMEOUT",
-                  "the refresh job " + j.id() + " ran past the refresh timeout and was cancelled"));
+          j -> {
+            timedOut.set(j);
+            return new MlvException(
+                "REFRESH_TIMEOUT",
+                "the refresh job "
+                    + j.id()
+                    + " ran past the refresh timeout ("
+                    + (timeout.toMinutes() >= 1
+                        ? timeout.toMinutes() + " min"
+                        : timeout.toMillis() / 1000.0 + " s")
+                    + ") and was cancelled");
+          });
+    } catch (MlvException e) {
+      JobInstance j = timedOut.get();
+      if (j == null) {
+        throw e;
+      }
+      // Cancelled by mlv: the run is reported view by view, as the local target does.
+      return new JobInstance(
+          j.id(),
+          "Cancelled",
+          j.invokeType(),
+          j.start(),
+          Optional.of(Instant.now()),
+          Optional.of(e.getMessage()),
+          Optional.of(RUN_TIMEOUT));
     } finally {
       running.set(null);
     }
   }
+
+  /** The error code of a job mlv cancelled because it ran past the refresh timeout. */
+  static final String RUN_TIMEOUT = "RUN_TIMEOUT";
 
   void cancel(URI instance) {
     jobs.cancel(instance, "the refresh job");

@@ -258,4 +258,32 @@ class FabricRefreshJobTest {
     assertThat(run.views().get(0).error().orElseThrow()).contains("run 'mlv apply' first");
     assertThat(fabric.simulator.jobsSubmitted.get()).isZero();
   }
+
+  @Test
+  void aJobPastTheRefreshTimeoutIsCancelledAndEachViewIsReportedAndRecorded() {
+    Project p = applied();
+    fabric.simulator.jobStepMs = 5_000;
+    RunReport run =
+        fabric.target.refresh(
+            p,
+            new dev.mlv.refresh.RefreshRequest(
+                new java.util.TreeSet<>(p.views().keySet()),
+                true,
+                1,
+                Duration.ofMillis(300),
+                false,
+                java.util.Map.of()),
+            RunListener.NONE);
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    assertThat(run.views())
+        .as(run.toString())
+        .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason())
+        .containsExactly(
+            "silver.orders_clean Failed RUN_TIMEOUT",
+            "gold.by_customer Skipped upstream silver.orders_clean failed");
+    assertThat(run.views().get(0).error().orElseThrow())
+        .contains("ran past the refresh timeout (0.3 s) and was cancelled");
+    assertThat(statuses()).contains("Cancelled");
+    assertThat(fabric.target.runs(5)).extracting(RunReport::id).contains(run.id());
+  }
 }
