@@ -246,9 +246,43 @@ final class LivyClient {
     }
   }
 
+  private Set<String> sessionIds() {
+    Set<String> ids = new java.util.HashSet<>();
+    for (JsonNode n : http.get(sessions, "listing Livy sessions").path("sessions")) {
+      ids.add(n.path("id").asText());
+    }
+    return ids;
+  }
+
+  private Optional<FabricHttp.Response> newSession(Set<String> before) {
+    try {
+      for (JsonNode n : http.get(sessions, "listing Livy sessions").path("sessions")) {
+        if (!before.contains(n.path("id").asText()) && "mlv".equals(n.path("name").asText())) {
+          return Optional.of(
+              new FabricHttp.Response(
+                  200, n, Optional.empty(), Optional.empty(), Optional.empty()));
+        }
+      }
+    } catch (RuntimeException e) {
+      // The listing failed too: the retry will find out.
+    }
+    return Optional.empty();
+  }
+
   private String create() {
     ObjectNode body = FabricHttp.JSON.createObjectNode().put("name", "mlv");
-    JsonNode s = http.post(sessions, body, "starting a Livy session").body();
+    // A create whose answer was lost is found among the sessions that were not there before,
+    // instead of starting a second one that would hold capacity until Fabric reclaims it.
+    Set<String> before = sessionIds();
+    JsonNode s =
+        http.send(
+                "POST",
+                http.url(sessions),
+                body,
+                "starting a Livy session",
+                false,
+                () -> newSession(before))
+            .body();
     String id = FabricHttp.required(s, "id", "starting a Livy session");
     Instant deadline = Instant.now().plus(http.policy().sessionStartTimeout());
     Duration wait = http.policy().pollInitial();

@@ -61,6 +61,24 @@ class FabricFaultTest {
   }
 
   @Test
+  void everyLostAnswerToASubmissionIsFoundInsteadOfSubmittingItAgain() {
+    Project p = fabric.withOrders();
+    int sessionsBefore = fabric.simulator.sessionsCreated.get();
+    fabric.target.close();
+    fabric.target = fabric.open(FabricTargetContractTest.fast());
+    fabric.simulator.killSessions();
+    fabric.simulator.faults = Set.of(FabricSimulator.Fault.DROP_AFTER);
+    fabric.simulator.faultRate = 1.0;
+
+    RunReport applied = fabric.target.apply(p, fabric.plan(p, false), RunListener.NONE);
+    assertThat(applied.status()).as(applied.toString()).isEqualTo(RunStatus.Completed);
+    assertThat(fabric.simulator.injected.get()).isGreaterThan(3);
+    assertThat(fabric.simulator.sessionsCreated.get()).isEqualTo(sessionsBefore + 1);
+    assertThat(fabric.simulator.timesRun("CREATE OR REPLACE MATERIALIZED LAKE VIEW silver"))
+        .isEqualTo(1);
+  }
+
+  @Test
   void throttlingBeyondTheRetryBudgetStopsWithTheLastError() {
     fabric.simulator.faults = Set.of(FabricSimulator.Fault.THROTTLE);
     fabric.simulator.faultRate = 1.0;

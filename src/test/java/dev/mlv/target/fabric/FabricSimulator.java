@@ -95,6 +95,7 @@ final class FabricSimulator implements AutoCloseable {
     final String id = UUID.randomUUID().toString();
     final Lakehouse lakehouse;
     volatile String state = "starting";
+    String name = "";
     int polls;
     final Map<Integer, ObjectNode> statements = Collections.synchronizedMap(new LinkedHashMap<>());
     final Map<Integer, Integer> pollsLeft = new ConcurrentHashMap<>();
@@ -271,6 +272,7 @@ final class FabricSimulator implements AutoCloseable {
       boolean recognisable =
           method.equals("POST")
               && (path.endsWith("/statements")
+                  || path.endsWith("/sessions")
                   || path.endsWith("/instances")
                   || path.endsWith("/notebooks")
                   || path.endsWith("/mlvexecutiondefinitions")
@@ -414,6 +416,7 @@ final class FabricSimulator implements AutoCloseable {
     if (sessionId == null) {
       if (method.equals("POST")) {
         Session s = new Session(lh);
+        s.name = body == null ? "" : body.path("name").asText("");
         s.polls = slowPolls;
         sessions.put(s.id, s);
         sessionsCreated.incrementAndGet();
@@ -486,6 +489,7 @@ final class FabricSimulator implements AutoCloseable {
   private static ObjectNode session(Session s) {
     ObjectNode n = JSON.createObjectNode();
     n.put("id", s.id);
+    n.put("name", s.name);
     n.put("state", s.state);
     n.put("kind", "sql");
     return n;
