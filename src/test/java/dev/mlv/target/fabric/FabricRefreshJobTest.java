@@ -235,16 +235,7 @@ class FabricRefreshJobTest {
   void aViewNeverAppliedFailsWithRunApplyFirstAndNoJobStarts() {
     Project p = fabric.withOrders();
     RunReport dry =
-        fabric.target.refresh(
-            p,
-            new dev.mlv.refresh.RefreshRequest(
-                new java.util.TreeSet<>(p.views().keySet()),
-                false,
-                2,
-                Duration.ofMinutes(1),
-                true,
-                java.util.Map.of()),
-            RunListener.NONE);
+        fabric.target.refresh(p, request(p, false, Duration.ofMinutes(1), true), RunListener.NONE);
     assertThat(dry.views()).allMatch(v -> v.reason().startsWith("NOT_DEPLOYED"), dry.toString());
 
     RunReport run = fabric.target.refresh(p, SimulatedFabric.request(p, false), RunListener.NONE);
@@ -264,16 +255,7 @@ class FabricRefreshJobTest {
     Project p = applied();
     fabric.simulator.jobStepMs = 5_000;
     RunReport run =
-        fabric.target.refresh(
-            p,
-            new dev.mlv.refresh.RefreshRequest(
-                new java.util.TreeSet<>(p.views().keySet()),
-                true,
-                1,
-                Duration.ofMillis(300),
-                false,
-                java.util.Map.of()),
-            RunListener.NONE);
+        fabric.target.refresh(p, request(p, true, Duration.ofMillis(300), false), RunListener.NONE);
     assertThat(run.status()).isEqualTo(RunStatus.Failed);
     assertThat(run.views())
         .as(run.toString())
@@ -285,5 +267,11 @@ class FabricRefreshJobTest {
         .contains("ran past the refresh timeout (0.3 s) and was cancelled");
     assertThat(statuses()).contains("Cancelled");
     assertThat(fabric.target.runs(5)).extracting(RunReport::id).contains(run.id());
+  }
+
+  private static dev.mlv.refresh.RefreshRequest request(
+      Project p, boolean full, Duration timeout, boolean dryRun) {
+    return new dev.mlv.refresh.RefreshRequest(
+        new java.util.TreeSet<>(p.views().keySet()), full, 1, timeout, dryRun, java.util.Map.of());
   }
 }

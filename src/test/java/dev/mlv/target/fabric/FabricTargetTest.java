@@ -158,10 +158,8 @@ class FabricTargetTest {
     assertThat(run.views().get(1).reason()).contains("orders_clean");
   }
 
-  @Test
-  void aRefreshWhileAnotherRunsIsSkippedAsFabricDedupesIt() throws Exception {
-    Project p = applied();
-    fabric.simulator.jobStepMs = 300;
+  /** A refresh from another process, started and seen by Fabric before this returns. */
+  private Thread refreshElsewhere(Project p) throws InterruptedException {
     Thread other =
         new Thread(
             () -> fabric.target.refresh(p, SimulatedFabric.request(p, true), RunListener.NONE));
@@ -169,6 +167,14 @@ class FabricTargetTest {
     while (fabric.simulator.jobsSubmitted.get() == 0) {
       Thread.sleep(5);
     }
+    return other;
+  }
+
+  @Test
+  void aRefreshWhileAnotherRunsIsSkippedAsFabricDedupesIt() throws Exception {
+    Project p = applied();
+    fabric.simulator.jobStepMs = 300;
+    Thread other = refreshElsewhere(p);
     FabricWorkspaceTarget second = fabric.open(FabricTargetContractTest.fast());
     RunReport run = second.refresh(p, SimulatedFabric.request(p, true), RunListener.NONE);
     other.join();
@@ -180,13 +186,7 @@ class FabricTargetTest {
   void anApplyWhoseRefreshFabricDedupesIsSkippedAndListsTheViewsLeftForLater() throws Exception {
     Project p = applied();
     fabric.simulator.jobStepMs = 1500; // still running when apply submits its refresh
-    Thread other =
-        new Thread(
-            () -> fabric.target.refresh(p, SimulatedFabric.request(p, true), RunListener.NONE));
-    other.start();
-    while (fabric.simulator.jobsSubmitted.get() == 0) {
-      Thread.sleep(5);
-    }
+    Thread other = refreshElsewhere(p);
     fabric.write(
         "views/silver/orders_clean.sql",
         TargetContractTest.SILVER.replace("amount > 0", "amount >= 0"));
