@@ -41,12 +41,18 @@ public final class StrategyDecider {
       Optional<Map<ObjectId, Long>> consumed,
       Map<ObjectId, Long> current,
       java.util.function.Supplier<RefreshAnalysis> analysis,
-      SourceLogs logs) {}
+      SourceLogs logs,
+      Optional<java.time.Instant> refreshedAt) {}
 
   /** Reads a source's Delta log since a version; called only for sources with new commits. */
   @FunctionalInterface
   public interface SourceLogs {
     SourceLog since(ObjectId source, long consumedVersion);
+
+    /** When the source's table was created (its first commit), if its log still says. */
+    default Optional<java.time.Instant> createdAt(ObjectId source) {
+      return Optional.empty();
+    }
   }
 
   /**
@@ -67,6 +73,42 @@ public final class StrategyDecider {
   }
 
   public record NonAppend(long version, String operation) {}
+
+  /**
+   * A source dropped and created again since the view's last refresh: its version numbers start
+   * over, so they may go back, or even reach the very version the view consumed, while its rows are
+   * not the ones the view was built from. Neither skip nor incremental can be right.
+   */
+  private static Optional<Strategy> recreatedSource(
+      Input in, Map<ObjectId, Long> consumed, NameResolver names) {
+    for (var e : in.current().entrySet()) {
+      Long before = consumed.get(e.getKey());
+      long now = e.getValue();
+      if (before == null || now < 0) {
+        continue;
+      }
+      String name = names.display(e.getKey());
+      String why = null;
+      if (now < before) {
+        why = "its version went back from v" + before + " to v" + now;
+      } else if (in.refreshedAt().isPresent()) {
+        Optional<java.time.Instant> created = in.logs().createdAt(e.getKey());
+        if (created.isPresent() && created.get().isAfter(in.refreshedAt().get())) {
+          why = "its first commit (" + created.get() + ") is newer than the view's last refresh";
+        }
+      }
+      if (why != null) {
+        return Optional.of(
+            new Strategy.Full(
+                "SOURCE_RECREATED source=" + name,
+                name
+                    + " was dropped and created again since the last refresh ("
+                    + why
+                    + "), so the view is rebuilt from the new table"));
+      }
+    }
+    return Optional.empty();
+  }
 
   public static Strategy decide(Input in, NameResolver names) {
     if (in.forcedReason().isPresent()) {
@@ -91,6 +133,10 @@ public final class StrategyDecider {
       return new Strategy.Full("NEVER_REFRESHED", "no record of a previous refresh");
     }
     Map<ObjectId, Long> consumed = in.consumed().get();
+    Optional<Strategy> recreated = recreatedSource(in, consumed, names);
+    if (recreated.isPresent()) {
+      return recreated.get();
+    }
     List<String> changedText = new ArrayList<>();
     Set<ObjectId> changed = new TreeSet<>();
     for (var e : in.current().entrySet()) {

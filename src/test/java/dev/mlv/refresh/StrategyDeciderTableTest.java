@@ -342,6 +342,71 @@ class StrategyDeciderTableTest {
         row("PySpark view", ab, World.appendTo("a").pysparkView(), "full PYSPARK_VIEW"));
   }
 
+  /** A source dropped and created again: its versions restart, up or down or to the same. */
+  @org.junit.jupiter.params.ParameterizedTest(name = "consumed v{0}, now v{1}")
+  @org.junit.jupiter.params.provider.CsvSource({"2, 1", "2, 2", "2, 3"})
+  void aSourceCreatedAgainSinceTheRefreshIsRebuiltInFull(long before, long now) {
+    ObjectId a = NAMES.resolve(Name.of("bronze.a"));
+    java.time.Instant refreshed = java.time.Instant.parse("2026-11-30T10:00:00Z");
+    StrategyDecider.SourceLogs logs =
+        new StrategyDecider.SourceLogs() {
+          @Override
+          public SourceLog since(ObjectId id, long since) {
+            return new SourceLog(true, List.of(), Optional.empty(), true, 1, 1000);
+          }
+
+          @Override
+          public Optional<java.time.Instant> createdAt(ObjectId id) {
+            return Optional.of(refreshed.plusSeconds(60));
+          }
+        };
+    Strategy s = decide(a, before, now, logs, Optional.of(refreshed));
+    assertThat(s.label() + " " + s.code()).isEqualTo("full SOURCE_RECREATED source=bronze.a");
+    assertThat(s.detail())
+        .contains("bronze.a was dropped and created again since the last refresh");
+
+    // The same table, created before the refresh: versions decide as usual.
+    StrategyDecider.SourceLogs same =
+        new StrategyDecider.SourceLogs() {
+          @Override
+          public SourceLog since(ObjectId id, long since) {
+            return new SourceLog(true, List.of(), Optional.empty(), true, 1, 1000);
+          }
+
+          @Override
+          public Optional<java.time.Instant> createdAt(ObjectId id) {
+            return Optional.of(refreshed.minusSeconds(60));
+          }
+        };
+    if (now >= before) {
+      assertThat(decide(a, before, now, same, Optional.of(refreshed)).code())
+          .isEqualTo(now == before ? "NO_NEW_COMMITS" : "ONLY_APPENDS");
+    }
+  }
+
+  private static Strategy decide(
+      ObjectId a,
+      long before,
+      long now,
+      StrategyDecider.SourceLogs logs,
+      Optional<java.time.Instant> refreshed) {
+    String sql = "SELECT id FROM bronze.a WHERE id > 0";
+    return StrategyDecider.decide(
+        new StrategyDecider.Input(
+            NAMES.resolve(Name.of("gold.v")),
+            false,
+            Optional.empty(),
+            true,
+            RefreshPolicy.AUTO,
+            false,
+            Optional.of(Map.of(a, before)),
+            Map.of(a, now),
+            () -> RefreshAnalyzer.analyze(sql, Position.start(null), List.of()),
+            logs,
+            refreshed),
+        NAMES);
+  }
+
   private static Arguments row(String rule, String sql, World world, String expected) {
     return Arguments.of(rule, sql, world, expected);
   }
@@ -380,7 +445,8 @@ class StrategyDeciderTableTest {
                 world.neverRefreshed() ? Optional.empty() : Optional.of(consumed),
                 current,
                 () -> RefreshAnalyzer.analyze(sql, Position.start(null), List.of()),
-                logs),
+                logs,
+                Optional.empty()),
             NAMES);
     assertThat(s.label() + " " + s.code()).as(rule + ": " + s.detail()).isEqualTo(expected);
   }

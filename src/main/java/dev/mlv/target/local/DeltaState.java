@@ -190,6 +190,29 @@ public final class DeltaState {
     return commits;
   }
 
+  /**
+   * A commit's time, read only as far as its commitInfo line (Delta writes it first; a table's
+   * first commit can list thousands of files after it).
+   */
+  static Instant commitTime(Path file) {
+    try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        if (line.contains("\"commitInfo\"")) {
+          JsonNode info = JSON.readTree(line).path("commitInfo");
+          JsonNode ts =
+              info.has("inCommitTimestamp") ? info.get("inCommitTimestamp") : info.get("timestamp");
+          if (ts != null && ts.canConvertToLong()) {
+            return Instant.ofEpochMilli(ts.asLong());
+          }
+          break;
+        }
+      }
+      return Files.getLastModifiedTime(file).toInstant();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   static CommitInfo readCommit(Path file, long version) {
     String operation = "UNKNOWN";
     Instant timestamp = null;

@@ -90,7 +90,8 @@ final class LocalStrategy {
                 consumed,
                 current,
                 analysis,
-                new SourceLogReader(target.deltaState(), target.warehouse())),
+                new SourceLogReader(target.deltaState(), target.warehouse()),
+                deployed.flatMap(DeployedView::lastRefresh)),
             project.names());
     return new Decided(strategy, consumed.orElse(Map.of()), current, analysis);
   }

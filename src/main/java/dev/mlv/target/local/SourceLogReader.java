@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -46,6 +47,12 @@ final class SourceLogReader implements StrategyDecider.SourceLogs {
             .map(c -> new NonAppend(c.version(), c.operation()));
     long appended = commits.stream().mapToLong(CommitInfo::addedBytes).sum();
     return new SourceLog(cdf, t.partitionColumns(), nonAppend, complete, appended, dataBytes(dir));
+  }
+
+  @Override
+  public Optional<Instant> createdAt(ObjectId source) {
+    Path first = Warehouse.commitFile(warehouse.tableDir(source), 0);
+    return Files.exists(first) ? Optional.of(DeltaState.commitTime(first)) : Optional.empty();
   }
 
   /**

@@ -66,6 +66,28 @@ class LocalTargetContractTest extends TargetContractTest {
     }
   }
 
+  /**
+   * A source dropped and created again restarts its versions: three appends to the new table bring
+   * it past the version the view consumed, which must not read as "only appends".
+   */
+  @Test
+  void aSourceDroppedAndCreatedAgainIsReadAgainInFull() throws IOException {
+    Project p = applied();
+    String orders = LAKEHOUSE + ".bronze.orders";
+    sql(p, "DROP TABLE " + orders);
+    loadSource(p, orders(), ORDER_COLUMNS, List.of(List.of(101, "z", 1.0)));
+    for (int id = 102; id <= 104; id++) {
+      loadSource(p, orders(), ORDER_COLUMNS, List.of(List.of(id, "z", 1.0)), true);
+    }
+    RunReport run = target.refresh(p, request(p, false), RunListener.NONE);
+    assertThat(run.status()).as(describe(run)).isEqualTo(RunStatus.Completed);
+    assertThat(run.views().get(0).reason())
+        .as(describe(run))
+        .startsWith("SOURCE_RECREATED source=bronze.orders");
+    assertThat(rows(p, "SELECT id FROM " + LAKEHOUSE + ".silver.orders_clean ORDER BY id"))
+        .containsExactly("101", "102", "103", "104");
+  }
+
   /** Spark writes data files before the commit; a first refresh that fails must not leave them. */
   @Test
   void aFailedFirstRefreshLeavesNoFilesBehind() throws IOException {
