@@ -46,6 +46,10 @@ public final class RunsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (limit < 1) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--limit must be at least 1");
+    }
     Project project = ProjectLoading.loadValid(projectOptions, spec);
     var out = spec.commandLine().getOut();
     String targetName = Targets.name(project.config(), targetOptions.target);

@@ -96,6 +96,7 @@ final class Shell {
     PrintWriter out = terminal.writer();
     String prompt = "mlv> ";
     int last = ExitCodes.OK;
+    int failed = ExitCodes.OK; // a script piped in fails if any of its commands did
     try (ShellSession session = new ShellSession(opener, terminal, q -> ask(reader, q))) {
       out.println(
           "mlv shell on "
@@ -112,6 +113,10 @@ final class Shell {
         } catch (UserInterruptException e) {
           continue;
         } catch (EndOfFileException e) {
+          if (e.getPartialLine() != null && !e.getPartialLine().isBlank()) {
+            out.println("mlv: the input ended inside a statement without ';'; it was not run");
+            failed = ExitCodes.ERROR;
+          }
           break;
         }
         String text = line.strip();
@@ -122,10 +127,17 @@ final class Shell {
         if (first.equals("exit") || first.equals("quit")) {
           break;
         }
+        if (ShellParser.leavesStatement(text)) {
+          out.println("(the unfinished statement was not run)");
+          break;
+        }
         if (parser.isCommand(text)) {
           last = command(reader.getParsedLine().words(), session, out);
         } else {
           last = sql(text, session, out);
+        }
+        if (last != ExitCodes.OK && failed == ExitCodes.OK) {
+          failed = last;
         }
         out.flush();
         refreshNames(session);
@@ -138,7 +150,7 @@ final class Shell {
       }
       out.flush();
     }
-    return last;
+    return failed;
   }
 
   private String ask(LineReader reader, String question) {
@@ -154,7 +166,12 @@ final class Shell {
     }
   }
 
-  private int command(List<String> words, ShellSession session, PrintWriter out) {
+  private int command(List<String> typed, ShellSession session, PrintWriter out) {
+    // A line ending in blanks (as Tab completion leaves it) parses with an empty last word.
+    List<String> words = new ArrayList<>(typed);
+    while (words.size() > 1 && words.get(words.size() - 1).isEmpty()) {
+      words.remove(words.size() - 1);
+    }
     String first = words.get(0).toLowerCase(Locale.ROOT);
     List<String> args = new ArrayList<>();
     if (first.equals("help")) {
@@ -215,6 +232,15 @@ final class Shell {
   }
 
   private int sql(String text, ShellSession session, PrintWriter out) {
+    Target[] running = new Target[1];
+    Terminal.SignalHandler previous =
+        terminal.handle(
+            Terminal.Signal.INT,
+            s -> {
+              if (running[0] != null) {
+                running[0].cancelRunning();
+              }
+            });
     try {
       MlvParser.Result parsed = MlvParser.parse(Position.start(null), text);
       if (!parsed.diagnostics().isEmpty()) {
@@ -222,6 +248,7 @@ final class Shell {
       }
       Project project = project();
       Target target = session.target(project.config(), targetName);
+      running[0] = target;
       for (SqlStatement st : parsed.statements()) {
         long t0 = System.nanoTime();
         dev.mlv.target.SqlResult result = target.sql(project, st);
@@ -244,6 +271,8 @@ final class Shell {
       if (debug) {
         e.printStackTrace(out);
       }
+    } finally {
+      terminal.handle(Terminal.Signal.INT, previous);
     }
     return ExitCodes.ERROR;
   }

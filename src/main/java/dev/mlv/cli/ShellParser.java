@@ -1,5 +1,6 @@
 package dev.mlv.cli;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.jline.reader.EOFError;
@@ -27,16 +28,46 @@ final class ShellParser extends DefaultParser {
   }
 
   boolean isCommand(String line) {
-    String first = firstWord(line);
-    return first.isEmpty() || commands.contains(first.toLowerCase(Locale.ROOT));
+    String first = firstWord(line).toLowerCase(Locale.ROOT);
+    if (first.isEmpty()) {
+      return true;
+    }
+    if (!commands.contains(first)) {
+      return false;
+    }
+    // REFRESH and EXPLAIN are SQL statements too: the word after them tells which is meant.
+    String second = firstWord(line.stripLeading().substring(first.length()));
+    return !SQL_AFTER
+        .getOrDefault(first, Set.of())
+        .contains(second.toLowerCase(Locale.ROOT).replace(";", ""));
   }
+
+  private static final java.util.Map<String, Set<String>> SQL_AFTER =
+      java.util.Map.of(
+          "refresh", Set.of("materialized", "table", "function"),
+          "explain",
+              Set.of(
+                  "select",
+                  "with",
+                  "extended",
+                  "formatted",
+                  "codegen",
+                  "cost",
+                  "from",
+                  "values",
+                  "insert",
+                  "create",
+                  "table"));
 
   @Override
   public ParsedLine parse(String line, int cursor, ParseContext context) {
     if (answering) {
       return super.parse(line, cursor, ParseContext.COMPLETE);
     }
-    if (context == ParseContext.ACCEPT_LINE && !isCommand(line) && !endsStatement(line)) {
+    if (context == ParseContext.ACCEPT_LINE
+        && !isCommand(line)
+        && !endsStatement(line)
+        && !leavesStatement(line)) {
       throw new EOFError(-1, cursor, "SQL ends with ';'", "sql");
     }
     if (!isCommand(line)) {
@@ -44,6 +75,16 @@ final class ShellParser extends DefaultParser {
       return super.parse(line, cursor, ParseContext.COMPLETE);
     }
     return super.parse(line, cursor, context);
+  }
+
+  /** {@code exit} or {@code quit} alone on the last line of unfinished SQL: leave, not run it. */
+  static boolean leavesStatement(String text) {
+    List<String> lines = text.strip().lines().toList();
+    if (lines.size() < 2) {
+      return false;
+    }
+    String last = lines.get(lines.size() - 1).strip().toLowerCase(Locale.ROOT);
+    return last.equals("exit") || last.equals("quit");
   }
 
   static String firstWord(String line) {

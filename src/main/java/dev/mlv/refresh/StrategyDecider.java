@@ -144,6 +144,9 @@ public final class StrategyDecider {
       if (before == null) {
         changedText.add(names.display(e.getKey()) + " (new source)");
         changed.add(e.getKey());
+      } else if (e.getValue() < 0) {
+        changedText.add(names.display(e.getKey()) + " (missing)");
+        changed.add(e.getKey());
       } else if (!before.equals(e.getValue())) {
         changedText.add(names.display(e.getKey()) + " v" + before + "→v" + e.getValue());
         changed.add(e.getKey());
@@ -159,7 +162,12 @@ public final class StrategyDecider {
     }
     for (ObjectId id : changed) {
       Long before = consumed.get(id);
-      if (before == null || in.current().get(id) < 0) {
+      if (in.current().get(id) < 0) {
+        return new Strategy.Full(
+            "SOURCE_MISSING source=" + names.display(id),
+            names.display(id) + " does not exist any more; the refresh fails until it is back");
+      }
+      if (before == null) {
         return new Strategy.Full("SOURCES_CHANGED", what + "; no version to read changes from");
       }
     }

@@ -37,6 +37,12 @@ public interface Target extends AutoCloseable {
    * them when the list is empty. A target whose refresh cannot reach other lakehouses refuses,
    * since a silently narrower refresh is worse than an error.
    */
+  /**
+   * Cancels what this target is running for the current command (Ctrl-C in the shell), from another
+   * thread; the command then fails and the target stays usable.
+   */
+  default void cancelRunning() {}
+
   default void extendedLineage(List<java.util.UUID> lakehouses) {
     throw new dev.mlv.diag.MlvException(
         "EXTENDED_LINEAGE_LOCAL",

@@ -67,6 +67,11 @@ class CliBasicsTest {
     assertThat(r.err()).contains("Unknown option: '--no-such-option'").doesNotContain("\tat ");
     assertThat(CliRun.of("frobnicate").exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(CliRun.of().exitCode()).isEqualTo(ExitCodes.USAGE);
+    for (String limit : new String[] {"0", "-3"}) {
+      CliRun runs = CliRun.of("runs", "--limit", limit);
+      assertThat(runs.exitCode()).as(runs.toString()).isEqualTo(ExitCodes.USAGE);
+      assertThat(runs.err()).contains("--limit must be at least 1");
+    }
   }
 
   @Test

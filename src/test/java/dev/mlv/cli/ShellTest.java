@@ -43,6 +43,77 @@ class ShellTest {
     return cl.getSubcommands().get("shell").getCommandSpec();
   }
 
+  private record Ran(int code, String out) {}
+
+  private static Ran ran(String input) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code;
+    try (Terminal t =
+        new DumbTerminal(
+            "test",
+            "dumb",
+            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+            out,
+            StandardCharsets.UTF_8)) {
+      code = new Shell(shellSpec(), project, "local", t, false).run();
+    }
+    return new Ran(code, out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void blanksAfterACommandExitInsideSqlAndAnInputEndingMidStatementBehave() throws Exception {
+    // Tab completion leaves a blank after the word; exit on a line of unfinished SQL leaves.
+    Ran completed = ran("validate  \nSELECT 1\nexit\n");
+    assertThat(completed.out())
+        .doesNotContain("Unmatched argument")
+        .contains("(the unfinished statement was not run)");
+    assertThat(completed.code()).as(completed.out()).isZero();
+
+    Ran cut = ran("validate\nSELECT 1\n");
+    assertThat(cut.out()).contains("the input ended inside a statement without ';'");
+    assertThat(cut.code()).isEqualTo(ExitCodes.ERROR);
+
+    // A script fails if any of its commands did, not only the last.
+    Ran early = ran("explain nope.x\nvalidate\n");
+    assertThat(early.code()).as(early.out()).isEqualTo(ExitCodes.ERROR);
+  }
+
+  @Test
+  void ctrlCDuringAStatementCancelsItAndTheShellGoesOn() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    String input =
+        "SELECT count(*) AS n FROM range(0, 50000000000, 1, 2);\nSELECT 41 + 1 AS after;\n";
+    try (Terminal t =
+        new DumbTerminal(
+            "test",
+            "dumb",
+            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+            out,
+            StandardCharsets.UTF_8)) {
+      java.util.concurrent.CompletableFuture<Integer> code =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> new Shell(shellSpec(), project, "local", t, false).run());
+      long deadline = System.nanoTime() + java.time.Duration.ofMinutes(2).toNanos();
+      while (!jobRunning() && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      t.raise(Terminal.Signal.INT);
+      assertThat(code.get(2, java.util.concurrent.TimeUnit.MINUTES)).isEqualTo(ExitCodes.ERROR);
+    }
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("cancel").contains("42");
+  }
+
+  private static boolean jobRunning() {
+    return org.apache.spark.sql.SparkSession.getDefaultSession().isDefined()
+        && org.apache.spark.sql.SparkSession.getDefaultSession()
+                .get()
+                .sparkContext()
+                .statusTracker()
+                .getActiveJobIds()
+                .length
+            > 0;
+  }
+
   /** Runs the shell on {@code input} and returns everything it printed. */
   private static String session(String input) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -168,6 +239,13 @@ class ShellTest {
     ShellParser p = new ShellParser(java.util.Set.of("refresh", "exit"));
     assertThat(p.isCommand("refresh silver.x+")).isTrue();
     assertThat(p.isCommand("  SELECT 1")).isFalse();
+    // The SQL statements that begin with a command's word are SQL.
+    assertThat(p.isCommand("REFRESH MATERIALIZED LAKE VIEW gold.x FULL;")).isFalse();
+    assertThat(p.isCommand("refresh table bronze.t;")).isFalse();
+    assertThat(p.isCommand("refresh --full")).isTrue();
+    ShellParser withExplain = new ShellParser(java.util.Set.of("explain"));
+    assertThat(withExplain.isCommand("EXPLAIN SELECT 1;")).isFalse();
+    assertThat(withExplain.isCommand("explain gold.x")).isTrue();
     assertThatThrownBy(() -> p.parse("yes", 3, ParseContext.ACCEPT_LINE))
         .isInstanceOf(org.jline.reader.EOFError.class);
     // apply's question takes "yes" as it is, without a ';'

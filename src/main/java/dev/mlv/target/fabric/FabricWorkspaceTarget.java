@@ -860,6 +860,12 @@ public final class FabricWorkspaceTarget implements Target {
         });
   }
 
+  @Override
+  public void cancelRunning() {
+    livy.cancelInFlight();
+    jobs.cancelRunning();
+  }
+
   /** Ctrl-C cancels the statement or job in flight instead of leaving it running in Fabric. */
   private <T> T cancellable(java.util.function.Supplier<T> work) {
     Thread hook =

@@ -134,12 +134,11 @@ final class IncrementalMaterializer {
     } catch (MlvException e) {
       return LocalTarget.failed(id, strategy.label(), reason, e.getMessage(), t0);
     } catch (RuntimeException e) {
-      String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
       return LocalTarget.failed(
           id,
           strategy.label(),
           reason,
-          "incremental refresh failed: " + SparkMessages.firstLine(m),
+          "incremental refresh failed: " + SparkMessages.firstLine(e),
           t0);
     } finally {
       for (String t : temps) {

@@ -67,7 +67,7 @@ public final class LocalTarget implements Target {
   private TableExtractor extractor;
   private final TableColumns tableColumns = new TableColumns();
   private DeltaState deltaState;
-  private SparkRuntime runtime;
+  private volatile SparkRuntime runtime;
   private volatile String currentRun = "none"; // the id quarantined rows are recorded under
   private volatile RunDeadline runDeadline; // of the run in progress, if any
 
@@ -349,7 +349,6 @@ public final class LocalTarget implements Target {
     try {
       return refreshView(project, request, id, listener);
     } catch (RuntimeException e) {
-      String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
       ViewRun failed =
           failed(
               id,
@@ -358,7 +357,7 @@ public final class LocalTarget implements Target {
               "refresh of "
                   + project.names().display(id)
                   + " failed: "
-                  + SparkMessages.firstLine(m),
+                  + SparkMessages.firstLine(e),
               t0);
       listener.viewFinished(failed);
       return failed;
@@ -560,14 +559,8 @@ public final class LocalTarget implements Target {
       if (e instanceof MlvException) {
         return failed(id, strategy.label(), reason, e.getMessage(), t0);
       }
-      String m = e.getMessage();
       return failed(
-          id,
-          strategy.label(),
-          reason,
-          "refresh failed: "
-              + (m == null ? e.getClass().getSimpleName() : SparkMessages.firstLine(m)),
-          t0);
+          id, strategy.label(), reason, "refresh failed: " + SparkMessages.firstLine(e), t0);
     }
   }
 
@@ -746,6 +739,15 @@ public final class LocalTarget implements Target {
   /** The SparkContext if this target has started Spark, else null. */
   private synchronized org.apache.spark.SparkContext startedContext() {
     return runtime != null && runtime.started() ? runtime.session().sparkContext() : null;
+  }
+
+  @Override
+  public void cancelRunning() {
+    // From a signal handler while the command's thread holds this target: no lock taken here.
+    SparkRuntime r = runtime;
+    if (r != null && r.started()) {
+      r.session().sparkContext().cancelAllJobs();
+    }
   }
 
   synchronized SparkRuntime runtime() {

@@ -88,6 +88,30 @@ class LocalTargetContractTest extends TargetContractTest {
         .containsExactly("101", "102", "103", "104");
   }
 
+  /** Spark reports a failure inside a write as TASK_WRITE_FAILED; the cause is what to show. */
+  @Test
+  void aFailureInsideAnAppendNamesWhatFailedNotTheWrite() throws IOException {
+    Path yml = dir.resolve("mlv.yml");
+    Files.writeString(yml, Files.readString(yml).replace("enable_cdf: false", "enable_cdf: true"));
+    write(
+        "views/gold/ratio.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.ratio AS\n"
+            + "SELECT id, 10 / (id - 4) AS r FROM silver.orders_clean\n");
+    Project p = applied();
+    loadSource(p, orders(), ORDER_COLUMNS, List.of(List.of(4, "d", 5.0)), true);
+    RunReport run = target.refresh(p, request(p, false), RunListener.NONE);
+    assertThat(run.views())
+        .filteredOn(v -> v.id().shortName().equals("gold.ratio"))
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.strategy()).as(describe(run)).isEqualTo("incremental");
+              assertThat(v.error().orElseThrow())
+                  .contains("DIVIDE_BY_ZERO")
+                  .doesNotContain("TASK_WRITE_FAILED");
+            });
+  }
+
   /** Spark writes data files before the commit; a first refresh that fails must not leave them. */
   @Test
   void aFailedFirstRefreshLeavesNoFilesBehind() throws IOException {
