@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.RefreshPolicy;
 import dev.mlv.project.ViewSettings;
 import dev.mlv.sql.RefreshAnalysis;
 import dev.mlv.sql.RefreshAnalysis.Construct;
@@ -54,7 +55,7 @@ public final class ExplainRenderer {
       sb.append("\nSources:\n");
       sources.forEach((s, how) -> sb.append("  ").append(s).append("  ").append(how).append('\n'));
     }
-    sb.append("\nVerdict: ").append(verdict(a)).append('\n');
+    sb.append("\nVerdict: ").append(verdict(settings, a)).append('\n');
     return sb.toString();
   }
 
@@ -67,7 +68,7 @@ public final class ExplainRenderer {
     root.put("refreshPolicy", settings.refreshPolicy().name().toLowerCase(Locale.ROOT));
     root.put("optimalRefresh", settings.optimalRefresh());
     root.put("shape", a.shape().name());
-    root.put("verdict", verdict(a));
+    root.put("verdict", verdict(settings, a));
     ArrayNode constructs = root.putArray("constructs");
     for (Construct c : a.constructs()) {
       ObjectNode n = constructs.addObject();
@@ -103,6 +104,20 @@ public final class ExplainRenderer {
       out.merge(names.display(names.resolve(r.name())), how, (x, y) -> x.equals(y) ? x : x);
     }
     return out;
+  }
+
+  /**
+   * The view's settings come before its SQL, as in the decision: a view that is always rebuilt
+   * whatever its SQL says is never incremental.
+   */
+  static String verdict(ViewSettings.Effective settings, RefreshAnalysis a) {
+    if (settings.refreshPolicy() == RefreshPolicy.FULL) {
+      return "always full (POLICY_FULL: refresh_policy is full for this view)";
+    }
+    if (!settings.optimalRefresh()) {
+      return "always full (OPTIMAL_REFRESH_OFF: optimal refresh is off for this view)";
+    }
+    return verdict(a);
   }
 
   /** One sentence: what the SQL allows, before the sources' logs are looked at. */

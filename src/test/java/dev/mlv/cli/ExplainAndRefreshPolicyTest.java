@@ -72,6 +72,35 @@ class ExplainAndRefreshPolicyTest {
     assertThat(plan.err()).contains("REFRESH_POLICY_INCREMENTAL").contains("WINDOW_FUNCTION");
   }
 
+  @Test
+  void theVerdictOfAViewAlwaysRebuiltSaysSoWhateverItsSql() throws IOException {
+    write(
+        "mlv.yml",
+        """
+        name: t
+        workspace: ws
+        lakehouse: lh
+        schema: dbo
+        sources: [bronze.orders]
+        view_config:
+          silver.pol_full:
+            refresh_policy: full
+          silver.opt_off:
+            optimal_refresh: false
+        """);
+    for (String name : new String[] {"pol_full", "opt_off"}) {
+      write(
+          "views/silver/" + name + ".sql",
+          "CREATE MATERIALIZED LAKE VIEW silver." + name + " AS SELECT id FROM bronze.orders\n");
+    }
+    CliRun policy = CliRun.of("explain", "silver.pol_full", "-p", dir.toString());
+    assertThat(policy.exitCode()).as(policy.toString()).isZero();
+    assertThat(policy.out()).contains("Verdict: always full (POLICY_FULL");
+    CliRun off = CliRun.of("explain", "silver.opt_off", "-p", dir.toString(), "--format", "json");
+    assertThat(off.exitCode()).as(off.toString()).isZero();
+    assertThat(off.out()).contains("\"verdict\" : \"always full (OPTIMAL_REFRESH_OFF");
+  }
+
   private void write(String relative, String text) throws IOException {
     Path f = dir.resolve(relative);
     Files.createDirectories(f.getParent());
