@@ -25,6 +25,11 @@ public final class Selection {
     }
     SortedSet<ObjectId> out = new TreeSet<>();
     for (String raw : selectors) {
+      if (raw.isBlank()) {
+        // An unset shell variable ("mlv refresh $VIEWS") must not select nothing and succeed.
+        throw new MlvException(
+            "SELECTOR", "empty selector: name a view, or leave the selector out to select all");
+      }
       for (String s : raw.split(",")) {
         if (!s.isBlank()) {
           out.addAll(selectOne(graph, resolver, s.strip()));

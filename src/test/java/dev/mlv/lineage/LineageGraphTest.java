@@ -91,6 +91,8 @@ class LineageGraphTest {
         .hasMessageContaining("did you mean 'silver.b'?");
     assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of("colour:red")))
         .hasMessageContaining("unknown selector method 'colour:'");
+    assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of(" ")))
+        .hasMessageContaining("empty selector");
   }
 
   @Test
