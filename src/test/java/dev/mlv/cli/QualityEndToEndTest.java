@@ -149,6 +149,21 @@ class QualityEndToEndTest {
         .contains("<svg class=\"lineage\"");
   }
 
+  @Test
+  @Order(4)
+  void aRenamedViewTakesItsQuarantineWithIt() {
+    CliRun rename =
+        mlv("sql", "ALTER MATERIALIZED LAKE VIEW silver.trials_clean RENAME TO silver.trials_ok");
+    assertThat(rename.exitCode()).as(rename.toString()).isZero();
+    CliRun moved =
+        mlv("sql", "SELECT count(*) AS n FROM silver.trials_ok__quarantine", "--format", "csv");
+    assertThat(moved.out()).as(moved.toString()).isEqualTo("n\n6\n");
+    CliRun back =
+        mlv("sql", "ALTER MATERIALIZED LAKE VIEW silver.trials_ok RENAME TO silver.trials_clean");
+    assertThat(back.exitCode()).as(back.toString()).isZero();
+    assertThat(mlv("quarantine", "silver.trials_clean", "--format", "json").out()).contains("T901");
+  }
+
   private static List<JsonNode> rows(String json) throws IOException {
     List<JsonNode> out = new ArrayList<>();
     JSON.readTree(json).forEach(out::add);

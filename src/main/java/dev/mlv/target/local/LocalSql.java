@@ -161,7 +161,7 @@ final class LocalSql {
           "RENAME_EXISTS", r.position() + ": " + r.to().text() + " already exists");
     }
     ViewMaterializer m = target.materializer(project);
-    m.renameTable(v.id(), to);
+    m.renameView(v.id(), to);
     m.setTableProperties(to, Map.of(LocalTarget.P_DEFINITION, renamed(v.definition(), r.to())));
     return SqlResult.message(
         "Renamed " + project.names().display(v.id()) + " to " + project.names().display(to));

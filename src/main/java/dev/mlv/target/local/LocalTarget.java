@@ -171,7 +171,7 @@ public final class LocalTarget implements Target {
                       + project.names().display(r.from())
                       + " to "
                       + project.names().display(r.id()));
-              m.renameTable(r.from(), r.id());
+              m.renameView(r.from(), r.id());
               m.setTableProperties(r.id(), Map.of(P_DEFINITION, r.statement()));
             } else if (c instanceof Change.Drop d) {
               listener.message("  dropping " + project.names().display(d.id()));

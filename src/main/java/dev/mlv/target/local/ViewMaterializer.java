@@ -216,6 +216,19 @@ public final class ViewMaterializer {
     LakehouseCatalog.moveTable(tableDir(from), tableDir(to));
   }
 
+  /**
+   * Renames a view's table and its quarantine table with it, so the rows it dropped stay reachable
+   * under the new name ({@code mlv quarantine NEW}).
+   */
+  public void renameView(ObjectId from, ObjectId to) {
+    renameTable(from, to);
+    ObjectId quarantine = QuarantineStore.tableOf(from);
+    ObjectId moved = QuarantineStore.tableOf(to);
+    if (tableExists(quarantine) && !Files.exists(tableDir(moved))) {
+      renameTable(quarantine, moved);
+    }
+  }
+
   /** One commit setting the properties, e.g. {@code delta.enableChangeDataFeed=true}. */
   public void setTableProperties(ObjectId table, Map<String, String> properties) {
     if (properties.isEmpty()) {
