@@ -141,14 +141,18 @@ public final class RefreshAnalyzer {
     return analyze(select.sql(), select.position(), def.constraints());
   }
 
+  private static final java.util.regex.Pattern GROUP_BY_ALL =
+      java.util.regex.Pattern.compile("(?i)\\bGROUP\\s+BY\\s+ALL\\b");
+
   /** The verdict for a SELECT whose first character is at {@code start} in its file. */
   public static RefreshAnalysis analyze(String sql, Position start, List<Constraint> constraints) {
     Walk walk = new Walk(sql, start);
     SparkSyntaxRewriter.Result rewritten = new SparkSyntaxRewriter().rewrite(sql);
     for (QueryFeature f : rewritten.features()) {
+      java.util.regex.Matcher all = GROUP_BY_ALL.matcher(sql);
       walk.full(
           f == QueryFeature.GROUP_BY ? "GROUP BY ALL" : f.name(),
-          0,
+          f == QueryFeature.GROUP_BY && all.find() ? all.start() : 0,
           f == QueryFeature.GROUP_BY ? "GROUP_BY_ALL" : f.name(),
           "not supported by incremental refresh");
     }
@@ -385,7 +389,12 @@ public final class RefreshAnalyzer {
         itemTexts.add(key(e));
         aliases.add(aliasOf(item));
       }
-      if (select.getGroup() != null) {
+      // GROUP BY ALL reaches Calcite as GROUP BY (): reported above, it has no key to check.
+      boolean groupByAll =
+          select.getGroup() != null
+              && select.getGroup().stream()
+                  .allMatch(g -> g instanceof SqlNodeList l && l.size() == 0);
+      if (select.getGroup() != null && !groupByAll) {
         ok("GROUP BY", select.getGroup(), "groups are merged by their key columns");
         for (SqlNode g : select.getGroup()) {
           if (g instanceof SqlCall call

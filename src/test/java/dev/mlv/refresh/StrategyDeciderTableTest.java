@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -340,6 +341,17 @@ class StrategyDeciderTableTest {
             "full OPTIMAL_REFRESH_OFF"),
         row("most of the source is new", ab, World.appendTo("a").bigAppend(), "full FULL_CHEAPER"),
         row("PySpark view", ab, World.appendTo("a").pysparkView(), "full PYSPARK_VIEW"));
+  }
+
+  @Test
+  void groupByAllIsOneConstructAtItsPlaceWithNoPhantomKey() {
+    dev.mlv.sql.RefreshAnalysis a =
+        RefreshAnalyzer.analyze(
+            "SELECT k, SUM(v) AS s\nFROM bronze.a GROUP BY ALL", Position.start(null), List.of());
+    assertThat(a.constructs())
+        .extracting(c -> c.construct() + " " + c.code() + " " + c.position().line())
+        .containsExactly("GROUP BY ALL GROUP_BY_ALL 2", "SUM(v)  1");
+    assertThat(a.constructs().get(0).position().column()).isEqualTo(15);
   }
 
   /** A source dropped and created again: its versions restart, up or down or to the same. */
