@@ -48,16 +48,20 @@ class ShellTest {
   private static Ran ran(String input) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int code;
-    try (Terminal t =
-        new DumbTerminal(
-            "test",
-            "dumb",
-            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
-            out,
-            StandardCharsets.UTF_8)) {
+    try (Terminal t = terminal(input, out)) {
       code = new Shell(shellSpec(), project, "local", t, false).run();
     }
     return new Ran(code, out.toString(StandardCharsets.UTF_8));
+  }
+
+  /** A terminal that types {@code input} and keeps what is printed in {@code out}. */
+  private static Terminal terminal(String input, ByteArrayOutputStream out) throws Exception {
+    return new DumbTerminal(
+        "test",
+        "dumb",
+        new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+        out,
+        StandardCharsets.UTF_8);
   }
 
   @Test
@@ -83,13 +87,7 @@ class ShellTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     String input =
         "SELECT count(*) AS n FROM range(0, 50000000000, 1, 2);\nSELECT 41 + 1 AS after;\n";
-    try (Terminal t =
-        new DumbTerminal(
-            "test",
-            "dumb",
-            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
-            out,
-            StandardCharsets.UTF_8)) {
+    try (Terminal t = terminal(input, out)) {
       java.util.concurrent.CompletableFuture<Integer> code =
           java.util.concurrent.CompletableFuture.supplyAsync(
               () -> new Shell(shellSpec(), project, "local", t, false).run());
@@ -117,13 +115,7 @@ class ShellTest {
   /** Runs the shell on {@code input} and returns everything it printed. */
   private static String session(String input) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (Terminal t =
-        new DumbTerminal(
-            "test",
-            "dumb",
-            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
-            out,
-            StandardCharsets.UTF_8)) {
+    try (Terminal t = terminal(input, out)) {
       new Shell(shellSpec(), project, "local", t, false).run();
     }
     return out.toString(StandardCharsets.UTF_8);

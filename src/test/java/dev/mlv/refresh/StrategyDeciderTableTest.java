@@ -360,40 +360,33 @@ class StrategyDeciderTableTest {
   void aSourceCreatedAgainSinceTheRefreshIsRebuiltInFull(long before, long now) {
     ObjectId a = NAMES.resolve(Name.of("bronze.a"));
     java.time.Instant refreshed = java.time.Instant.parse("2026-11-30T10:00:00Z");
-    StrategyDecider.SourceLogs logs =
-        new StrategyDecider.SourceLogs() {
-          @Override
-          public SourceLog since(ObjectId id, long since) {
-            return new SourceLog(true, List.of(), Optional.empty(), true, 1, 1000);
-          }
-
-          @Override
-          public Optional<java.time.Instant> createdAt(ObjectId id) {
-            return Optional.of(refreshed.plusSeconds(60));
-          }
-        };
-    Strategy s = decide(a, before, now, logs, Optional.of(refreshed));
+    Strategy s =
+        decide(a, before, now, createdAt(refreshed.plusSeconds(60)), Optional.of(refreshed));
     assertThat(s.label() + " " + s.code()).isEqualTo("full SOURCE_RECREATED source=bronze.a");
     assertThat(s.detail())
         .contains("bronze.a was dropped and created again since the last refresh");
 
     // The same table, created before the refresh: versions decide as usual.
-    StrategyDecider.SourceLogs same =
-        new StrategyDecider.SourceLogs() {
-          @Override
-          public SourceLog since(ObjectId id, long since) {
-            return new SourceLog(true, List.of(), Optional.empty(), true, 1, 1000);
-          }
-
-          @Override
-          public Optional<java.time.Instant> createdAt(ObjectId id) {
-            return Optional.of(refreshed.minusSeconds(60));
-          }
-        };
+    StrategyDecider.SourceLogs same = createdAt(refreshed.minusSeconds(60));
     if (now >= before) {
       assertThat(decide(a, before, now, same, Optional.of(refreshed)).code())
           .isEqualTo(now == before ? "NO_NEW_COMMITS" : "ONLY_APPENDS");
     }
+  }
+
+  /** A source with change data feed and only appends, created at {@code created}. */
+  private static StrategyDecider.SourceLogs createdAt(java.time.Instant created) {
+    return new StrategyDecider.SourceLogs() {
+      @Override
+      public SourceLog since(ObjectId id, long since) {
+        return new SourceLog(true, List.of(), Optional.empty(), true, 1, 1000);
+      }
+
+      @Override
+      public Optional<java.time.Instant> createdAt(ObjectId id) {
+        return Optional.of(created);
+      }
+    };
   }
 
   private static Strategy decide(
