@@ -2,12 +2,13 @@ package dev.mlv.cli;
 
 import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.ObjectId;
+import dev.mlv.lineage.Selection;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
 import dev.mlv.refresh.ExplainRenderer;
-import dev.mlv.sql.Name;
 import dev.mlv.sql.RefreshAnalysis;
 import dev.mlv.sql.RefreshAnalyzer;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,23 +49,19 @@ public final class ExplainCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Project project = ProjectLoading.loadValid(projectOptions, spec);
-    ObjectId id;
-    try {
-      id = project.names().resolve(Name.of(view));
-    } catch (IllegalArgumentException e) {
+    if (view.isBlank() || view.contains(":") || view.contains(",") || view.contains("+")) {
       throw new MlvException("UNKNOWN_VIEW", "'" + view + "' is not a view name");
     }
-    ProjectView v = project.views().get(id);
+    // As lineage and refresh do: a short name, and "did you mean" for a near miss.
+    java.util.SortedSet<ObjectId> found =
+        Selection.views(
+            project.lineage(), Selection.select(project.lineage(), project.names(), List.of(view)));
+    ProjectView v = found.size() == 1 ? project.views().get(found.first()) : null;
     if (v == null) {
       throw new MlvException(
-          "UNKNOWN_VIEW",
-          "no view "
-              + view
-              + " in the project; 'mlv lineage' lists the views ("
-              + project.views().keySet().stream().map(project.names()::display).limit(5).toList()
-              + (project.views().size() > 5 ? " ..." : "")
-              + ")");
+          "UNKNOWN_VIEW", "'" + view + "' is not a view of the project (a source table?)");
     }
+    ObjectId id = found.first();
     RefreshAnalysis analysis = RefreshAnalyzer.analyze(v.definition());
     spec.commandLine()
         .getOut()

@@ -29,7 +29,12 @@ class ExplainAndRefreshPolicyTest {
   void explainOfAnUnknownViewIsAnError() {
     CliRun r = CliRun.of("explain", "gold.nope", "-p", MEDALLION);
     assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
-    assertThat(r.err()).contains("no view gold.nope").doesNotContain("Exception");
+    assertThat(r.err()).contains("no view or table named 'gold.nope'").doesNotContain("Exception");
+    CliRun nearMiss = CliRun.of("explain", "gold.formula_preferense", "-p", MEDALLION);
+    assertThat(nearMiss.err()).contains("did you mean 'gold.formula_preference'?");
+    CliRun shortName = CliRun.of("explain", "formula_preference", "-p", MEDALLION);
+    assertThat(shortName.exitCode()).as(shortName.toString()).isZero();
+    assertThat(shortName.out()).startsWith("gold.formula_preference");
   }
 
   @Test
