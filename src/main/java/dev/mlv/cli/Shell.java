@@ -183,7 +183,11 @@ final class Shell {
         out.println("run when a line ends with ';'. Tab completes; 'exit' or Ctrl-D leaves.");
         return ExitCodes.OK;
       }
-      args.add(words.get(1));
+      if (!model.getSubcommands().containsKey(words.get(1).toLowerCase(Locale.ROOT))) {
+        out.println("mlv: unknown command '" + words.get(1) + "'; 'help' lists them");
+        return ExitCodes.USAGE;
+      }
+      args.add(words.get(1).toLowerCase(Locale.ROOT));
       args.add("--help");
     } else if (first.equals("shell")) {
       out.println("mlv: already in the shell");

@@ -80,6 +80,10 @@ class ShellTest {
     // A script fails if any of its commands did, not only the last.
     Ran early = ran("explain nope.x\nvalidate\n");
     assertThat(early.code()).as(early.out()).isEqualTo(ExitCodes.ERROR);
+
+    Ran help = ran("help nope\n");
+    assertThat(help.out()).contains("mlv: unknown command 'nope'");
+    assertThat(help.code()).isEqualTo(ExitCodes.USAGE);
   }
 
   @Test
