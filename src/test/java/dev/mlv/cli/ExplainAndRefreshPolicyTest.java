@@ -39,15 +39,8 @@ class ExplainAndRefreshPolicyTest {
 
   @Test
   void strictIncrementalPolicyFailsValidateAndPlanAtTheConstruct() throws IOException {
-    write(
-        "mlv.yml",
+    writeConfig(
         """
-        name: t
-        workspace: ws
-        lakehouse: lh
-        schema: dbo
-        sources: [bronze.orders]
-        view_config:
           silver.ranked:
             refresh_policy: incremental
           silver.sums:
@@ -79,15 +72,8 @@ class ExplainAndRefreshPolicyTest {
 
   @Test
   void theVerdictOfAViewAlwaysRebuiltSaysSoWhateverItsSql() throws IOException {
-    write(
-        "mlv.yml",
+    writeConfig(
         """
-        name: t
-        workspace: ws
-        lakehouse: lh
-        schema: dbo
-        sources: [bronze.orders]
-        view_config:
           silver.pol_full:
             refresh_policy: full
           silver.opt_off:
@@ -104,6 +90,15 @@ class ExplainAndRefreshPolicyTest {
     CliRun off = CliRun.of("explain", "silver.opt_off", "-p", dir.toString(), "--format", "json");
     assertThat(off.exitCode()).as(off.toString()).isZero();
     assertThat(off.out()).contains("\"verdict\" : \"always full (OPTIMAL_REFRESH_OFF");
+  }
+
+  /** mlv.yml of a one-source project, with {@code viewConfig} under {@code view_config:}. */
+  private void writeConfig(String viewConfig) throws IOException {
+    write(
+        "mlv.yml",
+        "name: t\nworkspace: ws\nlakehouse: lh\nschema: dbo\nsources: [bronze.orders]\n"
+            + "view_config:\n"
+            + viewConfig);
   }
 
   private void write(String relative, String text) throws IOException {

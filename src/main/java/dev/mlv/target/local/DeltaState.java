@@ -46,6 +46,12 @@ public final class DeltaState {
   private final Map<String, String> workspaceOf;
   private final String defaultWorkspace;
   private final Map<Path, TableState> cache = new ConcurrentHashMap<>();
+
+  /**
+   * First commit times by commit file and its modification time: a recreated table has a new one.
+   */
+  private final Map<String, Instant> created = new ConcurrentHashMap<>();
+
   private final Optional<TableStateCache> stored;
   private volatile Engine engine;
 
@@ -191,10 +197,26 @@ public final class DeltaState {
   }
 
   /**
+   * When the table was created: its first commit's time, if the log still holds that commit. Every
+   * view reading the table asks; the file is read once per command.
+   */
+  Optional<Instant> createdAt(Path table) {
+    Path first = Warehouse.commitFile(table, 0);
+    try {
+      String key = first + "@" + Files.getLastModifiedTime(first).toMillis();
+      return Optional.of(created.computeIfAbsent(key, k -> commitTime(first)));
+    } catch (java.nio.file.NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
    * A commit's time, read only as far as its commitInfo line (Delta writes it first; a table's
    * first commit can list thousands of files after it).
    */
-  static Instant commitTime(Path file) {
+  private static Instant commitTime(Path file) {
     try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
         if (line.contains("\"commitInfo\"")) {

@@ -51,8 +51,7 @@ final class SourceLogReader implements StrategyDecider.SourceLogs {
 
   @Override
   public Optional<Instant> createdAt(ObjectId source) {
-    Path first = Warehouse.commitFile(warehouse.tableDir(source), 0);
-    return Files.exists(first) ? Optional.of(DeltaState.commitTime(first)) : Optional.empty();
+    return state.createdAt(warehouse.tableDir(source));
   }
 
   /**

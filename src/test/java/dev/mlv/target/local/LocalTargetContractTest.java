@@ -43,8 +43,7 @@ class LocalTargetContractTest extends TargetContractTest {
    */
   @Test
   void aDryRunGivesTheStrategiesAndReasonsOfTheRunThatFollows() throws IOException {
-    Path yml = dir.resolve("mlv.yml");
-    Files.writeString(yml, Files.readString(yml).replace("enable_cdf: false", "enable_cdf: true"));
+    enableCdf();
     write(
         "views/gold/ranked.sql",
         "CREATE MATERIALIZED LAKE VIEW gold.ranked AS\n"
@@ -91,8 +90,7 @@ class LocalTargetContractTest extends TargetContractTest {
   /** Spark reports a failure inside a write as TASK_WRITE_FAILED; the cause is what to show. */
   @Test
   void aFailureInsideAnAppendNamesWhatFailedNotTheWrite() throws IOException {
-    Path yml = dir.resolve("mlv.yml");
-    Files.writeString(yml, Files.readString(yml).replace("enable_cdf: false", "enable_cdf: true"));
+    enableCdf();
     write(
         "views/gold/ratio.sql",
         "CREATE MATERIALIZED LAKE VIEW gold.ratio AS\n"
@@ -129,6 +127,12 @@ class LocalTargetContractTest extends TargetContractTest {
     Path tables = dir.resolve(".mlv/warehouse/" + LAKEHOUSE + ".Lakehouse/Tables");
     assertThat(tables.resolve("gold/broken")).doesNotExist();
     assertThat(tables.resolve("silver/orders_clean/_delta_log")).isDirectory();
+  }
+
+  /** Views get change data feed, so that the views below them can refresh incrementally. */
+  private void enableCdf() throws IOException {
+    Path yml = dir.resolve("mlv.yml");
+    Files.writeString(yml, Files.readString(yml).replace("enable_cdf: false", "enable_cdf: true"));
   }
 
   private static RefreshRequest dryRun(Project p, boolean dryRun) {
