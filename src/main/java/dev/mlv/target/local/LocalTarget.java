@@ -532,7 +532,13 @@ public final class LocalTarget implements Target {
       ViewMaterializer m = materializer(project);
       MaterializeRequest req =
           new MaterializeRequest(
-              id, select.sql(), def.constraints(), def.partitionedBy(), def.comment(), props);
+              id,
+              select.sql(),
+              def.constraints(),
+              def.partitionedBy(),
+              def.comment(),
+              props,
+              Optional.of(select.position()));
       Optional<ViewMaterializer.QuarantineTarget> q =
           QuarantineStore.target(project, id, currentRun);
       MaterializeResult r =

@@ -1,5 +1,6 @@
 package dev.mlv.target.local;
 
+import dev.mlv.diag.Position;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.sql.Constraint;
 import java.util.List;
@@ -9,7 +10,9 @@ import java.util.Optional;
 
 /**
  * What to write for one view refresh: the SELECT, its constraints in declaration order, the table
- * layout and the table properties to persist with the data (mlv keeps its own state there).
+ * layout and the table properties to persist with the data (mlv keeps its own state there). {@code
+ * selectAt} is where the SELECT is written in the view's file, so that Spark's "line 2 pos 20"
+ * (relative to the SELECT it was given) can be reported as a place in that file.
  */
 public record MaterializeRequest(
     ObjectId view,
@@ -17,7 +20,18 @@ public record MaterializeRequest(
     List<Constraint> constraints,
     List<String> partitionedBy,
     Optional<String> comment,
-    Map<String, String> properties) {
+    Map<String, String> properties,
+    Optional<Position> selectAt) {
+
+  public MaterializeRequest(
+      ObjectId view,
+      String selectSql,
+      List<Constraint> constraints,
+      List<String> partitionedBy,
+      Optional<String> comment,
+      Map<String, String> properties) {
+    this(view, selectSql, constraints, partitionedBy, comment, properties, Optional.empty());
+  }
 
   public MaterializeRequest {
     Objects.requireNonNull(view, "view");
@@ -26,5 +40,6 @@ public record MaterializeRequest(
     partitionedBy = List.copyOf(partitionedBy);
     Objects.requireNonNull(comment, "comment");
     properties = Map.copyOf(properties);
+    Objects.requireNonNull(selectAt, "selectAt");
   }
 }

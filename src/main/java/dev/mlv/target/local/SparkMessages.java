@@ -1,5 +1,13 @@
 package dev.mlv.target.local;
 
+import dev.mlv.diag.Position;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.spark.QueryContext;
+import org.apache.spark.QueryContextType;
+import org.apache.spark.SparkThrowable;
+
 /**
  * The one line of a Spark, Delta or Hadoop error that mlv shows: its first line with text. Spark 4
  * starts some messages with a line break ({@code PARSE_SYNTAX_ERROR}), so "the first line" alone
@@ -46,5 +54,57 @@ final class SparkMessages {
         .filter(line -> !line.isEmpty())
         .findFirst()
         .orElse(message.strip());
+  }
+
+  /** Spark's own place, appended to analysis errors: relative to the text it was given. */
+  private static final Pattern SPARK_PLACE = Pattern.compile(";?\\s*line (\\d+) pos (\\d+);?");
+
+  /**
+   * Where in a file the error Spark raised for {@code sql} is, when {@code sql} was read from that
+   * file starting at {@code start}: Spark counts lines and positions from the start of the text it
+   * was given, which is a SELECT cut out of the view's file. Its query context is preferred (a
+   * character offset checked against the fragment it quotes); the "line L pos P" of the message is
+   * the fallback.
+   */
+  static Optional<Position> place(Throwable e, String sql, Position start) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SparkThrowable s) {
+        for (QueryContext c : s.getQueryContext()) {
+          if (c.contextType() == QueryContextType.SQL && quotes(sql, c)) {
+            return Optional.of(start.advance(sql, c.startIndex()));
+          }
+        }
+      }
+    }
+    Matcher m = SPARK_PLACE.matcher(firstLine(e));
+    if (!m.find()) {
+      return Optional.empty();
+    }
+    int line = Integer.parseInt(m.group(1));
+    int pos = Integer.parseInt(m.group(2));
+    String[] lines = sql.split("\n", -1);
+    if (line < 1 || line > lines.length || pos > lines[line - 1].length()) {
+      return Optional.empty();
+    }
+    int offset = 0;
+    for (int i = 0; i < line - 1; i++) {
+      offset += lines[i].length() + 1;
+    }
+    return Optional.of(start.advance(sql, offset + pos));
+  }
+
+  private static boolean quotes(String sql, QueryContext c) {
+    int from = c.startIndex();
+    int to = c.stopIndex();
+    return from >= 0
+        && to >= from
+        && to < sql.length()
+        && c.fragment() != null
+        && sql.substring(from, to + 1).equals(c.fragment());
+  }
+
+  /** The message without Spark's "line 2 pos 20", once the place is given as file:line:column. */
+  static String withoutSparkPlace(String message) {
+    return SPARK_PLACE.matcher(message).replaceFirst("").strip();
   }
 }

@@ -2,6 +2,7 @@ package dev.mlv.target.local;
 
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.MlvException;
+import dev.mlv.diag.Position;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.sql.Constraint;
 import dev.mlv.sql.OnMismatch;
@@ -83,7 +84,7 @@ public final class ViewMaterializer {
     SparkSession spark = prepare(view);
     createSchema(view);
     String select = stripTrailingSemicolon(request.selectSql());
-    List<String> columns = analyse(spark, view, select);
+    List<String> columns = analyse(spark, view, select, request.selectAt());
 
     String suffix = UUID.randomUUID().toString().replace("-", "");
     String udfName = "mlv_tally_" + suffix;
@@ -260,7 +261,8 @@ public final class ViewMaterializer {
   }
 
   /** Resolves the SELECT without running it: a bad query fails here, before any write. */
-  static List<String> analyse(SparkSession spark, ObjectId view, String select) {
+  static List<String> analyse(
+      SparkSession spark, ObjectId view, String select, Optional<Position> selectAt) {
     try {
       List<String> columns = new ArrayList<>();
       for (StructField f : spark.sql(select).schema().fields()) {
@@ -268,8 +270,20 @@ public final class ViewMaterializer {
       }
       return columns;
     } catch (Exception e) { // Spark's AnalysisException is a checked exception thrown unchecked
-      throw new MlvException(
-          REFRESH_FAILED, "refresh of " + view + " failed: " + SparkMessages.firstLine(e), e);
+      Optional<Position> place = selectAt.flatMap(at -> SparkMessages.place(e, select, at));
+      String message = "refresh of " + view + " failed: " + SparkMessages.firstLine(e);
+      if (place.isEmpty()) {
+        throw new MlvException(REFRESH_FAILED, message, e);
+      }
+      MlvException failure =
+          new MlvException(
+              Diagnostic.error(
+                  REFRESH_FAILED,
+                  place.get(),
+                  SparkMessages.withoutSparkPlace(message),
+                  "Spark could not resolve the SELECT, so nothing was written"));
+      failure.initCause(e);
+      throw failure;
     }
   }
 

@@ -238,6 +238,62 @@ class ViewMaterializerTest {
   }
 
   @Test
+  void aColumnSparkCannotResolveIsReportedAtItsPlaceInTheViewsFile() {
+    // The SELECT starts at line 3, column 4 of its file ("AS SELECT ..."); Spark counts from it.
+    Position select = new Position(Path.of("views/silver/bad.sql"), 3, 4);
+    String sql =
+        "SELECT trial_id,\n       ROUND(AVG(no_such_pct), 1) AS pct\n"
+            + "FROM lh_mat.bronze.preference_trials GROUP BY trial_id";
+    MlvException failure =
+        catchThrowableOfType(
+            MlvException.class,
+            () ->
+                materializer.materialize(
+                    new MaterializeRequest(
+                        id("silver", "bad_place"),
+                        sql,
+                        List.of(),
+                        List.of(),
+                        Optional.empty(),
+                        Map.of(),
+                        Optional.of(select))));
+    assertThat(failure.diagnostics()).hasSize(1);
+    assertThat(failure.diagnostics().get(0).position())
+        .isEqualTo(new Position(Path.of("views/silver/bad.sql"), 4, 18));
+    assertThat(failure.getMessage())
+        .startsWith("views/silver/bad.sql:4:18: error[REFRESH_FAILED]: refresh of")
+        .contains("no_such_pct")
+        .doesNotContain(" pos ");
+
+    MlvException onFirstLine =
+        catchThrowableOfType(
+            MlvException.class,
+            () ->
+                materializer.materialize(
+                    new MaterializeRequest(
+                        id("silver", "bad_place"),
+                        "SELECT nope FROM lh_mat.bronze.preference_trials",
+                        List.of(),
+                        List.of(),
+                        Optional.empty(),
+                        Map.of(),
+                        Optional.of(select))));
+    assertThat(onFirstLine.diagnostics().get(0).position())
+        .isEqualTo(new Position(Path.of("views/silver/bad.sql"), 3, 11));
+  }
+
+  @Test
+  void sparksLineAndPosAreReadWhenItGivesNoQueryContext() {
+    Position select = new Position(Path.of("v.sql"), 2, 4);
+    String sql = "SELECT a,\n  b FROM t";
+    RuntimeException e = new RuntimeException("[X] no column `b`. SQLSTATE: 42703; line 2 pos 2;");
+    assertThat(SparkMessages.place(e, sql, select)).contains(new Position(Path.of("v.sql"), 3, 3));
+    assertThat(SparkMessages.place(new RuntimeException("line 9 pos 0"), sql, select)).isEmpty();
+    assertThat(SparkMessages.withoutSparkPlace("[X] no. SQLSTATE: 42703; line 2 pos 2;"))
+        .isEqualTo("[X] no. SQLSTATE: 42703");
+  }
+
+  @Test
   void propertiesRenameAndDrop() {
     ObjectId source = id("bronze", "events");
     materializer.materialize(request(source, "SELECT 1 AS id, 'a' AS kind", List.of()));
