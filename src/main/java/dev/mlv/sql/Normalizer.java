@@ -1,12 +1,20 @@
 package dev.mlv.sql;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The normalised text of SQL: comments dropped, whitespace collapsed to single spaces, and
  * everything outside string literals lower-cased (Spark identifiers and keywords are
  * case-insensitive). Two definitions that differ only in formatting normalise to the same text, so
  * their fingerprints match and {@code plan} shows no change.
+ *
+ * <p>One exception: an alias given with {@code AS} in a select list keeps its case. Spark resolves
+ * names case-insensitively but a table keeps its column names as written, so {@code AS Total}
+ * instead of {@code AS total} changes the view's schema and must be applied.
  */
 public final class Normalizer {
   private Normalizer() {}
@@ -14,6 +22,9 @@ public final class Normalizer {
   public static String normalize(String sql) {
     StringBuilder sb = new StringBuilder();
     Token prev = null;
+    // Per parenthesis depth: inside a select list, and opened by CAST (where AS names a type).
+    Deque<Boolean> selectList = new ArrayDeque<>(List.of(false));
+    Deque<Boolean> castArgs = new ArrayDeque<>(List.of(false));
     for (Token t : Lexer.tokenize(sql)) {
       if (t.isTrivia()) {
         continue;
@@ -24,20 +35,59 @@ public final class Normalizer {
       if (prev != null && needsSpace(prev, t)) {
         sb.append(' ');
       }
-      sb.append(render(t));
+      boolean alias =
+          prev != null
+              && prev.isWord("as")
+              && selectList.peek()
+              && !castArgs.peek()
+              && (t.kind() == Token.Kind.WORD || t.kind() == Token.Kind.QUOTED_IDENT);
+      sb.append(render(t, alias));
+      if (t.isSymbol("(")) {
+        castArgs.push(prev != null && (prev.isWord("cast") || prev.isWord("try_cast")));
+        selectList.push(false);
+      } else if (t.isSymbol(")") && selectList.size() > 1) {
+        castArgs.pop();
+        selectList.pop();
+      } else if (t.isWord("select")) {
+        selectList.pop();
+        selectList.push(true);
+      } else if (t.kind() == Token.Kind.WORD && ENDS_SELECT_LIST.contains(t.lower())) {
+        selectList.pop();
+        selectList.push(false);
+      }
       prev = t;
     }
     return sb.toString();
   }
 
-  private static String render(Token t) {
+  /** Keywords after which a select list has ended (a SELECT may have no FROM). */
+  private static final Set<String> ENDS_SELECT_LIST =
+      Set.of(
+          "from",
+          "where",
+          "group",
+          "having",
+          "order",
+          "limit",
+          "union",
+          "intersect",
+          "except",
+          "minus",
+          "window",
+          "qualify",
+          "cluster",
+          "distribute",
+          "sort",
+          "lateral");
+
+  private static String render(Token t, boolean keepCase) {
     return switch (t.kind()) {
       case STRING, UNTERMINATED -> t.text();
       case QUOTED_IDENT -> {
-        String id = t.identifier().toLowerCase(Locale.ROOT);
-        yield id.matches("[a-z_][a-z0-9_]*") ? id : "`" + id.replace("`", "``") + "`";
+        String id = keepCase ? t.identifier() : t.identifier().toLowerCase(Locale.ROOT);
+        yield id.matches("[A-Za-z_][A-Za-z0-9_]*") ? id : "`" + id.replace("`", "``") + "`";
       }
-      default -> t.lower();
+      default -> keepCase && t.kind() == Token.Kind.WORD ? t.text() : t.lower();
     };
   }
 

@@ -59,4 +59,21 @@ class NormalizerTest {
     assertThat(parse("CREATE MATERIALIZED LAKE VIEW a AS SELECT 1").fingerprint())
         .isEqualTo(parse("CREATE MATERIALIZED LAKE VIEW b AS SELECT 1").fingerprint());
   }
+
+  @Test
+  void theCaseOfAnAliasInASelectListIsKeptBecauseItNamesAColumn() {
+    assertThat(Normalizer.normalize("SELECT SUM(x) AS Total, y AS `Unit Price` FROM T AS O"))
+        .isEqualTo("select sum(x)as Total,y as `Unit Price` from t as o");
+    // A subquery's or CTE's aliases reach the view through SELECT *.
+    assertThat(Normalizer.normalize("WITH C AS (SELECT a AS Amt FROM t) SELECT * FROM C"))
+        .isEqualTo("with c as(select a as Amt from t)select*from c");
+    // CAST's AS names a type, and a type's case is formatting.
+    assertThat(Normalizer.normalize("SELECT CAST(a AS STRING) AS A2, TRY_CAST(b AS Int) b2"))
+        .isEqualTo("select cast(a as string)as A2,try_cast(b as int)b2");
+    assertThat(parse("CREATE MATERIALIZED LAKE VIEW v AS SELECT a AS Total FROM t").fingerprint())
+        .isNotEqualTo(
+            parse("CREATE MATERIALIZED LAKE VIEW v AS SELECT a AS total FROM t").fingerprint());
+    assertThat(parse("CREATE MATERIALIZED LAKE VIEW v AS SELECT a FROM t AS X").fingerprint())
+        .isEqualTo(parse("CREATE MATERIALIZED LAKE VIEW v AS select A from T as x").fingerprint());
+  }
 }
