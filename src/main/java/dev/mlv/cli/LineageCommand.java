@@ -42,7 +42,7 @@ public final class LineageCommand implements Callable<Integer> {
   @Parameters(
       paramLabel = "SELECTOR",
       arity = "0..*",
-      description = "Views to show (default: all).")
+      description = "Views to show (default: all)." + Selection.SYNTAX)
   List<String> selectors;
 
   enum Format {

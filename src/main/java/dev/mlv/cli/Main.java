@@ -1,6 +1,7 @@
 package dev.mlv.cli;
 
 import dev.mlv.diag.MlvException;
+import dev.mlv.diag.UsageException;
 import dev.mlv.logging.QuietLogging;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -114,7 +115,11 @@ public final class Main {
               fileProblem(thrown) instanceof java.nio.file.FileSystemException f
                   ? new MlvException("FILE", "mlv: " + describe(f), thrown)
                   : thrown;
-          if (ex instanceof MlvException m) {
+          if (ex instanceof UsageException u) {
+            e.println(u.getMessage());
+            e.println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
+            return ExitCodes.USAGE;
+          } else if (ex instanceof MlvException m) {
             e.println(m.getMessage());
             if (debug && m.getCause() != null) {
               m.getCause().printStackTrace(e);

@@ -52,7 +52,7 @@ public final class PlanCommand implements Callable<Integer> {
   @Parameters(
       paramLabel = "SELECTOR",
       arity = "0..*",
-      description = "Views to plan (default: all).")
+      description = "Views to plan (default: all)." + Selection.SYNTAX)
   List<String> selectors;
 
   @Option(

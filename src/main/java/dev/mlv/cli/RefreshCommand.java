@@ -50,7 +50,7 @@ public final class RefreshCommand implements Callable<Integer> {
   @Parameters(
       paramLabel = "SELECTOR",
       arity = "0..*",
-      description = "Views to refresh (default: all).")
+      description = "Views to refresh (default: all)." + Selection.SYNTAX)
   List<String> selectors;
 
   @Option(names = "--full", description = "Recompute every selected view from all its data.")

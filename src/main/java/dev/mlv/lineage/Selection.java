@@ -1,6 +1,7 @@
 package dev.mlv.lineage;
 
 import dev.mlv.diag.MlvException;
+import dev.mlv.diag.UsageException;
 import dev.mlv.sql.Name;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -11,12 +12,18 @@ import java.util.TreeSet;
 
 /**
  * Picks nodes of the lineage with the selector language every view-taking command shares: {@code
- * name}, {@code +name} (with ancestors), {@code name+} (with descendants), {@code +name+}, {@code
- * schema:silver}, {@code lakehouse:lh}, {@code tag:x}; several selectors select their union. No
- * selector selects everything.
+ * name}, {@code schema:silver}, {@code lakehouse:lh}, {@code workspace:ws}, {@code tag:x}, each
+ * with {@code +} before it (and its ancestors) or after it (and its descendants); several
+ * selectors, or one with commas, select their union. No selector selects everything.
  */
 public final class Selection {
   private Selection() {}
+
+  /** The selector syntax, as each command's help states it after what it selects. */
+  public static final String SYNTAX =
+      " A selector is a view or table name (schema.name, or a name unique in the project),"
+          + " schema:S, lakehouse:L, workspace:W or tag:T; +X adds X's ancestors, X+ its"
+          + " descendants; several selectors (or one with commas) select their union.";
 
   public static SortedSet<ObjectId> select(
       LineageGraph graph, NameResolver resolver, List<String> selectors) {
@@ -27,7 +34,7 @@ public final class Selection {
     for (String raw : selectors) {
       if (raw.isBlank()) {
         // An unset shell variable ("mlv refresh $VIEWS") must not select nothing and succeed.
-        throw new MlvException(
+        throw new UsageException(
             "SELECTOR", "empty selector: name a view, or leave the selector out to select all");
       }
       for (String s : raw.split(",")) {
@@ -52,55 +59,72 @@ public final class Selection {
 
   private static SortedSet<ObjectId> selectOne(
       LineageGraph graph, NameResolver resolver, String selector) {
-    int colon = selector.indexOf(':');
-    if (colon > 0) {
-      String method = selector.substring(0, colon).toLowerCase(Locale.ROOT);
-      String value = selector.substring(colon + 1).toLowerCase(Locale.ROOT);
-      SortedSet<ObjectId> out = new TreeSet<>();
-      for (Node n : graph.nodes().values()) {
-        boolean match =
-            switch (method) {
-              case "schema" -> n.id().schema().equals(value);
-              case "lakehouse" -> n.id().lakehouse().equals(value);
-              case "workspace" -> n.id().workspace().equals(value);
-              case "tag" -> n.tags().contains(value);
-              default ->
-                  throw new MlvException(
-                      "SELECTOR",
-                      "unknown selector method '"
-                          + method
-                          + ":' in '"
-                          + selector
-                          + "'; use schema:, lakehouse:, workspace: or tag:");
-            };
-        if (match) {
-          out.add(n.id());
-        }
-      }
-      if (out.isEmpty()) {
-        throw new MlvException("SELECTOR", "selector '" + selector + "' matches nothing");
-      }
-      return out;
-    }
+    // The graph operators apply to any selector: +name, name+, +tag:pii, schema:silver+.
     boolean withAncestors = selector.startsWith("+");
-    boolean withDescendants = selector.endsWith("+");
+    boolean withDescendants = selector.endsWith("+") && selector.length() > 1;
     int from = withAncestors ? 1 : 0;
     int to = selector.length() - (withDescendants ? 1 : 0);
-    String name = from < to ? selector.substring(from, to) : "";
-    if (name.isEmpty()) {
-      throw new MlvException("SELECTOR", "empty name in selector '" + selector + "'");
+    String core = from < to ? selector.substring(from, to).strip() : "";
+    if (core.isEmpty()) {
+      throw new UsageException("SELECTOR", "empty name in selector '" + selector + "'");
     }
-    ObjectId id = resolve(graph, resolver, name);
-    SortedSet<ObjectId> out = new TreeSet<>();
-    out.add(id);
-    if (withAncestors) {
-      out.addAll(graph.ancestors(id));
+    SortedSet<ObjectId> base = new TreeSet<>();
+    int colon = core.indexOf(':');
+    if (colon > 0) {
+      base.addAll(byMethod(graph, core.substring(0, colon), core.substring(colon + 1), selector));
+    } else {
+      base.add(resolve(graph, resolver, core));
     }
-    if (withDescendants) {
-      out.addAll(graph.descendants(id));
+    SortedSet<ObjectId> out = new TreeSet<>(base);
+    for (ObjectId id : base) {
+      if (withAncestors) {
+        out.addAll(graph.ancestors(id));
+      }
+      if (withDescendants) {
+        out.addAll(graph.descendants(id));
+      }
     }
     return out;
   }
+
+  private static SortedSet<ObjectId> byMethod(
+      LineageGraph graph, String rawMethod, String rawValue, String selector) {
+    String method = rawMethod.strip().toLowerCase(Locale.ROOT);
+    String value = rawValue.strip().toLowerCase(Locale.ROOT);
+    if (!METHODS.contains(method)) {
+      throw new UsageException(
+          "SELECTOR",
+          "unknown selector method '"
+              + method
+              + ":' in '"
+              + selector
+              + "'; use schema:, lakehouse:, workspace: or tag:");
+    }
+    if (value.isEmpty()) {
+      throw new UsageException(
+          "SELECTOR", "selector '" + selector + "' has no value after '" + method + ":'");
+    }
+    SortedSet<ObjectId> out = new TreeSet<>();
+    for (Node n : graph.nodes().values()) {
+      boolean match =
+          switch (method) {
+            case "schema" -> n.id().schema().equals(value);
+            case "lakehouse" -> n.id().lakehouse().equals(value);
+            case "workspace" -> n.id().workspace().equals(value);
+            default -> n.tags().contains(value);
+          };
+      if (match) {
+        out.add(n.id());
+      }
+    }
+    if (out.isEmpty()) {
+      throw new MlvException("SELECTOR", "selector '" + selector + "' matches nothing");
+    }
+    return out;
+  }
+
+  private static final java.util.Set<String> METHODS =
+      java.util.Set.of("schema", "lakehouse", "workspace", "tag");
 
   private static ObjectId resolve(LineageGraph graph, NameResolver resolver, String name) {
     Name n;
@@ -110,7 +134,8 @@ public final class Selection {
         throw new IllegalArgumentException();
       }
     } catch (IllegalArgumentException e) {
-      throw new MlvException("SELECTOR", "'" + name + "' is not a view name (1 to 4 dotted parts)");
+      throw new UsageException(
+          "SELECTOR", "'" + name + "' is not a view name (1 to 4 dotted parts)");
     }
     ObjectId id = resolver.resolve(n);
     if (graph.node(id) != null) {

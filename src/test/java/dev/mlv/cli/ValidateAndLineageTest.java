@@ -64,6 +64,16 @@ class ValidateAndLineageTest {
     assertThat(CliRun.of("lineage", "-p", MEDALLION, "--format", "JSON").exitCode()).isZero();
     assertThat(CliRun.of("lineage", "-p", MEDALLION, "--dot", "--format", "json").exitCode())
         .isEqualTo(ExitCodes.USAGE);
+    // A tag with its descendants; a selector that cannot be read is a usage error.
+    assertThat(CliRun.of("lineage", "-p", MEDALLION, "tag:quality+", "--format", "text").out())
+        .contains("silver.trials_clean")
+        .contains("gold.formula_preference")
+        .doesNotContain("\n  table");
+    CliRun bad = CliRun.of("lineage", "-p", MEDALLION, "colour:red");
+    assertThat(bad.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(bad.err())
+        .contains("unknown selector method 'colour:'")
+        .contains("Try 'mlv lineage --help'.");
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mlv.diag.MlvException;
+import dev.mlv.diag.UsageException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -79,6 +80,16 @@ class LineageGraphTest {
     assertThat(Selection.select(g, NAMES, List.of("gold.e", "silver.b")))
         .containsExactlyInAnyOrder(id("gold.e"), id("silver.b"));
     assertThat(Selection.select(g, NAMES, List.of("d"))).containsExactly(id("gold.d"));
+    // The graph operators work on every selector method, not only on names.
+    assertThat(Selection.select(g, NAMES, List.of("tag:pii+")))
+        .containsExactlyInAnyOrder(id("silver.b"), id("gold.d"));
+    assertThat(Selection.select(g, NAMES, List.of("+tag:pii")))
+        .containsExactlyInAnyOrder(id("silver.b"), id("bronze.a"));
+    assertThat(Selection.select(g, NAMES, List.of("+schema:silver")))
+        .containsExactlyInAnyOrder(
+            id("silver.b"), id("silver.c"), id("bronze.a"), id("crm.dbo.customers"));
+    assertThat(Selection.select(g, NAMES, List.of("silver.b,gold.e")))
+        .containsExactlyInAnyOrder(id("gold.e"), id("silver.b"));
     assertThat(Selection.views(g, Selection.select(g, NAMES, List.of("+gold.d"))))
         .containsExactly(id("gold.d"), id("silver.b"), id("silver.c"));
   }
@@ -89,10 +100,21 @@ class LineageGraphTest {
         .isInstanceOf(MlvException.class)
         .hasMessageContaining("no view or table named 'silver.bb'")
         .hasMessageContaining("did you mean 'silver.b'?");
+    // A selector that cannot be read is a usage error (exit 64); one that finds nothing is not.
     assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of("colour:red")))
+        .isInstanceOf(UsageException.class)
         .hasMessageContaining("unknown selector method 'colour:'");
     assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of(" ")))
+        .isInstanceOf(UsageException.class)
         .hasMessageContaining("empty selector");
+    assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of("tag:+")))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("no value after 'tag:'");
+    assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of("+")))
+        .isInstanceOf(UsageException.class);
+    assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of("tag:nobody")))
+        .isNotInstanceOf(UsageException.class)
+        .hasMessageContaining("matches nothing");
   }
 
   @Test
