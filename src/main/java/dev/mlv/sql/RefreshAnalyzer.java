@@ -141,23 +141,51 @@ public final class RefreshAnalyzer {
     return analyze(select.sql(), select.position(), def.constraints());
   }
 
-  private static final java.util.regex.Pattern GROUP_BY_ALL =
-      java.util.regex.Pattern.compile("(?i)\\bGROUP\\s+BY\\s+ALL\\b");
+  /** The word that starts a FROM item the rewriter replaced by its marker. */
+  private static final java.util.regex.Pattern MARKED_ITEM =
+      java.util.regex.Pattern.compile("([A-Za-z_][A-Za-z0-9_.]*)");
+
+  /** Where each construct only Spark's grammar has is written, to point at its first use. */
+  private static final Map<QueryFeature, java.util.regex.Pattern> FEATURE_KEYWORDS =
+      Map.of(
+          QueryFeature.GROUP_BY,
+          java.util.regex.Pattern.compile("(?i)\\bGROUP\\s+BY\\s+ALL\\b"),
+          QueryFeature.LATERAL_VIEW,
+          java.util.regex.Pattern.compile("(?i)\\bLATERAL\\s+VIEW\\b"),
+          QueryFeature.DISTRIBUTE_OR_SORT_BY,
+          java.util.regex.Pattern.compile("(?i)\\b(CLUSTER|DISTRIBUTE|SORT)\\s+BY\\b"),
+          QueryFeature.TABLE_SAMPLE,
+          java.util.regex.Pattern.compile("(?i)\\bTABLESAMPLE\\b"),
+          QueryFeature.TIME_TRAVEL,
+          java.util.regex.Pattern.compile("(?i)\\b(VERSION|TIMESTAMP|SYSTEM_TIME)\\s+AS\\s+OF\\b"));
 
   /** The verdict for a SELECT whose first character is at {@code start} in its file. */
   public static RefreshAnalysis analyze(String sql, Position start, List<Constraint> constraints) {
-    Walk walk = new Walk(sql, start);
     SparkSyntaxRewriter.Result rewritten = new SparkSyntaxRewriter().rewrite(sql);
+    Walk walk = new Walk(sql, start, rewritten.markers());
+    // A bare VALUES list or a table function in FROM: Calcite sees a marker; its place is known.
+    for (int m : new java.util.TreeSet<>(rewritten.markers())) {
+      String from = sql.substring(m);
+      java.util.regex.Matcher call = MARKED_ITEM.matcher(from);
+      if (call.lookingAt() && call.group(1).equalsIgnoreCase("VALUES")) {
+        walk.full("VALUES", m, "CONSTANT_ROWS", "constant rows cannot be added twice");
+      } else {
+        String name = call.lookingAt() ? call.group(1) : "table function";
+        walk.full(
+            name + "(...)", m, "TABLE_FUNCTION", "a table function's rows have no change feed");
+      }
+    }
     for (QueryFeature f : rewritten.features()) {
-      java.util.regex.Matcher all = GROUP_BY_ALL.matcher(sql);
+      if (f == QueryFeature.TABLE_FUNCTION) {
+        continue;
+      }
+      java.util.regex.Pattern keyword = FEATURE_KEYWORDS.get(f);
+      java.util.regex.Matcher at = keyword == null ? null : keyword.matcher(sql);
       walk.full(
           f == QueryFeature.GROUP_BY ? "GROUP BY ALL" : f.name(),
-          f == QueryFeature.GROUP_BY && all.find() ? all.start() : 0,
+          at != null && at.find() ? at.start() : 0,
           f == QueryFeature.GROUP_BY ? "GROUP_BY_ALL" : f.name(),
           "not supported by incremental refresh");
-    }
-    if (!rewritten.fragments().isEmpty() || !rewritten.markers().isEmpty()) {
-      walk.full("Spark-only syntax", 0, "NOT_ANALYSABLE", "mlv cannot place every table reference");
     }
     SqlNode root;
     try {
@@ -172,6 +200,11 @@ public final class RefreshAnalyzer {
     walk.query(root, Level.TOP, List.of(), RefContext.FROM, Map.of());
     for (Constraint c : constraints) {
       walk.constraint(c);
+    }
+    // Text Calcite did not see may read tables; that only matters while the view could be
+    // incremental, and a construct found above may already make it always full.
+    if (!rewritten.fragments().isEmpty() && !walk.alwaysFull()) {
+      walk.full("Spark-only syntax", 0, "NOT_ANALYSABLE", "mlv cannot place every table reference");
     }
     return walk.result(constraints);
   }
@@ -195,9 +228,17 @@ public final class RefreshAnalyzer {
     private boolean needsPartition;
     private int unions;
 
-    Walk(String sql, Position start) {
+    private final Set<Integer> markers;
+
+    Walk(String sql, Position start, Set<Integer> markers) {
       this.sql = sql;
       this.start = start;
+      this.markers = markers;
+    }
+
+    /** Whether a construct already found makes every refresh full, whatever the sources do. */
+    boolean alwaysFull() {
+      return constructs.stream().anyMatch(c -> c.support() == Support.FULL);
     }
 
     RefreshAnalysis result(List<Constraint> constraints) {
@@ -506,7 +547,13 @@ public final class RefreshAnalyzer {
       switch (type) {
         case INNER, COMMA, CROSS -> {
           if (!expr) {
-            ok("INNER JOIN", join, "both sides' new rows are joined, without double counting");
+            String name =
+                switch (type) {
+                  case CROSS -> "CROSS JOIN";
+                  case COMMA -> "comma join";
+                  default -> "INNER JOIN";
+                };
+            ok(name, join, "both sides' new rows are joined, without double counting");
           }
           return context;
         }
@@ -557,6 +604,9 @@ public final class RefreshAnalyzer {
       }
       SqlParserPos pos = identifier.getParserPosition();
       int from = TableExtractor.offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
+      if (markers.contains(from)) {
+        return; // a VALUES list or table function, recorded where the analysis began
+      }
       int to =
           Math.min(
               sql.length(),

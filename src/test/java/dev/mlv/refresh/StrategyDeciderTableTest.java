@@ -226,6 +226,21 @@ class StrategyDeciderTableTest {
             "incremental ONLY_APPENDS"),
         row("DISTINCT", "SELECT DISTINCT k FROM bronze.a", World.appendTo("a"), "full DISTINCT"),
         row(
+            "bare VALUES joined (Spark-only syntax)",
+            "SELECT a.k, t.x FROM bronze.a a JOIN VALUES (1, 'x'), (2, 'y') AS t(k, x) ON a.k = t.k",
+            World.appendTo("a"),
+            "full CONSTANT_ROWS"),
+        row(
+            "table function",
+            "SELECT a.k FROM bronze.a a JOIN range(3) r ON r.id = a.k",
+            World.appendTo("a"),
+            "full TABLE_FUNCTION"),
+        row(
+            "LATERAL VIEW",
+            "SELECT a.k, x FROM bronze.a a LATERAL VIEW explode(array(1, 2)) e AS x",
+            World.appendTo("a"),
+            "full LATERAL_VIEW"),
+        row(
             "window function",
             "SELECT k, row_number() OVER (ORDER BY k) AS n FROM bronze.a",
             World.appendTo("a"),
@@ -480,5 +495,25 @@ class StrategyDeciderTableTest {
             "SELECT g, SUM(v) AS s FROM bronze.a GROUP BY g",
             "s > 0",
             "CONSTRAINT_ON_AGGREGATE"));
+  }
+
+  @Test
+  void constructsOnlySparkReadsArePointedAtWhereTheyAreWritten() {
+    var analysis =
+        RefreshAnalyzer.analyze(
+            "SELECT a.k\nFROM bronze.a a\n  CROSS JOIN VALUES (1), (2) AS t(n)",
+            Position.start(null),
+            List.of());
+    assertThat(analysis.constructs())
+        .extracting(c -> c.construct() + "@" + c.position().line() + ":" + c.position().column())
+        .containsExactlyInAnyOrder("CROSS JOIN@3:9", "VALUES@3:14");
+    assertThat(
+            RefreshAnalyzer.analyze(
+                    "SELECT k, x\nFROM bronze.a LATERAL VIEW explode(array(1)) e AS x",
+                    Position.start(null),
+                    List.of())
+                .constructs())
+        .extracting(c -> c.construct() + "@" + c.position().line() + ":" + c.position().column())
+        .containsExactly("LATERAL_VIEW@2:15");
   }
 }
