@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * The versioned machine form: {@code {"formatVersion":1,"nodes":[...],"edges":[{"from","to"}]}},
- * {@code from} being the upstream id.
+ * {@code from} being the upstream id. Each node's {@code layer} is its place in refresh order, as
+ * in the text form (0: read by views, written by none of them); null when the graph has a cycle.
  */
 public final class JsonRenderer implements LineageRenderer {
   public static final int FORMAT_VERSION = 1;
@@ -21,6 +22,13 @@ public final class JsonRenderer implements LineageRenderer {
     ObjectNode root = JSON.createObjectNode();
     root.put("formatVersion", FORMAT_VERSION);
     ArrayNode nodes = root.putArray("nodes");
+    java.util.Map<ObjectId, Integer> layerOf = new java.util.HashMap<>();
+    java.util.List<java.util.SortedSet<ObjectId>> layers = graph.layers();
+    for (int i = 0; i < layers.size(); i++) {
+      for (ObjectId id : layers.get(i)) {
+        layerOf.put(id, i);
+      }
+    }
     for (Node n : graph.nodes().values()) {
       if (!selection.contains(n.id())) {
         continue;
@@ -32,6 +40,12 @@ public final class JsonRenderer implements LineageRenderer {
       o.put("schema", n.id().schema());
       o.put("name", n.id().name());
       o.put("kind", n.kind().label());
+      Integer layer = layerOf.get(n.id());
+      if (layer == null) {
+        o.putNull("layer");
+      } else {
+        o.put("layer", layer);
+      }
       if (n.position() != null && n.position().file() != null) {
         o.put("file", n.position().file().toString().replace('\\', '/'));
         o.put("line", n.position().line());
