@@ -24,6 +24,19 @@ public final class SqlResultRenderer {
   }
 
   private static String table(SqlResult r) {
+    if (r.rows().size() == 1 && r.columns().size() == 1) {
+      String value = r.rows().get(0).get(0);
+      if (value != null && value.contains("\n")) {
+        // One multi-line value (SHOW CREATE TABLE): shown as written, not as one escaped line.
+        String head = r.columns().get(0);
+        return head
+            + "\n"
+            + "-".repeat(head.length())
+            + "\n"
+            + value.stripTrailing()
+            + "\n(1 row)\n";
+      }
+    }
     int[] w = new int[r.columns().size()];
     for (int i = 0; i < w.length; i++) {
       w[i] = r.columns().get(i).length();
