@@ -42,6 +42,14 @@ public final class SeedCommand implements Callable<Integer> {
         out.printf(
             "seeded %-40s %6d rows (version %d)%n",
             project.names().display(loaded.table()), loaded.rows(), loaded.version());
+        for (String change : loaded.schemaChanges()) {
+          // Views reading the table may no longer resolve, or now compute with another type.
+          spec.commandLine()
+              .getErr()
+              .printf(
+                  "warning: %s: %s (types are inferred from the seed file on every load)%n",
+                  project.names().display(loaded.table()), change);
+        }
       }
     }
     return ExitCodes.OK;

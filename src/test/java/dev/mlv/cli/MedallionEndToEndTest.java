@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -171,7 +172,27 @@ class MedallionEndToEndTest {
     assertThat(show.out()).contains("silver,trials_clean");
     CliRun create = mlv("sql", "SHOW CREATE MATERIALIZED LAKE VIEW gold.formula_preference");
     assertThat(create.out())
-        .contains("CREATE OR REPLACE MATERIALIZED LAKE VIEW gold.formula_preference");
+        .contains("CREATE OR REPLACE MATERIALIZED LAKE VIEW gold.formula_preference")
+        .contains("\nFROM silver.trials_clean t JOIN bronze.formulas f")
+        .doesNotContain("\\n");
+  }
+
+  @Test
+  @Order(8)
+  void aSeedLoadedAgainWithOtherColumnsSaysHow() throws IOException {
+    Path csv = Path.of(project, "seeds/formulas.csv");
+    List<String> lines = Files.readAllLines(csv);
+    List<String> wider = new java.util.ArrayList<>();
+    for (int i = 0; i < lines.size(); i++) {
+      wider.add(lines.get(i) + (i == 0 ? ",launch_year" : ",2026"));
+    }
+    Files.write(csv, wider);
+    CliRun seed = mlv("seed", "bronze.formulas");
+    assertThat(seed.exitCode()).as(seed.toString()).isZero();
+    assertThat(seed.out()).contains("bronze.formulas").contains("6 rows");
+    assertThat(seed.err())
+        .contains("warning: bronze.formulas: column launch_year INT added")
+        .contains("inferred from the seed file");
   }
 
   private static JsonNode view(JsonNode run, String id) {

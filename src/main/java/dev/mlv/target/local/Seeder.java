@@ -8,19 +8,32 @@ import dev.mlv.project.SourceConfig;
 import dev.mlv.sql.Name;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * Loads the seed files that mlv.yml declares for sources (CSV with a header row, or Parquet) into
  * Delta tables of the local lakehouse, replacing what they held, in one commit each.
  */
 public final class Seeder {
-  /** One source loaded: its id, the rows written and the table version after the commit. */
-  public record Loaded(ObjectId table, long rows, long version) {}
+  /**
+   * One source loaded: its id, the rows written, the table version after the commit, and how its
+   * columns differ from the table it replaced (a seed's types are inferred again on every load).
+   */
+  public record Loaded(ObjectId table, long rows, long version, List<String> schemaChanges) {
+    public Loaded {
+      schemaChanges = List.copyOf(schemaChanges);
+    }
+  }
 
   private final LocalTarget target;
   private final Project project;
@@ -81,7 +94,9 @@ public final class Seeder {
                   .option("mode", "FAILFAST")
                   .csv(file.toString());
       long rows;
+      List<String> changes;
       try {
+        changes = schemaChanges(spark, target.warehouse().tableDir(id), df.schema());
         rows = df.count();
         // Keep the table's properties (change data feed) across reloads.
         df.write()
@@ -101,8 +116,36 @@ public final class Seeder {
             e);
       }
       OptionalLong v = Warehouse.latestCommit(target.warehouse().tableDir(id));
-      out.add(new Loaded(id, rows, v.orElse(0)));
+      out.add(new Loaded(id, rows, v.orElse(0), changes));
     }
+    return out;
+  }
+
+  /** Columns added, removed or retyped against the table already there (none when it is new). */
+  static List<String> schemaChanges(
+      SparkSession spark, java.nio.file.Path tableDir, StructType loaded) {
+    if (Warehouse.latestCommit(tableDir).isEmpty()) {
+      return List.of();
+    }
+    StructType before = spark.read().format("delta").load(tableDir.toString()).schema();
+    return schemaChanges(before, loaded);
+  }
+
+  static List<String> schemaChanges(StructType before, StructType after) {
+    Map<String, DataType> old = new LinkedHashMap<>();
+    for (StructField f : before.fields()) {
+      old.put(f.name().toLowerCase(Locale.ROOT), f.dataType());
+    }
+    List<String> out = new ArrayList<>();
+    for (StructField f : after.fields()) {
+      DataType was = old.remove(f.name().toLowerCase(Locale.ROOT));
+      if (was == null) {
+        out.add("column " + f.name() + " " + f.dataType().sql() + " added");
+      } else if (!was.equals(f.dataType())) {
+        out.add("column " + f.name() + " " + was.sql() + " -> " + f.dataType().sql());
+      }
+    }
+    old.forEach((name, type) -> out.add("column " + name + " " + type.sql() + " removed"));
     return out;
   }
 }
