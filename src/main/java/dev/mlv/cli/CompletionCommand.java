@@ -1,5 +1,6 @@
 package dev.mlv.cli;
 
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -20,7 +21,10 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  source <(mlv completion bash)",
-      "  source <(mlv completion zsh)             # in ~/.zshrc; zsh runs it with bashcompinit"
+      "  source <(mlv completion zsh)             # in ~/.zshrc; zsh runs it with bashcompinit",
+      "",
+      "View names after refresh, plan, lineage, explain and quarantine are completed from the",
+      "project (mlv lineage runs on each Tab, with the -p given on the command line)."
     })
 public final class CompletionCommand implements Callable<Integer> {
   enum Shell {
@@ -33,17 +37,59 @@ public final class CompletionCommand implements Callable<Integer> {
   @Parameters(paramLabel = "SHELL", description = "bash or zsh.")
   Shell shell;
 
+  /** The commands whose positional arguments are view selectors. */
+  static final List<String> SELECTOR_COMMANDS =
+      List.of("refresh", "plan", "lineage", "explain", "quarantine");
+
+  /**
+   * Prints the project's view and table names for a selector, asking {@code mlv lineage} (with the
+   * command line's {@code -p}, if any): names change with the project, so they cannot be written
+   * into the script.
+   */
+  static final String NAMES_FUNCTION =
+      """
+
+      # Names of the project's views and tables, for selectors; honours -p/--project.
+      function _mlv_complete_names() {
+        local i project=()
+        for ((i = 1; i < COMP_CWORD; i++)); do
+          case ${COMP_WORDS[i]} in
+            -p|--project) project=(-p "${COMP_WORDS[i+1]}") ;;
+            --project=*) project=(-p "${COMP_WORDS[i]#--project=}") ;;
+          esac
+        done
+        "${COMP_WORDS[0]}" lineage "${project[@]}" --format text 2>/dev/null \\
+          | awk 'NF >= 2 && $1 != "layer" { print $2 }'
+      }
+      """;
+
   @Override
   public Integer call() {
-    CommandLine root = spec.root().commandLine();
-    String script = AutoComplete.bash("mlv", root);
-    if (shell == Shell.zsh) {
-      // picocli's script runs in zsh through bash compatibility.
-      script =
-          "autoload -U +X compinit && compinit\nautoload -U +X bashcompinit && bashcompinit\n"
-              + script;
-    }
-    spec.commandLine().getOut().print(script);
+    // picocli's script serves bash and zsh alike: under zsh it loads compinit only when it is not
+    // loaded yet, and runs through bashcompinit.
+    spec.commandLine().getOut().print(script(spec.root().commandLine()));
     return ExitCodes.OK;
+  }
+
+  static String script(CommandLine root) {
+    String script = AutoComplete.bash("mlv", root);
+    for (String command : SELECTOR_COMMANDS) {
+      String header = "function _picocli_mlv_" + command + "() {";
+      int at = script.indexOf(header);
+      String empty = "local positionals=\"\"";
+      int slot = at < 0 ? -1 : script.indexOf(empty, at);
+      if (slot < 0) {
+        throw new IllegalStateException("picocli's script has no positionals for " + command);
+      }
+      script =
+          script.substring(0, slot)
+              + "local positionals=$(_mlv_complete_names)"
+              + script.substring(slot + empty.length());
+    }
+    int complete = script.lastIndexOf("complete -F _complete_mlv");
+    return script.substring(0, complete)
+        + NAMES_FUNCTION.strip()
+        + "\n\n"
+        + script.substring(complete);
   }
 }
