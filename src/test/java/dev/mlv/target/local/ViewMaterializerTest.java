@@ -69,6 +69,12 @@ class ViewMaterializerTest {
     return new MaterializeRequest(view, select, constraints, List.of(), Optional.empty(), Map.of());
   }
 
+  /** A request whose SELECT was read from a file, starting at {@code at}. */
+  private static MaterializeRequest writtenAt(ObjectId view, String select, Position at) {
+    return new MaterializeRequest(
+        view, select, List.of(), List.of(), Optional.empty(), Map.of(), Optional.of(at));
+  }
+
   private static long count(ObjectId table) {
     return spark
         .sql("SELECT count(*) FROM lh_mat." + table.schema() + "." + table.name())
@@ -247,16 +253,7 @@ class ViewMaterializerTest {
     MlvException failure =
         catchThrowableOfType(
             MlvException.class,
-            () ->
-                materializer.materialize(
-                    new MaterializeRequest(
-                        id("silver", "bad_place"),
-                        sql,
-                        List.of(),
-                        List.of(),
-                        Optional.empty(),
-                        Map.of(),
-                        Optional.of(select))));
+            () -> materializer.materialize(writtenAt(id("silver", "bad_place"), sql, select)));
     assertThat(failure.diagnostics()).hasSize(1);
     assertThat(failure.diagnostics().get(0).position())
         .isEqualTo(new Position(Path.of("views/silver/bad.sql"), 4, 18));
@@ -270,14 +267,10 @@ class ViewMaterializerTest {
             MlvException.class,
             () ->
                 materializer.materialize(
-                    new MaterializeRequest(
+                    writtenAt(
                         id("silver", "bad_place"),
                         "SELECT nope FROM lh_mat.bronze.preference_trials",
-                        List.of(),
-                        List.of(),
-                        Optional.empty(),
-                        Map.of(),
-                        Optional.of(select))));
+                        select)));
     assertThat(onFirstLine.diagnostics().get(0).position())
         .isEqualTo(new Position(Path.of("views/silver/bad.sql"), 3, 11));
   }
