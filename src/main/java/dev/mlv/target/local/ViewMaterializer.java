@@ -103,6 +103,12 @@ public final class ViewMaterializer {
       try {
         spark.sql(createOrReplaceSql(request, source, columns, udfName));
       } catch (Exception e) {
+        // First: a constraint Spark cannot resolve (its error quotes the plan, FAIL markers too).
+        MlvException unresolved = unresolvedConstraint(spark, source, view, constraints, columns);
+        if (unresolved != null) {
+          unresolved.initCause(e);
+          throw unresolved;
+        }
         throw translate(view, constraints, e, failingRows(spark, source, columns, constraints));
       } finally {
         spark.sql("DROP TEMPORARY FUNCTION IF EXISTS " + udfName);
@@ -184,6 +190,45 @@ public final class ViewMaterializer {
         return List.of();
       }
     };
+  }
+
+  /**
+   * The first constraint Spark cannot resolve against the SELECT's columns, as an error at the
+   * constraint in the view's file; null when they all resolve. Asked only after the write failed,
+   * since Spark's own error points into the SQL mlv generated around the constraints.
+   */
+  private static MlvException unresolvedConstraint(
+      SparkSession spark,
+      String source,
+      ObjectId view,
+      List<Constraint> constraints,
+      List<String> columns) {
+    if (constraints.isEmpty()) {
+      return null;
+    }
+    Dataset<Row> rows = spark.sql(source);
+    for (Constraint c : constraints) {
+      try {
+        rows.selectExpr("(" + c.expression() + ")").schema();
+      } catch (Exception e) { // AnalysisException or ParseException, thrown unchecked
+        return new MlvException(
+            Diagnostic.error(
+                REFRESH_FAILED,
+                c.position(),
+                "refresh of "
+                    + view
+                    + " failed: constraint "
+                    + c.name()
+                    + " CHECK ("
+                    + c.expression()
+                    + ") cannot be evaluated: "
+                    + SparkMessages.withoutSparkPlace(SparkMessages.firstLine(e)),
+                "a constraint reads the columns of the view's SELECT: "
+                    + String.join(", ", columns)
+                    + "; nothing was written"));
+      }
+    }
+    return null;
   }
 
   private static String broken(Constraint c) {
@@ -398,6 +443,9 @@ public final class ViewMaterializer {
       Exception e,
       java.util.function.IntFunction<List<String>> failingRows) {
     for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof org.apache.spark.sql.AnalysisException) {
+        continue; // its message quotes the plan, markers included: no row failed
+      }
       Matcher m = FAIL_MARKER.matcher(String.valueOf(t.getMessage()));
       if (m.find()) {
         int index = Integer.parseInt(m.group(1));

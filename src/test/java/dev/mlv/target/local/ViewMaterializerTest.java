@@ -276,6 +276,45 @@ class ViewMaterializerTest {
   }
 
   @Test
+  void aConstraintOnAColumnTheSelectDoesNotHaveIsReportedAtTheConstraint() {
+    ObjectId view = id("silver", "bad_check");
+    Position at = new Position(Path.of("views/silver/bad_check.sql"), 2, 5);
+    List<Constraint> rules =
+        List.of(
+            new Constraint("has_testers", "n_testers > 0", OnMismatch.DROP, AT),
+            new Constraint("pct_ok", "first_choice_pctx <= 100", OnMismatch.FAIL, at));
+    MlvException failure =
+        catchThrowableOfType(
+            MlvException.class,
+            () -> materializer.materialize(request(view, SILVER_SELECT, rules)));
+    assertThat(failure.diagnostics().get(0).position()).isEqualTo(at);
+    assertThat(failure.getMessage())
+        .contains("constraint pct_ok CHECK (first_choice_pctx <= 100) cannot be evaluated")
+        .contains("first_choice_pctx")
+        .contains("hint: a constraint reads the columns of the view's SELECT: trial_id,");
+    assertThat(materializer.tableExists(view)).isFalse();
+
+    // An analysis error elsewhere quotes the plan with its FAIL markers: no row is blamed.
+    MlvException partition =
+        catchThrowableOfType(
+            MlvException.class,
+            () ->
+                materializer.materialize(
+                    new MaterializeRequest(
+                        view,
+                        SILVER_SELECT,
+                        rules.subList(0, 1).stream()
+                            .map(c -> new Constraint(c.name(), c.expression(), OnMismatch.FAIL, AT))
+                            .toList(),
+                        List.of("no_such_column"),
+                        Optional.empty(),
+                        Map.of())));
+    assertThat(partition.diagnostics().get(0).ruleId()).isEqualTo(ViewMaterializer.REFRESH_FAILED);
+    assertThat(partition.getMessage()).contains("no_such_column").doesNotContain("is not met by");
+    assertThat(materializer.tableExists(view)).isFalse();
+  }
+
+  @Test
   void sparksLineAndPosAreReadWhenItGivesNoQueryContext() {
     Position select = new Position(Path.of("v.sql"), 2, 4);
     String sql = "SELECT a,\n  b FROM t";
