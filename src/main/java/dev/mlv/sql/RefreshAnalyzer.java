@@ -190,8 +190,35 @@ public final class RefreshAnalyzer {
     SqlNode root;
     try {
       root = SqlParser.create(rewritten.sql(), TableExtractor.CONFIG).parseQuery();
-    } catch (SqlParseException | RuntimeException e) {
-      walk.full("SELECT", 0, "NOT_ANALYSABLE", "the SELECT could not be analysed: " + e);
+    } catch (SqlParseException e) {
+      // Spark reads it (the view parsed), mlv's analyser does not: say where, in one line.
+      SqlParserPos p = e.getPos();
+      int at =
+          p == null || p.getLineNum() < 1
+              ? 0
+              : Math.min(
+                  sql.length(), TableExtractor.offsetOf(sql, p.getLineNum(), p.getColumnNum()));
+      String what =
+          String.valueOf(e.getMessage())
+              .lines()
+              .findFirst()
+              .orElse("")
+              .replaceFirst("\\s*at line \\d+, column \\d+\\.?$", "");
+      walk.full(
+          "SQL mlv cannot analyse",
+          at,
+          "NOT_ANALYSABLE",
+          "mlv's analyser does not read the SELECT from here (" + what + ")");
+      return walk.result(constraints);
+    } catch (RuntimeException e) {
+      walk.full(
+          "SQL mlv cannot analyse",
+          0,
+          "NOT_ANALYSABLE",
+          "mlv's analyser failed on the SELECT ("
+              + e.getClass().getSimpleName()
+              + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse(""))
+              + ")");
       return walk.result(constraints);
     } catch (StackOverflowError e) {
       walk.full("SELECT", 0, "NOT_ANALYSABLE", "the SELECT nests too deeply to be analysed");

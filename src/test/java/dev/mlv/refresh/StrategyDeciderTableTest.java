@@ -515,5 +515,14 @@ class StrategyDeciderTableTest {
                 .constructs())
         .extracting(c -> c.construct() + "@" + c.position().line() + ":" + c.position().column())
         .containsExactly("LATERAL_VIEW@2:15");
+    // SQL only Spark reads (pipe syntax, variant paths): one line, at the place mlv stopped.
+    var pipe =
+        RefreshAnalyzer.analyze(
+            "SELECT id, v:a.b AS ab FROM bronze.a", Position.start(null), List.of());
+    assertThat(pipe.constructs()).hasSize(1);
+    assertThat(pipe.constructs().get(0).code()).isEqualTo("NOT_ANALYSABLE");
+    assertThat(pipe.constructs().get(0).position().column()).isEqualTo(13);
+    assertThat(pipe.constructs().get(0).note())
+        .isEqualTo("mlv's analyser does not read the SELECT from here (Encountered \": a\")");
   }
 }
