@@ -236,6 +236,12 @@ public final class RefreshAnalyzer {
     return walk.result(constraints);
   }
 
+  /**
+   * A CTE in scope: {@code counted} when a second use makes the view full (not inside an
+   * expression), its query with the CTEs visible to it, and whether that query was walked yet.
+   */
+  private record Cte(boolean counted, SqlNode query, Map<String, Cte> scope, boolean[] walked) {}
+
   /** Where a query sits: the view's own result, a FROM item, or an expression. */
   private enum Level {
     TOP,
@@ -344,25 +350,46 @@ public final class RefreshAnalyzer {
 
     // ---- queries ----
 
+    /** Walks a CTE's query once, where it is first used (a CTE read twice is full anyway). */
+    private void use(Cte cte, Level level, List<UnionBranch> branches, RefContext context) {
+      if (cte.walked()[0]) {
+        return;
+      }
+      cte.walked()[0] = true;
+      query(
+          cte.query(),
+          level == Level.EXPRESSION ? level : Level.FROM,
+          branches,
+          context,
+          cte.scope());
+    }
+
     void query(
         SqlNode node,
         Level level,
         List<UnionBranch> branches,
         RefContext context,
-        Map<String, Boolean> ctes) {
+        Map<String, Cte> ctes) {
       if (node instanceof SqlWith with) {
-        Map<String, Boolean> scope = new HashMap<>(ctes);
+        // A CTE's tables are read where the CTE is used: in that UNION ALL branch, on that side
+        // of a LEFT JOIN, in that subquery. So its query is walked at its (first) use.
+        Map<String, Cte> scope = new HashMap<>(ctes);
+        List<Cte> defined = new ArrayList<>();
         for (SqlNode item : with.withList) {
           SqlWithItem cte = (SqlWithItem) item;
           String name = cte.name.getSimple().toLowerCase(Locale.ROOT);
           if (cte.recursive != null && cte.recursive.booleanValue()) {
             full("WITH RECURSIVE " + name, offset(cte), "RECURSIVE_CTE", "not supported");
           }
-          query(
-              cte.query, level == Level.EXPRESSION ? level : Level.FROM, branches, context, scope);
-          scope.put(name, level != Level.EXPRESSION);
+          Cte c = new Cte(level != Level.EXPRESSION, cte.query, Map.copyOf(scope), new boolean[1]);
+          defined.add(c);
+          scope.put(name, c);
         }
         query(with.body, level, branches, context, scope);
+        // One never used reads nothing, but its SQL is still judged.
+        for (Cte c : defined) {
+          use(c, level, branches, context);
+        }
       } else if (node instanceof SqlOrderBy orderBy) {
         if ((orderBy.offset != null || orderBy.fetch != null) && level != Level.EXPRESSION) {
           full("LIMIT", offset(orderBy.fetch), "LIMIT", "a limited result is not additive");
@@ -408,7 +435,7 @@ public final class RefreshAnalyzer {
         Level level,
         List<UnionBranch> branches,
         RefContext context,
-        Map<String, Boolean> ctes) {
+        Map<String, Cte> ctes) {
       boolean expr = level == Level.EXPRESSION;
       if (select.isDistinct() && !expr) {
         full("SELECT DISTINCT", offset(select), "DISTINCT", "duplicates across runs");
@@ -533,7 +560,7 @@ public final class RefreshAnalyzer {
         Level level,
         List<UnionBranch> branches,
         RefContext context,
-        Map<String, Boolean> ctes,
+        Map<String, Cte> ctes,
         boolean aliased) {
       if (node instanceof SqlIdentifier identifier) {
         table(identifier, level, branches, context, ctes, aliased);
@@ -619,14 +646,16 @@ public final class RefreshAnalyzer {
         Level level,
         List<UnionBranch> branches,
         RefContext context,
-        Map<String, Boolean> ctes,
+        Map<String, Cte> ctes,
         boolean aliased) {
       if (identifier.isSimple()
           && ctes.containsKey(identifier.getSimple().toLowerCase(Locale.ROOT))) {
         String name = identifier.getSimple().toLowerCase(Locale.ROOT);
-        if (Boolean.TRUE.equals(ctes.get(name))) {
+        Cte cte = ctes.get(name);
+        if (cte.counted()) {
           cteUses.merge(name, 1, Integer::sum);
         }
+        use(cte, level, branches, context);
         return;
       }
       SqlParserPos pos = identifier.getParserPosition();
@@ -672,7 +701,7 @@ public final class RefreshAnalyzer {
         Level level,
         List<UnionBranch> branches,
         RefContext context,
-        Map<String, Boolean> ctes) {
+        Map<String, Cte> ctes) {
       if (node == null) {
         return;
       }

@@ -257,6 +257,17 @@ class StrategyDeciderTableTest {
             World.appendTo("b"),
             "full LEFT_JOIN_RIGHT_CHANGED"),
         row(
+            "left join to a CTE, right changed",
+            "WITH r AS (SELECT k, w FROM bronze.b) SELECT a.k, r.w FROM bronze.a a LEFT JOIN r"
+                + " ON a.k = r.k",
+            World.appendTo("b"),
+            "full LEFT_JOIN_RIGHT_CHANGED"),
+        row(
+            "IN subquery over a CTE, its table changed",
+            "WITH r AS (SELECT k FROM bronze.b) SELECT k FROM bronze.a WHERE k IN (SELECT k FROM r)",
+            World.appendTo("b"),
+            "full SUBQUERY_TABLE_CHANGED"),
+        row(
             "left semi join, right changed",
             "SELECT a.k FROM bronze.a a LEFT SEMI JOIN bronze.b b ON a.k = b.k",
             World.appendTo("a", "b"),

@@ -76,6 +76,21 @@ class IncrementalRefreshDifferentialTest {
               "CREATE MATERIALIZED LAKE VIEW silver.l AS\n"
                   + "SELECT a.k, a.v, b.w FROM bronze.a a LEFT JOIN bronze.b b ON a.k = b.k",
               "SELECT a.k, a.v, b.w FROM bronze.a a LEFT JOIN bronze.b b ON a.k = b.k"),
+          // A CTE's tables are read where the CTE is used: in one UNION ALL branch, or on the
+          // right side of a LEFT JOIN.
+          new Shape(
+              "silver.cu",
+              "CREATE MATERIALIZED LAKE VIEW silver.cu AS\n"
+                  + "WITH x AS (SELECT k, v FROM bronze.a WHERE v IS NOT NULL)\n"
+                  + "SELECT k, v AS x FROM x UNION ALL SELECT k, w AS x FROM bronze.b",
+              "SELECT k, v AS x FROM bronze.a WHERE v IS NOT NULL"
+                  + " UNION ALL SELECT k, w AS x FROM bronze.b"),
+          new Shape(
+              "silver.cl",
+              "CREATE MATERIALIZED LAKE VIEW silver.cl AS\n"
+                  + "WITH r AS (SELECT k, w FROM bronze.b)\n"
+                  + "SELECT a.k, a.v, r.w FROM bronze.a a LEFT JOIN r ON a.k = r.k",
+              "SELECT a.k, a.v, b.w FROM bronze.a a LEFT JOIN bronze.b b ON a.k = b.k"),
           new Shape(
               "gold.agg",
               "CREATE MATERIALIZED LAKE VIEW gold.agg AS\n"
@@ -102,9 +117,10 @@ class IncrementalRefreshDifferentialTest {
   private static final Map<String, Set<String>> READERS =
       Map.of(
           "a",
-          Set.of("silver.f", "silver.j", "silver.u", "silver.l", "gold.agg"),
+          Set.of(
+              "silver.f", "silver.j", "silver.u", "silver.l", "silver.cu", "silver.cl", "gold.agg"),
           "b",
-          Set.of("silver.j", "silver.u", "silver.l"),
+          Set.of("silver.j", "silver.u", "silver.l", "silver.cu", "silver.cl"),
           "p",
           Set.of("gold.avg"));
 
@@ -191,7 +207,15 @@ class IncrementalRefreshDifferentialTest {
     assertThat(incremental.keySet())
         .as(incremental.toString())
         .contains(
-            "silver.f", "silver.j", "silver.u", "silver.l", "gold.agg", "gold.avg", "gold.chain");
+            "silver.f",
+            "silver.j",
+            "silver.u",
+            "silver.l",
+            "silver.cu",
+            "silver.cl",
+            "gold.agg",
+            "gold.avg",
+            "gold.chain");
   }
 
   // ---- set-up and changes ----
