@@ -132,14 +132,14 @@ final class IncrementalMaterializer {
           LocalTarget.elapsed(t0),
           Optional.empty());
     } catch (MlvException e) {
-      return LocalTarget.failed(id, strategy.label(), reason, e.getMessage(), t0);
+      return LocalTarget.failed(id, strategy.label(), reason, LocalTarget.placed(e, def), t0);
     } catch (RuntimeException e) {
-      return LocalTarget.failed(
-          id,
-          strategy.label(),
-          reason,
-          "incremental refresh failed: " + SparkMessages.firstLine(e),
-          t0);
+      MlvException failure =
+          new MlvException(
+              ViewMaterializer.REFRESH_FAILED,
+              "incremental refresh failed: " + SparkMessages.firstLine(e),
+              e);
+      return LocalTarget.failed(id, strategy.label(), reason, LocalTarget.placed(failure, def), t0);
     } finally {
       for (String t : temps) {
         spark.catalog().dropTempView(t);

@@ -1,5 +1,6 @@
 package dev.mlv.target.local;
 
+import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.MlvException;
 import dev.mlv.diag.Position;
 import dev.mlv.lineage.LineageGraph;
@@ -562,12 +563,34 @@ public final class LocalTarget implements Target {
       if (limit != null && limit.expired()) {
         return failed(id, strategy.label(), "RUN_TIMEOUT", limit.message(), t0);
       }
-      if (e instanceof MlvException) {
-        return failed(id, strategy.label(), reason, e.getMessage(), t0);
-      }
-      return failed(
-          id, strategy.label(), reason, "refresh failed: " + SparkMessages.firstLine(e), t0);
+      MlvException failure =
+          e instanceof MlvException m
+              ? m
+              : new MlvException(
+                  ViewMaterializer.REFRESH_FAILED,
+                  "refresh failed: " + SparkMessages.firstLine(e),
+                  e);
+      return failed(id, strategy.label(), reason, placed(failure, def), t0);
     }
+  }
+
+  /**
+   * The failure's text with a place in the view's file when it has none: where Spark says the
+   * failing expression is (a CAST of a bad value, a division by zero), found by the fragment it
+   * quotes, else the view's CREATE statement, so the file is always named.
+   */
+  static String placed(MlvException failure, ViewDefinition def) {
+    var first = failure.diagnostics().get(0);
+    if (first.position() != null || def.position() == null || def.position().file() == null) {
+      return failure.getMessage();
+    }
+    Position at = def.position();
+    if (def.body() instanceof ViewBody.Select select && failure.getCause() != null) {
+      at =
+          SparkMessages.placeByFragment(failure.getCause(), select.sql(), select.position())
+              .orElse(at);
+    }
+    return Diagnostic.error(first.ruleId(), at, first.message(), first.hint()).format();
   }
 
   /**

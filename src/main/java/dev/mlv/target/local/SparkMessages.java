@@ -93,6 +93,28 @@ final class SparkMessages {
     return Optional.of(start.advance(sql, offset + pos));
   }
 
+  /**
+   * Where the expression Spark's error quotes is written in {@code sql}, when it is written there
+   * exactly once: for an error raised while running SQL mlv generated around the view's SELECT (a
+   * bad CAST, a division by zero), whose offsets are not the SELECT's.
+   */
+  static Optional<Position> placeByFragment(Throwable e, String sql, Position start) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SparkThrowable s) {
+        for (QueryContext c : s.getQueryContext()) {
+          String fragment = c.fragment();
+          if (c.contextType() == QueryContextType.SQL && fragment != null && !fragment.isBlank()) {
+            int at = sql.indexOf(fragment);
+            if (at >= 0 && sql.indexOf(fragment, at + 1) < 0) {
+              return Optional.of(start.advance(sql, at));
+            }
+          }
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
   private static boolean quotes(String sql, QueryContext c) {
     int from = c.startIndex();
     int to = c.stopIndex();
