@@ -44,6 +44,7 @@ public final class Checker {
     for (ProjectView v : project.views().values()) {
       ViewDefinition d = v.definition();
       replaceWithIfNotExists(d, out);
+      reservedProperties(d, out);
       uppercaseSchema(d, project.config().schema(), out);
       if (d.body() instanceof ViewBody.Files f) {
         fileView(d, f, out);
@@ -65,6 +66,31 @@ public final class Checker {
               d.position(),
               "OR REPLACE and IF NOT EXISTS cannot be combined; Fabric rejects the statement",
               "keep CREATE OR REPLACE (mlv deploys with it anyway) and drop IF NOT EXISTS"));
+    }
+  }
+
+  /** Table properties Spark sets itself and refuses in TBLPROPERTIES (CatalogV2Util). */
+  private static final Set<String> RESERVED_PROPERTIES =
+      Set.of("comment", "location", "provider", "owner", "external", "is_managed_location");
+
+  private static void reservedProperties(ViewDefinition d, List<Diagnostic> out) {
+    for (String key : d.properties().keySet()) {
+      String k = key.toLowerCase(Locale.ROOT);
+      if (RESERVED_PROPERTIES.contains(k)) {
+        // The key as written in the header, so the error points at it.
+        int at = d.statement().indexOf("'" + key + "'");
+        if (at < 0) {
+          at = d.statement().indexOf("\"" + key + "\"");
+        }
+        out.add(
+            Diagnostic.error(
+                "RESERVED_PROPERTY",
+                at < 0 ? d.position() : d.position().advance(d.statement(), at),
+                "'" + key + "' is a reserved table property; Spark refuses it in TBLPROPERTIES",
+                k.equals("comment")
+                    ? "use the COMMENT clause of the view"
+                    : "remove it; Spark sets it for the table itself"));
+      }
     }
   }
 

@@ -251,6 +251,21 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aReservedTablePropertyIsAnErrorAtItsKey() throws IOException {
+    project(
+        YML,
+        "e.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.e\nTBLPROPERTIES ('team' = 'x', 'Owner' = 'qa')\n"
+            + "AS SELECT id FROM bronze.orders");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/e.sql:2:30: error[RESERVED_PROPERTY]: 'Owner' is a reserved table property")
+        .doesNotContain("'team'");
+  }
+
+  @Test
   void anUpperCaseSchemaInADottedNameIsPointedAtWhereItIsWritten() throws IOException {
     project(
         YML,
