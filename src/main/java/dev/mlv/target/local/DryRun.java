@@ -52,9 +52,36 @@ final class DryRun {
     target.deltaState().scan(target.warehouse().root());
     List<ViewRun> planned = new ArrayList<>();
     Map<ObjectId, LocalStrategy.Decided> refreshed = new HashMap<>();
+    // Views whose refresh will fail (a source is missing): the run skips what reads them.
+    Map<ObjectId, String> failing = new HashMap<>();
     for (ObjectId id : LocalTarget.order(project.lineage(), request.views())) {
+      Optional<ObjectId> failingUp =
+          project.lineage().upstream(id).stream().filter(failing::containsKey).findFirst();
+      if (failingUp.isPresent()) {
+        String up = project.names().display(failingUp.get());
+        failing.put(id, failing.get(failingUp.get())); // the root cause, for views further down
+        planned.add(
+            new ViewRun(
+                id,
+                ViewStatus.Planned,
+                "none",
+                "UPSTREAM_FAILS: upstream "
+                    + up
+                    + " will fail ("
+                    + failing.get(failingUp.get())
+                    + "), so this view will be skipped",
+                0,
+                0,
+                Map.of(),
+                0,
+                Optional.empty()));
+        continue;
+      }
       LocalStrategy.Decided d = target.plannedStrategy(project, request, id);
       Strategy s = upstreamAware(id, d, refreshed);
+      if (s.code().startsWith("SOURCE_MISSING")) {
+        failing.put(id, s.code());
+      }
       if (!(s instanceof Strategy.Skip)) {
         refreshed.put(id, new LocalStrategy.Decided(s, d.consumed(), d.current(), d.analysisOf()));
       }
@@ -68,7 +95,7 @@ final class DryRun {
               0,
               Map.of(),
               0,
-              java.util.Optional.empty()));
+              Optional.empty()));
     }
     return new RunReport("dry-run", RunStatus.Planned, now, now, target.name(), planned);
   }
