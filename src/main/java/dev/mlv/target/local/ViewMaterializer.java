@@ -215,13 +215,8 @@ public final class ViewMaterializer {
             Diagnostic.error(
                 REFRESH_FAILED,
                 c.position(),
-                "refresh of "
-                    + view
-                    + " failed: constraint "
-                    + c.name()
-                    + " CHECK ("
-                    + c.expression()
-                    + ") cannot be evaluated: "
+                failedConstraint(view, c)
+                    + " cannot be evaluated: "
                     + SparkMessages.withoutSparkPlace(SparkMessages.firstLine(e)),
                 "a constraint reads the columns of the view's SELECT: "
                     + String.join(", ", columns)
@@ -229,6 +224,17 @@ public final class ViewMaterializer {
       }
     }
     return null;
+  }
+
+  /** "refresh of V failed: constraint C CHECK (expr)", how both constraint failures begin. */
+  private static String failedConstraint(ObjectId view, Constraint c) {
+    return "refresh of "
+        + view
+        + " failed: constraint "
+        + c.name()
+        + " CHECK ("
+        + c.expression()
+        + ")";
   }
 
   private static String broken(Constraint c) {
@@ -455,13 +461,8 @@ public final class ViewMaterializer {
           rows.add(m.group(2));
         }
         String message =
-            "refresh of "
-                + view
-                + " failed: constraint "
-                + c.name()
-                + " CHECK ("
-                + c.expression()
-                + ") is not met by "
+            failedConstraint(view, c)
+                + " is not met by "
                 + (rows.size() == 1
                     ? "row " + rows.get(0)
                     : "rows (first " + rows.size() + "): " + String.join("; ", rows));
