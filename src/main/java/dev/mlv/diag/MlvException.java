@@ -19,6 +19,12 @@ public class MlvException extends RuntimeException {
     this(List.of(diagnostic));
   }
 
+  /** A positioned failure caused by {@code cause} (shown with {@code --debug}). */
+  public MlvException(Diagnostic diagnostic, Throwable cause) {
+    super(diagnostic.format(), cause);
+    this.diagnostics = List.of(diagnostic);
+  }
+
   public MlvException(String ruleId, String message) {
     this(Diagnostic.error(ruleId, null, message, null));
   }

@@ -59,7 +59,8 @@ final class DryRun {
           project.lineage().upstream(id).stream().filter(failing::containsKey).findFirst();
       if (failingUp.isPresent()) {
         String up = project.names().display(failingUp.get());
-        failing.put(id, failing.get(failingUp.get())); // the root cause, for views further down
+        String cause = failing.get(failingUp.get());
+        failing.put(id, cause); // the root cause, for views further down
         planned.add(
             new ViewRun(
                 id,
@@ -68,7 +69,7 @@ final class DryRun {
                 "UPSTREAM_FAILS: upstream "
                     + up
                     + " will fail ("
-                    + failing.get(failingUp.get())
+                    + cause
                     + "), so this view will be skipped",
                 0,
                 0,

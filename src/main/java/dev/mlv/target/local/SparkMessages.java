@@ -1,6 +1,8 @@
 package dev.mlv.target.local;
 
 import dev.mlv.diag.Position;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -67,13 +69,9 @@ final class SparkMessages {
    * the fallback.
    */
   static Optional<Position> place(Throwable e, String sql, Position start) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SparkThrowable s) {
-        for (QueryContext c : s.getQueryContext()) {
-          if (c.contextType() == QueryContextType.SQL && quotes(sql, c)) {
-            return Optional.of(start.advance(sql, c.startIndex()));
-          }
-        }
+    for (QueryContext c : sqlContexts(e)) {
+      if (quotes(sql, c)) {
+        return Optional.of(start.advance(sql, c.startIndex()));
       }
     }
     Matcher m = SPARK_PLACE.matcher(firstLine(e));
@@ -99,20 +97,31 @@ final class SparkMessages {
    * bad CAST, a division by zero), whose offsets are not the SELECT's.
    */
   static Optional<Position> placeByFragment(Throwable e, String sql, Position start) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SparkThrowable s) {
-        for (QueryContext c : s.getQueryContext()) {
-          String fragment = c.fragment();
-          if (c.contextType() == QueryContextType.SQL && fragment != null && !fragment.isBlank()) {
-            int at = sql.indexOf(fragment);
-            if (at >= 0 && sql.indexOf(fragment, at + 1) < 0) {
-              return Optional.of(start.advance(sql, at));
-            }
-          }
+    for (QueryContext c : sqlContexts(e)) {
+      String fragment = c.fragment();
+      if (fragment != null && !fragment.isBlank()) {
+        int at = sql.indexOf(fragment);
+        if (at >= 0 && sql.indexOf(fragment, at + 1) < 0) {
+          return Optional.of(start.advance(sql, at));
         }
       }
     }
     return Optional.empty();
+  }
+
+  /** The SQL query contexts of {@code e} and its causes, outermost first. */
+  private static List<QueryContext> sqlContexts(Throwable e) {
+    List<QueryContext> out = new ArrayList<>();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SparkThrowable s) {
+        for (QueryContext c : s.getQueryContext()) {
+          if (c.contextType() == QueryContextType.SQL) {
+            out.add(c);
+          }
+        }
+      }
+    }
+    return out;
   }
 
   private static boolean quotes(String sql, QueryContext c) {

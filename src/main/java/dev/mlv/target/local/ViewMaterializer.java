@@ -104,9 +104,9 @@ public final class ViewMaterializer {
         spark.sql(createOrReplaceSql(request, source, columns, udfName));
       } catch (Exception e) {
         // First: a constraint Spark cannot resolve (its error quotes the plan, FAIL markers too).
-        MlvException unresolved = unresolvedConstraint(spark, source, view, constraints, columns);
+        MlvException unresolved =
+            unresolvedConstraint(spark, source, view, constraints, columns, e);
         if (unresolved != null) {
-          unresolved.initCause(e);
           throw unresolved;
         }
         throw translate(view, constraints, e, failingRows(spark, source, columns, constraints));
@@ -202,7 +202,8 @@ public final class ViewMaterializer {
       String source,
       ObjectId view,
       List<Constraint> constraints,
-      List<String> columns) {
+      List<String> columns,
+      Exception writeFailure) {
     if (constraints.isEmpty()) {
       return null;
     }
@@ -220,7 +221,8 @@ public final class ViewMaterializer {
                     + SparkMessages.withoutSparkPlace(SparkMessages.firstLine(e)),
                 "a constraint reads the columns of the view's SELECT: "
                     + String.join(", ", columns)
-                    + "; nothing was written"));
+                    + "; nothing was written"),
+            writeFailure);
       }
     }
     return null;
@@ -326,15 +328,13 @@ public final class ViewMaterializer {
       if (place.isEmpty()) {
         throw new MlvException(REFRESH_FAILED, message, e);
       }
-      MlvException failure =
-          new MlvException(
-              Diagnostic.error(
-                  REFRESH_FAILED,
-                  place.get(),
-                  SparkMessages.withoutSparkPlace(message),
-                  "Spark could not resolve the SELECT, so nothing was written"));
-      failure.initCause(e);
-      throw failure;
+      throw new MlvException(
+          Diagnostic.error(
+              REFRESH_FAILED,
+              place.get(),
+              SparkMessages.withoutSparkPlace(message),
+              "Spark could not resolve the SELECT, so nothing was written"),
+          e);
     }
   }
 
@@ -466,16 +466,14 @@ public final class ViewMaterializer {
                 + (rows.size() == 1
                     ? "row " + rows.get(0)
                     : "rows (first " + rows.size() + "): " + String.join("; ", rows));
-        MlvException failure =
-            new MlvException(
-                Diagnostic.error(
-                    CONSTRAINT_FAILED,
-                    c.position(),
-                    message,
-                    "the table was left unchanged; fix the source rows or declare the constraint"
-                        + " ON MISMATCH DROP"));
-        failure.initCause(e);
-        return failure;
+        return new MlvException(
+            Diagnostic.error(
+                CONSTRAINT_FAILED,
+                c.position(),
+                message,
+                "the table was left unchanged; fix the source rows or declare the constraint"
+                    + " ON MISMATCH DROP"),
+            e);
       }
     }
     return new MlvException(
