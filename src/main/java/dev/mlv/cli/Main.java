@@ -1,5 +1,6 @@
 package dev.mlv.cli;
 
+import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.diag.MlvException;
 import dev.mlv.diag.UsageException;
 import dev.mlv.logging.QuietLogging;
@@ -96,7 +97,8 @@ public final class Main {
     for (String name : subcommands) {
       cl.addSubcommand(name, MlvCommand.SUBCOMMANDS.get(name));
     }
-    cl.setOut(out);
+    WatchedWriter watched = new WatchedWriter(out);
+    cl.setOut(watched);
     cl.setErr(err);
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setParameterExceptionHandler(
@@ -124,6 +126,13 @@ public final class Main {
             if (debug && m.getCause() != null) {
               m.getCause().printStackTrace(e);
             }
+            if (!watched.written() && asksForJson(parseResult)) {
+              watched.print(
+                  DiagnosticRenderer.jsonFailure(
+                      c.getCommandSpec().qualifiedName(" ").replaceFirst("^mlv ", ""),
+                      m.diagnostics()));
+              watched.flush();
+            }
           } else if (ex instanceof UserInterrupt) {
             e.println("mlv: interrupted");
             return ExitCodes.INTERRUPTED;
@@ -140,6 +149,47 @@ public final class Main {
           return ExitCodes.ERROR;
         });
     return cl;
+  }
+
+  /** Whether the command that ran was given {@code --format json}. */
+  private static boolean asksForJson(CommandLine.ParseResult parsed) {
+    CommandLine.ParseResult leaf = parsed;
+    while (leaf.subcommand() != null) {
+      leaf = leaf.subcommand();
+    }
+    Object format = leaf.matchedOptionValue("--format", null);
+    return format != null && "json".equalsIgnoreCase(format.toString());
+  }
+
+  /** stdout, remembering whether anything was printed on it. */
+  private static final class WatchedWriter extends PrintWriter {
+    private boolean written;
+
+    WatchedWriter(PrintWriter out) {
+      super(out, true);
+    }
+
+    boolean written() {
+      return written;
+    }
+
+    @Override
+    public void write(int c) {
+      written = true;
+      super.write(c);
+    }
+
+    @Override
+    public void write(char[] buf, int off, int len) {
+      written |= len > 0;
+      super.write(buf, off, len);
+    }
+
+    @Override
+    public void write(String s, int off, int len) {
+      written |= len > 0;
+      super.write(s, off, len);
+    }
   }
 
   /** The file-system exception behind {@code ex}, if that is what it is. */

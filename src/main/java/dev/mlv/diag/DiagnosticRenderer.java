@@ -55,6 +55,22 @@ public final class DiagnosticRenderer {
     root.put("formatVersion", FORMAT_VERSION);
     root.put("files", files);
     root.put("views", views);
+    return write(withDiagnostics(root, diagnostics));
+  }
+
+  /**
+   * The JSON a command asked for with {@code --format json} prints on stdout when it fails before
+   * it has anything else to print, so a program reading stdout gets the reason, not nothing.
+   */
+  public static String jsonFailure(String command, List<Diagnostic> diagnostics) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("formatVersion", FORMAT_VERSION);
+    root.put("command", command);
+    root.put("status", "Failed");
+    return write(withDiagnostics(root, diagnostics));
+  }
+
+  private static ObjectNode withDiagnostics(ObjectNode root, List<Diagnostic> diagnostics) {
     root.put("errors", diagnostics.stream().filter(Diagnostic::isError).count());
     root.put(
         "warnings", diagnostics.stream().filter(d -> d.severity() == Severity.WARNING).count());
@@ -77,6 +93,10 @@ public final class DiagnosticRenderer {
         o.put("hint", d.hint());
       }
     }
+    return root;
+  }
+
+  private static String write(ObjectNode root) {
     try {
       return JSON.writeValueAsString(root) + "\n";
     } catch (JsonProcessingException e) {

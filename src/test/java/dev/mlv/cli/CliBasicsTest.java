@@ -85,6 +85,37 @@ class CliBasicsTest {
   }
 
   @Test
+  void aCommandAskedForJsonFailsWithJsonOnStdout(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path project = dir.resolve("p");
+    assertThat(CliRun.of("init", project.toString()).exitCode()).isZero();
+    java.nio.file.Files.writeString(
+        project.resolve("views/broken.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.broken AS\nSELECT order_id FROM bronze.orders WHERE (\n");
+    String p = project.toString();
+    for (String[] args :
+        new String[][] {
+          {"plan", "--format", "json", "-p", p},
+          {"lineage", "--format", "json", "-p", p},
+          {"refresh", "--dry-run", "--format", "json", "-p", p}
+        }) {
+      CliRun r = CliRun.of(args);
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+      com.fasterxml.jackson.databind.JsonNode doc =
+          new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+      assertThat(doc.path("command").asText()).isEqualTo(args[0]);
+      assertThat(doc.path("status").asText()).isEqualTo("Failed");
+      assertThat(doc.path("errors").asInt()).as(r.out()).isPositive();
+      assertThat(doc.path("diagnostics").get(0).path("file").asText()).endsWith("broken.sql");
+      assertThat(doc.path("diagnostics").get(0).path("line").asInt()).isEqualTo(2);
+      assertThat(r.err()).contains("broken.sql:2:");
+    }
+    // Text output stays on stderr alone.
+    CliRun text = CliRun.of("plan", "-p", p);
+    assertThat(text.out()).isEmpty();
+  }
+
+  @Test
   void pathsAndSelectorsTheUserGotWrongAreErrorsNotInternalErrors(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
     java.nio.file.Path project = dir.resolve("p");
