@@ -7,6 +7,7 @@ import dev.mlv.plan.PlanRenderer;
 import dev.mlv.plan.Planner;
 import dev.mlv.project.Project;
 import dev.mlv.refresh.RunReport;
+import dev.mlv.target.DeployedState;
 import dev.mlv.target.Target;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -107,10 +108,14 @@ public final class ApplyCommand implements Callable<Integer> {
                   + " again");
         }
       } else {
-        plan = PlanCommand.make(project, target, List.of(), prune);
+        DeployedState state = target.state(project);
+        plan = PlanCommand.make(project, target, state, List.of(), prune);
         if (format != ReportFormat.json) {
           out.print(PlanRenderer.text(plan, project.names(), true));
         }
+        PlanCommand.missingTables(
+                project, target, state, new java.util.TreeSet<>(project.views().keySet()))
+            .forEach(spec.commandLine().getErr()::println);
         if (!plan.hasChanges()) {
           out.flush();
           return ExitCodes.OK;

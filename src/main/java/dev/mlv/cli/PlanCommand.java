@@ -1,5 +1,7 @@
 package dev.mlv.cli;
 
+import dev.mlv.lineage.Node;
+import dev.mlv.lineage.NodeKind;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.lineage.Selection;
 import dev.mlv.plan.Plan;
@@ -7,12 +9,16 @@ import dev.mlv.plan.PlanJson;
 import dev.mlv.plan.PlanRenderer;
 import dev.mlv.plan.Planner;
 import dev.mlv.project.Project;
+import dev.mlv.project.SparkTarget;
+import dev.mlv.sql.Name;
+import dev.mlv.target.DeployedState;
 import dev.mlv.target.Target;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.concurrent.Callable;
@@ -99,7 +105,10 @@ public final class PlanCommand implements Callable<Integer> {
     String targetName = Targets.name(project.config(), targetOptions.target);
     Plan plan;
     try (Target target = Targets.open(project.config(), targetName, spec)) {
-      plan = make(project, target, selectors, prune);
+      DeployedState state = target.state(project);
+      plan = make(project, target, state, selectors, prune);
+      missingTables(project, target, state, selection(project, selectors))
+          .forEach(spec.commandLine().getErr()::println);
     }
     String text =
         format == ReportFormat.json
@@ -117,21 +126,70 @@ public final class PlanCommand implements Callable<Integer> {
     return detailedExitcode && plan.hasChanges() ? ExitCodes.CHANGES : ExitCodes.OK;
   }
 
-  static Plan make(Project project, Target target, List<String> selectors, boolean prune) {
-    SortedSet<ObjectId> selection =
-        Selection.views(
-            project.lineage(), Selection.select(project.lineage(), project.names(), selectors));
+  static Plan make(
+      Project project, Target target, DeployedState state, List<String> selectors, boolean prune) {
     boolean whole = selectors == null || selectors.isEmpty();
     Plan views =
         new Planner(Clock.systemUTC())
             .plan(
                 project,
                 target.name(),
-                target.state(project),
-                selection,
+                state,
+                selection(project, selectors),
                 whole,
                 prune,
                 target.deploysPySparkViews());
     return views.withSchedules(ScheduleSync.plan(project, target));
+  }
+
+  private static SortedSet<ObjectId> selection(Project project, List<String> selectors) {
+    return Selection.views(
+        project.lineage(), Selection.select(project.lineage(), project.names(), selectors));
+  }
+
+  /**
+   * One warning per table that selected views read and the target does not have: apply would create
+   * the views and then fail to refresh them, which the plan should say first.
+   */
+  static List<String> missingTables(
+      Project project, Target target, DeployedState state, SortedSet<ObjectId> selection) {
+    List<String> out = new ArrayList<>();
+    for (Node n : project.lineage().nodes().values()) {
+      ObjectId id = n.id();
+      if (n.kind() != NodeKind.TABLE
+          || state.tables().containsKey(id)
+          || state.views().containsKey(id)
+          || !target.listsTable(id)) {
+        continue;
+      }
+      List<String> readers =
+          project.lineage().downstream(id).stream()
+              .filter(selection::contains)
+              .map(project.names()::display)
+              .toList();
+      if (readers.isEmpty()) {
+        continue;
+      }
+      boolean seeded =
+          project.config().sources().stream()
+              .anyMatch(
+                  s ->
+                      s.seed().isPresent()
+                          && project.names().resolve(Name.of(s.name())).equals(id));
+      String fix =
+          !(project.config().target(target.name()).orElse(null) instanceof SparkTarget)
+              ? "Create it in the target's lakehouse, or fix the name in the SQL."
+              : seeded
+                  ? "Load it with 'mlv seed'."
+                  : "Create and load it with 'mlv sql', or declare a seed for it in mlv.yml.";
+      out.add(
+          "warning: "
+              + project.names().display(id)
+              + " is not in the lakehouse; refreshing "
+              + String.join(", ", readers)
+              + " will fail until it is. "
+              + fix);
+    }
+    return out;
   }
 }

@@ -52,6 +52,15 @@ public interface Target extends AutoCloseable {
             + " -t <fabric target>");
   }
 
+  /**
+   * Whether {@link #state} would list {@code table} if it existed, so that its absence from the
+   * state means the table is missing. A target that only lists part of what a project may read says
+   * false for the rest.
+   */
+  default boolean listsTable(ObjectId table) {
+    return false;
+  }
+
   /** The views and tables the target holds now. Read-only; never changes anything. */
   DeployedState state(Project project);
 

@@ -71,6 +71,12 @@ class MedallionEndToEndTest {
         .contains("+ create   gold.formula_preference")
         .contains("+ create   gold.repeat_winners")
         .contains("Plan: 3 to create");
+    // Nothing is seeded yet: the plan says so before apply creates views it cannot fill.
+    assertThat(r.err())
+        .contains(
+            "warning: bronze.preference_trials is not in the lakehouse; refreshing"
+                + " silver.trials_clean will fail until it is. Load it with 'mlv seed'.")
+        .contains("warning: bronze.formulas is not in the lakehouse");
   }
 
   @Test
@@ -90,6 +96,7 @@ class MedallionEndToEndTest {
 
     CliRun plan = mlv("plan", "-o", tmp.resolve("plan.json").toString());
     assertThat(plan.out()).contains("set CDF  bronze.preference_trials");
+    assertThat(plan.err()).doesNotContain("warning");
     CliRun apply = mlv("apply", tmp.resolve("plan.json").toString(), "--format", "json", "--quiet");
     assertThat(apply.exitCode()).as(apply.toString()).isZero();
     JsonNode run = JSON.readTree(apply.out());

@@ -184,6 +184,13 @@ public final class FabricWorkspaceTarget implements Target {
             Optional.of(h.time())));
   }
 
+  /** The state lists every schema of the target's lakehouse, and no other lakehouse. */
+  @Override
+  public boolean listsTable(ObjectId table) {
+    ObjectId here = id(table.schema(), table.name());
+    return here.workspace().equals(table.workspace()) && here.lakehouse().equals(table.lakehouse());
+  }
+
   private ObjectId id(String schema, String name) {
     return new ObjectId(config.workspace(), config.lakehouse(), schema, name);
   }

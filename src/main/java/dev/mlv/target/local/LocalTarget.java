@@ -216,6 +216,12 @@ public final class LocalTarget implements Target {
     return false;
   }
 
+  /** The state is a scan of the whole warehouse: every lakehouse, every table. */
+  @Override
+  public boolean listsTable(ObjectId table) {
+    return true;
+  }
+
   static final Strategy.Skip PYTHON_SKIP =
       new Strategy.Skip(
           "PYSPARK_NOT_RUN_LOCALLY",

@@ -110,4 +110,21 @@ class FabricCliTest {
     assertThat(plan.exitCode()).isNotZero();
     assertThat(plan.err()).contains("MLV_NO_SUCH_VAR").doesNotContain("\tat ");
   }
+
+  @Test
+  void planWarnsOfATableMissingFromTheTargetsLakehouseOnly() {
+    fabric.write(
+        "views/silver/extra.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.extra AS\n"
+            + "SELECT m.id FROM bronze.missing m JOIN other_lh.bronze.elsewhere e ON m.id = e.id\n");
+    CliRun plan = mlv("plan", "-t", "prod");
+    assertThat(plan.exitCode()).as(plan.toString()).isZero();
+    assertThat(plan.err())
+        .contains(
+            "warning: bronze.missing is not in the lakehouse; refreshing silver.extra will fail"
+                + " until it is. Create it in the target's lakehouse, or fix the name in the SQL.")
+        // Another lakehouse is not listed by the target: no guess either way.
+        .doesNotContain("elsewhere")
+        .doesNotContain("bronze.orders");
+  }
 }
