@@ -27,7 +27,11 @@ class RunTimeoutTest {
         "name: slow\nworkspace: slow_ws\nlakehouse: slow_lh\nschema: dbo\nviews: [views]\n"
             + "sources:\n  - name: bronze.seq\n"
             + "targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n"
-            + "    master: local[2]\n";
+            + "    master: local[2]\n"
+            // Spark cancels a running task at the checks that code generation puts into its
+            // loops; the test JVM's Spark runs without code generation (pom.xml), a real run with.
+            + "    conf: {spark.sql.codegen.wholeStage: \"true\","
+            + " spark.sql.codegen.factoryMode: \"FALLBACK\"}\n";
     Files.writeString(p.resolve("mlv.yml"), yml);
     // Cheap over 10 rows, hours over 10,000: a 3-way cross join of bronze.seq with itself.
     Files.writeString(
