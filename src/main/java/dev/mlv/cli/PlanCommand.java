@@ -9,8 +9,6 @@ import dev.mlv.plan.PlanJson;
 import dev.mlv.plan.PlanRenderer;
 import dev.mlv.plan.Planner;
 import dev.mlv.project.Project;
-import dev.mlv.project.SparkTarget;
-import dev.mlv.sql.Name;
 import dev.mlv.target.DeployedState;
 import dev.mlv.target.Target;
 import java.io.IOException;
@@ -158,8 +156,7 @@ public final class PlanCommand implements Callable<Integer> {
       ObjectId id = n.id();
       if (n.kind() != NodeKind.TABLE
           || state.tables().containsKey(id)
-          || state.views().containsKey(id)
-          || !target.listsTable(id)) {
+          || state.views().containsKey(id)) {
         continue;
       }
       List<String> readers =
@@ -170,25 +167,17 @@ public final class PlanCommand implements Callable<Integer> {
       if (readers.isEmpty()) {
         continue;
       }
-      boolean seeded =
-          project.config().sources().stream()
-              .anyMatch(
-                  s ->
-                      s.seed().isPresent()
-                          && project.names().resolve(Name.of(s.name())).equals(id));
-      String fix =
-          !(project.config().target(target.name()).orElse(null) instanceof SparkTarget)
-              ? "Create it in the target's lakehouse, or fix the name in the SQL."
-              : seeded
-                  ? "Load it with 'mlv seed'."
-                  : "Create and load it with 'mlv sql', or declare a seed for it in mlv.yml.";
-      out.add(
-          "warning: "
-              + project.names().display(id)
-              + " is not in the lakehouse; refreshing "
-              + String.join(", ", readers)
-              + " will fail until it is. "
-              + fix);
+      target
+          .missingTableFix(project, id)
+          .ifPresent(
+              fix ->
+                  out.add(
+                      "warning: "
+                          + project.names().display(id)
+                          + " is not in the lakehouse; refreshing "
+                          + String.join(", ", readers)
+                          + " will fail until it is. "
+                          + fix));
     }
     return out;
   }

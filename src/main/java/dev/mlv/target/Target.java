@@ -53,12 +53,12 @@ public interface Target extends AutoCloseable {
   }
 
   /**
-   * Whether {@link #state} would list {@code table} if it existed, so that its absence from the
-   * state means the table is missing. A target that only lists part of what a project may read says
-   * false for the rest.
+   * How to fix {@code table} missing from {@link #state}, a sentence; empty where the state would
+   * not list it even if it existed (a target that lists only part of what a project may read), so
+   * its absence says nothing.
    */
-  default boolean listsTable(ObjectId table) {
-    return false;
+  default Optional<String> missingTableFix(Project project, ObjectId table) {
+    return Optional.empty();
   }
 
   /** The views and tables the target holds now. Read-only; never changes anything. */

@@ -186,9 +186,11 @@ public final class FabricWorkspaceTarget implements Target {
 
   /** The state lists every schema of the target's lakehouse, and no other lakehouse. */
   @Override
-  public boolean listsTable(ObjectId table) {
+  public Optional<String> missingTableFix(Project project, ObjectId table) {
     ObjectId here = id(table.schema(), table.name());
-    return here.workspace().equals(table.workspace()) && here.lakehouse().equals(table.lakehouse());
+    return here.equals(table)
+        ? Optional.of("Create it in the target's lakehouse, or fix the name in the SQL.")
+        : Optional.empty();
   }
 
   private ObjectId id(String schema, String name) {

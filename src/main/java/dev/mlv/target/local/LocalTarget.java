@@ -218,8 +218,9 @@ public final class LocalTarget implements Target {
 
   /** The state is a scan of the whole warehouse: every lakehouse, every table. */
   @Override
-  public boolean listsTable(ObjectId table) {
-    return true;
+  public Optional<String> missingTableFix(Project project, ObjectId table) {
+    String load = loadHint(project, table);
+    return Optional.of(Character.toUpperCase(load.charAt(0)) + load.substring(1) + ".");
   }
 
   static final Strategy.Skip PYTHON_SKIP =
@@ -671,15 +672,20 @@ public final class LocalTarget implements Target {
     if (n != null && n.isView()) {
       return "; run 'mlv apply' to create it";
     }
+    return "; " + loadHint(project, up);
+  }
+
+  /** How a missing table gets its rows locally: its seed, or by hand. */
+  private static String loadHint(Project project, ObjectId table) {
     boolean seeded =
         project.config().sources().stream()
             .anyMatch(
                 s ->
                     s.seed().isPresent()
-                        && project.names().resolve(dev.mlv.sql.Name.of(s.name())).equals(up));
+                        && project.names().resolve(dev.mlv.sql.Name.of(s.name())).equals(table));
     return seeded
-        ? "; load it with 'mlv seed'"
-        : "; create and load it with 'mlv sql', or declare a seed for it in mlv.yml";
+        ? "load it with 'mlv seed'"
+        : "create and load it with 'mlv sql', or declare a seed for it in mlv.yml";
   }
 
   private LocalStrategy.Decided decide(
