@@ -198,7 +198,12 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
 
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
-    return delta().loadTable(pathIdent(requireTableDir(ident)));
+    Path dir = requireTableDir(ident);
+    Optional<Long> pinned = ReadPins.of(dir);
+    if (pinned.isPresent()) {
+      return delta().loadTable(pathIdent(dir), Long.toString(pinned.get()));
+    }
+    return delta().loadTable(pathIdent(dir));
   }
 
   @Override

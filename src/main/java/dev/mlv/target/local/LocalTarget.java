@@ -36,6 +36,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,7 @@ import java.util.OptionalLong;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -549,10 +551,12 @@ public final class LocalTarget implements Target {
               Optional.of(select.position()));
       Optional<ViewMaterializer.QuarantineTarget> q =
           QuarantineStore.target(project, id, currentRun);
+      // Spark reads each source at the version recorded as consumed, not a later commit.
+      Map<Path, Long> pins = new HashMap<>();
+      sources.forEach((up, v) -> pins.put(warehouse.tableDir(up), v));
+      Supplier<MaterializeResult> work = () -> ReadPins.with(pins, () -> m.materialize(req, q));
       MaterializeResult r =
-          limit == null
-              ? m.materialize(req, q)
-              : limit.run(runtime().session().sparkContext(), () -> m.materialize(req, q));
+          limit == null ? work.get() : limit.run(runtime().session().sparkContext(), work);
       return new ViewRun(
           id,
           ViewStatus.Completed,

@@ -162,4 +162,26 @@ class LakehouseCatalogTest {
     assertThatThrownBy(() -> spark.sql("SELECT * FROM lh_cat_a.sales.tmp_renamed"))
         .hasMessageContaining("TABLE_OR_VIEW_NOT_FOUND");
   }
+
+  @Test
+  void aPinnedTableIsReadAtItsPinnedVersionByQueriesAndWrites() {
+    spark.sql("CREATE TABLE lh_cat_a.sales.pinned USING delta AS SELECT 1 AS n");
+    spark.sql("INSERT INTO lh_cat_a.sales.pinned VALUES (2)");
+    Path dir = warehouse.schemaDir("lh_cat_a", "sales").resolve("pinned");
+
+    long atZero =
+        ReadPins.with(
+            java.util.Map.of(dir, 0L),
+            () -> {
+              // A table written while pinned reads the pinned version too (as a refresh does).
+              spark.sql(
+                  "CREATE OR REPLACE TABLE lh_cat_a.sales.pinned_copy USING delta AS"
+                      + " SELECT * FROM lh_cat_a.sales.pinned");
+              return spark.sql("SELECT * FROM lh_cat_a.sales.pinned").count();
+            });
+
+    assertThat(atZero).isEqualTo(1);
+    assertThat(spark.sql("SELECT * FROM lh_cat_a.sales.pinned_copy").count()).isEqualTo(1);
+    assertThat(spark.sql("SELECT * FROM lh_cat_a.sales.pinned").count()).isEqualTo(2);
+  }
 }
