@@ -30,8 +30,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Run Spark SQL against the target's lakehouse: load and inspect tables, and the MLV"
           + " statements SHOW MATERIALIZED LAKE VIEWS, SHOW CREATE, ALTER ... RENAME TO, DROP,"
-          + " REFRESH ... [FULL] and CREATE MATERIALIZED LAKE VIEW. INSERT, UPDATE, DELETE and MERGE"
-          + " into a materialized lake view are refused, as Fabric refuses them."
+          + " REFRESH ... [FULL] and CREATE MATERIALIZED LAKE VIEW. Writes into a materialized lake"
+          + " view (INSERT, UPDATE, DELETE, MERGE, TRUNCATE, CREATE OR REPLACE TABLE) are"
+          + " refused, as Fabric refuses them."
     },
     footer = {
       "",

@@ -1,6 +1,8 @@
 package dev.mlv.target.local;
 
+import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.MlvException;
+import dev.mlv.diag.Position;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.refresh.RefreshRequest;
@@ -19,8 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
@@ -30,10 +30,6 @@ import org.apache.spark.sql.Row;
  * into a view is refused as Fabric refuses it.
  */
 final class LocalSql {
-  private static final Pattern DML =
-      Pattern.compile(
-          "(?is)^\\s*(?:insert\\s+(?:into|overwrite)(?:\\s+table)?|update|delete\\s+from|merge\\s+into)"
-              + "\\s+((?:`[^`]*`|[\\w$]+)(?:\\s*\\.\\s*(?:`[^`]*`|[\\w$]+)){0,3})");
   private static final int MAX_ROWS = 10_000;
 
   private final LocalTarget target;
@@ -65,21 +61,22 @@ final class LocalSql {
   }
 
   private SqlResult other(SqlStatement.Other o) {
-    Matcher m = DML.matcher(o.sql());
-    if (m.find()) {
-      ObjectId id =
-          project.names().resolve(Name.of(m.group(1).replace("`", "").replaceAll("\\s", "")));
+    target.materializer(project);
+    var parser = target.runtime().session().sessionState().sqlParser();
+    for (Name written : WriteTargets.of(parser, o.sql(), o.position())) {
+      ObjectId id = project.names().resolve(written);
       if (target.deployed(id).isPresent()) {
         throw new MlvException(
-            "DML_ON_VIEW",
-            o.position()
-                + ": INSERT, UPDATE, DELETE and MERGE cannot write to the materialized lake"
-                + " view "
-                + project.names().display(id)
-                + "; its data comes only from its SELECT");
+            Diagnostic.error(
+                "DML_ON_VIEW",
+                written.position(),
+                "INSERT, UPDATE, DELETE, MERGE, TRUNCATE and REPLACE cannot write to the"
+                    + " materialized lake view "
+                    + project.names().display(id)
+                    + "; its data comes only from its SELECT",
+                null));
       }
     }
-    target.materializer(project);
     QueryFacts facts = target.extractor().extract(o.sql(), o.position());
     target.registerSpellings(facts.tables());
     try {
@@ -103,7 +100,9 @@ final class LocalSql {
           rows.size() > MAX_ROWS ? "(only the first " + MAX_ROWS + " rows are shown)" : null;
       return new SqlResult(List.of(cols), out, note);
     } catch (Exception e) { // Spark's AnalysisException is checked, yet thrown undeclared
-      throw new MlvException("SQL_FAILED", o.position() + ": " + SparkMessages.firstLine(e), e);
+      Position at = SparkMessages.place(e, o.sql(), o.position()).orElse(o.position());
+      throw new MlvException(
+          "SQL_FAILED", at + ": " + SparkMessages.withoutSparkPlace(SparkMessages.firstLine(e)), e);
     }
   }
 

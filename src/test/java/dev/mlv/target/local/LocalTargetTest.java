@@ -317,13 +317,34 @@ class LocalTargetTest {
             "UPDATE silver.orders_clean SET amount = 0",
             "DELETE FROM lh_local.silver.orders_clean WHERE id = 1",
             "MERGE INTO ws_local.lh_local.silver.orders_clean t USING bronze.orders s"
-                + " ON t.id = s.id WHEN MATCHED THEN DELETE")) {
+                + " ON t.id = s.id WHEN MATCHED THEN DELETE",
+            // Spellings a pattern on the first words missed: the parser's plan shows the write.
+            "WITH x AS (SELECT * FROM silver.orders_clean) INSERT INTO silver.orders_clean"
+                + " SELECT * FROM x",
+            "FROM silver.orders_clean INSERT INTO bronze.orders SELECT *"
+                + " INSERT INTO `silver`.`ORDERS_CLEAN` SELECT *",
+            "INSERT OVERWRITE TABLE silver.orders_clean SELECT * FROM silver.orders_clean",
+            "TRUNCATE TABLE silver.orders_clean",
+            "CREATE OR REPLACE TABLE silver.orders_clean AS SELECT 1 AS x")) {
       assertThatThrownBy(() -> sql(p, dml))
           .as(dml)
           .isInstanceOf(MlvException.class)
           .hasMessageContaining("cannot write to the materialized lake view");
     }
     assertThat(rows(p, "SELECT count(*) FROM silver.orders_clean")).containsExactly("3");
+    assertThat(rows(p, "SELECT count(*) FROM bronze.orders")).containsExactly("3");
+    // The refusal points at the view's name in the statement.
+    assertThatThrownBy(
+            () ->
+                sql(
+                    p,
+                    "WITH x AS (SELECT 1)\nINSERT INTO silver.orders_clean SELECT * FROM"
+                        + " silver.orders_clean"))
+        .hasMessageStartingWith("<input>:2:13: ");
+    // So does a Spark error, at what it names.
+    assertThatThrownBy(() -> sql(p, "SELECT *\nFROM bronze.no_such_table"))
+        .hasMessageStartingWith("<input>:2:6: ")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("line 2 pos"));
 
     // A Spark error is one line naming what is wrong, not an internal error.
     assertThatThrownBy(() -> sql(p, "SELECT * FROM bronze.no_such_table"))
