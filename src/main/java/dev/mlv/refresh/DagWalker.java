@@ -78,7 +78,7 @@ public final class DagWalker {
                             Optional.of(
                                 "the run exceeded its time limit before this view started"));
                       }
-                      return task.apply(id);
+                      return refreshOne(task, id);
                     },
                     pool);
         futures.put(id, f);
@@ -90,6 +90,33 @@ public final class DagWalker {
       return out;
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /**
+   * One view's refresh. A target reports a view's failure as a failed ViewRun; an exception it did
+   * not expect fails that view alone, so the run goes on and its report and history are written.
+   */
+  private static ViewRun refreshOne(Function<ObjectId, ViewRun> task, ObjectId id) {
+    try {
+      return task.apply(id);
+    } catch (Exception e) { // checked exceptions too: Spark throws them undeclared
+      String m =
+          e.getMessage() == null ? "" : e.getMessage().strip().lines().findFirst().orElse("");
+      return new ViewRun(
+          id,
+          ViewStatus.Failed,
+          "none",
+          "INTERNAL_ERROR",
+          0,
+          0,
+          Map.of(),
+          0,
+          Optional.of(
+              "refresh failed unexpectedly ("
+                  + e.getClass().getSimpleName()
+                  + (m.isEmpty() ? "" : ": " + m)
+                  + "); the view's table is at its last committed version"));
     }
   }
 

@@ -133,7 +133,7 @@ final class IncrementalMaterializer {
           Optional.empty());
     } catch (MlvException e) {
       return LocalTarget.failed(id, strategy.label(), reason, LocalTarget.placed(e, def), t0);
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // Spark's AnalysisException is checked, yet thrown undeclared
       MlvException failure =
           new MlvException(
               ViewMaterializer.REFRESH_FAILED,
@@ -299,6 +299,9 @@ final class IncrementalMaterializer {
     for (StructField f : resolve(spark, delta).schema().fields()) {
       columns.add(f.name());
     }
+    if (target.quarantineFor(project, id).isPresent()) {
+      QuarantineStore.checkColumns(id, columns);
+    }
     List<Constraint> constraints = def.constraints();
     String udfName = tag + "_tally";
     ViewMaterializer.Tally tally = new ViewMaterializer.Tally(spark, constraints);
@@ -340,6 +343,7 @@ final class IncrementalMaterializer {
       ObjectId table = quarantine.get().table();
       target.materializer(project).prepare(table);
       QuarantineStore.append(
+          table,
           target.warehouse().tableDir(table),
           spark.sql(ViewMaterializer.quarantineSql(delta, constraints)),
           quarantine.get().runId(),

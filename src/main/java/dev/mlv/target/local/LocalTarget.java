@@ -567,7 +567,7 @@ public final class LocalTarget implements Target {
           r.violations(),
           elapsed(t0),
           Optional.empty());
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // Spark's AnalysisException is checked, yet thrown undeclared
       if (!existed) {
         removeUncommitted(warehouse.tableDir(id));
       }

@@ -1,5 +1,7 @@
 package dev.mlv.target.local;
 
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
@@ -48,32 +50,80 @@ final class QuarantineStore {
     return table.name().toLowerCase(Locale.ROOT).endsWith(SUFFIX);
   }
 
+  /** Columns the quarantine table adds to the view's own. */
+  static final List<String> BOOKKEEPING =
+      List.of(RUN_ID, CONSTRAINTS, QUARANTINED_AT, VIEW_VERSION);
+
+  /** Rule id of a refresh whose dropped rows could not be kept. */
+  static final String QUARANTINE_FAILED = "QUARANTINE_FAILED";
+
+  /**
+   * Refuses, before anything is written, a view with a column the quarantine table needs for its
+   * own bookkeeping: the rows would be written under the wrong meaning, or not at all after the
+   * view's commit had landed.
+   */
+  static void checkColumns(ObjectId view, List<String> columns) {
+    for (String c : columns) {
+      if (BOOKKEEPING.stream().anyMatch(b -> b.equalsIgnoreCase(c))) {
+        throw new MlvException(
+            Diagnostic.error(
+                ViewMaterializer.REFRESH_FAILED,
+                null,
+                "column "
+                    + c
+                    + " of "
+                    + view
+                    + " has a name mlv keeps for the quarantine table's bookkeeping ("
+                    + String.join(", ", BOOKKEEPING)
+                    + "), so its dropped rows cannot be kept; nothing was written",
+                "rename the column in the SELECT, or set quarantine: false for this view"));
+      }
+    }
+  }
+
   /**
    * Appends the dropped rows (the view's columns and {@link #CONSTRAINTS}) in one commit. The
    * view's columns may have changed since the last run: new columns merge in; a column whose type
-   * changed cannot, and then the table starts over with the new shape.
+   * changed cannot, and then the table starts over with the new shape. Runs after the view's own
+   * commit, so a failure says that the view's data did land.
    */
-  static void append(Path table, Dataset<Row> dropped, String runId, long viewVersion, Instant at) {
-    Dataset<Row> rows =
-        dropped
-            .withColumn(RUN_ID, functions.lit(runId))
-            .withColumn(QUARANTINED_AT, functions.lit(Timestamp.from(at)))
-            .withColumn(VIEW_VERSION, functions.lit(viewVersion));
+  static void append(
+      ObjectId table, Path dir, Dataset<Row> dropped, String runId, long viewVersion, Instant at) {
     try {
-      rows.write()
-          .format("delta")
-          .mode("append")
-          .option("mergeSchema", "true")
-          .save(table.toString());
-    } catch (Exception e) { // AnalysisException is checked in Java's eyes, thrown unchecked
-      if (!Warehouse.isTable(table)) {
-        throw e;
+      Dataset<Row> rows =
+          dropped
+              .withColumn(RUN_ID, functions.lit(runId))
+              .withColumn(QUARANTINED_AT, functions.lit(Timestamp.from(at)))
+              .withColumn(VIEW_VERSION, functions.lit(viewVersion));
+      try {
+        rows.write()
+            .format("delta")
+            .mode("append")
+            .option("mergeSchema", "true")
+            .save(dir.toString());
+      } catch (Exception e) { // AnalysisException is checked in Java's eyes, thrown unchecked
+        if (!Warehouse.isTable(dir)) {
+          throw e;
+        }
+        rows.write()
+            .format("delta")
+            .mode("overwrite")
+            .option("overwriteSchema", "true")
+            .save(dir.toString());
       }
-      rows.write()
-          .format("delta")
-          .mode("overwrite")
-          .option("overwriteSchema", "true")
-          .save(table.toString());
+    } catch (Exception e) {
+      throw new MlvException(
+          Diagnostic.error(
+              QUARANTINE_FAILED,
+              null,
+              "the view's new data is committed (Delta version "
+                  + viewVersion
+                  + "), but the rows its DROP rules removed could not be written to "
+                  + table
+                  + ": "
+                  + SparkMessages.firstLine(e),
+              "fix the cause and run 'mlv refresh --full' on the view to record its dropped rows"),
+          e);
     }
   }
 

@@ -85,6 +85,9 @@ public final class ViewMaterializer {
     createSchema(view);
     String select = stripTrailingSemicolon(request.selectSql());
     List<String> columns = analyse(spark, view, select, request.selectAt());
+    if (quarantine.isPresent()) {
+      QuarantineStore.checkColumns(view, columns);
+    }
 
     String suffix = UUID.randomUUID().toString().replace("-", "");
     String udfName = "mlv_tally_" + suffix;
@@ -127,6 +130,7 @@ public final class ViewMaterializer {
         QuarantineTarget q = quarantine.get();
         prepare(q.table());
         QuarantineStore.append(
+            q.table(),
             tableDir(q.table()),
             spark.sql(quarantineSql(source, constraints)),
             q.runId(),

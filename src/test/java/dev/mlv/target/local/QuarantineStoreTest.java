@@ -146,4 +146,58 @@ class QuarantineStoreTest {
     assertThat(spark.catalog().listTables().collectAsList())
         .noneMatch(t -> t.name().startsWith("mlv_source_"));
   }
+
+  @Test
+  void aColumnNamedLikeTheBookkeepingIsRefusedBeforeAnythingIsWritten() {
+    ObjectId view = id("silver", "trials_clash");
+    MaterializeRequest clash =
+        new MaterializeRequest(
+            view,
+            "SELECT trial_id, formula_id AS _MLV_Constraints, first_choice_pct"
+                + " FROM lh_q.bronze.trials",
+            RULES.subList(0, 1),
+            List.of(),
+            Optional.empty(),
+            Map.of());
+    MlvException failure =
+        catchThrowableOfType(
+            MlvException.class,
+            () ->
+                materializer.materialize(
+                    clash,
+                    Optional.of(
+                        new ViewMaterializer.QuarantineTarget(
+                            QuarantineStore.tableOf(view), "run-c"))));
+
+    assertThat(failure.getMessage())
+        .contains("_MLV_Constraints")
+        .contains("quarantine")
+        .contains("nothing was written");
+    assertThat(Warehouse.isTable(dir(view))).isFalse();
+    // Without a quarantine the name is the view's own business.
+    assertThat(materializer.materialize(clash).rowsWritten()).isEqualTo(10);
+  }
+
+  @Test
+  void aQuarantineThatCannotBeWrittenSaysTheViewsDataLanded() throws Exception {
+    ObjectId view = id("silver", "trials_qbroken");
+    ObjectId quarantine = QuarantineStore.tableOf(view);
+    // A plain file where the quarantine table's folder would be.
+    java.nio.file.Files.createDirectories(dir(quarantine).getParent());
+    java.nio.file.Files.writeString(dir(quarantine), "not a table");
+
+    MlvException failure =
+        catchThrowableOfType(
+            MlvException.class,
+            () ->
+                materializer.materialize(
+                    request(view, RULES),
+                    Optional.of(new ViewMaterializer.QuarantineTarget(quarantine, "run-b"))));
+
+    assertThat(failure.diagnostics().get(0).ruleId()).isEqualTo(QuarantineStore.QUARANTINE_FAILED);
+    assertThat(failure.getMessage())
+        .contains("new data is committed")
+        .contains(quarantine.toString());
+    assertThat(spark.read().format("delta").load(dir(view).toString()).count()).isEqualTo(7);
+  }
 }
