@@ -37,6 +37,10 @@ public final class Checker {
           "(?is)^\\s*(?:insert\\s+(?:into|overwrite)(?:\\s+table)?|update|delete\\s+from|merge\\s+into)"
               + "\\s+([`\\w.\\s]+?)(?:\\s|\\(|$)");
 
+  // Another engine's materialized view: in a view folder, almost always a lake view missing LAKE.
+  private static final Pattern MATERIALIZED_VIEW =
+      Pattern.compile("(?is)^\\s*create\\s+(?:or\\s+replace\\s+)?materiali[sz]ed\\s+view\\b");
+
   private Checker() {}
 
   public static List<Diagnostic> check(Project project) {
@@ -364,6 +368,16 @@ public final class Checker {
         } catch (IllegalArgumentException e) {
           // Not a 1-4 part name: leave it to the generic warning below.
         }
+      }
+      if (MATERIALIZED_VIEW.matcher(o.sql()).find()) {
+        out.add(
+            Diagnostic.error(
+                "NOT_A_LAKE_VIEW",
+                o.position(),
+                "CREATE MATERIALIZED VIEW is not a materialized lake view: mlv would not deploy"
+                    + " it, and plan --prune would drop a deployed view it was meant to define",
+                "write CREATE MATERIALIZED LAKE VIEW"));
+        return;
       }
       out.add(
           Diagnostic.warning(

@@ -130,6 +130,11 @@ class ValidateAndLineageTest {
         CREATE MATERIALIZED LAKE VIEW silver.b AS
         SELECT * FROM silver.a JOIN bronze.customerz c ON a.id = c.id
         """,
+        "silver/c.sql",
+        """
+        -- LAKE is missing: not a lake view, and never deployed
+        CREATE OR REPLACE MATERIALIZED VIEW silver.c AS SELECT 1 AS x
+        """,
         "bronze/files.sql",
         """
         CREATE MATERIALIZED LAKE VIEW bronze.raw
