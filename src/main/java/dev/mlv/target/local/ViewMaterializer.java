@@ -85,6 +85,7 @@ public final class ViewMaterializer {
     createSchema(view);
     String select = stripTrailingSemicolon(request.selectSql());
     List<String> columns = analyse(spark, view, select, request.selectAt());
+    checkPartitionColumns(view, request.partitionedBy(), columns);
     if (quarantine.isPresent()) {
       QuarantineStore.checkColumns(view, columns);
     }
@@ -339,6 +340,28 @@ public final class ViewMaterializer {
               SparkMessages.withoutSparkPlace(message),
               "Spark could not resolve the SELECT, so nothing was written"),
           e);
+    }
+  }
+
+  /** Spark's own error for this ("Couldn't find column day in:") ends before naming the columns. */
+  static void checkPartitionColumns(
+      ObjectId view, List<String> partitionedBy, List<String> columns) {
+    for (String p : partitionedBy) {
+      String name = p.replace("`", "");
+      if (columns.stream().noneMatch(c -> c.equalsIgnoreCase(name))) {
+        throw new MlvException(
+            Diagnostic.error(
+                REFRESH_FAILED,
+                null,
+                "PARTITIONED BY column "
+                    + name
+                    + " is not a column of "
+                    + view
+                    + "'s SELECT (its columns: "
+                    + String.join(", ", columns)
+                    + "); nothing was written",
+                "select the column, or partition by one of the selected columns"));
+      }
     }
   }
 

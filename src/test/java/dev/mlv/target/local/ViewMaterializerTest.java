@@ -351,4 +351,24 @@ class ViewMaterializerTest {
     assertThat(materializer.tableExists(renamed)).isFalse();
     assertThat(materializer.dropTable(renamed)).isFalse();
   }
+
+  @Test
+  void aPartitionColumnTheSelectLacksIsNamedWithTheColumnsItHas() {
+    ObjectId view = id("silver", "bad_partition");
+    MaterializeRequest r =
+        new MaterializeRequest(
+            view,
+            "SELECT trial_id, formula_id FROM lh_mat.bronze.preference_trials",
+            List.of(),
+            List.of("`Day`"),
+            Optional.empty(),
+            Map.of());
+
+    assertThatThrownBy(() -> materializer.materialize(r))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("PARTITIONED BY column Day is not a column of")
+        .hasMessageContaining("its columns: trial_id, formula_id");
+    assertThat(Warehouse.isTable(LocalSparkTestSupport.runtime().warehouse().tableDir(view)))
+        .isFalse();
+  }
 }
