@@ -2,6 +2,7 @@ package dev.mlv.project;
 
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.Position;
+import dev.mlv.sql.Name;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -937,9 +938,13 @@ final class ConfigReader {
     return nonBlank(node, what).flatMap(name -> checkDottedName(name, node, what));
   }
 
+  /** The name with its backticks removed, or empty after an error when it is not a name. */
   private Optional<String> checkDottedName(String name, Node node, String what) {
-    String[] parts = name.split("\\.", -1);
-    boolean ok = parts.length <= 4 && Arrays.stream(parts).noneMatch(String::isBlank);
+    List<String> parts = Name.of(name).written();
+    boolean ok =
+        parts.size() <= 4
+            && parts.stream().noneMatch(String::isBlank)
+            && name.chars().filter(c -> c == '`').count() % 2 == 0;
     if (!ok) {
       error(
           "CONFIG_VALUE",
@@ -948,7 +953,7 @@ final class ConfigReader {
           "write name, schema.name, lakehouse.schema.name or workspace.lakehouse.schema.name");
       return Optional.empty();
     }
-    return Optional.of(name);
+    return Optional.of(String.join(".", parts));
   }
 
   /** False, with an error, when a case-insensitive name was already seen. */

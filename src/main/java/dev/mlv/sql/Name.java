@@ -15,8 +15,12 @@ public record Name(List<String> parts, String text, Position position) {
     parts = List.copyOf(parts);
   }
 
+  /** A name written in configuration or on the command line; backticks may quote its parts. */
   public static Name of(String dotted) {
-    return new Name(List.of(dotted.toLowerCase(Locale.ROOT).split("\\.")), dotted, null);
+    List<String> parts =
+        new Name(List.of(dotted), dotted, null)
+            .written().stream().map(p -> p.toLowerCase(Locale.ROOT)).toList();
+    return new Name(parts, dotted, null);
   }
 
   public String last() {

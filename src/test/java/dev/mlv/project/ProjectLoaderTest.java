@@ -763,6 +763,17 @@ class ProjectLoaderTest {
   }
 
   @Test
+  void viewConfigKeysMayQuotePartsWithBackticks() throws IOException {
+    LoadResult r = load(BASE + "view_config:\n  \"`Silver`.`Trials_Clean`\": {tags: [a]}\n");
+
+    assertThat(r.diagnostics()).isEmpty();
+    assertThat(r.config().orElseThrow().settingsFor("silver.trials_clean").tags())
+        .containsExactly("a");
+    assertThat(only(load(BASE + "view_config:\n  \"`silver.x\": {tags: [a]}\n")).ruleId())
+        .isEqualTo("CONFIG_VALUE");
+  }
+
+  @Test
   void syntaxAndStructureProblemsOfTheWholeFile() throws IOException {
     Diagnostic list = only(load("- name\n- workspace\n"));
     assertThat(list.ruleId()).isEqualTo("CONFIG_TYPE");
