@@ -21,6 +21,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,6 +50,7 @@ public final class Checker {
       ViewDefinition d = v.definition();
       replaceWithIfNotExists(d, out);
       reservedProperties(d, out);
+      columnMappingWithCdf(v, out);
       uppercaseSchema(d, project.config().schema(), out);
       if (d.body() instanceof ViewBody.Files f) {
         fileView(d, f, out);
@@ -96,6 +98,47 @@ public final class Checker {
                     : "remove it; Spark sets it for the table itself"));
       }
     }
+  }
+
+  /**
+   * Delta refuses CREATE OR REPLACE on a table with both column mapping and change data feed
+   * (DELTA_BLOCK_COLUMN_MAPPING_AND_CDC_OPERATION), so every refresh of such a view would fail.
+   */
+  private static void columnMappingWithCdf(ProjectView v, List<Diagnostic> out) {
+    ViewDefinition d = v.definition();
+    Optional<Map.Entry<String, String>> mapping =
+        d.properties().entrySet().stream()
+            .filter(e -> e.getKey().equalsIgnoreCase("delta.columnMapping.mode"))
+            .filter(e -> !e.getValue().equalsIgnoreCase("none"))
+            .findFirst();
+    if (mapping.isEmpty()) {
+      return;
+    }
+    boolean declaredCdf =
+        d.properties().entrySet().stream()
+            .anyMatch(
+                e ->
+                    e.getKey().equalsIgnoreCase("delta.enableChangeDataFeed")
+                        && e.getValue().equalsIgnoreCase("true"));
+    if (!declaredCdf && !v.settings().enableCdf()) {
+      return;
+    }
+    String key = mapping.get().getKey();
+    int at = d.statement().indexOf(key);
+    out.add(
+        Diagnostic.error(
+            "COLUMN_MAPPING_CDF",
+            at < 0 ? d.position() : d.position().advance(d.statement(), at - 1),
+            "column mapping ("
+                + key
+                + ") and change data feed together: Delta refuses CREATE OR REPLACE on such a"
+                + " table, so no refresh of "
+                + d.name().text()
+                + " could succeed",
+            declaredCdf
+                ? "remove delta.enableChangeDataFeed or delta.columnMapping.mode from TBLPROPERTIES"
+                : "set enable_cdf: false for this view under view_config (views reading it then"
+                    + " refresh in full), or remove delta.columnMapping.mode"));
   }
 
   private static void uppercaseSchema(

@@ -116,6 +116,27 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void columnMappingNeedsChangeDataFeedOff() throws IOException {
+    String view =
+        """
+        CREATE MATERIALIZED LAKE VIEW silver.spaced
+        TBLPROPERTIES ('delta.columnMapping.mode' = 'name')
+        AS SELECT id AS `order id` FROM bronze.orders
+        """;
+    project(YML, "silver/spaced.sql", view);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains("views/silver/spaced.sql:2:16: error[COLUMN_MAPPING_CDF]")
+        .contains("hint: set enable_cdf: false for this view");
+
+    project(
+        YML + "view_config:\n  silver.spaced: {enable_cdf: false}\n", "silver/spaced.sql", view);
+    CliRun off = CliRun.of("validate", "-p", dir.toString());
+    assertThat(off.exitCode()).as(off.toString()).isEqualTo(ExitCodes.OK);
+  }
+
+  @Test
   void everyRuleIsReportedAtOnceWithPositions() throws IOException {
     project(
         YML,
