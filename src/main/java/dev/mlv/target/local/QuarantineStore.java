@@ -13,14 +13,20 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * The rows a refresh dropped, kept beside the view as the Delta table {@code
@@ -84,8 +90,8 @@ final class QuarantineStore {
   /**
    * Appends the dropped rows (the view's columns and {@link #CONSTRAINTS}) in one commit. The
    * view's columns may have changed since the last run: new columns merge in; a column whose type
-   * changed cannot, and then the table starts over with the new shape. Runs after the view's own
-   * commit, so a failure says that the view's data did land.
+   * changed cannot, and then the table is rewritten once with that column as text (earlier rows are
+   * kept). Runs after the view's own commit, so a failure says that the view's data did land.
    */
   static void append(
       ObjectId table, Path dir, Dataset<Row> dropped, String runId, long viewVersion, Instant at) {
@@ -96,7 +102,8 @@ final class QuarantineStore {
               .withColumn(QUARANTINED_AT, functions.lit(Timestamp.from(at)))
               .withColumn(VIEW_VERSION, functions.lit(viewVersion));
       try {
-        rows.write()
+        asText(rows, dir)
+            .write()
             .format("delta")
             .mode("append")
             .option("mergeSchema", "true")
@@ -105,7 +112,8 @@ final class QuarantineStore {
         if (!Warehouse.isTable(dir)) {
           throw e;
         }
-        rows.write()
+        withEarlierRows(rows, dir)
+            .write()
             .format("delta")
             .mode("overwrite")
             .option("overwriteSchema", "true")
@@ -125,6 +133,59 @@ final class QuarantineStore {
               "fix the cause and run 'mlv refresh --full' on the view to record its dropped rows"),
           e);
     }
+  }
+
+  /**
+   * The new rows and every row the table holds, for a table whose column types no longer match the
+   * view's: a column whose type changed becomes text on both sides, so earlier runs' rows stay
+   * readable under the same run ids. The overwrite reads the table version it replaces, as Delta
+   * allows.
+   */
+  private static Dataset<Row> withEarlierRows(Dataset<Row> rows, Path dir) {
+    Dataset<Row> earlier = rows.sparkSession().read().format("delta").load(dir.toString());
+    Map<String, DataType> earlierTypes = new HashMap<>();
+    for (StructField f : earlier.schema().fields()) {
+      earlierTypes.put(f.name().toLowerCase(Locale.ROOT), f.dataType());
+    }
+    for (StructField f : rows.schema().fields()) {
+      DataType before = earlierTypes.get(f.name().toLowerCase(Locale.ROOT));
+      if (before != null && !before.sameType(f.dataType())) {
+        String earlierName =
+            java.util.Arrays.stream(earlier.columns())
+                .filter(c -> c.equalsIgnoreCase(f.name()))
+                .findFirst()
+                .orElseThrow();
+        earlier =
+            earlier.withColumn(
+                earlierName, functions.col(quoted(earlierName)).cast(DataTypes.StringType));
+        rows =
+            rows.withColumn(f.name(), functions.col(quoted(f.name())).cast(DataTypes.StringType));
+      }
+    }
+    return earlier.unionByName(rows, true);
+  }
+
+  /** The rows with a column the table already holds as text (see above) written as text too. */
+  private static Dataset<Row> asText(Dataset<Row> rows, Path dir) {
+    if (!Warehouse.isTable(dir)) {
+      return rows;
+    }
+    StructType table = rows.sparkSession().read().format("delta").load(dir.toString()).schema();
+    for (StructField f : rows.schema().fields()) {
+      for (StructField t : table.fields()) {
+        if (t.name().equalsIgnoreCase(f.name())
+            && t.dataType().sameType(DataTypes.StringType)
+            && !f.dataType().sameType(DataTypes.StringType)) {
+          rows =
+              rows.withColumn(f.name(), functions.col(quoted(f.name())).cast(DataTypes.StringType));
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static String quoted(String column) {
+    return "`" + column.replace("`", "``") + "`";
   }
 
   /** The newest quarantined rows of a view, optionally of one run, as text cells. */

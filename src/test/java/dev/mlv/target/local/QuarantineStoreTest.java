@@ -200,4 +200,38 @@ class QuarantineStoreTest {
         .contains(quarantine.toString());
     assertThat(spark.read().format("delta").load(dir(view).toString()).count()).isEqualTo(7);
   }
+
+  @Test
+  void aColumnWhoseTypeChangesKeepsEarlierRunsRowsAsText() {
+    ObjectId view = id("silver", "trials_retyped");
+    ObjectId quarantine = QuarantineStore.tableOf(view);
+    List<Constraint> rule =
+        List.of(new Constraint("has_testers", "n_testers > 0", OnMismatch.DROP, AT));
+    for (var run :
+        List.of(
+            Map.entry("run-int", "trial_id"),
+            Map.entry("run-text", "CAST(trial_id AS STRING) || '-x'"),
+            Map.entry("run-int-again", "trial_id"))) {
+      materializer.materialize(
+          new MaterializeRequest(
+              view,
+              "SELECT " + run.getValue() + " AS trial_id, n_testers FROM lh_q.bronze.trials",
+              rule,
+              List.of(),
+              Optional.empty(),
+              Map.of()),
+          Optional.of(new ViewMaterializer.QuarantineTarget(quarantine, run.getKey())));
+    }
+
+    SqlResult all = QuarantineStore.read(spark, dir(quarantine), Optional.empty(), 100);
+    int trial = all.columns().indexOf("trial_id");
+    assertThat(all.rows().stream().map(r -> r.get(0) + ":" + r.get(trial)).toList())
+        .containsExactlyInAnyOrder(
+            "run-int:10",
+            "run-int:11",
+            "run-text:10-x",
+            "run-text:11-x",
+            "run-int-again:10",
+            "run-int-again:11");
+  }
 }
