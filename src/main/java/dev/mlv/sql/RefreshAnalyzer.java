@@ -404,7 +404,9 @@ public final class RefreshAnalyzer {
           if (unionAll) {
             ok("UNION ALL", call, "each branch's new rows are appended");
           } else {
-            String name = op.getName() + (op.isAll() ? " ALL" : "");
+            // Calcite names the ALL variants "INTERSECT ALL", "EXCEPT ALL" itself.
+            String name =
+                op.isAll() && !op.getName().endsWith(" ALL") ? op.getName() + " ALL" : op.getName();
             full(name, offset(call), "SET_OPERATION op=" + name, "not additive");
           }
         }

@@ -319,6 +319,11 @@ class StrategyDeciderTableTest {
             World.appendTo("a"),
             "full SET_OPERATION op=UNION"),
         row(
+            "INTERSECT ALL",
+            "SELECT k FROM bronze.a INTERSECT ALL SELECT k FROM bronze.b",
+            World.appendTo("a"),
+            "full SET_OPERATION op=INTERSECT ALL"),
+        row(
             "subquery in an expression, its table unchanged",
             "SELECT k FROM bronze.a WHERE k IN (SELECT k FROM bronze.b)",
             World.appendTo("a"),
