@@ -206,15 +206,9 @@ final class LocalSql {
 
   private SqlResult refresh(SqlStatement.Refresh r) {
     ObjectId id = project.names().resolve(r.view());
-    view(r.view());
+    DeployedView deployed = view(r.view());
     if (!project.views().containsKey(id)) {
-      throw new MlvException(
-          "VIEW_NOT_IN_PROJECT",
-          r.position()
-              + ": "
-              + r.view().text()
-              + " is not a view of this project, so its place in"
-              + " the lineage is unknown");
+      return refreshAdHoc(id, deployed, r);
     }
     RunReport run =
         target.refresh(
@@ -243,6 +237,49 @@ final class LocalSql {
     }
     return new SqlResult(
         List.of("view", "status", "strategy", "rowsWritten", "rowsDropped", "error"), rows, null);
+  }
+
+  /**
+   * A view created with {@code mlv sql} and not defined in the project: its place in the lineage is
+   * unknown, so it alone is refreshed, in full, from its stored definition.
+   */
+  private SqlResult refreshAdHoc(ObjectId id, DeployedView deployed, SqlStatement.Refresh r) {
+    ViewDefinition def =
+        LocalTarget.parseDefinition(deployed.definition())
+            .orElseThrow(
+                () ->
+                    new MlvException(
+                        "BAD_DEFINITION",
+                        r.position()
+                            + ": the definition stored with "
+                            + r.view().text()
+                            + " cannot be parsed; recreate it with CREATE OR REPLACE"));
+    Strategy strategy =
+        r.full()
+            ? new Strategy.Full("FULL_REQUESTED", "a full refresh was requested")
+            : new Strategy.Full(
+                "NOT_IN_PROJECT",
+                "the view is not defined in the project, so it is refreshed alone and in full");
+    ViewRun v =
+        target.materialize(
+            project,
+            id,
+            def,
+            target.upstreamOf(project, id, def),
+            strategy,
+            deployed.managed(),
+            System.nanoTime());
+    return new SqlResult(
+        List.of("view", "status", "strategy", "rowsWritten", "rowsDropped", "error"),
+        List.of(
+            List.of(
+                project.names().display(id),
+                v.status().name(),
+                v.strategy(),
+                String.valueOf(v.rowsWritten()),
+                String.valueOf(v.rowsDropped()),
+                v.error().orElse(""))),
+        null);
   }
 
   private SqlResult create(ViewDefinition def) {

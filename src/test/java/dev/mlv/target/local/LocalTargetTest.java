@@ -310,6 +310,10 @@ class LocalTargetTest {
         .hasMessageContaining("already exists");
     sql(p, "CREATE OR REPLACE MATERIALIZED LAKE VIEW silver.adhoc AS SELECT 1 AS x");
     assertThat(rows(p, "SELECT x FROM silver.adhoc")).containsExactly("1");
+    // Not in the project: refreshed alone, in full, from its stored definition.
+    assertThat(sql(p, "REFRESH MATERIALIZED LAKE VIEW silver.adhoc").rows())
+        .singleElement()
+        .satisfies(r -> assertThat(r.subList(1, 4)).containsExactly("Completed", "full", "1"));
 
     for (String dml :
         List.of(
