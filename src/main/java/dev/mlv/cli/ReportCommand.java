@@ -51,7 +51,7 @@ public final class ReportCommand implements Callable<Integer> {
   int days;
 
   @Option(
-      names = "--out",
+      names = {"-o", "--out"},
       paramLabel = "FILE",
       defaultValue = "report.html",
       description = "The HTML file to write (default: ${DEFAULT-VALUE}).")

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
+import org.jline.utils.WCWidth;
 
 /** Prints SQL results as an aligned table, CSV (RFC 4180) or JSON lines of objects. */
 public final class SqlResultRenderer {
@@ -39,9 +40,9 @@ public final class SqlResultRenderer {
     }
     int[] w = new int[r.columns().size()];
     for (int i = 0; i < w.length; i++) {
-      w[i] = r.columns().get(i).length();
+      w[i] = width(r.columns().get(i));
       for (List<String> row : r.rows()) {
-        w[i] = Math.max(w[i], show(row.get(i)).length());
+        w[i] = Math.max(w[i], width(show(row.get(i))));
       }
     }
     StringBuilder sb = new StringBuilder();
@@ -61,9 +62,17 @@ public final class SqlResultRenderer {
     StringBuilder l = new StringBuilder();
     for (int i = 0; i < w.length; i++) {
       String cell = show(cells.get(i));
-      l.append(i == 0 ? "" : " | ").append(cell).append(" ".repeat(w[i] - cell.length()));
+      l.append(i == 0 ? "" : " | ").append(cell).append(" ".repeat(w[i] - width(cell)));
     }
     sb.append(l.toString().stripTrailing()).append('\n');
+  }
+
+  /**
+   * Columns a terminal gives the text: CJK and other wide characters take two, combining marks
+   * (Arabic vowel signs, accents written apart) none, so cells line up whatever the script.
+   */
+  static int width(String text) {
+    return text.codePoints().map(cp -> Math.max(0, WCWidth.wcwidth(cp))).sum();
   }
 
   private static String show(String v) {

@@ -137,7 +137,7 @@ class QualityEndToEndTest {
     assertThat(rows(one.out())).hasSize(3);
 
     Path html = tmp.resolve("out/report.html");
-    CliRun r = mlv("report", "--out", html.toString());
+    CliRun r = mlv("report", "-o", html.toString());
     assertThat(r.exitCode()).as(r.toString()).isZero();
     assertThat(r.err()).contains("2 runs, 6 rows dropped, 6 violations");
     assertThat(Files.readString(html))

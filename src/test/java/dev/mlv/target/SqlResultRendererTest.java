@@ -27,4 +27,16 @@ class SqlResultRendererTest {
                 + "(1 row)\n");
     assertThat(SqlResultRenderer.render(r, "csv")).isEqualTo("createtab_stmt\n\"" + ddl + "\"\n");
   }
+
+  @Test
+  void wideCharactersTakeTwoColumnsAndCombiningMarksNone() {
+    SqlResult r =
+        new SqlResult(
+            List.of("city", "n"),
+            List.of(List.of("東京", "1"), List.of("مُدن", "2"), List.of("Oslo", "3")),
+            "");
+    // 東京 is 4 columns wide; the damma over م takes none, so مُدن is 3.
+    assertThat(SqlResultRenderer.render(r, "table"))
+        .isEqualTo("city | n\n-----+--\n東京 | 1\nمُدن  | 2\nOslo | 3\n(3 rows)\n");
+  }
 }
