@@ -221,8 +221,16 @@ final class LocalSql {
                 false,
                 Map.of()),
             RunListener.NONE);
+    if (run.views().isEmpty()) {
+      return SqlResult.message("Refresh " + run.status() + " (run " + run.id() + ")");
+    }
+    return refreshed(run.views());
+  }
+
+  /** What REFRESH answers: a row per view refreshed. */
+  private SqlResult refreshed(List<ViewRun> runs) {
     List<List<String>> rows = new ArrayList<>();
-    for (ViewRun v : run.views()) {
+    for (ViewRun v : runs) {
       rows.add(
           List.of(
               project.names().display(v.id()),
@@ -231,9 +239,6 @@ final class LocalSql {
               String.valueOf(v.rowsWritten()),
               String.valueOf(v.rowsDropped()),
               v.error().orElse("")));
-    }
-    if (run.views().isEmpty()) {
-      return SqlResult.message("Refresh " + run.status() + " (run " + run.id() + ")");
     }
     return new SqlResult(
         List.of("view", "status", "strategy", "rowsWritten", "rowsDropped", "error"), rows, null);
@@ -260,26 +265,16 @@ final class LocalSql {
             : new Strategy.Full(
                 "NOT_IN_PROJECT",
                 "the view is not defined in the project, so it is refreshed alone and in full");
-    ViewRun v =
-        target.materialize(
-            project,
-            id,
-            def,
-            target.upstreamOf(project, id, def),
-            strategy,
-            deployed.managed(),
-            System.nanoTime());
-    return new SqlResult(
-        List.of("view", "status", "strategy", "rowsWritten", "rowsDropped", "error"),
+    return refreshed(
         List.of(
-            List.of(
-                project.names().display(id),
-                v.status().name(),
-                v.strategy(),
-                String.valueOf(v.rowsWritten()),
-                String.valueOf(v.rowsDropped()),
-                v.error().orElse(""))),
-        null);
+            target.materialize(
+                project,
+                id,
+                def,
+                target.upstreamOf(project, id, def),
+                strategy,
+                deployed.managed(),
+                System.nanoTime())));
   }
 
   private SqlResult create(ViewDefinition def) {
