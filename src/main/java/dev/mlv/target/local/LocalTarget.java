@@ -36,7 +36,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +44,6 @@ import java.util.OptionalLong;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -548,15 +546,14 @@ public final class LocalTarget implements Target {
               def.partitionedBy(),
               def.comment(),
               props,
-              Optional.of(select.position()));
+              Optional.of(select.position()),
+              sources);
       Optional<ViewMaterializer.QuarantineTarget> q =
           QuarantineStore.target(project, id, currentRun);
-      // Spark reads each source at the version recorded as consumed, not a later commit.
-      Map<Path, Long> pins = new HashMap<>();
-      sources.forEach((up, v) -> pins.put(warehouse.tableDir(up), v));
-      Supplier<MaterializeResult> work = () -> ReadPins.with(pins, () -> m.materialize(req, q));
       MaterializeResult r =
-          limit == null ? work.get() : limit.run(runtime().session().sparkContext(), work);
+          limit == null
+              ? m.materialize(req, q)
+              : limit.run(runtime().session().sparkContext(), () -> m.materialize(req, q));
       return new ViewRun(
           id,
           ViewStatus.Completed,

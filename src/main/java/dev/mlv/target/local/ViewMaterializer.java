@@ -74,6 +74,15 @@ public final class ViewMaterializer {
    */
   public MaterializeResult materialize(
       MaterializeRequest request, Optional<QuarantineTarget> quarantine) {
+    // Spark reads each source at the version recorded as consumed, never a later commit: the next
+    // incremental refresh reads the changes after that version.
+    Map<Path, Long> pins = new java.util.HashMap<>();
+    request.readAt().forEach((source, version) -> pins.put(tableDir(source), version));
+    return ReadPins.with(pins, () -> write(request, quarantine));
+  }
+
+  private MaterializeResult write(
+      MaterializeRequest request, Optional<QuarantineTarget> quarantine) {
     ObjectId view = request.view();
     List<Constraint> constraints = request.constraints();
     if (constraints.size() > MAX_CONSTRAINTS) {

@@ -72,7 +72,7 @@ class ViewMaterializerTest {
   /** A request whose SELECT was read from a file, starting at {@code at}. */
   private static MaterializeRequest writtenAt(ObjectId view, String select, Position at) {
     return new MaterializeRequest(
-        view, select, List.of(), List.of(), Optional.empty(), Map.of(), Optional.of(at));
+        view, select, List.of(), List.of(), Optional.empty(), Map.of(), Optional.of(at), Map.of());
   }
 
   private static long count(ObjectId table) {
@@ -370,5 +370,28 @@ class ViewMaterializerTest {
         .hasMessageContaining("its columns: trial_id, formula_id");
     assertThat(Warehouse.isTable(LocalSparkTestSupport.runtime().warehouse().tableDir(view)))
         .isFalse();
+  }
+
+  @Test
+  void sourcesAreReadAtTheVersionsTheRequestRecords() {
+    spark.sql("CREATE TABLE lh_mat.bronze.pinned_src USING delta AS SELECT 1 AS n");
+    spark.sql("INSERT INTO lh_mat.bronze.pinned_src VALUES (2)"); // version 1, after the pin
+    ObjectId source = id("bronze", "pinned_src");
+    ObjectId view = id("silver", "pinned_view");
+
+    materializer.materialize(
+        new MaterializeRequest(
+            view,
+            "SELECT n FROM lh_mat.bronze.pinned_src",
+            List.of(),
+            List.of(),
+            Optional.empty(),
+            Map.of(),
+            Optional.empty(),
+            Map.of(source, 0L)),
+        Optional.empty());
+
+    assertThat(count(view)).isEqualTo(1);
+    assertThat(count(source)).isEqualTo(2);
   }
 }
