@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
       "Run Spark SQL against the target's lakehouse: load and inspect tables, and the MLV"
           + " statements SHOW MATERIALIZED LAKE VIEWS, SHOW CREATE, ALTER ... RENAME TO, DROP,"
           + " REFRESH ... [FULL] and CREATE MATERIALIZED LAKE VIEW. Writes into a materialized lake"
-          + " view (INSERT, UPDATE, DELETE, MERGE, TRUNCATE, CREATE OR REPLACE TABLE) are"
+          + " view (INSERT, UPDATE, DELETE, MERGE, TRUNCATE, CREATE OR REPLACE TABLE, RESTORE) are"
           + " refused, as Fabric refuses them."
     },
     footer = {

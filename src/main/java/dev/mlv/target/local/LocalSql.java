@@ -70,7 +70,7 @@ final class LocalSql {
             Diagnostic.error(
                 "DML_ON_VIEW",
                 written.position(),
-                "INSERT, UPDATE, DELETE, MERGE, TRUNCATE and REPLACE cannot write to the"
+                "INSERT, UPDATE, DELETE, MERGE, TRUNCATE, REPLACE and RESTORE cannot write to the"
                     + " materialized lake view "
                     + project.names().display(id)
                     + "; its data comes only from its SELECT",

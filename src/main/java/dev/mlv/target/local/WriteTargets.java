@@ -15,6 +15,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.MergeIntoTable;
 import org.apache.spark.sql.catalyst.plans.logical.ReplaceTable;
 import org.apache.spark.sql.catalyst.plans.logical.ReplaceTableAsSelect;
+import org.apache.spark.sql.catalyst.plans.logical.RestoreTableStatement;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.catalyst.plans.logical.TruncatePartition;
 import org.apache.spark.sql.catalyst.plans.logical.TruncateTable;
@@ -25,8 +26,8 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * The tables a statement writes, found in the plan Spark's own parser builds, so that every
  * spelling of a write is seen: {@code WITH ... INSERT}, {@code FROM t INSERT INTO ...} with one or
- * more inserts, {@code INSERT OVERWRITE}, UPDATE, DELETE, MERGE, {@code CREATE OR REPLACE TABLE}
- * and TRUNCATE. A text pattern on the statement's first words missed the first two.
+ * more inserts, {@code INSERT OVERWRITE}, UPDATE, DELETE, MERGE, {@code CREATE OR REPLACE TABLE},
+ * TRUNCATE and Delta's RESTORE. A text pattern on the statement's first words missed the first two.
  */
 final class WriteTargets {
   private WriteTargets() {}
@@ -66,6 +67,8 @@ final class WriteTargets {
       written = t.table();
     } else if (plan instanceof TruncatePartition t) {
       written = t.table();
+    } else if (plan instanceof RestoreTableStatement r) {
+      written = r.table().relation(); // Delta's RESTORE TABLE t TO VERSION AS OF n
     }
     if (written != null) {
       name(written, sql, start).ifPresent(out::add);

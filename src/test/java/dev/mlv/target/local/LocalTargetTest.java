@@ -329,7 +329,8 @@ class LocalTargetTest {
                 + " INSERT INTO `silver`.`ORDERS_CLEAN` SELECT *",
             "INSERT OVERWRITE TABLE silver.orders_clean SELECT * FROM silver.orders_clean",
             "TRUNCATE TABLE silver.orders_clean",
-            "CREATE OR REPLACE TABLE silver.orders_clean AS SELECT 1 AS x")) {
+            "CREATE OR REPLACE TABLE silver.orders_clean AS SELECT 1 AS x",
+            "RESTORE TABLE silver.orders_clean TO VERSION AS OF 0")) {
       assertThatThrownBy(() -> sql(p, dml))
           .as(dml)
           .isInstanceOf(MlvException.class)
