@@ -458,7 +458,7 @@ public final class RefreshAnalyzer {
               "only the view's own SELECT may aggregate");
         } else {
           aggregate = true;
-          groupBy(select);
+          groupBy(select, readsOneTableDirectly(select.getFrom(), ctes));
         }
       }
       if (select.getHaving() != null && !expr) {
@@ -476,8 +476,18 @@ public final class RefreshAnalyzer {
       }
     }
 
+    /**
+     * A FROM that is one table, not a join, a subquery or a CTE: only then is a GROUP BY column
+     * named like the table's partition column that very column, not one a subquery renamed.
+     */
+    private boolean readsOneTableDirectly(SqlNode from, Map<String, Cte> ctes) {
+      SqlNode table = unalias(from);
+      return table instanceof SqlIdentifier id
+          && !(id.isSimple() && ctes.containsKey(id.getSimple().toLowerCase(Locale.ROOT)));
+    }
+
     /** Output columns of the view's GROUP BY, by position, and the GROUP BY-selected rule. */
-    private void groupBy(SqlSelect select) {
+    private void groupBy(SqlSelect select, boolean direct) {
       List<SqlNode> items = select.getSelectList().getList();
       List<String> itemTexts = new ArrayList<>();
       List<String> aliases = new ArrayList<>();
@@ -533,11 +543,11 @@ public final class RefreshAnalyzer {
             full(text(e), offset(e), "DISTINCT", "a distinct aggregate needs every row");
           } else {
             role = Role.OTHER;
-            partitioned(e, fn.toUpperCase(Locale.ROOT));
+            partitioned(e, fn.toUpperCase(Locale.ROOT), direct);
           }
         } else if (hasAggregate(e)) {
           role = Role.OTHER;
-          partitioned(e, innerAggregate(e).toUpperCase(Locale.ROOT));
+          partitioned(e, innerAggregate(e).toUpperCase(Locale.ROOT), direct);
         } else if (e instanceof SqlIdentifier id) {
           column = id.names.get(id.names.size() - 1).toLowerCase(Locale.ROOT);
         }
@@ -545,7 +555,16 @@ public final class RefreshAnalyzer {
       }
     }
 
-    private void partitioned(SqlNode e, String fn) {
+    private void partitioned(SqlNode e, String fn, boolean direct) {
+      if (!direct) {
+        full(
+            text(e),
+            offset(e),
+            "AGG_NEEDS_PARTITIONED_SOURCE fn=" + fn,
+            "incremental only when the view reads one table directly, partitioned by a GROUP BY"
+                + " column");
+        return;
+      }
       needsPartition = true;
       add(
           text(e),

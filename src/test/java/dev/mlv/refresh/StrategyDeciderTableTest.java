@@ -299,6 +299,26 @@ class StrategyDeciderTableTest {
             World.appendTo("a").partitioned("a", "g"),
             "incremental ONLY_APPENDS"),
         row(
+            "AVG, the GROUP BY column a subquery's renamed expression",
+            "SELECT x.g, AVG(x.v) AS m FROM (SELECT lower(g) AS g, v FROM bronze.a) x GROUP BY x.g",
+            World.appendTo("a").partitioned("a", "g"),
+            "full AGG_NEEDS_PARTITIONED_SOURCE fn=AVG"),
+        row(
+            "AVG, the GROUP BY column from a CTE",
+            "WITH c AS (SELECT k AS g, v FROM bronze.a) SELECT g, AVG(v) AS m FROM c GROUP BY g",
+            World.appendTo("a").partitioned("a", "g"),
+            "full AGG_NEEDS_PARTITIONED_SOURCE fn=AVG"),
+        row(
+            "AVG over a join of sources partitioned by the GROUP BY column",
+            "SELECT a.g, AVG(b.v) AS m FROM bronze.a JOIN bronze.b ON a.k = b.k GROUP BY a.g",
+            World.appendTo("b").partitioned("a", "g").partitioned("b", "g"),
+            "full AGG_NEEDS_PARTITIONED_SOURCE fn=AVG"),
+        row(
+            "AVG over an aliased partitioned source",
+            "SELECT t.g, AVG(t.v) AS m FROM bronze.a AS t GROUP BY t.g",
+            World.appendTo("a").partitioned("a", "g"),
+            "incremental ONLY_APPENDS"),
+        row(
             "STDDEV over a source partitioned by another column",
             "SELECT g, STDDEV(v) AS sd FROM bronze.a GROUP BY g",
             World.appendTo("a").partitioned("a", "day"),
