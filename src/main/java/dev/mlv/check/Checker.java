@@ -8,6 +8,7 @@ import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
 import dev.mlv.sql.Name;
 import dev.mlv.sql.NonDeterministic;
+import dev.mlv.sql.OutputNames;
 import dev.mlv.sql.Places;
 import dev.mlv.sql.QueryFacts;
 import dev.mlv.sql.QueryFeature;
@@ -51,6 +52,7 @@ public final class Checker {
       replaceWithIfNotExists(d, out);
       reservedProperties(d, out);
       columnMappingWithCdf(v, out);
+      columnNames(d, out);
       uppercaseSchema(d, project.config().schema(), out);
       if (d.body() instanceof ViewBody.Files f) {
         fileView(d, f, out);
@@ -139,6 +141,54 @@ public final class Checker {
                 ? "remove delta.enableChangeDataFeed or delta.columnMapping.mode from TBLPROPERTIES"
                 : "set enable_cdf: false for this view under view_config (views reading it then"
                     + " refresh in full), or remove delta.columnMapping.mode"));
+  }
+
+  /** Characters Delta refuses in a column name unless the table uses column mapping. */
+  private static final String NOT_IN_COLUMN_NAMES = " ,;{}()\n\t=";
+
+  /**
+   * Column names Delta cannot store: an expression without an alias (Spark names the column after
+   * its text, {@code sum(amt)}) or an alias with a space or one of {@code ,;{}()=}. Without this
+   * the view passed validate and every refresh failed with
+   * DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES.
+   */
+  private static void columnNames(ViewDefinition d, List<Diagnostic> out) {
+    boolean mapped =
+        d.properties().entrySet().stream()
+            .anyMatch(
+                e ->
+                    e.getKey().equalsIgnoreCase("delta.columnMapping.mode")
+                        && !e.getValue().equalsIgnoreCase("none"));
+    if (mapped || !(d.body() instanceof ViewBody.Select select)) {
+      return;
+    }
+    for (OutputNames.OutputName c :
+        OutputNames.of(select.sql(), select.position()).orElse(List.of())) {
+      if (c.name() == null) {
+        out.add(
+            Diagnostic.error(
+                "COLUMN_NAME",
+                c.position(),
+                "the expression "
+                    + c.text()
+                    + " has no alias: Spark names its column after the expression, and Delta"
+                    + " cannot store a column name with a space or any of ,;{}()=",
+                "give it a name: " + c.text() + " AS some_name"));
+      } else if (c.name().chars().anyMatch(ch -> NOT_IN_COLUMN_NAMES.indexOf(ch) >= 0)) {
+        out.add(
+            Diagnostic.error(
+                "COLUMN_NAME",
+                c.position(),
+                "column name '"
+                    + c.name()
+                    + "' holds a character Delta cannot store in a column name (a space or any"
+                    + " of ,;{}()=)",
+                "rename it (for example "
+                    + c.name().strip().replaceAll("[ ,;{}()\\n\\t=]+", "_")
+                    + "), or set TBLPROPERTIES ('delta.columnMapping.mode' = 'name') with"
+                    + " enable_cdf: false"));
+      }
+    }
   }
 
   private static void uppercaseSchema(

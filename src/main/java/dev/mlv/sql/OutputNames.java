@@ -1,0 +1,100 @@
+package dev.mlv.sql;
+
+import dev.mlv.diag.Position;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+/**
+ * The columns a view's SELECT names, as its table will name them: an alias, a column's own name,
+ * or, for an expression without an alias, none (Spark then names the column after the expression's
+ * text, {@code sum(amt)}). Read from the first SELECT of a set operation, as Spark does; {@code *}
+ * names nothing that can be checked here.
+ */
+public final class OutputNames {
+
+  /** One output column: its name, null when Spark derives it from {@code text}. */
+  public record OutputName(String name, String text, Position position) {}
+
+  private OutputNames() {}
+
+  /** Empty when Calcite cannot read the SELECT (Spark-only syntax): nothing is claimed then. */
+  public static Optional<List<OutputName>> of(String sql, Position start) {
+    SparkSyntaxRewriter.Result rewritten = new SparkSyntaxRewriter().rewrite(sql);
+    if (!rewritten.fragments().isEmpty()) {
+      return Optional.empty();
+    }
+    SqlNode root;
+    try {
+      root = SqlParser.create(rewritten.sql(), TableExtractor.CONFIG).parseQuery();
+    } catch (SqlParseException | RuntimeException | StackOverflowError e) {
+      return Optional.empty();
+    }
+    SqlSelect select = firstSelect(root);
+    if (select == null) {
+      return Optional.empty();
+    }
+    List<OutputName> out = new ArrayList<>();
+    for (SqlNode item : select.getSelectList()) {
+      Position at = start.advance(sql, offset(sql, item));
+      if (item instanceof SqlCall call && call.getKind() == SqlKind.AS) {
+        SqlNode alias = call.operand(1);
+        if (alias instanceof SqlIdentifier id) {
+          out.add(new OutputName(id.getSimple(), text(sql, item), at));
+        }
+      } else if (item instanceof SqlIdentifier id) {
+        if (!id.isStar()) {
+          out.add(new OutputName(id.names.get(id.names.size() - 1), text(sql, item), at));
+        }
+      } else if (item instanceof SqlCall call
+          && call.getKind() != SqlKind.ITEM
+          && call.getKind() != SqlKind.DOT) {
+        out.add(new OutputName(null, text(sql, item), at));
+      }
+    }
+    return Optional.of(out);
+  }
+
+  private static SqlSelect firstSelect(SqlNode node) {
+    while (true) {
+      if (node instanceof SqlSelect s) {
+        return s;
+      } else if (node instanceof SqlOrderBy o) {
+        node = o.query;
+      } else if (node instanceof SqlWith w) {
+        node = w.body;
+      } else if (node instanceof SqlCall c && c.getKind().belongsTo(SqlKind.SET_QUERY)) {
+        node = c.operand(0);
+      } else {
+        return null;
+      }
+    }
+  }
+
+  private static int offset(String sql, SqlNode node) {
+    SqlParserPos pos = node.getParserPosition();
+    return pos == null || pos.getLineNum() < 1
+        ? 0
+        : TableExtractor.offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
+  }
+
+  private static String text(String sql, SqlNode node) {
+    SqlParserPos pos = node.getParserPosition();
+    if (pos == null || pos.getLineNum() < 1 || pos.getEndLineNum() < 1) {
+      return node.toString();
+    }
+    int from = TableExtractor.offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
+    int to = TableExtractor.offsetOf(sql, pos.getEndLineNum(), pos.getEndColumnNum()) + 1;
+    return from < to && to <= sql.length() ? sql.substring(from, to) : node.toString();
+  }
+}
