@@ -80,10 +80,10 @@ public final class ValidateCommand implements Callable<Integer> {
         out.print(DiagnosticRenderer.text(all));
         out.println(
             (failed ? "invalid: " : "ok: ")
-                + project.files().size()
-                + " files, "
-                + project.views().size()
-                + " views, "
+                + DiagnosticRenderer.plural(project.files().size(), "file")
+                + ", "
+                + DiagnosticRenderer.plural(project.views().size(), "view")
+                + ", "
                 + DiagnosticRenderer.summary(all));
       }
     }

@@ -46,7 +46,8 @@ public final class DiagnosticRenderer {
     return plural(errors, "error") + ", " + plural(warnings, "warning");
   }
 
-  private static String plural(long n, String word) {
+  /** "1 view", "2 views". */
+  public static String plural(long n, String word) {
     return n + " " + word + (n == 1 ? "" : "s");
   }
 

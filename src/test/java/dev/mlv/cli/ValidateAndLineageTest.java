@@ -116,6 +116,37 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void columnNamesDeltaCannotStoreAreErrorsAtTheColumn() throws IOException {
+    String view =
+        """
+        CREATE MATERIALIZED LAKE VIEW gold.sums
+        AS SELECT cat, SUM(amt), amt AS `my amt`, -amt AS neg, arr[0] AS first,
+                  CASE WHEN amt > 0 THEN 1 END
+        FROM bronze.orders GROUP BY cat
+        """;
+    project(YML, "gold/sums.sql", view);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/gold/sums.sql:2:16: error[COLUMN_NAME]: the expression SUM(amt) has no alias")
+        .contains("hint: give it a name: SUM(amt) AS some_name")
+        .contains("views/gold/sums.sql:2:26: error[COLUMN_NAME]: column name 'my amt'")
+        .contains("hint: rename it (for example my_amt)")
+        .contains("views/gold/sums.sql:3:11: error[COLUMN_NAME]: the expression CASE WHEN")
+        .contains("invalid: 1 file, 1 view, 3 errors");
+
+    // Under column mapping Delta stores any name.
+    project(
+        YML + "view_config:\n  gold.sums: {enable_cdf: false}\n",
+        "gold/sums.sql",
+        view.replace(
+            "AS SELECT", "TBLPROPERTIES ('delta.columnMapping.mode' = 'name')\nAS SELECT"));
+    CliRun mapped = CliRun.of("validate", "-p", dir.toString());
+    assertThat(mapped.exitCode()).as(mapped.toString()).isEqualTo(ExitCodes.OK);
+  }
+
+  @Test
   void columnMappingNeedsChangeDataFeedOff() throws IOException {
     String view =
         """
