@@ -201,7 +201,22 @@ final class LocalSql {
           d.position() + ": materialized lake view " + d.view().text() + " does not exist");
     }
     target.materializer(project).dropTable(id);
-    return SqlResult.message("Dropped " + project.names().display(id));
+    StringBuilder said = new StringBuilder("Dropped " + project.names().display(id));
+    // Said, not refused: Fabric drops it too; the readers fail their next refresh.
+    List<String> readers =
+        project.lineage().node(id) == null
+            ? List.of()
+            : project.lineage().downstream(id).stream().map(project.names()::display).toList();
+    if (!readers.isEmpty()) {
+      said.append("; ")
+          .append(String.join(", ", readers))
+          .append(readers.size() == 1 ? " reads" : " read")
+          .append(" it and will fail to refresh until it is back");
+    }
+    if (project.views().containsKey(id)) {
+      said.append("; it is still defined in the project, and 'mlv apply' creates it again");
+    }
+    return SqlResult.message(said.toString());
   }
 
   private SqlResult refresh(SqlStatement.Refresh r) {

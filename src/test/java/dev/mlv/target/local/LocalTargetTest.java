@@ -356,6 +356,11 @@ class LocalTargetTest {
         .isInstanceOf(MlvException.class)
         .hasMessageContaining("no_such_table")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+
+    // Dropping a view others read says so, and that apply brings it back.
+    assertThat(sql(p, "DROP MATERIALIZED LAKE VIEW silver.orders_clean").message())
+        .contains("gold.by_customer reads it and will fail to refresh until it is back")
+        .contains("'mlv apply' creates it again");
   }
 
   // ---- names ----
