@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
@@ -23,7 +24,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
  */
 public final class OutputNames {
 
-  /** One output column: its name, null when Spark derives it from {@code text}. */
+  /** One output column: its name, null when Spark names it after the expression's {@code text}. */
   public record OutputName(String name, String text, Position position) {}
 
   private OutputNames() {}
@@ -56,13 +57,30 @@ public final class OutputNames {
         if (!id.isStar()) {
           out.add(new OutputName(id.names.get(id.names.size() - 1), text(sql, item), at));
         }
-      } else if (item instanceof SqlCall call
-          && call.getKind() != SqlKind.ITEM
-          && call.getKind() != SqlKind.DOT) {
-        out.add(new OutputName(null, text(sql, item), at));
+      } else if (item instanceof SqlCall call) {
+        out.add(new OutputName(derivedName(call), text(sql, item), at));
       }
     }
     return Optional.of(out);
+  }
+
+  /**
+   * The name Spark gives an expression without an alias when it is a plain name: {@code CAST(x AS
+   * STRING)} is {@code x}, {@code s.f} is {@code f}, {@code a[0]} and {@code -1} are themselves;
+   * null for the rest, which Spark names after their text ({@code sum(amt)}, {@code (a + 1)}).
+   */
+  private static String derivedName(SqlCall call) {
+    SqlKind kind = call.getKind();
+    if (kind == SqlKind.CAST && call.operand(0) instanceof SqlIdentifier id && !id.isStar()) {
+      return id.names.get(id.names.size() - 1);
+    }
+    if (kind == SqlKind.ITEM || kind == SqlKind.DOT) {
+      return call.toString();
+    }
+    if (kind == SqlKind.MINUS_PREFIX && call.operand(0) instanceof SqlLiteral literal) {
+      return "-" + literal.toValue();
+    }
+    return null;
   }
 
   private static SqlSelect firstSelect(SqlNode node) {

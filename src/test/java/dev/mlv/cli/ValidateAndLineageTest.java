@@ -120,8 +120,8 @@ class ValidateAndLineageTest {
     String view =
         """
         CREATE MATERIALIZED LAKE VIEW gold.sums
-        AS SELECT cat, SUM(amt), amt AS `my amt`, -amt AS neg, arr[0] AS first,
-                  CASE WHEN amt > 0 THEN 1 END
+        AS SELECT cat, SUM(amt), amt AS `my amt`, -amt AS neg, arr[0], s.f, -1,
+                  CASE WHEN amt > 0 THEN 1 END, CAST(amt AS STRING)
         FROM bronze.orders GROUP BY cat
         """;
     project(YML, "gold/sums.sql", view);
