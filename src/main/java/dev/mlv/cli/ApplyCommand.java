@@ -116,6 +116,8 @@ public final class ApplyCommand implements Callable<Integer> {
         PlanCommand.missingTables(
                 project, target, state, new java.util.TreeSet<>(project.views().keySet()))
             .forEach(spec.commandLine().getErr()::println);
+        PlanCommand.existingTables(project, plan, state)
+            .forEach(spec.commandLine().getErr()::println);
         if (!plan.hasChanges()) {
           out.flush();
           return ExitCodes.OK;

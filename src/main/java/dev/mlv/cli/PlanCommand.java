@@ -107,6 +107,7 @@ public final class PlanCommand implements Callable<Integer> {
       plan = make(project, target, state, selectors, prune);
       missingTables(project, target, state, selection(project, selectors))
           .forEach(spec.commandLine().getErr()::println);
+      existingTables(project, plan, state).forEach(spec.commandLine().getErr()::println);
     }
     String text =
         format == ReportFormat.json
@@ -149,6 +150,26 @@ public final class PlanCommand implements Callable<Integer> {
    * One warning per table that selected views read and the target does not have: apply would create
    * the views and then fail to refresh them, which the plan should say first.
    */
+  /**
+   * One warning per view the plan creates over an existing table that is not a view: the target
+   * will not replace a table's data with a view, so that view's apply fails.
+   */
+  static List<String> existingTables(Project project, Plan plan, DeployedState state) {
+    List<String> out = new ArrayList<>();
+    for (var c : plan.changes()) {
+      if (c instanceof dev.mlv.plan.Change.Create && state.tables().containsKey(c.id())) {
+        String name = project.names().display(c.id());
+        out.add(
+            "warning: "
+                + name
+                + " already exists as a table that is not a materialized lake view; apply will"
+                + " not overwrite it, so creating the view will fail. Rename the view, or drop the"
+                + " table first if its data is not needed.");
+      }
+    }
+    return out;
+  }
+
   static List<String> missingTables(
       Project project, Target target, DeployedState state, SortedSet<ObjectId> selection) {
     List<String> out = new ArrayList<>();

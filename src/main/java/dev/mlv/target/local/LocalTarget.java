@@ -386,6 +386,33 @@ public final class LocalTarget implements Target {
     Optional<DeployedView> deployed = deployed(id);
     String forced = request.forcedFull().get(id);
     ViewDefinition def;
+    if (QuarantineStore.isQuarantine(id) || id.schema().equals(HistoryStore.SCHEMA)) {
+      return failed(
+          id,
+          "none",
+          "RESERVED_NAME",
+          project.names().display(id)
+              + " is a name the local target keeps for its own tables (schema "
+              + HistoryStore.SCHEMA
+              + ", names ending in "
+              + QuarantineStore.SUFFIX
+              + "); rename the view",
+          t0);
+    }
+    if (deployed.isEmpty() && Warehouse.isTable(warehouse.tableDir(id))) {
+      // A table that is not a view (a source, one made with mlv sql): Fabric refuses to create a
+      // view over it, and CREATE OR REPLACE would have replaced its data.
+      return failed(
+          id,
+          "none",
+          "TABLE_EXISTS",
+          project.names().display(id)
+              + " is an existing table, not a materialized lake view; mlv does not overwrite it."
+              + " Rename the view, or drop the table first (mlv sql \"DROP TABLE "
+              + project.names().display(id)
+              + "\") if its data is not needed",
+          t0);
+    }
     if (forced != null) {
       def = project.views().get(id).definition();
     } else if (deployed.isEmpty()) {

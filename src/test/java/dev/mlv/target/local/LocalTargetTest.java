@@ -363,6 +363,29 @@ class LocalTargetTest {
         .contains("'mlv apply' creates it again");
   }
 
+  @Test
+  void applyNeverReplacesATableThatIsNotAViewNorUsesMlvsOwnNames() throws IOException {
+    Project p = applied("");
+    sql(p, "CREATE TABLE silver.manual USING delta AS SELECT 'precious' AS note");
+    write(
+        "views/silver/manual.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.manual AS SELECT 'x' AS note");
+    write(
+        "views/silver/trap.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.orders_clean__quarantine AS SELECT 1 AS n");
+    Project edited = project("");
+
+    RunReport run = target.apply(edited, plan(edited), RunListener.NONE);
+
+    Map<String, ViewRun> byName =
+        run.views().stream().collect(Collectors.toMap(v -> v.id().name(), v -> v));
+    assertThat(byName.get("manual").status()).isEqualTo(ViewStatus.Failed);
+    assertThat(byName.get("manual").reason()).isEqualTo("TABLE_EXISTS");
+    assertThat(byName.get("manual").error()).get().asString().contains("mlv does not overwrite it");
+    assertThat(byName.get("orders_clean__quarantine").reason()).isEqualTo("RESERVED_NAME");
+    assertThat(rows(edited, "SELECT note FROM silver.manual")).containsExactly("precious");
+  }
+
   // ---- names ----
 
   @Test
