@@ -118,6 +118,7 @@ public final class ApplyCommand implements Callable<Integer> {
             .forEach(spec.commandLine().getErr()::println);
         PlanCommand.existingTables(project, plan, state)
             .forEach(spec.commandLine().getErr()::println);
+        PlanCommand.brokenReaders(project, plan).forEach(spec.commandLine().getErr()::println);
         if (!plan.hasChanges()) {
           out.flush();
           return ExitCodes.OK;

@@ -108,6 +108,7 @@ public final class PlanCommand implements Callable<Integer> {
       missingTables(project, target, state, selection(project, selectors))
           .forEach(spec.commandLine().getErr()::println);
       existingTables(project, plan, state).forEach(spec.commandLine().getErr()::println);
+      brokenReaders(project, plan).forEach(spec.commandLine().getErr()::println);
     }
     String text =
         format == ReportFormat.json
@@ -165,6 +166,51 @@ public final class PlanCommand implements Callable<Integer> {
                 + " already exists as a table that is not a materialized lake view; apply will"
                 + " not overwrite it, so creating the view will fail. Rename the view, or drop the"
                 + " table first if its data is not needed.");
+      }
+    }
+    return out;
+  }
+
+  /**
+   * One warning per view the plan drops or renames while a view that stays in the project still
+   * reads it by its old name: that reader's next refresh fails for want of its source.
+   */
+  static List<String> brokenReaders(Project project, Plan plan) {
+    List<String> out = new ArrayList<>();
+    for (var c : plan.changes()) {
+      ObjectId gone;
+      String what;
+      if (c instanceof dev.mlv.plan.Change.Drop d) {
+        gone = d.id();
+        what = "drops";
+      } else if (c instanceof dev.mlv.plan.Change.Rename r) {
+        gone = r.from();
+        what = "renames";
+      } else {
+        continue;
+      }
+      if (project.lineage().node(gone) == null) {
+        continue;
+      }
+      List<String> readers =
+          project.lineage().downstream(gone).stream()
+              .filter(project.views()::containsKey)
+              .map(project.names()::display)
+              .toList();
+      if (!readers.isEmpty()) {
+        out.add(
+            "warning: the plan "
+                + what
+                + " "
+                + project.names().display(gone)
+                + ", which "
+                + String.join(", ", readers)
+                + (readers.size() == 1 ? " still reads" : " still read")
+                + "; "
+                + (readers.size() == 1 ? "it fails" : "they fail")
+                + " to refresh until "
+                + (readers.size() == 1 ? "its" : "their")
+                + " SQL names the view the project defines.");
       }
     }
     return out;

@@ -127,4 +127,20 @@ class FabricCliTest {
         .doesNotContain("elsewhere")
         .doesNotContain("bronze.orders");
   }
+
+  @Test
+  void planWarnsWhenItDropsAViewTheProjectStillReads() throws IOException {
+    CliRun apply = mlv("apply", "-t", "prod", "--auto-approve");
+    assertThat(apply.exitCode()).as(apply.toString()).isZero();
+    java.nio.file.Files.delete(dir.resolve("views/silver/orders_clean.sql"));
+
+    CliRun plan = mlv("plan", "-t", "prod", "--prune");
+    assertThat(plan.exitCode()).as(plan.toString()).isZero();
+    assertThat(plan.err())
+        .contains(
+            "warning: the plan drops silver.orders_clean, which gold.by_customer still reads;"
+                + " it fails to refresh until its SQL names the view the project defines.");
+    CliRun keep = mlv("plan", "-t", "prod");
+    assertThat(keep.err()).doesNotContain("the plan drops");
+  }
 }
