@@ -53,6 +53,7 @@ public final class Checker {
       reservedProperties(d, out);
       columnMappingWithCdf(v, out);
       columnNames(d, out);
+      booleanProperties(d, out);
       uppercaseSchema(d, project.config().schema(), out);
       if (d.body() instanceof ViewBody.Files f) {
         fileView(d, f, out);
@@ -141,6 +142,36 @@ public final class Checker {
                 ? "remove delta.enableChangeDataFeed or delta.columnMapping.mode from TBLPROPERTIES"
                 : "set enable_cdf: false for this view under view_config (views reading it then"
                     + " refresh in full), or remove delta.columnMapping.mode"));
+  }
+
+  /** Delta table properties that take true or false; Delta's own error for 'maybe' is Java's. */
+  private static final Set<String> BOOLEAN_PROPERTIES =
+      Set.of(
+          "delta.enablechangedatafeed",
+          "delta.appendonly",
+          "delta.enabledeletionvectors",
+          "delta.autooptimize.optimizewrite",
+          "delta.autooptimize.autocompact",
+          "delta.enablerowtracking",
+          "delta.enabletypewidening",
+          "delta.checkpoint.writestatsasjson",
+          "delta.checkpoint.writestatsasstruct");
+
+  private static void booleanProperties(ViewDefinition d, List<Diagnostic> out) {
+    for (Map.Entry<String, String> e : d.properties().entrySet()) {
+      String v = e.getValue().strip();
+      if (BOOLEAN_PROPERTIES.contains(e.getKey().toLowerCase(Locale.ROOT))
+          && !v.equalsIgnoreCase("true")
+          && !v.equalsIgnoreCase("false")) {
+        int at = d.statement().indexOf(e.getKey());
+        out.add(
+            Diagnostic.error(
+                "PROPERTY_VALUE",
+                at < 0 ? d.position() : d.position().advance(d.statement(), at - 1),
+                "table property " + e.getKey() + " must be 'true' or 'false', not '" + v + "'",
+                null));
+      }
+    }
   }
 
   /** Characters Delta refuses in a column name unless the table uses column mapping. */

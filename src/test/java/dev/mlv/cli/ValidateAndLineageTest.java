@@ -147,6 +147,25 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aBooleanTablePropertyMustBeTrueOrFalse() throws IOException {
+    project(
+        YML,
+        "silver/p.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW silver.p
+        TBLPROPERTIES ('delta.enableChangeDataFeed' = 'maybe', 'delta.appendOnly' = 'FALSE')
+        AS SELECT id FROM bronze.orders
+        """);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/silver/p.sql:2:16: error[PROPERTY_VALUE]: table property"
+                + " delta.enableChangeDataFeed must be 'true' or 'false', not 'maybe'")
+        .contains("1 error,");
+  }
+
+  @Test
   void columnMappingNeedsChangeDataFeedOff() throws IOException {
     String view =
         """
