@@ -64,7 +64,9 @@ public final class RefreshCommand implements Callable<Integer> {
 
   @Option(
       names = "--dry-run",
-      description = "Print the strategy each view would get, and why; change nothing.")
+      description =
+          "Print the strategy each view would get, and why; change nothing. Exits 1 when a"
+              + " view would fail (not deployed, a missing source) or be skipped for it.")
   boolean dryRun;
 
   @Option(
@@ -116,8 +118,29 @@ public final class RefreshCommand implements Callable<Integer> {
             target.refresh(
                 project, new RefreshRequest(views, full, n, timeout, dryRun, Map.of()), progress);
       }
-      return QualityOutput.finish(
-          spec.commandLine().getOut(), spec.commandLine().getErr(), run, project, format);
+      int code =
+          QualityOutput.finish(
+              spec.commandLine().getOut(), spec.commandLine().getErr(), run, project, format);
+      long doomed = run.views().stream().filter(RefreshCommand::willFail).count();
+      if (dryRun && doomed > 0 && code == ExitCodes.OK) {
+        spec.commandLine()
+            .getErr()
+            .println(
+                "error: "
+                    + doomed
+                    + (doomed == 1 ? " view" : " views")
+                    + " would fail or be skipped (see the reasons above); the refresh would exit 1");
+        return ExitCodes.ERROR;
+      }
+      return code;
     }
+  }
+
+  /** A planned view the dry run already knows cannot refresh, or whose upstream cannot. */
+  private static boolean willFail(dev.mlv.refresh.ViewRun v) {
+    String r = v.reason();
+    return r.startsWith("NOT_DEPLOYED")
+        || r.startsWith("SOURCE_MISSING")
+        || r.startsWith("UPSTREAM_FAILS");
   }
 }

@@ -26,6 +26,24 @@ class ExplainAndRefreshPolicyTest {
   }
 
   @Test
+  void aDryRunThatKnowsViewsWouldFailExitsOne() throws IOException {
+    // A copy whose warehouse is empty: nothing is deployed yet.
+    Path copy = dir.resolve("m");
+    Files.createDirectories(copy.resolve("views/silver"));
+    Files.createDirectories(copy.resolve("seeds"));
+    for (String f : new String[] {"mlv.yml", "seeds/preference_trials.csv", "seeds/formulas.csv"}) {
+      Files.copy(Path.of(MEDALLION, f), copy.resolve(f));
+    }
+    Files.copy(
+        Path.of(MEDALLION, "views/silver/trials_clean.sql"),
+        copy.resolve("views/silver/trials_clean.sql"));
+    CliRun dry = CliRun.of("refresh", "--dry-run", "-p", copy.toString());
+    assertThat(dry.exitCode()).as(dry.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(dry.out()).contains("NOT_DEPLOYED");
+    assertThat(dry.err()).contains("1 view would fail or be skipped");
+  }
+
+  @Test
   void explainOfAnUnknownViewIsAnError() {
     CliRun r = CliRun.of("explain", "gold.nope", "-p", MEDALLION);
     assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);

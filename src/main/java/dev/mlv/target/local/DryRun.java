@@ -80,7 +80,7 @@ final class DryRun {
       }
       LocalStrategy.Decided d = target.plannedStrategy(project, request, id);
       Strategy s = upstreamAware(id, d, refreshed);
-      if (s.code().startsWith("SOURCE_MISSING")) {
+      if (s.code().startsWith("SOURCE_MISSING") || s.code().equals("NOT_DEPLOYED")) {
         failing.put(id, s.code());
       }
       if (!(s instanceof Strategy.Skip)) {
