@@ -6,6 +6,7 @@ import dev.mlv.lineage.NodeKind;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
+import dev.mlv.sql.Constraint;
 import dev.mlv.sql.Name;
 import dev.mlv.sql.NonDeterministic;
 import dev.mlv.sql.OutputNames;
@@ -15,6 +16,7 @@ import dev.mlv.sql.QueryFeature;
 import dev.mlv.sql.RefreshAnalysis;
 import dev.mlv.sql.RefreshAnalyzer;
 import dev.mlv.sql.SqlStatement;
+import dev.mlv.sql.TableExtractor;
 import dev.mlv.sql.ViewBody;
 import dev.mlv.sql.ViewDefinition;
 import java.util.ArrayList;
@@ -54,6 +56,7 @@ public final class Checker {
       columnMappingWithCdf(v, out);
       columnNames(d, out);
       booleanProperties(d, out);
+      constraintSyntax(d, out);
       uppercaseSchema(d, project.config().schema(), out);
       if (d.body() instanceof ViewBody.Files f) {
         fileView(d, f, out);
@@ -144,6 +147,32 @@ public final class Checker {
                     + " refresh in full), or remove delta.columnMapping.mode"));
   }
 
+  private static final TableExtractor EXPRESSIONS = new TableExtractor();
+
+  /**
+   * A CHECK that Spark's SQL cannot read, found here rather than at the view's first refresh. Read
+   * as the SELECT list of a query, by Calcite and, where Calcite refuses, by Spark's parser.
+   */
+  private static void constraintSyntax(ViewDefinition d, List<Diagnostic> out) {
+    for (Constraint c : d.constraints()) {
+      QueryFacts facts = EXPRESSIONS.extract("SELECT " + c.expression(), c.position());
+      facts.diagnostics().stream()
+          .filter(Diagnostic::isError)
+          .findFirst()
+          .ifPresent(
+              e ->
+                  out.add(
+                      Diagnostic.error(
+                          "CONSTRAINT_SYNTAX",
+                          c.position(),
+                          "the CHECK of constraint "
+                              + c.name()
+                              + " is not a valid expression: "
+                              + c.expression().strip(),
+                          "write a boolean expression over the view's columns")));
+    }
+  }
+
   /** Delta table properties that take true or false; Delta's own error for 'maybe' is Java's. */
   private static final Set<String> BOOLEAN_PROPERTIES =
       Set.of(
@@ -174,6 +203,46 @@ public final class Checker {
     }
   }
 
+  /**
+   * What the SELECT's own column list already shows: a column named twice (Delta refuses the table)
+   * and, when every column is named (no {@code *}), a PARTITIONED BY column it lacks.
+   */
+  private static void outputColumns(
+      ViewDefinition d, OutputNames.Columns columns, List<Diagnostic> out) {
+    List<OutputNames.OutputName> outputs = columns.names();
+    Set<String> seen = new HashSet<>();
+    for (OutputNames.OutputName c : outputs) {
+      if (c.name() != null && !seen.add(c.name().toLowerCase(Locale.ROOT))) {
+        out.add(
+            Diagnostic.error(
+                "DUPLICATE_COLUMN",
+                c.position(),
+                "column "
+                    + c.name()
+                    + " is selected twice; a Delta table's column names are unique",
+                "give one of them another name with AS"));
+      }
+    }
+    boolean complete = columns.complete() && outputs.stream().allMatch(c -> c.name() != null);
+    if (!complete) {
+      return;
+    }
+    for (String p : d.partitionedBy()) {
+      String name = p.replace("`", "");
+      if (!seen.contains(name.toLowerCase(Locale.ROOT))) {
+        int at = d.statement().indexOf(p);
+        out.add(
+            Diagnostic.error(
+                "PARTITION_COLUMN",
+                at < 0 ? d.position() : d.position().advance(d.statement(), at),
+                "PARTITIONED BY column " + name + " is not a column of the SELECT",
+                "select it, or partition by one of: "
+                    + String.join(
+                        ", ", outputs.stream().map(OutputNames.OutputName::name).toList())));
+      }
+    }
+  }
+
   /** Characters Delta refuses in a column name unless the table uses column mapping. */
   private static final String NOT_IN_COLUMN_NAMES = " ,;{}()\n\t=";
 
@@ -193,8 +262,11 @@ public final class Checker {
     if (mapped || !(d.body() instanceof ViewBody.Select select)) {
       return;
     }
-    for (OutputNames.OutputName c :
-        OutputNames.of(select.sql(), select.position()).orElse(List.of())) {
+    OutputNames.Columns columns =
+        OutputNames.of(select.sql(), select.position())
+            .orElse(new OutputNames.Columns(List.of(), false));
+    outputColumns(d, columns, out);
+    for (OutputNames.OutputName c : columns.names()) {
       if (c.name() == null) {
         out.add(
             Diagnostic.error(

@@ -27,10 +27,16 @@ public final class OutputNames {
   /** One output column: its name, null when Spark names it after the expression's {@code text}. */
   public record OutputName(String name, String text, Position position) {}
 
+  /**
+   * The columns the SELECT list shows; {@code complete} when they are all of them: no {@code *},
+   * whose columns only the tables know.
+   */
+  public record Columns(List<OutputName> names, boolean complete) {}
+
   private OutputNames() {}
 
   /** Empty when Calcite cannot read the SELECT (Spark-only syntax): nothing is claimed then. */
-  public static Optional<List<OutputName>> of(String sql, Position start) {
+  public static Optional<Columns> of(String sql, Position start) {
     SparkSyntaxRewriter.Result rewritten = new SparkSyntaxRewriter().rewrite(sql);
     if (!rewritten.fragments().isEmpty()) {
       return Optional.empty();
@@ -46,6 +52,7 @@ public final class OutputNames {
       return Optional.empty();
     }
     List<OutputName> out = new ArrayList<>();
+    boolean complete = true;
     for (SqlNode item : select.getSelectList()) {
       Position at = start.advance(sql, offset(sql, item));
       if (item instanceof SqlCall call && call.getKind() == SqlKind.AS) {
@@ -54,14 +61,18 @@ public final class OutputNames {
           out.add(new OutputName(id.getSimple(), text(sql, item), at));
         }
       } else if (item instanceof SqlIdentifier id) {
-        if (!id.isStar()) {
+        if (id.isStar()) {
+          complete = false;
+        } else {
           out.add(new OutputName(id.names.get(id.names.size() - 1), text(sql, item), at));
         }
       } else if (item instanceof SqlCall call) {
         out.add(new OutputName(derivedName(call), text(sql, item), at));
+      } else {
+        complete = false; // a literal: Spark names it after its value, not checked here
       }
     }
-    return Optional.of(out);
+    return Optional.of(new Columns(out, complete));
   }
 
   /**

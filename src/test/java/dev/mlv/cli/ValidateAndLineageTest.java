@@ -147,6 +147,40 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void whatTheSelectListShowsIsCheckedBeforeAnyRefresh() throws IOException {
+    project(
+        YML,
+        "gold/b.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW gold.b
+        (CONSTRAINT c CHECK (total >) ON MISMATCH DROP)
+        PARTITIONED BY (nosuch)
+        AS SELECT cust, total, o.TOTAL FROM bronze.orders o
+        """,
+        "gold/star.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW gold.star
+        (CONSTRAINT ok CHECK (total > 0 AND cust RLIKE '^[a-z]+$'))
+        PARTITIONED BY (day)
+        AS SELECT *, total AS t2 FROM bronze.orders
+        """);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/gold/b.sql:2:2: error[CONSTRAINT_SYNTAX]: the CHECK of constraint c is not a"
+                + " valid expression: total >")
+        .contains(
+            "views/gold/b.sql:3:17: error[PARTITION_COLUMN]: PARTITIONED BY column nosuch is not a"
+                + " column of the SELECT")
+        .contains("hint: select it, or partition by one of: cust, total, TOTAL")
+        .contains("views/gold/b.sql:4:24: error[DUPLICATE_COLUMN]: column TOTAL is selected twice")
+        // SELECT * may hold the partition column; the valid CHECK passes.
+        .doesNotContain("gold/star.sql")
+        .contains("3 errors");
+  }
+
+  @Test
   void aBooleanTablePropertyMustBeTrueOrFalse() throws IOException {
     project(
         YML,
