@@ -90,6 +90,12 @@ public final class SqlCommand implements Callable<Integer> {
     if (!parsed.diagnostics().isEmpty()) {
       throw new MlvException(parsed.diagnostics());
     }
+    if (parsed.statements().isEmpty()) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(),
+          (source == null ? "the SQL given" : "SQL file " + source)
+              + " holds no statement (only blanks or comments)");
+    }
     Project project = ProjectLoading.loadValid(projectOptions, spec);
     String targetName = Targets.name(project.config(), targetOptions.target);
     var out = spec.commandLine().getOut();

@@ -37,10 +37,12 @@ public final class Selection {
         throw new UsageException(
             "SELECTOR", "empty selector: name a view, or leave the selector out to select all");
       }
-      for (String s : raw.split(",")) {
-        if (!s.isBlank()) {
-          out.addAll(selectOne(graph, resolver, s.strip()));
+      for (String s : raw.split(",", -1)) {
+        if (s.isBlank()) {
+          throw new UsageException(
+              "SELECTOR", "empty item in selector '" + raw + "': remove the extra comma");
         }
+        out.addAll(selectOne(graph, resolver, s.strip()));
       }
     }
     return Collections.unmodifiableSortedSet(out);
@@ -67,6 +69,10 @@ public final class Selection {
     String core = from < to ? selector.substring(from, to).strip() : "";
     if (core.isEmpty()) {
       throw new UsageException("SELECTOR", "empty name in selector '" + selector + "'");
+    }
+    if (core.startsWith("+") || core.endsWith("+")) {
+      throw new UsageException(
+          "SELECTOR", "selector '" + selector + "': '+' goes once before or after a name");
     }
     SortedSet<ObjectId> base = new TreeSet<>();
     int colon = core.indexOf(':');

@@ -67,6 +67,9 @@ class CliBasicsTest {
     assertThat(r.err()).contains("Unknown option: '--no-such-option'").doesNotContain("\tat ");
     assertThat(CliRun.of("frobnicate").exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(CliRun.of().exitCode()).isEqualTo(ExitCodes.USAGE);
+    CliRun noSql = CliRun.of("sql", "-p", "examples/medallion", "  -- nothing here\n");
+    assertThat(noSql.exitCode()).as(noSql.toString()).isEqualTo(ExitCodes.USAGE);
+    assertThat(noSql.err()).contains("holds no statement");
     for (String limit : new String[] {"0", "-3"}) {
       CliRun runs = CliRun.of("runs", "--limit", limit);
       assertThat(runs.exitCode()).as(runs.toString()).isEqualTo(ExitCodes.USAGE);

@@ -112,6 +112,11 @@ class LineageGraphTest {
         .hasMessageContaining("no value after 'tag:'");
     assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of("+")))
         .isInstanceOf(UsageException.class);
+    for (String unreadable : List.of(",", "silver.b,,gold.d", "++gold.d", "silver.b++")) {
+      assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of(unreadable)))
+          .as(unreadable)
+          .isInstanceOf(UsageException.class);
+    }
     assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of("tag:nobody")))
         .isNotInstanceOf(UsageException.class)
         .hasMessageContaining("matches nothing");

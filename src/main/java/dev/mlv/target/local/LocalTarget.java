@@ -711,6 +711,15 @@ public final class LocalTarget implements Target {
                 s ->
                     s.seed().isPresent()
                         && project.names().resolve(dev.mlv.sql.Name.of(s.name())).equals(table));
+    if (project.views().containsKey(table)) {
+      return "it is a view of the project: deploy it with 'mlv apply'";
+    }
+    if (project.config().sources().stream()
+        .noneMatch(s -> project.names().resolve(dev.mlv.sql.Name.of(s.name())).equals(table))) {
+      // Neither a view of the project nor a declared source: most often a view dropped or renamed.
+      return "no view of the project defines it and no source declares it: fix the name in the"
+          + " SQL, create it with 'mlv sql', or declare it under sources: with a seed";
+    }
     return seeded
         ? "load it with 'mlv seed'"
         : "create and load it with 'mlv sql', or declare a seed for it in mlv.yml";
