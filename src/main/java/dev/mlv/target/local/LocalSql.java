@@ -102,7 +102,9 @@ final class LocalSql {
     } catch (Exception e) { // Spark's AnalysisException is checked, yet thrown undeclared
       Position at = SparkMessages.place(e, o.sql(), o.position()).orElse(o.position());
       throw new MlvException(
-          "SQL_FAILED", at + ": " + SparkMessages.withoutSparkPlace(SparkMessages.firstLine(e)), e);
+          Diagnostic.error(
+              "SQL_FAILED", at, SparkMessages.withoutSparkPlace(SparkMessages.firstLine(e)), null),
+          e);
     }
   }
 
@@ -112,12 +114,10 @@ final class LocalSql {
         .deployed(id)
         .orElseThrow(
             () ->
-                new MlvException(
+                at(
                     "VIEW_NOT_FOUND",
-                    name.position()
-                        + ": materialized lake view "
-                        + name.text()
-                        + " does not exist"));
+                    name.position(),
+                    "materialized lake view " + name.text() + " does not exist"));
   }
 
   private SqlResult showViews(SqlStatement.ShowViews s) {
@@ -152,12 +152,10 @@ final class LocalSql {
     DeployedView v = view(r.from());
     ObjectId to = project.names().resolve(r.to());
     if (!to.lakehouse().equals(v.id().lakehouse())) {
-      throw new MlvException(
-          "RENAME_LAKEHOUSE", r.position() + ": a view can be renamed only within its lakehouse");
+      throw at("RENAME_LAKEHOUSE", r.position(), "a view can be renamed only within its lakehouse");
     }
     if (target.deployed(to).isPresent() || Warehouse.isTable(target.warehouse().tableDir(to))) {
-      throw new MlvException(
-          "RENAME_EXISTS", r.position() + ": " + r.to().text() + " already exists");
+      throw at("RENAME_EXISTS", r.position(), r.to().text() + " already exists");
     }
     ViewMaterializer m = target.materializer(project);
     m.renameView(v.id(), to);
@@ -196,9 +194,10 @@ final class LocalSql {
       if (d.ifExists()) {
         return SqlResult.message("Nothing to drop: " + d.view().text() + " does not exist");
       }
-      throw new MlvException(
+      throw at(
           "VIEW_NOT_FOUND",
-          d.position() + ": materialized lake view " + d.view().text() + " does not exist");
+          d.position(),
+          "materialized lake view " + d.view().text() + " does not exist");
     }
     target.materializer(project).dropTable(id);
     StringBuilder said = new StringBuilder("Dropped " + project.names().display(id));
@@ -268,10 +267,10 @@ final class LocalSql {
         LocalTarget.parseDefinition(deployed.definition())
             .orElseThrow(
                 () ->
-                    new MlvException(
+                    at(
                         "BAD_DEFINITION",
-                        r.position()
-                            + ": the definition stored with "
+                        r.position(),
+                        "the definition stored with "
                             + r.view().text()
                             + " cannot be parsed; recreate it with CREATE OR REPLACE"));
     Strategy strategy =
@@ -296,25 +295,23 @@ final class LocalSql {
     ObjectId id = project.names().resolve(def.name());
     Optional<DeployedView> existing = target.deployed(id);
     if (def.orReplace() && def.ifNotExists()) {
-      throw new MlvException(
+      throw at(
           "REPLACE_IF_NOT_EXISTS",
-          def.position() + ": OR REPLACE and IF NOT EXISTS cannot be combined");
+          def.position(),
+          "OR REPLACE and IF NOT EXISTS cannot be combined");
     }
     if (existing.isPresent() && def.ifNotExists()) {
       return SqlResult.message(def.name().text() + " already exists; nothing done (IF NOT EXISTS)");
     }
     if (existing.isPresent() && !def.orReplace()) {
-      throw new MlvException(
+      throw at(
           "VIEW_EXISTS",
-          def.position()
-              + ": materialized lake view "
-              + def.name().text()
-              + " already exists; use CREATE OR REPLACE");
+          def.position(),
+          "materialized lake view " + def.name().text() + " already exists; use CREATE OR REPLACE");
     }
     if (existing.isEmpty() && Warehouse.isTable(target.warehouse().tableDir(id))) {
-      throw new MlvException(
-          "TABLE_EXISTS",
-          def.position() + ": a table named " + def.name().text() + " already exists");
+      throw at(
+          "TABLE_EXISTS", def.position(), "a table named " + def.name().text() + " already exists");
     }
     ViewRun r =
         target.materialize(
@@ -336,5 +333,10 @@ final class LocalSql {
             + " rows written, "
             + r.rowsDropped()
             + " dropped");
+  }
+
+  /** An error placed in the SQL text, the place first as in every other diagnostic. */
+  private static MlvException at(String rule, Position position, String message) {
+    return new MlvException(Diagnostic.error(rule, position, message, null));
   }
 }
