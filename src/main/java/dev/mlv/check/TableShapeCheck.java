@@ -1,0 +1,221 @@
+package dev.mlv.check;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.project.ProjectView;
+import dev.mlv.sql.Constraint;
+import dev.mlv.sql.OutputNames;
+import dev.mlv.sql.QueryFacts;
+import dev.mlv.sql.TableExtractor;
+import dev.mlv.sql.ViewBody;
+import dev.mlv.sql.ViewDefinition;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Rules about the Delta table a view becomes, read from its file without Spark: what Delta would
+ * refuse at the first refresh (column names, duplicate columns, a missing partition column, a CHECK
+ * that is not an expression, property values, column mapping with change data feed).
+ */
+final class TableShapeCheck {
+  private TableShapeCheck() {}
+
+  static void check(ProjectView v, List<Diagnostic> out) {
+    ViewDefinition d = v.definition();
+    columnMappingWithCdf(v, out);
+    columnNames(d, out);
+    booleanProperties(d, out);
+    constraintSyntax(d, out);
+  }
+
+  /**
+   * Delta refuses CREATE OR REPLACE on a table with both column mapping and change data feed
+   * (DELTA_BLOCK_COLUMN_MAPPING_AND_CDC_OPERATION), so every refresh of such a view would fail.
+   */
+  private static void columnMappingWithCdf(ProjectView v, List<Diagnostic> out) {
+    ViewDefinition d = v.definition();
+    Optional<Map.Entry<String, String>> mapping =
+        d.properties().entrySet().stream()
+            .filter(e -> e.getKey().equalsIgnoreCase("delta.columnMapping.mode"))
+            .filter(e -> !e.getValue().equalsIgnoreCase("none"))
+            .findFirst();
+    if (mapping.isEmpty()) {
+      return;
+    }
+    boolean declaredCdf =
+        d.properties().entrySet().stream()
+            .anyMatch(
+                e ->
+                    e.getKey().equalsIgnoreCase("delta.enableChangeDataFeed")
+                        && e.getValue().equalsIgnoreCase("true"));
+    if (!declaredCdf && !v.settings().enableCdf()) {
+      return;
+    }
+    String key = mapping.get().getKey();
+    int at = d.statement().indexOf(key);
+    out.add(
+        Diagnostic.error(
+            "COLUMN_MAPPING_CDF",
+            at < 0 ? d.position() : d.position().advance(d.statement(), at - 1),
+            "column mapping ("
+                + key
+                + ") and change data feed together: Delta refuses CREATE OR REPLACE on such a"
+                + " table, so no refresh of "
+                + d.name().text()
+                + " could succeed",
+            declaredCdf
+                ? "remove delta.enableChangeDataFeed or delta.columnMapping.mode from TBLPROPERTIES"
+                : "set enable_cdf: false for this view under view_config (views reading it then"
+                    + " refresh in full), or remove delta.columnMapping.mode"));
+  }
+
+  private static final TableExtractor EXPRESSIONS = new TableExtractor();
+
+  /**
+   * A CHECK that Spark's SQL cannot read, found here rather than at the view's first refresh. Read
+   * as the SELECT list of a query, by Calcite and, where Calcite refuses, by Spark's parser.
+   */
+  private static void constraintSyntax(ViewDefinition d, List<Diagnostic> out) {
+    for (Constraint c : d.constraints()) {
+      QueryFacts facts = EXPRESSIONS.extract("SELECT " + c.expression(), c.position());
+      facts.diagnostics().stream()
+          .filter(Diagnostic::isError)
+          .findFirst()
+          .ifPresent(
+              e ->
+                  out.add(
+                      Diagnostic.error(
+                          "CONSTRAINT_SYNTAX",
+                          c.position(),
+                          "the CHECK of constraint "
+                              + c.name()
+                              + " is not a valid expression: "
+                              + c.expression().strip(),
+                          "write a boolean expression over the view's columns")));
+    }
+  }
+
+  /** Delta table properties that take true or false; Delta's own error for 'maybe' is Java's. */
+  private static final Set<String> BOOLEAN_PROPERTIES =
+      Set.of(
+          "delta.enablechangedatafeed",
+          "delta.appendonly",
+          "delta.enabledeletionvectors",
+          "delta.autooptimize.optimizewrite",
+          "delta.autooptimize.autocompact",
+          "delta.enablerowtracking",
+          "delta.enabletypewidening",
+          "delta.checkpoint.writestatsasjson",
+          "delta.checkpoint.writestatsasstruct");
+
+  private static void booleanProperties(ViewDefinition d, List<Diagnostic> out) {
+    for (Map.Entry<String, String> e : d.properties().entrySet()) {
+      String v = e.getValue().strip();
+      if (BOOLEAN_PROPERTIES.contains(e.getKey().toLowerCase(Locale.ROOT))
+          && !v.equalsIgnoreCase("true")
+          && !v.equalsIgnoreCase("false")) {
+        int at = d.statement().indexOf(e.getKey());
+        out.add(
+            Diagnostic.error(
+                "PROPERTY_VALUE",
+                at < 0 ? d.position() : d.position().advance(d.statement(), at - 1),
+                "table property " + e.getKey() + " must be 'true' or 'false', not '" + v + "'",
+                null));
+      }
+    }
+  }
+
+  /**
+   * What the SELECT's own column list already shows: a column named twice (Delta refuses the table)
+   * and, when every column is named (no {@code *}), a PARTITIONED BY column it lacks.
+   */
+  private static void outputColumns(
+      ViewDefinition d, OutputNames.Columns columns, List<Diagnostic> out) {
+    List<OutputNames.OutputName> outputs = columns.names();
+    Set<String> seen = new HashSet<>();
+    for (OutputNames.OutputName c : outputs) {
+      if (c.name() != null && !seen.add(c.name().toLowerCase(Locale.ROOT))) {
+        out.add(
+            Diagnostic.error(
+                "DUPLICATE_COLUMN",
+                c.position(),
+                "column "
+                    + c.name()
+                    + " is selected twice; a Delta table's column names are unique",
+                "give one of them another name with AS"));
+      }
+    }
+    boolean complete = columns.complete() && outputs.stream().allMatch(c -> c.name() != null);
+    if (!complete) {
+      return;
+    }
+    for (String p : d.partitionedBy()) {
+      String name = p.replace("`", "");
+      if (!seen.contains(name.toLowerCase(Locale.ROOT))) {
+        int at = d.statement().indexOf(p);
+        out.add(
+            Diagnostic.error(
+                "PARTITION_COLUMN",
+                at < 0 ? d.position() : d.position().advance(d.statement(), at),
+                "PARTITIONED BY column " + name + " is not a column of the SELECT",
+                "select it, or partition by one of: "
+                    + String.join(
+                        ", ", outputs.stream().map(OutputNames.OutputName::name).toList())));
+      }
+    }
+  }
+
+  /** Characters Delta refuses in a column name unless the table uses column mapping. */
+  private static final String NOT_IN_COLUMN_NAMES = " ,;{}()\n\t=";
+
+  /**
+   * Column names Delta cannot store: an expression without an alias (Spark names the column after
+   * its text, {@code sum(amt)}) or an alias with a space or one of {@code ,;{}()=}. Without this
+   * the view passed validate and every refresh failed with
+   * DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES.
+   */
+  private static void columnNames(ViewDefinition d, List<Diagnostic> out) {
+    boolean mapped =
+        d.properties().entrySet().stream()
+            .anyMatch(
+                e ->
+                    e.getKey().equalsIgnoreCase("delta.columnMapping.mode")
+                        && !e.getValue().equalsIgnoreCase("none"));
+    if (mapped || !(d.body() instanceof ViewBody.Select select)) {
+      return;
+    }
+    OutputNames.Columns columns =
+        OutputNames.of(select.sql(), select.position())
+            .orElse(new OutputNames.Columns(List.of(), false));
+    outputColumns(d, columns, out);
+    for (OutputNames.OutputName c : columns.names()) {
+      if (c.name() == null) {
+        out.add(
+            Diagnostic.error(
+                "COLUMN_NAME",
+                c.position(),
+                "the expression "
+                    + c.text()
+                    + " has no alias: Spark names its column after the expression, and Delta"
+                    + " cannot store a column name with a space or any of ,;{}()=",
+                "give it a name: " + c.text() + " AS some_name"));
+      } else if (c.name().chars().anyMatch(ch -> NOT_IN_COLUMN_NAMES.indexOf(ch) >= 0)) {
+        out.add(
+            Diagnostic.error(
+                "COLUMN_NAME",
+                c.position(),
+                "column name '"
+                    + c.name()
+                    + "' holds a character Delta cannot store in a column name (a space or any"
+                    + " of ,;{}()=)",
+                "rename it (for example "
+                    + c.name().strip().replaceAll("[ ,;{}()\\n\\t=]+", "_")
+                    + "), or set TBLPROPERTIES ('delta.columnMapping.mode' = 'name') with"
+                    + " enable_cdf: false"));
+      }
+    }
+  }
+}
