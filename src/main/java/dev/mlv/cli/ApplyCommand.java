@@ -147,6 +147,7 @@ public final class ApplyCommand implements Callable<Integer> {
       } else if (plan.schedules().hasChanges()) {
         said.println("Schedules not changed: the views did not apply cleanly.");
       }
+      RunOutput.explainSkipped(spec.commandLine().getErr(), run);
       return RunOutput.print(out, run, project.names(), format);
     }
   }

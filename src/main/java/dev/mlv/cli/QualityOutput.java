@@ -37,6 +37,7 @@ final class QualityOutput {
               project.names(),
               format == RefreshFormat.json ? ReportFormat.json : ReportFormat.text);
     }
+    RunOutput.explainSkipped(err, run);
     for (GateBreach b : breaches) {
       err.println(b.message(project.names().display(b.view())));
     }

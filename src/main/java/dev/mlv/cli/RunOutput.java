@@ -134,6 +134,19 @@ final class RunOutput {
     return exitCode(run);
   }
 
+  /**
+   * Says on stderr why a run was skipped (exit 3): the target's own line about the other run is
+   * progress output, which --quiet and --format json leave out.
+   */
+  static void explainSkipped(PrintWriter err, RunReport run) {
+    if (run.status() == dev.mlv.refresh.RunStatus.Skipped) {
+      err.println(
+          "mlv: another refresh was running on the lakehouse, so this run was skipped, not queued;"
+              + " run it again once that one has ended");
+      err.flush();
+    }
+  }
+
   static int exitCode(RunReport run) {
     return switch (run.status()) {
       case Completed, Planned -> ExitCodes.OK;

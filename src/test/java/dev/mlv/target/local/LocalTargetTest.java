@@ -81,6 +81,8 @@ class LocalTargetTest {
 
       CliRun cli = CliRun.of("refresh", "--quiet", "-p", dir.toString());
       assertThat(cli.exitCode()).as(cli.toString()).isEqualTo(ExitCodes.SKIPPED_CONCURRENT);
+      // --quiet leaves the progress out, not the reason for the exit code.
+      assertThat(cli.err()).contains("another refresh was running on the lakehouse");
       assertThat(held.isHeld()).isTrue();
     }
     // Nothing was deployed, so the run after the lock is released fails, but it runs.
