@@ -116,7 +116,7 @@ public final class StrategyDecider {
       return new Strategy.Full(
           code,
           code.equals("NEW_VIEW")
-              ? "a new view: its first refresh is full"
+              ? "the view is new, so its first refresh is full"
               : "the definition changed, so the whole view is recomputed");
     }
     if (in.fullRequested()) {

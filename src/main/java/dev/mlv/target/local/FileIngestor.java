@@ -98,7 +98,7 @@ final class FileIngestor {
       return new Strategy.Full(
           forced.get(),
           forced.get().equals("NEW_VIEW")
-              ? "a new view: its first refresh reads every file in the folder"
+              ? "the view is new, so its first refresh reads every file in the folder"
               : "the definition changed, so every file in the folder is read again");
     }
     if (fullRequested) {
