@@ -3,7 +3,9 @@ package dev.mlv.sql;
 import dev.mlv.diag.Position;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -32,6 +34,18 @@ public final class OutputNames {
    * whose columns only the tables know.
    */
   public record Columns(List<OutputName> names, boolean complete) {}
+
+  /** Functions whose columns Spark names itself (explode's {@code col}, stack's {@code col0}). */
+  private static final Set<String> GENERATORS =
+      Set.of(
+          "explode",
+          "explode_outer",
+          "posexplode",
+          "posexplode_outer",
+          "inline",
+          "inline_outer",
+          "stack",
+          "json_tuple");
 
   private OutputNames() {}
 
@@ -66,6 +80,9 @@ public final class OutputNames {
         } else {
           out.add(new OutputName(id.names.get(id.names.size() - 1), text(sql, item), at));
         }
+      } else if (item instanceof SqlCall call
+          && GENERATORS.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))) {
+        complete = false; // Spark names a generator's columns itself: col, pos, col0, ...
       } else if (item instanceof SqlCall call) {
         out.add(new OutputName(derivedName(call), text(sql, item), at));
       } else {

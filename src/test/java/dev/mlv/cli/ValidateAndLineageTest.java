@@ -120,7 +120,7 @@ class ValidateAndLineageTest {
     String view =
         """
         CREATE MATERIALIZED LAKE VIEW gold.sums
-        AS SELECT cat, SUM(amt), amt AS `my amt`, -amt AS neg, arr[0], s.f, -1,
+        AS SELECT cat, SUM(amt), amt AS `my amt`, -amt AS neg, arr[0], s.f, -1, explode(arr),
                   CASE WHEN amt > 0 THEN 1 END, CAST(amt AS STRING)
         FROM bronze.orders GROUP BY cat
         """;
