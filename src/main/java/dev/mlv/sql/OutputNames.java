@@ -65,6 +65,14 @@ public final class OutputNames {
     if (select == null) {
       return Optional.empty();
     }
+    try {
+      return Optional.of(columns(sql, start, select));
+    } catch (RuntimeException e) { // a node shape not foreseen: claim nothing rather than fail
+      return Optional.empty();
+    }
+  }
+
+  private static Columns columns(String sql, Position start, SqlSelect select) {
     List<OutputName> out = new ArrayList<>();
     boolean complete = true;
     for (SqlNode item : select.getSelectList()) {
@@ -89,7 +97,7 @@ public final class OutputNames {
         complete = false; // a literal: Spark names it after its value, not checked here
       }
     }
-    return Optional.of(new Columns(out, complete));
+    return new Columns(out, complete);
   }
 
   /**
