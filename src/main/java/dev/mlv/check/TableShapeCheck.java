@@ -5,8 +5,6 @@ import dev.mlv.project.ProjectView;
 import dev.mlv.sql.Constraint;
 import dev.mlv.sql.OutputNames;
 import dev.mlv.sql.QueryFacts;
-import dev.mlv.sql.TableExtractor;
-import dev.mlv.sql.ViewBody;
 import dev.mlv.sql.ViewDefinition;
 import java.util.HashSet;
 import java.util.List;
@@ -26,9 +24,14 @@ final class TableShapeCheck {
   static void check(ProjectView v, List<Diagnostic> out) {
     ViewDefinition d = v.definition();
     columnMappingWithCdf(v, out);
-    columnNames(d, out);
     booleanProperties(d, out);
-    constraintSyntax(d, out);
+    // What the parse found (and the parse cache kept): no second parse here.
+    v.facts()
+        .ifPresent(
+            f -> {
+              columnNames(d, f, out);
+              constraintSyntax(d, f, out);
+            });
   }
 
   /**
@@ -72,29 +75,20 @@ final class TableShapeCheck {
                     + " refresh in full), or remove delta.columnMapping.mode"));
   }
 
-  private static final TableExtractor EXPRESSIONS = new TableExtractor();
-
-  /**
-   * A CHECK that Spark's SQL cannot read, found here rather than at the view's first refresh. Read
-   * as the SELECT list of a query, by Calcite and, where Calcite refuses, by Spark's parser.
-   */
-  private static void constraintSyntax(ViewDefinition d, List<Diagnostic> out) {
+  /** A CHECK that Spark's SQL cannot read, found here rather than at the view's first refresh. */
+  private static void constraintSyntax(ViewDefinition d, QueryFacts facts, List<Diagnostic> out) {
     for (Constraint c : d.constraints()) {
-      QueryFacts facts = EXPRESSIONS.extract("SELECT " + c.expression(), c.position());
-      facts.diagnostics().stream()
-          .filter(Diagnostic::isError)
-          .findFirst()
-          .ifPresent(
-              e ->
-                  out.add(
-                      Diagnostic.error(
-                          "CONSTRAINT_SYNTAX",
-                          c.position(),
-                          "the CHECK of constraint "
-                              + c.name()
-                              + " is not a valid expression: "
-                              + c.expression().strip(),
-                          "write a boolean expression over the view's columns")));
+      if (facts.unreadableChecks().contains(c.name())) {
+        out.add(
+            Diagnostic.error(
+                "CONSTRAINT_SYNTAX",
+                c.position(),
+                "the CHECK of constraint "
+                    + c.name()
+                    + " is not a valid expression: "
+                    + c.expression().strip(),
+                "write a boolean expression over the view's columns"));
+      }
     }
   }
 
@@ -177,19 +171,17 @@ final class TableShapeCheck {
    * the view passed validate and every refresh failed with
    * DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES.
    */
-  private static void columnNames(ViewDefinition d, List<Diagnostic> out) {
+  private static void columnNames(ViewDefinition d, QueryFacts facts, List<Diagnostic> out) {
     boolean mapped =
         d.properties().entrySet().stream()
             .anyMatch(
                 e ->
                     e.getKey().equalsIgnoreCase("delta.columnMapping.mode")
                         && !e.getValue().equalsIgnoreCase("none"));
-    if (mapped || !(d.body() instanceof ViewBody.Select select)) {
+    if (mapped) {
       return;
     }
-    OutputNames.Columns columns =
-        OutputNames.of(select.sql(), select.position())
-            .orElse(new OutputNames.Columns(List.of(), false));
+    OutputNames.Columns columns = facts.columns().orElse(new OutputNames.Columns(List.of(), false));
     outputColumns(d, columns, out);
     for (OutputNames.OutputName c : columns.names()) {
       if (c.name() == null) {

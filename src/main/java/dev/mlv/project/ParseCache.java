@@ -6,6 +6,7 @@ import dev.mlv.diag.Severity;
 import dev.mlv.sql.Constraint;
 import dev.mlv.sql.Name;
 import dev.mlv.sql.OnMismatch;
+import dev.mlv.sql.OutputNames;
 import dev.mlv.sql.QueryFacts;
 import dev.mlv.sql.QueryFeature;
 import dev.mlv.sql.SqlStatement;
@@ -46,7 +47,7 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 1;
+  private static final int FORMAT = 2; // 2: a view's columns and unreadable CHECKs
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -435,6 +436,18 @@ final class ParseCache {
     writeStrings(out, features);
     out.writeBoolean(f.usedFallback());
     writeDiagnostics(out, f.diagnostics());
+    out.writeBoolean(f.columns().isPresent());
+    if (f.columns().isPresent()) {
+      OutputNames.Columns c = f.columns().get();
+      out.writeBoolean(c.complete());
+      out.writeInt(c.names().size());
+      for (OutputNames.OutputName n : c.names()) {
+        writeString(out, n.name());
+        writeString(out, n.text());
+        writePosition(out, n.position());
+      }
+    }
+    writeStrings(out, f.unreadableChecks());
   }
 
   private static QueryFacts readFacts(DataInputStream in) throws IOException {
@@ -449,7 +462,19 @@ final class ParseCache {
       features.add(QueryFeature.valueOf(s));
     }
     boolean fallback = in.readBoolean();
-    return new QueryFacts(tables, functions, features, fallback, readDiagnostics(in));
+    List<Diagnostic> diagnostics = readDiagnostics(in);
+    Optional<OutputNames.Columns> columns = Optional.empty();
+    if (in.readBoolean()) {
+      boolean complete = in.readBoolean();
+      int n = count(in);
+      List<OutputNames.OutputName> names = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        names.add(new OutputNames.OutputName(readString(in), readString(in), readPosition(in)));
+      }
+      columns = Optional.of(new OutputNames.Columns(names, complete));
+    }
+    return new QueryFacts(
+        tables, functions, features, fallback, diagnostics, columns, readStrings(in));
   }
 
   private static void writeDiagnostics(DataOutputStream out, List<Diagnostic> ds)

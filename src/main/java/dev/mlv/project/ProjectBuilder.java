@@ -196,7 +196,9 @@ public final class ProjectBuilder {
     for (SqlStatement st : result.statements()) {
       if (st instanceof SqlStatement.CreateView cv
           && cv.definition().body() instanceof ViewBody.Select select) {
-        QueryFacts f = Extractor.INSTANCE.extract(select.sql(), select.position());
+        QueryFacts f =
+            Extractor.INSTANCE.extractView(
+                select.sql(), select.position(), cv.definition().constraints());
         diagnostics.addAll(f.diagnostics());
         facts.put(cv.definition(), f);
       }

@@ -277,7 +277,10 @@ public final class PySparkReader {
       statements.add(st);
       if (st instanceof SqlStatement.CreateView cv
           && cv.definition().body() instanceof ViewBody.Select select) {
-        QueryFacts f = extractor.get().extract(select.sql(), select.position());
+        QueryFacts f =
+            extractor
+                .get()
+                .extractView(select.sql(), select.position(), cv.definition().constraints());
         diags.addAll(f.diagnostics());
         facts.put(cv.definition(), f);
       }

@@ -14,8 +14,6 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlWith;
-import org.apache.calcite.sql.parser.SqlParseException;
-import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
@@ -49,18 +47,11 @@ public final class OutputNames {
 
   private OutputNames() {}
 
-  /** Empty when Calcite cannot read the SELECT (Spark-only syntax): nothing is claimed then. */
-  public static Optional<Columns> of(String sql, Position start) {
-    SparkSyntaxRewriter.Result rewritten = new SparkSyntaxRewriter().rewrite(sql);
-    if (!rewritten.fragments().isEmpty()) {
-      return Optional.empty();
-    }
-    SqlNode root;
-    try {
-      root = SqlParser.create(rewritten.sql(), TableExtractor.CONFIG).parseQuery();
-    } catch (SqlParseException | RuntimeException | StackOverflowError e) {
-      return Optional.empty();
-    }
+  /**
+   * The columns of {@code sql}, whose Calcite tree is {@code root} (of the whole text: a caller
+   * with text Calcite did not see passes nothing here); empty when they cannot be told.
+   */
+  static Optional<Columns> of(String sql, Position start, SqlNode root) {
     SqlSelect select = firstSelect(root);
     if (select == null) {
       return Optional.empty();

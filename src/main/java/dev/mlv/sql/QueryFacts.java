@@ -4,6 +4,7 @@ import dev.mlv.diag.Diagnostic;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -11,14 +12,27 @@ import java.util.TreeSet;
  * What mlv knows about one SELECT without running it: the tables and views it reads (CTE names
  * excluded, in order of first appearance, each positioned in the file), the functions it calls, the
  * constructs it uses, whether Spark's parser had to step in, and a parse error if neither parser
- * accepted the text.
+ * accepted the text. For a view's SELECT also the columns its SELECT list shows (when Calcite read
+ * it) and the names of the view's constraints whose CHECK neither parser reads: taken from the
+ * parse that is cached, so that validate need not parse again.
  */
 public record QueryFacts(
     List<Name> tables,
     Set<String> functions,
     Set<QueryFeature> features,
     boolean usedFallback,
-    List<Diagnostic> diagnostics) {
+    List<Diagnostic> diagnostics,
+    Optional<OutputNames.Columns> columns,
+    List<String> unreadableChecks) {
+
+  public QueryFacts(
+      List<Name> tables,
+      Set<String> functions,
+      Set<QueryFeature> features,
+      boolean usedFallback,
+      List<Diagnostic> diagnostics) {
+    this(tables, functions, features, usedFallback, diagnostics, Optional.empty(), List.of());
+  }
 
   public QueryFacts {
     tables = List.copyOf(tables);
@@ -27,6 +41,13 @@ public record QueryFacts(
     features =
         features.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(features));
     diagnostics = List.copyOf(diagnostics);
+    unreadableChecks = List.copyOf(unreadableChecks);
+  }
+
+  /** These facts with the view's columns and unreadable CHECKs added. */
+  public QueryFacts withView(Optional<OutputNames.Columns> columns, List<String> unreadableChecks) {
+    return new QueryFacts(
+        tables, functions, features, usedFallback, diagnostics, columns, unreadableChecks);
   }
 
   public boolean parsed() {

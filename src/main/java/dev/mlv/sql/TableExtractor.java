@@ -91,6 +91,21 @@ public final class TableExtractor {
     }
   }
 
+  /**
+   * The facts of a view's SELECT and constraints: those of {@link #extract}, plus the names of the
+   * constraints whose CHECK neither parser reads as an expression.
+   */
+  public QueryFacts extractView(String selectSql, Position start, List<Constraint> constraints) {
+    QueryFacts facts = extract(selectSql, start);
+    List<String> unreadable = new ArrayList<>();
+    for (Constraint c : constraints) {
+      if (!extract("SELECT " + c.expression(), c.position()).parsed()) {
+        unreadable.add(c.name());
+      }
+    }
+    return facts.withView(facts.columns(), unreadable);
+  }
+
   /** Nesting that no real query reaches: parentheses, CASE ... END and chained NOTs, together. */
   static final int MAX_NESTING = 200;
 
@@ -148,7 +163,12 @@ public final class TableExtractor {
       for (int i = 0; i < fragments.size(); i++) {
         walk.fragment(rewritten.fragments().get(i), fragments.get(i));
       }
-      return walk.facts();
+      // Text Calcite did not see may hold columns too: then nothing is claimed about them.
+      Optional<OutputNames.Columns> columns =
+          rewritten.fragments().isEmpty()
+              ? OutputNames.of(selectSql, start, root)
+              : Optional.empty();
+      return walk.facts().withView(columns, List.of());
     } catch (SqlParseException calciteError) {
       Optional<QueryFacts> spark = Fallback.PARSER.parse(selectSql, start);
       return spark.orElseGet(() -> parseError(selectSql, start, calciteError));

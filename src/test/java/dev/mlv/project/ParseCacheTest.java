@@ -25,7 +25,8 @@ class ParseCacheTest {
       """
       -- header
       CREATE MATERIALIZED LAKE VIEW IF NOT EXISTS silver.a (
-        CONSTRAINT c1 CHECK (amount > 0) ON MISMATCH DROP
+        CONSTRAINT c1 CHECK (amount > 0) ON MISMATCH DROP,
+        CONSTRAINT c2 CHECK (amount >) ON MISMATCH DROP
       )
       PARTITIONED BY (event_date)
       COMMENT 'a view'
@@ -44,7 +45,8 @@ class ParseCacheTest {
     for (SqlStatement st : r.statements()) {
       if (st instanceof SqlStatement.CreateView cv
           && cv.definition().body() instanceof ViewBody.Select s) {
-        QueryFacts f = new TableExtractor().extract(s.sql(), s.position());
+        QueryFacts f =
+            new TableExtractor().extractView(s.sql(), s.position(), cv.definition().constraints());
         diags.addAll(f.diagnostics());
         facts.put(cv.definition(), f);
       }
@@ -58,6 +60,13 @@ class ParseCacheTest {
     assertThat(parsed.statements()).hasSize(4);
     assertThat(parsed.diags()).isNotEmpty();
 
+    // The view's columns and its unreadable CHECK travel too (validate reads them from here).
+    assertThat(parsed.facts().values())
+        .anySatisfy(
+            f -> {
+              assertThat(f.columns()).isPresent();
+              assertThat(f.unreadableChecks()).containsExactly("c2");
+            });
     ParseCache.Entry back = ParseCache.decode(ParseCache.encode(parsed));
 
     assertThat(back.statements()).isEqualTo(parsed.statements());
