@@ -113,12 +113,9 @@ public final class ApplyCommand implements Callable<Integer> {
         if (format != ReportFormat.json) {
           out.print(PlanRenderer.text(plan, project.names(), true));
         }
-        PlanCommand.missingTables(
-                project, target, state, new java.util.TreeSet<>(project.views().keySet()))
+        PlanCommand.warnings(
+                project, target, state, plan, new java.util.TreeSet<>(project.views().keySet()))
             .forEach(spec.commandLine().getErr()::println);
-        PlanCommand.existingTables(project, plan, state)
-            .forEach(spec.commandLine().getErr()::println);
-        PlanCommand.brokenReaders(project, plan).forEach(spec.commandLine().getErr()::println);
         if (!plan.hasChanges()) {
           out.flush();
           return ExitCodes.OK;

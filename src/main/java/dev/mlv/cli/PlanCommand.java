@@ -105,10 +105,8 @@ public final class PlanCommand implements Callable<Integer> {
     try (Target target = Targets.open(project.config(), targetName, spec)) {
       DeployedState state = target.state(project);
       plan = make(project, target, state, selectors, prune);
-      missingTables(project, target, state, selection(project, selectors))
+      warnings(project, target, state, plan, selection(project, selectors))
           .forEach(spec.commandLine().getErr()::println);
-      existingTables(project, plan, state).forEach(spec.commandLine().getErr()::println);
-      brokenReaders(project, plan).forEach(spec.commandLine().getErr()::println);
     }
     String text =
         format == ReportFormat.json
@@ -151,11 +149,24 @@ public final class PlanCommand implements Callable<Integer> {
    * One warning per table that selected views read and the target does not have: apply would create
    * the views and then fail to refresh them, which the plan should say first.
    */
+  /** What plan and apply warn of before anything changes, one line each. */
+  static List<String> warnings(
+      Project project,
+      Target target,
+      DeployedState state,
+      Plan plan,
+      SortedSet<ObjectId> selection) {
+    List<String> out = new ArrayList<>(missingTables(project, target, state, selection));
+    out.addAll(existingTables(project, plan, state));
+    out.addAll(brokenReaders(project, plan));
+    return out;
+  }
+
   /**
    * One warning per view the plan creates over an existing table that is not a view: the target
    * will not replace a table's data with a view, so that view's apply fails.
    */
-  static List<String> existingTables(Project project, Plan plan, DeployedState state) {
+  private static List<String> existingTables(Project project, Plan plan, DeployedState state) {
     List<String> out = new ArrayList<>();
     for (var c : plan.changes()) {
       if (c instanceof dev.mlv.plan.Change.Create && state.tables().containsKey(c.id())) {
@@ -175,7 +186,7 @@ public final class PlanCommand implements Callable<Integer> {
    * One warning per view the plan drops or renames while a view that stays in the project still
    * reads it by its old name: that reader's next refresh fails for want of its source.
    */
-  static List<String> brokenReaders(Project project, Plan plan) {
+  private static List<String> brokenReaders(Project project, Plan plan) {
     List<String> out = new ArrayList<>();
     for (var c : plan.changes()) {
       ObjectId gone;
@@ -216,7 +227,7 @@ public final class PlanCommand implements Callable<Integer> {
     return out;
   }
 
-  static List<String> missingTables(
+  private static List<String> missingTables(
       Project project, Target target, DeployedState state, SortedSet<ObjectId> selection) {
     List<String> out = new ArrayList<>();
     for (Node n : project.lineage().nodes().values()) {
