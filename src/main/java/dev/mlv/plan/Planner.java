@@ -79,10 +79,11 @@ public final class Planner {
       var deployed = state.view(id);
       if (deployed.isEmpty()) {
         creates.put(id, new Change.Create(id, statement, fp, "new view"));
+      } else if (deployed.get().definition().strip().equals(statement.strip())) {
+        // The same text is unchanged even when an older mlv fingerprinted it differently.
+        changes.add(new Change.NoOp(id, "unchanged"));
       } else if (deployed.get().fingerprint().equals(fp)) {
-        boolean sameText = deployed.get().definition().strip().equals(statement.strip());
-        changes.add(
-            new Change.NoOp(id, sameText ? "unchanged" : "only formatting or comments changed"));
+        changes.add(new Change.NoOp(id, "only formatting or comments changed"));
       } else {
         DeployedView d = deployed.get();
         changes.add(

@@ -12,9 +12,11 @@ import java.util.Set;
  * case-insensitive). Two definitions that differ only in formatting normalise to the same text, so
  * their fingerprints match and {@code plan} shows no change.
  *
- * <p>One exception: an alias given with {@code AS} in a select list keeps its case. Spark resolves
- * names case-insensitively but a table keeps its column names as written, so {@code AS Total}
- * instead of {@code AS total} changes the view's schema and must be applied.
+ * <p>One exception: the identifier that names a select-list column keeps its case: an alias, with
+ * or without {@code AS}, and the last part of a bare column reference ({@code a}, {@code t.a}).
+ * Spark resolves names case-insensitively but names the column as the query writes it, and a table
+ * keeps its column names as written, so {@code AS Total} instead of {@code AS total}, or {@code
+ * SELECT Amount} instead of {@code SELECT amount}, changes the view's schema and must be applied.
  */
 public final class Normalizer {
   private Normalizer() {}
@@ -25,23 +27,21 @@ public final class Normalizer {
     // Per parenthesis depth: inside a select list, and opened by CAST (where AS names a type).
     Deque<Boolean> selectList = new ArrayDeque<>(List.of(false));
     Deque<Boolean> castArgs = new ArrayDeque<>(List.of(false));
-    for (Token t : Lexer.tokenize(sql)) {
-      if (t.isTrivia()) {
-        continue;
-      }
-      if (t.isSymbol(";")) {
-        continue;
-      }
+    List<Token> tokens =
+        Lexer.tokenize(sql).stream().filter(t -> !t.isTrivia() && !t.isSymbol(";")).toList();
+    for (int i = 0; i < tokens.size(); i++) {
+      Token t = tokens.get(i);
       if (prev != null && needsSpace(prev, t)) {
         sb.append(' ');
       }
-      boolean alias =
-          prev != null
-              && prev.isWord("as")
-              && selectList.peek()
+      boolean names =
+          selectList.peek()
               && !castArgs.peek()
-              && (t.kind() == Token.Kind.WORD || t.kind() == Token.Kind.QUOTED_IDENT);
-      sb.append(render(t, alias));
+              && (t.kind() == Token.Kind.WORD || t.kind() == Token.Kind.QUOTED_IDENT)
+              && ((prev != null && prev.isWord("as"))
+                  || endsSelectItem(i + 1 < tokens.size() ? tokens.get(i + 1) : null)
+                      && !NOT_NAMES.contains(t.lower()));
+      sb.append(render(t, names));
       if (t.isSymbol("(")) {
         castArgs.push(prev != null && (prev.isWord("cast") || prev.isWord("try_cast")));
         selectList.push(false);
@@ -59,6 +59,17 @@ public final class Normalizer {
     }
     return sb.toString();
   }
+
+  /** Whether the token after an identifier ends its select item, so the identifier names it. */
+  private static boolean endsSelectItem(Token next) {
+    return next == null
+        || next.isSymbol(",")
+        || next.isSymbol(")")
+        || next.kind() == Token.Kind.WORD && ENDS_SELECT_LIST.contains(next.lower());
+  }
+
+  /** Words that end a select item without naming it: literals and the end of a CASE. */
+  private static final Set<String> NOT_NAMES = Set.of("end", "null", "true", "false", "distinct");
 
   /** Keywords after which a select list has ended (a SELECT may have no FROM). */
   private static final Set<String> ENDS_SELECT_LIST =

@@ -71,6 +71,36 @@ class PlannerTest {
   }
 
   @Test
+  void aBareColumnWhoseCaseChangedIsAReplaceBecauseItRenamesTheColumn() throws IOException {
+    Project p =
+        project(
+            "a.sql", "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT Amount FROM bronze.t",
+            "b.sql", "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM bronze.t");
+    Map<ObjectId, DeployedView> views = new HashMap<>();
+    views.put(
+        ObjectId.parse("ws.lh.s.a"),
+        deployed(
+            "ws.lh.s.a", "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT amount FROM bronze.t", p));
+    // Deployed by an mlv whose fingerprint differed: the same text is still unchanged.
+    DeployedView b =
+        deployed("ws.lh.s.b", "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM bronze.t", p);
+    views.put(
+        ObjectId.parse("ws.lh.s.b"),
+        new DeployedView(
+            b.id(),
+            b.definition(),
+            "older-fingerprint",
+            b.managed(),
+            b.version(),
+            b.lastModified(),
+            b.sourceVersions(),
+            b.lastRefresh()));
+    assertThat(plan(p, views, false).changes())
+        .extracting(c -> PlanJson.action(c) + " " + c.id().shortName() + ": " + c.reason())
+        .containsExactly("replace s.a: definition changed: SELECT", "no-op s.b: unchanged");
+  }
+
+  @Test
   void createsReplacesAndIgnoresFormatting() throws IOException {
     Project p =
         project(
@@ -83,7 +113,7 @@ class PlannerTest {
         ObjectId.parse("ws.lh.s.a"),
         deployed(
             "ws.lh.s.a",
-            "create materialized lake view s.a as\n  select X from BRONZE.T -- same",
+            "create materialized lake view s.a as\n  select x from BRONZE.T -- same",
             p));
     views.put(
         ObjectId.parse("ws.lh.s.b"),

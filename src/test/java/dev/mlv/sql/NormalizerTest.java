@@ -27,7 +27,7 @@ class NormalizerTest {
             create or replace materialized lake view S.V
             ( constraint C check ( X>0 ) on mismatch drop )
             as
-              select A ,   `b` /* why */
+              select a ,   `b` /* why */
               from T
               where x='Abc'
             """);
@@ -68,12 +68,27 @@ class NormalizerTest {
     assertThat(Normalizer.normalize("WITH C AS (SELECT a AS Amt FROM t) SELECT * FROM C"))
         .isEqualTo("with c as(select a as Amt from t)select*from c");
     // CAST's AS names a type, and a type's case is formatting.
-    assertThat(Normalizer.normalize("SELECT CAST(a AS STRING) AS A2, TRY_CAST(b AS Int) b2"))
-        .isEqualTo("select cast(a as string)as A2,try_cast(b as int)b2");
+    assertThat(Normalizer.normalize("SELECT CAST(a AS STRING) AS A2, TRY_CAST(b AS Int) B2"))
+        .isEqualTo("select cast(a as string)as A2,try_cast(b as int)B2");
     assertThat(parse("CREATE MATERIALIZED LAKE VIEW v AS SELECT a AS Total FROM t").fingerprint())
         .isNotEqualTo(
             parse("CREATE MATERIALIZED LAKE VIEW v AS SELECT a AS total FROM t").fingerprint());
     assertThat(parse("CREATE MATERIALIZED LAKE VIEW v AS SELECT a FROM t AS X").fingerprint())
-        .isEqualTo(parse("CREATE MATERIALIZED LAKE VIEW v AS select A from T as x").fingerprint());
+        .isEqualTo(parse("CREATE MATERIALIZED LAKE VIEW v AS select a from T as x").fingerprint());
+  }
+
+  @Test
+  void theCaseOfABareColumnInASelectListIsKeptBecauseSparkNamesTheColumnAsWritten() {
+    // SELECT Amount FROM t names the view's column Amount even when t spells it amount.
+    assertThat(Normalizer.normalize("SELECT T.Amount, Region, x Y FROM T WHERE B = 1"))
+        .isEqualTo("select t.Amount,Region,x Y from t where b=1");
+    assertThat(Normalizer.normalize("SELECT (SELECT MAX(V) FROM U) AS m, K FROM (SELECT K FROM T)"))
+        .isEqualTo("select(select max(v)from u)as m,K from(select K from t)");
+    // Words that end an item without naming it stay formatting.
+    assertThat(Normalizer.normalize("SELECT CASE WHEN a THEN 1 END, NULL, TRUE FROM t"))
+        .isEqualTo("select case when a then 1 end,null,true from t");
+    assertThat(parse("CREATE MATERIALIZED LAKE VIEW v AS SELECT amount FROM t").fingerprint())
+        .isNotEqualTo(
+            parse("CREATE MATERIALIZED LAKE VIEW v AS SELECT Amount FROM t").fingerprint());
   }
 }
