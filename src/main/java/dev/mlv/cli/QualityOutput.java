@@ -20,11 +20,14 @@ final class QualityOutput {
   private QualityOutput() {}
 
   static int finish(
-      PrintWriter out, PrintWriter err, RunReport run, Project project, RefreshFormat format) {
+      PrintWriter out, PrintWriter err, RunReport report, Project project, RefreshFormat format) {
+    RunReport run = report;
     List<GateBreach> breaches =
-        run.status() == RunStatus.Planned
+        report.status() == RunStatus.Planned
             ? List.of()
-            : QualityGates.check(run, id -> settings(project, id));
+            : QualityGates.check(report, id -> settings(project, id));
+    // A local run already carries them (its history records them); a Fabric one does not.
+    run = QualityGates.annotate(run, breaches, project.names()::display);
     int code;
     if (format == RefreshFormat.junit) {
       out.print(JunitRenderer.render(run, project.names(), constraints(project), breaches));

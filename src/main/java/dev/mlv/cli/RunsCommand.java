@@ -77,9 +77,22 @@ public final class RunsCommand implements Callable<Integer> {
       for (RunReport r : runs) {
         long failed =
             r.views().stream().filter(v -> v.status() == dev.mlv.refresh.ViewStatus.Failed).count();
+        // A completed view carries an error only when it broke its quality gate.
+        long overGate =
+            r.views().stream()
+                .filter(
+                    v ->
+                        v.status() == dev.mlv.refresh.ViewStatus.Completed && v.error().isPresent())
+                .count();
         out.printf(
-            "%-28s %-10s %s  %3d views, %d failed, %.1fs%n",
-            r.id(), r.status(), r.startedAt(), r.views().size(), failed, r.durationMs() / 1000.0);
+            "%-28s %-10s %s  %3d views, %d failed%s, %.1fs%n",
+            r.id(),
+            r.status(),
+            r.startedAt(),
+            r.views().size(),
+            failed,
+            overGate == 0 ? "" : ", " + overGate + " over a quality gate",
+            r.durationMs() / 1000.0);
       }
       return ExitCodes.OK;
     }

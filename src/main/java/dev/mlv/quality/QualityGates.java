@@ -71,6 +71,42 @@ public final class QualityGates {
     return List.copyOf(out);
   }
 
+  /**
+   * The run with each breach's message as the error of its view, which stays Completed: its data
+   * was written, but the run's record must say why the command exited 4. Applying it twice changes
+   * nothing.
+   */
+  public static RunReport annotate(
+      RunReport run, List<GateBreach> breaches, Function<ObjectId, String> display) {
+    if (breaches.isEmpty()) {
+      return run;
+    }
+    List<ViewRun> views = new ArrayList<>();
+    for (ViewRun v : run.views()) {
+      List<String> lines =
+          breaches.stream()
+              .filter(b -> b.view().equals(v.id()))
+              .map(b -> b.message(display.apply(b.view())))
+              .toList();
+      views.add(
+          lines.isEmpty()
+              ? v
+              : new ViewRun(
+                  v.id(),
+                  v.status(),
+                  v.strategy(),
+                  v.reason(),
+                  v.rowsWritten(),
+                  v.rowsDropped(),
+                  v.violations(),
+                  v.durationMs(),
+                  java.util.Optional.of(String.join("\n", lines)),
+                  v.files()));
+    }
+    return new RunReport(
+        run.id(), run.status(), run.startedAt(), run.endedAt(), run.target(), views);
+  }
+
   static String formatRatio(double ratio) {
     return BigDecimal.valueOf(ratio).stripTrailingZeros().toPlainString();
   }

@@ -125,6 +125,15 @@ class QualityEndToEndTest {
         .contains("<testcase classname=\"silver.trials_clean\" name=\"constraint has_testers\"")
         .contains("<testcase classname=\"gold.formula_preference\" name=\"refresh\"")
         .contains("failures=\"4\"");
+    // The history says why that run exited 4: its data landed, over the gate.
+    CliRun runs = mlv("runs", "--limit", "1");
+    assertThat(runs.out())
+        .as(runs.toString())
+        .contains("Completed")
+        .contains("1 over a quality gate");
+    String id = runs.out().substring(0, runs.out().indexOf(' '));
+    assertThat(mlv("runs", id).out())
+        .contains("quality gate: silver.trials_clean dropped 3 rows, more than max_dropped_rows 2");
   }
 
   @Test

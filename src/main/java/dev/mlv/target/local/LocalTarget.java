@@ -13,6 +13,7 @@ import dev.mlv.project.Project;
 import dev.mlv.project.ProjectConfig;
 import dev.mlv.project.ProjectView;
 import dev.mlv.project.SparkTarget;
+import dev.mlv.quality.QualityGates;
 import dev.mlv.refresh.DagWalker;
 import dev.mlv.refresh.RefreshRequest;
 import dev.mlv.refresh.RunListener;
@@ -319,7 +320,18 @@ public final class LocalTarget implements Target {
           runs.stream().anyMatch(r -> r.status() == ViewStatus.Failed)
               ? RunStatus.Failed
               : RunStatus.Completed;
-      RunReport report = new RunReport(runId, status, started, Instant.now(), name(), runs);
+      RunReport finished = new RunReport(runId, status, started, Instant.now(), name(), runs);
+      // The history says why the command exits 4: the breach is its view's error.
+      RunReport report =
+          QualityGates.annotate(
+              finished,
+              QualityGates.check(
+                  finished,
+                  v ->
+                      project.views().containsKey(v)
+                          ? project.views().get(v).settings().quality()
+                          : null),
+              project.names()::display);
       recordRun(history, report, listener);
       QuarantineStore.pruneAll(this, project, history, listener);
       return report;
