@@ -51,6 +51,7 @@ public final class Checker {
       reservedProperties(d, out);
       TableShapeCheck.check(v, out);
       uppercaseSchema(d, project.config().schema(), out);
+      nameCharacters(d, out);
       if (d.body() instanceof ViewBody.Files f) {
         fileView(d, f, out);
       }
@@ -95,6 +96,39 @@ public final class Checker {
                 k.equals("comment")
                     ? "use the COMMENT clause of the view"
                     : "remove it; Spark sets it for the table itself"));
+      }
+    }
+  }
+
+  /**
+   * A dot inside a quoted part would make the view's name read as more parts than it has, in mlv's
+   * lineage and in Fabric's; other characters are legal in Spark but Fabric's lakehouse explorer
+   * lists such tables as unidentified.
+   */
+  private static void nameCharacters(ViewDefinition d, List<Diagnostic> out) {
+    List<String> written = d.name().written();
+    for (int i = 0; i < written.size(); i++) {
+      String part = written.get(i);
+      if (part.contains(".")) {
+        out.add(
+            Diagnostic.error(
+                "VIEW_NAME",
+                d.name().partPosition(i),
+                "'"
+                    + part
+                    + "' has a dot in it, so the view's name cannot be told from a longer one",
+                "use letters, digits and '_': " + part.replace('.', '_')));
+      } else if (!part.matches("[A-Za-z0-9_]+")) {
+        out.add(
+            Diagnostic.warning(
+                "VIEW_NAME",
+                d.name().partPosition(i),
+                "'"
+                    + part
+                    + "' has characters other than ASCII letters, digits and '_'; Spark accepts"
+                    + " it quoted, but Fabric's lakehouse explorer lists such tables as"
+                    + " unidentified",
+                "use letters, digits and '_'"));
       }
     }
   }

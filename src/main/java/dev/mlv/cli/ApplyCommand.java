@@ -13,8 +13,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -82,12 +80,7 @@ public final class ApplyCommand implements Callable<Integer> {
     try (Target target = Targets.open(project.config(), targetName, spec)) {
       Plan plan;
       if (planFile != null) {
-        String json;
-        try {
-          json = Files.readString(planFile, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-          throw new MlvException("PLAN_FILE", "plan file " + planFile + " does not exist");
-        }
+        String json = InputFiles.read(planFile, "PLAN_FILE", "plan file");
         plan = PlanJson.read(json, planFile.toString());
         if (!plan.target().equals(target.name())) {
           throw new MlvException(

@@ -70,6 +70,12 @@ public final class InitCommand implements Callable<Integer> {
     if (workspace.isBlank() || lakehouse.isBlank()) {
       throw new MlvException("INIT", "--workspace and --lakehouse must not be empty");
     }
+    if ((workspace + lakehouse).contains(".") || (workspace + lakehouse).contains("`")) {
+      throw new MlvException(
+          "INIT",
+          "--workspace and --lakehouse must not hold a dot or backtick: names in mlv are dotted"
+              + " (workspace.lakehouse.schema.table)");
+    }
     if (workspace.equalsIgnoreCase(lakehouse)) {
       throw new MlvException("INIT", "--workspace and --lakehouse must differ");
     }

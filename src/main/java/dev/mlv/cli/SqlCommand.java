@@ -9,9 +9,6 @@ import dev.mlv.target.SqlResult;
 import dev.mlv.target.SqlResultRenderer;
 import dev.mlv.target.Target;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -77,11 +74,7 @@ public final class SqlCommand implements Callable<Integer> {
     String text;
     Path source = null;
     if (input.file != null) {
-      try {
-        text = Files.readString(input.file, StandardCharsets.UTF_8);
-      } catch (NoSuchFileException e) {
-        throw new MlvException("SQL_FILE", "SQL file " + input.file + " does not exist");
-      }
+      text = InputFiles.read(input.file, "SQL_FILE", "SQL file");
       source = input.file;
     } else {
       text = input.statement;

@@ -295,7 +295,26 @@ public final class PlanJson {
           orphans,
           readSchedules(root.get("schedules")),
           notebooks);
-    } catch (JsonProcessingException | IllegalArgumentException | java.time.DateTimeException e) {
+    } catch (JsonProcessingException e) {
+      // Jackson's own message names a redacted source; the position is said once, as file:line:col.
+      var at = e.getLocation();
+      String why =
+          e.getOriginalMessage()
+              .lines()
+              .findFirst()
+              .orElse("")
+              .replaceAll("\\s*\\((start marker at )?\\[Source:.*$", "")
+              .replaceAll("\\s*at \\[Source:.*$", "");
+      throw new MlvException(
+          "PLAN_FILE",
+          source
+              + (at == null || at.getLineNr() < 1
+                  ? ""
+                  : ":" + at.getLineNr() + ":" + Math.max(1, at.getColumnNr()))
+              + ": not a saved mlv plan, the JSON is malformed ("
+              + why
+              + "); make one with 'mlv plan -o FILE'");
+    } catch (IllegalArgumentException | java.time.DateTimeException e) {
       throw new MlvException(
           "PLAN_FILE",
           source

@@ -143,10 +143,10 @@ final class ConfigReader {
 
     String name = top.required("name").flatMap(n -> nonBlank(n, "name")).orElse(null);
     String workspace =
-        top.required("workspace").flatMap(n -> nonBlank(n, "workspace")).orElse(null);
+        top.required("workspace").flatMap(n -> namePart(n, "workspace")).orElse(null);
     String lakehouse =
-        top.required("lakehouse").flatMap(n -> nonBlank(n, "lakehouse")).orElse(null);
-    String schema = top.required("schema").flatMap(n -> nonBlank(n, "schema")).orElse(null);
+        top.required("lakehouse").flatMap(n -> namePart(n, "lakehouse")).orElse(null);
+    String schema = top.required("schema").flatMap(n -> namePart(n, "schema")).orElse(null);
     List<Path> views =
         top.get("views").map(this::viewFolders).orElseGet(() -> List.of(root.resolve("views")));
 
@@ -492,6 +492,15 @@ final class ConfigReader {
                       if (!unique(seen, name, at, "lakehouse")) {
                         return;
                       }
+                      if (name.contains(".") || name.contains("`")) {
+                        error(
+                            "CONFIG_VALUE",
+                            tuple.getKeyNode(),
+                            "lakehouse '" + name + "' has a dot or backtick in it",
+                            "names in mlv are dotted (workspace.lakehouse.schema.table), so a"
+                                + " part cannot hold a dot");
+                        return;
+                      }
                       String workspace = projectWorkspace;
                       Optional<Entries> fields =
                           mapping(tuple.getValueNode(), where, "in " + where);
@@ -501,7 +510,7 @@ final class ConfigReader {
                             fields
                                 .get()
                                 .get("workspace")
-                                .flatMap(n -> nonBlank(n, where + ".workspace"))
+                                .flatMap(n -> namePart(n, where + ".workspace"))
                                 .orElse(projectWorkspace);
                       }
                       lakehouses.put(
@@ -738,6 +747,21 @@ final class ConfigReader {
 
   private Optional<String> text(Node node, String what) {
     return rawText(node, what).flatMap(raw -> interpolator.expand(raw, pos(node), what));
+  }
+
+  /** A part of dotted names (workspace, lakehouse, schema): no dot or backtick inside. */
+  private Optional<String> namePart(Node node, String what) {
+    Optional<String> value = nonBlank(node, what);
+    if (value.isPresent() && (value.get().contains(".") || value.get().contains("`"))) {
+      error(
+          "CONFIG_VALUE",
+          node,
+          what + " '" + value.get() + "' has a dot or backtick in it",
+          "names in mlv are dotted (workspace.lakehouse.schema.table), so a part cannot hold a"
+              + " dot; in a Fabric target the workspace and lakehouse are found by their ids");
+      return Optional.empty();
+    }
+    return value;
   }
 
   private Optional<String> nonBlank(Node node, String what) {

@@ -130,6 +130,10 @@ class CliBasicsTest {
       CliRun.of("plan", "-p", p, "-o", dir.resolve("missing/plan.json").toString()),
       CliRun.of("plan", "-p", p, "-o", dir.toString()),
       CliRun.of("init", file.toString()),
+      CliRun.of("apply", dir.toString(), "-p", p),
+      CliRun.of("sql", "-f", dir.toString(), "-p", p),
+      CliRun.of("apply", writeFile(dir.resolve("bad.json"), "{\n  \"a\": [1,\n"), "-p", p),
+      CliRun.of("init", "-", "--lakehouse", "sales.lh"),
     };
     for (CliRun r : runs) {
       // A selector that cannot be read is a usage error; the others are the user's paths.
@@ -147,6 +151,12 @@ class CliBasicsTest {
     assertThat(runs[2].err()).contains("is a folder; give the plan a file name");
     assertThat(runs[2].out()).isEmpty();
     assertThat(runs[3].err()).contains("it already exists");
+    assertThat(runs[4].err()).contains("error[PLAN_FILE]: plan file " + dir + " is a folder");
+    assertThat(runs[5].err()).contains("error[SQL_FILE]: SQL file " + dir + " is a folder");
+    assertThat(runs[6].err())
+        .contains("error[PLAN_FILE]: " + dir.resolve("bad.json") + ":3:1: not a saved mlv plan")
+        .doesNotContain("Source");
+    assertThat(runs[7].err()).contains("must not hold a dot");
 
     // A commit file damaged by hand names its table, for plan and for a dry run alike.
     java.nio.file.Path log =
@@ -262,5 +272,9 @@ class CliBasicsTest {
     CliRun zsh = CliRun.of("completion", "zsh");
     assertThat(zsh.out()).isEqualTo(bash.out()).contains("if ! type compdef > /dev/null; then");
     assertThat(CliRun.of("completion", "fish").exitCode()).isEqualTo(ExitCodes.USAGE);
+  }
+
+  private static String writeFile(java.nio.file.Path file, String text) throws java.io.IOException {
+    return java.nio.file.Files.writeString(file, text).toString();
   }
 }

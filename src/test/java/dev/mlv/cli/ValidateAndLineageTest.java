@@ -240,6 +240,11 @@ class ValidateAndLineageTest {
         -- LAKE is missing: not a lake view, and never deployed
         CREATE OR REPLACE MATERIALIZED VIEW silver.c AS SELECT 1 AS x
         """,
+        "silver/d.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW silver.`d.e` AS SELECT 1 AS x;
+        CREATE MATERIALIZED LAKE VIEW silver.`Umsatz €` AS SELECT 1 AS x
+        """,
         "bronze/files.sql",
         """
         CREATE MATERIALIZED LAKE VIEW bronze.raw

@@ -305,6 +305,16 @@ class ProjectLoaderTest {
   }
 
   @Test
+  void aNamePartWithADotIsRefusedBecauseNamesAreDotted() throws IOException {
+    LoadResult result =
+        load(
+            "name: m\nworkspace: ws\nlakehouse: Sales.LH\nschema: dbo\n"
+                + "lakehouses:\n  other.lh: {}\n  ok_lh: {workspace: w.x}\n");
+    assertThat(where(result))
+        .containsExactly("3:12 CONFIG_VALUE", "6:3 CONFIG_VALUE", "7:22 CONFIG_VALUE");
+  }
+
+  @Test
   void missingAndEmptyRequiredKeys() throws IOException {
     LoadResult result = load("# a project\nname: medallion\nschema:\nworkspace: \"\"\n");
 
