@@ -50,7 +50,13 @@ public final class ExplainCommand implements Callable<Integer> {
   public Integer call() {
     Project project = ProjectLoading.loadValid(projectOptions, spec);
     if (view.isBlank() || view.contains(":") || view.contains(",") || view.contains("+")) {
-      throw new MlvException("UNKNOWN_VIEW", "'" + view + "' is not a view name");
+      // A selector or an empty argument is a usage error (64); a name that matches nothing is 1.
+      throw new dev.mlv.diag.UsageException(
+          "SELECTOR",
+          "'"
+              + view
+              + "' is not a view name; explain takes one view (schema.view or view), not a"
+              + " selector");
     }
     // As lineage and refresh do: a short name, and "did you mean" for a near miss.
     java.util.SortedSet<ObjectId> found =

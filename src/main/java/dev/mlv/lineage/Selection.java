@@ -135,7 +135,8 @@ public final class Selection {
   private static ObjectId resolve(LineageGraph graph, NameResolver resolver, String name) {
     Name n;
     try {
-      n = Name.of(name.replace("`", ""));
+      // Name.of reads backticks, so silver.`a b` is two parts.
+      n = Name.of(name);
       if (n.parts().size() > 4 || n.parts().stream().anyMatch(String::isEmpty)) {
         throw new IllegalArgumentException();
       }

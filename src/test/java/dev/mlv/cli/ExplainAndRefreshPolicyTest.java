@@ -53,6 +53,12 @@ class ExplainAndRefreshPolicyTest {
     CliRun shortName = CliRun.of("explain", "formula_preference", "-p", MEDALLION);
     assertThat(shortName.exitCode()).as(shortName.toString()).isZero();
     assertThat(shortName.out()).startsWith("gold.formula_preference");
+    // What is not a name at all is a usage error, as for lineage's selectors.
+    for (String arg : new String[] {"", "schema:gold", "+gold.formula_preference"}) {
+      CliRun usage = CliRun.of("explain", arg, "-p", MEDALLION);
+      assertThat(usage.exitCode()).as(usage.toString()).isEqualTo(ExitCodes.USAGE);
+      assertThat(usage.err()).contains("is not a view name");
+    }
   }
 
   @Test
