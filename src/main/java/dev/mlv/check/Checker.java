@@ -6,6 +6,7 @@ import dev.mlv.lineage.NodeKind;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
+import dev.mlv.project.ReservedNames;
 import dev.mlv.sql.Name;
 import dev.mlv.sql.NonDeterministic;
 import dev.mlv.sql.Places;
@@ -52,6 +53,19 @@ public final class Checker {
       TableShapeCheck.check(v, out);
       uppercaseSchema(d, project.config().schema(), out);
       nameCharacters(d, out);
+      if (ReservedNames.isReserved(v.id())) {
+        out.add(
+            Diagnostic.error(
+                "RESERVED_NAME",
+                d.name().position(),
+                project.names().display(v.id())
+                    + " is a name mlv keeps for its own tables (the schema "
+                    + ReservedNames.HISTORY_SCHEMA
+                    + " and names ending in "
+                    + ReservedNames.QUARANTINE_SUFFIX
+                    + ")",
+                "rename the view"));
+      }
       if (d.body() instanceof ViewBody.Files f) {
         fileView(d, f, out);
       }
@@ -383,6 +397,51 @@ public final class Checker {
     }
   }
 
+  /** The words a Spark SQL statement other than CREATE may start with. */
+  private static final Set<String> STATEMENT_WORDS =
+      Set.of(
+          "select",
+          "with",
+          "insert",
+          "update",
+          "delete",
+          "merge",
+          "set",
+          "reset",
+          "use",
+          "drop",
+          "alter",
+          "refresh",
+          "show",
+          "describe",
+          "desc",
+          "optimize",
+          "vacuum",
+          "analyze",
+          "cache",
+          "uncache",
+          "clear",
+          "truncate",
+          "comment",
+          "grant",
+          "revoke",
+          "msck",
+          "explain",
+          "values",
+          "from",
+          "table",
+          "add",
+          "list",
+          "restore",
+          "convert",
+          "fsck",
+          "repair",
+          "load",
+          "declare",
+          "execute",
+          "call",
+          "create");
+
   private static void otherStatement(Project project, SqlStatement st, List<Diagnostic> out) {
     if (st instanceof SqlStatement.Other o) {
       Matcher m = DML.matcher(o.sql());
@@ -412,6 +471,23 @@ public final class Checker {
                 "CREATE MATERIALIZED VIEW is not a materialized lake view: mlv would not deploy"
                     + " it, and plan --prune would drop a deployed view it was meant to define",
                 "write CREATE MATERIALIZED LAKE VIEW"));
+        return;
+      }
+      String first = o.firstWord();
+      if (first.equals("create") || !STATEMENT_WORDS.contains(first)) {
+        // A misspelt header (CRATE ..., CREATE LAKE VIEW, ... LAKE VEIW) is most likely a view
+        // definition gone wrong: were it a warning, plan --prune would drop the deployed view.
+        out.add(
+            Diagnostic.error(
+                "NOT_A_VIEW",
+                o.position(),
+                (first.equals("create")
+                        ? "this CREATE is not a CREATE MATERIALIZED LAKE VIEW"
+                        : "'" + first + "' does not start a Spark SQL statement")
+                    + ": mlv would not deploy it, and plan --prune would drop a deployed view it"
+                    + " was meant to define",
+                "write CREATE [OR REPLACE] MATERIALIZED LAKE VIEW [IF NOT EXISTS] name ... AS"
+                    + " SELECT ...; keep other SQL out of the view folders"));
         return;
       }
       out.add(

@@ -26,5 +26,16 @@ public sealed interface SqlStatement {
   record Refresh(Name view, boolean full, Position position) implements SqlStatement {}
 
   /** Anything else: plain Spark SQL, passed through as written. */
-  record Other(String sql, Position position) implements SqlStatement {}
+  record Other(String sql, Position position) implements SqlStatement {
+    /** The first word, lower case, after comments and opening parentheses; "" if none. */
+    public String firstWord() {
+      for (Token t : Lexer.tokenize(sql)) {
+        if (t.isTrivia() || t.isSymbol("(")) {
+          continue;
+        }
+        return t.kind() == Token.Kind.WORD ? t.lower() : t.text();
+      }
+      return "";
+    }
+  }
 }

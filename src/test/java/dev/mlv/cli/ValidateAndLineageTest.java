@@ -245,6 +245,15 @@ class ValidateAndLineageTest {
         CREATE MATERIALIZED LAKE VIEW silver.`d.e` AS SELECT 1 AS x;
         CREATE MATERIALIZED LAKE VIEW silver.`Umsatz €` AS SELECT 1 AS x
         """,
+        "silver/e.sql",
+        """
+        -- typos in the header: errors, or plan --prune would drop the deployed view
+        CRATE MATERIALIZED LAKE VIEW silver.e AS SELECT 1 AS x;
+        CREATE MATERIALIZED LAKE VEIW silver.e AS SELECT 1 AS x;
+        OPTIMIZE bronze.orders;
+        CREATE MATERIALIZED LAKE VIEW mlv_history.runs AS SELECT 1 AS x;
+        CREATE MATERIALIZED LAKE VIEW silver.e__quarantine AS SELECT 1 AS x
+        """,
         "bronze/files.sql",
         """
         CREATE MATERIALIZED LAKE VIEW bronze.raw

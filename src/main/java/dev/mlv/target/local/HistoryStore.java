@@ -41,7 +41,7 @@ import org.apache.spark.sql.types.StructType;
  * died leaves a marker that the next run records as Interrupted.
  */
 final class HistoryStore {
-  static final String SCHEMA = "mlv_history";
+  static final String SCHEMA = dev.mlv.project.ReservedNames.HISTORY_SCHEMA;
   static final String TABLE = "runs";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final StructType ROW_TYPE =

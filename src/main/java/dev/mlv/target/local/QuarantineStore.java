@@ -39,7 +39,7 @@ import org.apache.spark.sql.types.StructType;
  * view commit it belongs to.
  */
 final class QuarantineStore {
-  static final String SUFFIX = "__quarantine";
+  static final String SUFFIX = dev.mlv.project.ReservedNames.QUARANTINE_SUFFIX;
   static final String RUN_ID = "_mlv_run_id";
   static final String CONSTRAINTS = "_mlv_constraints";
   static final String QUARANTINED_AT = "_mlv_quarantined_at";
@@ -53,7 +53,7 @@ final class QuarantineStore {
 
   /** Quarantine tables are mlv's bookkeeping: neither deployed views nor sources. */
   static boolean isQuarantine(ObjectId table) {
-    return table.name().toLowerCase(Locale.ROOT).endsWith(SUFFIX);
+    return dev.mlv.project.ReservedNames.isQuarantine(table);
   }
 
   /** Columns the quarantine table adds to the view's own. */
