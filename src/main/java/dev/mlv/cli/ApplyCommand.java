@@ -80,7 +80,7 @@ public final class ApplyCommand implements Callable<Integer> {
     try (Target target = Targets.open(project.config(), targetName, spec)) {
       Plan plan;
       if (planFile != null) {
-        String json = InputFiles.read(planFile, "PLAN_FILE", "plan file");
+        String json = UserFiles.read(planFile, "PLAN_FILE", "plan file");
         plan = PlanJson.read(json, planFile.toString());
         if (!plan.target().equals(target.name())) {
           throw new MlvException(

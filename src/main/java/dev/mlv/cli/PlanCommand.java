@@ -12,8 +12,6 @@ import dev.mlv.project.Project;
 import dev.mlv.target.DeployedState;
 import dev.mlv.target.Target;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -88,16 +86,7 @@ public final class PlanCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     if (out != null) {
       // Found out before the plan is printed, not after: a plan that cannot be saved is no plan.
-      Path folder = out.toAbsolutePath().getParent();
-      if (Files.isDirectory(out)) {
-        throw new dev.mlv.diag.MlvException(
-            "PLAN_OUT", "-o " + out + " is a folder; give the plan a file name, e.g. plan.json");
-      }
-      if (folder != null && !Files.isDirectory(folder)) {
-        throw new dev.mlv.diag.MlvException(
-            "PLAN_OUT",
-            "cannot save the plan to " + out + ": folder " + folder + " does not exist");
-      }
+      UserFiles.checkOutput(out, "PLAN_OUT", "the plan", "plan.json");
     }
     Project project = ProjectLoading.loadDeployable(projectOptions, spec);
     String targetName = Targets.name(project.config(), targetOptions.target);
@@ -114,7 +103,7 @@ public final class PlanCommand implements Callable<Integer> {
             : PlanRenderer.text(plan, project.names(), !noDiff);
     spec.commandLine().getOut().print(text);
     if (out != null) {
-      Files.writeString(out, PlanJson.write(plan), StandardCharsets.UTF_8);
+      UserFiles.write(out, PlanJson.write(plan), "PLAN_OUT", "the plan");
       if (format == ReportFormat.text) {
         spec.commandLine()
             .getOut()

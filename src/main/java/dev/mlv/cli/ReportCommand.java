@@ -1,6 +1,5 @@
 package dev.mlv.cli;
 
-import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.quality.HtmlReportRenderer;
@@ -8,11 +7,7 @@ import dev.mlv.quality.QualityReport;
 import dev.mlv.sql.Constraint;
 import dev.mlv.target.SqlResult;
 import dev.mlv.target.Target;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,6 +58,7 @@ public final class ReportCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--days must be at least 1");
     }
+    UserFiles.checkOutput(out, "REPORT_WRITE", "the report", "report.html");
     Project project = ProjectLoading.loadValid(projectOptions, spec);
     String targetName = Targets.name(project.config(), targetOptions.target);
     QualityReport report;
@@ -91,7 +87,7 @@ public final class ReportCommand implements Callable<Integer> {
               Instant.now(),
               days);
     }
-    write(out, HtmlReportRenderer.render(report));
+    UserFiles.write(out, HtmlReportRenderer.render(report), "REPORT_WRITE", "the report");
     spec.commandLine()
         .getErr()
         .println(
@@ -107,20 +103,5 @@ public final class ReportCommand implements Callable<Integer> {
                 + days
                 + (days == 1 ? " day" : " days"));
     return ExitCodes.OK;
-  }
-
-  /** Write then move, so a failed write never leaves half a report. */
-  private static void write(Path file, String html) {
-    try {
-      Path abs = file.toAbsolutePath();
-      if (abs.getParent() != null) {
-        Files.createDirectories(abs.getParent());
-      }
-      Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
-      Files.writeString(tmp, html, StandardCharsets.UTF_8);
-      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      throw new MlvException("REPORT_WRITE", "cannot write the report to " + file + ": " + e);
-    }
   }
 }

@@ -74,7 +74,7 @@ public final class SqlCommand implements Callable<Integer> {
     String text;
     Path source = null;
     if (input.file != null) {
-      text = InputFiles.read(input.file, "SQL_FILE", "SQL file");
+      text = UserFiles.read(input.file, "SQL_FILE", "SQL file");
       source = input.file;
     } else {
       text = input.statement;

@@ -146,6 +146,14 @@ class QualityEndToEndTest {
     assertThat(rows(one.out())).hasSize(3);
 
     Path html = tmp.resolve("out/report.html");
+    // Like plan -o: a folder or a missing folder is refused before any work, never replaced.
+    CliRun noFolder = mlv("report", "-o", html.toString());
+    assertThat(noFolder.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(noFolder.err()).contains("folder " + tmp.resolve("out") + " does not exist");
+    Files.createDirectories(html.getParent());
+    CliRun folder = mlv("report", "-o", html.getParent().toString());
+    assertThat(folder.err()).contains("is a folder; give the report a file name");
+    assertThat(html.getParent()).isDirectory();
     CliRun r = mlv("report", "-o", html.toString());
     assertThat(r.exitCode()).as(r.toString()).isZero();
     assertThat(r.err()).contains("2 runs, 6 rows dropped, 6 violations");
