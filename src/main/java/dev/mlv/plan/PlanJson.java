@@ -306,14 +306,14 @@ public final class PlanJson {
               .replaceAll("\\s*\\((start marker at )?\\[Source:.*$", "")
               .replaceAll("\\s*at \\[Source:.*$", "");
       throw new MlvException(
-          "PLAN_FILE",
-          source
-              + (at == null || at.getLineNr() < 1
-                  ? ""
-                  : ":" + at.getLineNr() + ":" + Math.max(1, at.getColumnNr()))
-              + ": not a saved mlv plan, the JSON is malformed ("
-              + why
-              + "); make one with 'mlv plan -o FILE'");
+          dev.mlv.diag.Diagnostic.error(
+              "PLAN_FILE",
+              new dev.mlv.diag.Position(
+                  java.nio.file.Path.of(source),
+                  at == null ? 1 : Math.max(1, at.getLineNr()),
+                  at == null ? 1 : Math.max(1, at.getColumnNr())),
+              source + " is not a saved mlv plan: its JSON is malformed (" + why + ")",
+              "make one with 'mlv plan -o FILE'"));
     } catch (IllegalArgumentException | java.time.DateTimeException e) {
       throw new MlvException(
           "PLAN_FILE",

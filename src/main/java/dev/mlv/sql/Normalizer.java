@@ -31,6 +31,10 @@ public final class Normalizer {
         Lexer.tokenize(sql).stream().filter(t -> !t.isTrivia() && !t.isSymbol(";")).toList();
     for (int i = 0; i < tokens.size(); i++) {
       Token t = tokens.get(i);
+      if (t.isWord("as") && selectList.peek() && !castArgs.peek() && namesItem(tokens, i + 1)) {
+        // "expr AS alias" and "expr alias" are the same column: AS is formatting.
+        continue;
+      }
       if (prev != null && needsSpace(prev, t)) {
         sb.append(' ');
       }
@@ -58,6 +62,14 @@ public final class Normalizer {
       prev = t;
     }
     return sb.toString();
+  }
+
+  /** Whether token {@code i} is an identifier that ends its select item, so it names it. */
+  private static boolean namesItem(List<Token> tokens, int i) {
+    return i < tokens.size()
+        && (tokens.get(i).kind() == Token.Kind.WORD
+            || tokens.get(i).kind() == Token.Kind.QUOTED_IDENT)
+        && endsSelectItem(i + 1 < tokens.size() ? tokens.get(i + 1) : null);
   }
 
   /** Whether the token after an identifier ends its select item, so the identifier names it. */

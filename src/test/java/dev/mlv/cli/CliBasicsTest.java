@@ -154,7 +154,8 @@ class CliBasicsTest {
     assertThat(runs[4].err()).contains("error[PLAN_FILE]: plan file " + dir + " is a folder");
     assertThat(runs[5].err()).contains("error[SQL_FILE]: SQL file " + dir + " is a folder");
     assertThat(runs[6].err())
-        .contains("error[PLAN_FILE]: " + dir.resolve("bad.json") + ":3:1: not a saved mlv plan")
+        .contains(dir.resolve("bad.json") + ":3:1: error[PLAN_FILE]: ")
+        .contains("is not a saved mlv plan: its JSON is malformed")
         .doesNotContain("Source");
     assertThat(runs[7].err()).contains("must not hold a dot");
 
