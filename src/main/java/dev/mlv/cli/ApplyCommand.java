@@ -90,7 +90,10 @@ public final class ApplyCommand implements Callable<Integer> {
         if (!plan.stateFingerprint().equals(target.state(project).fingerprint())) {
           throw new MlvException(
               "PLAN_STALE",
-              "the deployed views changed since " + planFile + " was made; run 'mlv plan' again");
+              "the deployed views or tables changed since "
+                  + planFile
+                  + " was made (a view applied, a source loaded, change data feed turned on or"
+                  + " off); run 'mlv plan' again");
         }
         if (!plan.projectFingerprint().equals(Planner.projectFingerprint(project))) {
           throw new MlvException(

@@ -86,6 +86,10 @@ public final class PlanRenderer {
               plan.count(Change.Rename.class),
               plan.count(Change.Drop.class),
               plan.count(Change.NoOp.class)));
+      if (!plan.enableCdf().isEmpty()) {
+        int n = plan.enableCdf().size();
+        sb.append("Change data feed to turn on: " + n + (n == 1 ? " source" : " sources") + ".\n");
+      }
       long notebooks =
           plan.notebooks().stream().filter(n -> !(n instanceof NotebookChange.NoOp)).count();
       if (notebooks > 0) {

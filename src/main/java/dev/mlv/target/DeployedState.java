@@ -41,10 +41,21 @@ public record DeployedState(
     return Optional.ofNullable(views.get(id));
   }
 
-  /** Changes whenever a view is created, replaced, renamed or dropped. */
+  /**
+   * Changes whenever a view is created, replaced, renamed or dropped, and when a table appears,
+   * goes or has its change data feed turned on or off: a plan made before its sources were loaded
+   * would otherwise be applied without turning the feed on. New rows in a table do not change it.
+   */
   public String fingerprint() {
     StringBuilder sb = new StringBuilder();
     views.forEach((id, v) -> sb.append(id).append('=').append(v.fingerprint()).append('\n'));
+    tables.forEach(
+        (id, t) -> {
+          // mlv's own tables come and go with refreshes, which do not make a plan stale.
+          if (!dev.mlv.project.ReservedNames.isReserved(id)) {
+            sb.append("table:").append(id).append(t.changeDataFeed() ? " cdf" : "").append('\n');
+          }
+        });
     // Only a state with notebooks adds them, so other targets keep the fingerprints they had.
     notebooks.ifPresent(
         list ->

@@ -64,7 +64,7 @@ class MedallionEndToEndTest {
   @Test
   @Order(1)
   void planBeforeAnythingIsDeployedCreatesBothViewsWithoutSpark() {
-    CliRun r = mlv("plan", "--detailed-exitcode");
+    CliRun r = mlv("plan", "--detailed-exitcode", "-o", tmp.resolve("unseeded.json").toString());
     assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.CHANGES);
     assertThat(r.out())
         .contains("+ create   silver.trials_clean")
@@ -93,6 +93,10 @@ class MedallionEndToEndTest {
     CliRun seed = mlv("seed");
     assertThat(seed.exitCode()).as(seed.toString()).isZero();
     assertThat(seed.out()).contains("bronze.preference_trials").contains("10 rows");
+    // The plan made before the seed would not turn change data feed on: it is stale.
+    CliRun unseeded = mlv("apply", tmp.resolve("unseeded.json").toString(), "--auto-approve");
+    assertThat(unseeded.exitCode()).as(unseeded.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(unseeded.err()).contains("error[PLAN_STALE]: the deployed views or tables changed");
 
     CliRun plan = mlv("plan", "-o", tmp.resolve("plan.json").toString());
     assertThat(plan.out()).contains("set CDF  bronze.preference_trials");
@@ -132,7 +136,7 @@ class MedallionEndToEndTest {
   void aStalePlanIsRefused() {
     CliRun r = mlv("apply", tmp.resolve("plan.json").toString());
     assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
-    assertThat(r.err()).contains("the deployed views changed since");
+    assertThat(r.err()).contains("the deployed views or tables changed since");
   }
 
   @Test
