@@ -63,18 +63,12 @@ final class LocalSql {
   private SqlResult other(SqlStatement.Other o) {
     target.materializer(project);
     var parser = target.runtime().session().sessionState().sqlParser();
-    for (Name written : WriteTargets.of(parser, o.sql(), o.position())) {
-      ObjectId id = project.names().resolve(written);
+    for (WriteTargets.Write w : WriteTargets.of(parser, o.sql(), o.position())) {
+      ObjectId id = project.names().resolve(w.table());
       if (target.deployed(id).isPresent()) {
         throw new MlvException(
             Diagnostic.error(
-                "DML_ON_VIEW",
-                written.position(),
-                "INSERT, UPDATE, DELETE, MERGE, TRUNCATE, REPLACE and RESTORE cannot write to the"
-                    + " materialized lake view "
-                    + project.names().display(id)
-                    + "; its data comes only from its SELECT",
-                null));
+                "DML_ON_VIEW", w.table().position(), w.refusal(project.names().display(id)), null));
       }
     }
     QueryFacts facts = target.extractor().extract(o.sql(), o.position());

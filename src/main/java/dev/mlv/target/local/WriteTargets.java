@@ -8,11 +8,15 @@ import java.util.Locale;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedIdentifier;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedTable;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedTableOrView;
 import org.apache.spark.sql.catalyst.parser.ParserInterface;
+import org.apache.spark.sql.catalyst.plans.logical.AlterTableCommand;
 import org.apache.spark.sql.catalyst.plans.logical.DeleteFromTable;
+import org.apache.spark.sql.catalyst.plans.logical.DropTable;
 import org.apache.spark.sql.catalyst.plans.logical.InsertIntoStatement;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.MergeIntoTable;
+import org.apache.spark.sql.catalyst.plans.logical.RenameTable;
 import org.apache.spark.sql.catalyst.plans.logical.ReplaceTable;
 import org.apache.spark.sql.catalyst.plans.logical.ReplaceTableAsSelect;
 import org.apache.spark.sql.catalyst.plans.logical.RestoreTableStatement;
@@ -20,6 +24,7 @@ import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.catalyst.plans.logical.TruncatePartition;
 import org.apache.spark.sql.catalyst.plans.logical.TruncateTable;
 import org.apache.spark.sql.catalyst.plans.logical.UpdateTable;
+import org.apache.spark.sql.catalyst.plans.logical.V2PartitionCommand;
 import org.apache.spark.sql.catalyst.trees.Origin;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -32,24 +37,59 @@ import scala.jdk.javaapi.CollectionConverters;
 final class WriteTargets {
   private WriteTargets() {}
 
+  /** How a statement changes a table. */
+  enum Kind {
+    /** Its rows: INSERT, UPDATE, DELETE, MERGE, TRUNCATE, REPLACE, RESTORE. */
+    DATA,
+    /** Its columns, properties, comment, constraints, partitions or location: ALTER TABLE. */
+    SHAPE,
+    /** DROP TABLE, which would leave mlv's bookkeeping (quarantine) behind. */
+    DROP,
+    /** ALTER TABLE ... RENAME TO, which would leave the quarantine under the old name. */
+    RENAME
+  }
+
+  /** A table a statement changes, and how. */
+  record Write(Name table, Kind kind) {
+    /** Why a materialized lake view cannot be changed this way, and what to do instead. */
+    String refusal(String view) {
+      return switch (kind) {
+        case DATA ->
+            "INSERT, UPDATE, DELETE, MERGE, TRUNCATE, REPLACE and RESTORE cannot write to the"
+                + " materialized lake view "
+                + view
+                + "; its data comes only from its SELECT";
+        case SHAPE ->
+            "ALTER TABLE cannot change the materialized lake view "
+                + view
+                + "; its columns and properties come from its definition: change the .sql file"
+                + " and apply it";
+        case DROP -> "use DROP MATERIALIZED LAKE VIEW " + view + ", not DROP TABLE";
+        case RENAME ->
+            "use ALTER MATERIALIZED LAKE VIEW " + view + " RENAME TO ..., not ALTER TABLE";
+      };
+    }
+  }
+
   /**
    * The tables {@code sql} writes, each positioned in the file it came from ({@code start} is where
    * {@code sql} begins); empty when Spark cannot parse it (running it reports the syntax error).
    */
-  static List<Name> of(ParserInterface parser, String sql, Position start) {
+  static List<Write> of(ParserInterface parser, String sql, Position start) {
     LogicalPlan plan;
     try {
       plan = parser.parsePlan(sql);
     } catch (Exception e) { // ParseException: Spark reports it when the statement runs
       return List.of();
     }
-    List<Name> out = new ArrayList<>();
+    List<Write> out = new ArrayList<>();
     collect(plan, sql, start, out);
     return out;
   }
 
-  private static void collect(LogicalPlan plan, String sql, Position start, List<Name> out) {
+  private static void collect(LogicalPlan plan, String sql, Position start, List<Write> out) {
     LogicalPlan written = null;
+    Kind kind = Kind.DATA;
     if (plan instanceof InsertIntoStatement i) {
       written = i.table();
       collect(i.query(), sql, start, out);
@@ -69,9 +109,25 @@ final class WriteTargets {
       written = t.table();
     } else if (plan instanceof RestoreTableStatement r) {
       written = r.table().relation(); // Delta's RESTORE TABLE t TO VERSION AS OF n
+    } else if (plan instanceof AlterTableCommand a) {
+      written = a.table(); // ADD/DROP/RENAME COLUMN, SET/UNSET TBLPROPERTIES, COMMENT ON, ...
+      kind = Kind.SHAPE;
+    } else if (plan instanceof V2PartitionCommand p) {
+      written = p.table();
+      kind = Kind.SHAPE;
+    } else if (plan instanceof DropTable d) {
+      written = d.child();
+      kind = Kind.DROP;
+    } else if (plan instanceof RenameTable r) {
+      written = r.child();
+      kind = Kind.RENAME;
     }
     if (written != null) {
-      name(written, sql, start).ifPresent(out::add);
+      Kind k = kind;
+      name(written, sql, start).ifPresent(n -> out.add(new Write(n, k)));
+      if (kind != Kind.DATA) {
+        return; // a command's child is the table it names, not a query that reads others
+      }
     }
     for (LogicalPlan child : CollectionConverters.asJava(plan.children())) {
       collect(child, sql, start, out);
@@ -89,6 +145,8 @@ final class WriteTargets {
       parts = t.multipartIdentifier();
     } else if (p instanceof UnresolvedIdentifier i) {
       parts = i.nameParts();
+    } else if (p instanceof UnresolvedTableOrView t) {
+      parts = t.multipartIdentifier(); // ALTER TABLE ... RENAME TO
     } else {
       return java.util.Optional.empty();
     }

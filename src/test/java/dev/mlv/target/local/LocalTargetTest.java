@@ -338,6 +338,24 @@ class LocalTargetTest {
           .isInstanceOf(MlvException.class)
           .hasMessageContaining("cannot write to the materialized lake view");
     }
+    // A view's shape comes from its definition, and DROP or RENAME by ALTER TABLE would leave
+    // its bookkeeping behind.
+    for (String[] alter :
+        new String[][] {
+          {"ALTER TABLE silver.orders_clean ADD COLUMNS (z INT)", "ALTER TABLE cannot change"},
+          {"ALTER TABLE silver.orders_clean SET TBLPROPERTIES ('x'='y')", "ALTER TABLE cannot"},
+          {"ALTER TABLE silver.orders_clean DROP COLUMN amount", "ALTER TABLE cannot change"},
+          {"COMMENT ON TABLE silver.orders_clean IS 'x'", "ALTER TABLE cannot change"},
+          {"DROP TABLE silver.orders_clean", "use DROP MATERIALIZED LAKE VIEW"},
+          {"ALTER TABLE silver.orders_clean RENAME TO silver.o2", "RENAME TO ..., not ALTER"}
+        }) {
+      assertThatThrownBy(() -> sql(p, alter[0]))
+          .as(alter[0])
+          .isInstanceOf(MlvException.class)
+          .hasMessageContaining(alter[1]);
+    }
+    assertThat(sql(p, "ALTER TABLE bronze.orders SET TBLPROPERTIES ('x'='y')").message())
+        .isEqualTo("OK");
     assertThat(rows(p, "SELECT count(*) FROM silver.orders_clean")).containsExactly("3");
     assertThat(rows(p, "SELECT count(*) FROM bronze.orders")).containsExactly("3");
     // The refusal points at the view's name in the statement.
