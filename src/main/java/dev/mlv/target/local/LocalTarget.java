@@ -492,8 +492,37 @@ public final class LocalTarget implements Target {
     } else {
       result = materialize(project, id, def, upstream, strategy, true, t0);
     }
+    if (forced != null && result.status() == ViewStatus.Failed) {
+      result = afterFailedApply(result, forced, project.names().display(id));
+    }
     listener.viewFinished(result);
     return result;
+  }
+
+  /**
+   * A view that apply creates or replaces is written by its refresh, so a failed refresh leaves no
+   * view, or the previous one: the error says which, since the plan promised a create or replace.
+   */
+  private static ViewRun afterFailedApply(ViewRun failed, String forced, String view) {
+    String what =
+        forced.equals("NEW_VIEW")
+            ? view + " was not created, since a view is created by its first refresh"
+            : view + " keeps its previous definition and data";
+    return new ViewRun(
+        failed.id(),
+        failed.status(),
+        failed.strategy(),
+        failed.reason(),
+        failed.rowsWritten(),
+        failed.rowsDropped(),
+        failed.violations(),
+        failed.durationMs(),
+        Optional.of(
+            failed.error().orElse("the refresh failed")
+                + "\n"
+                + what
+                + "; fix the cause and run 'mlv apply' again"),
+        failed.files());
   }
 
   /**

@@ -406,6 +406,28 @@ class LocalTargetTest {
     assertThat(rows(edited, "SELECT note FROM silver.manual")).containsExactly("precious");
   }
 
+  @Test
+  void aViewWhoseFirstRefreshFailsInApplyIsSaidNotToBeCreated() throws IOException {
+    Project p = applied("");
+    write(
+        "views/silver/broken.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.broken AS SELECT raise_error('bad') AS x");
+    Project edited = project("");
+
+    RunReport run = target.apply(edited, plan(edited), RunListener.NONE);
+
+    ViewRun broken =
+        run.views().stream().filter(v -> v.id().name().equals("broken")).findFirst().orElseThrow();
+    assertThat(broken.status()).isEqualTo(ViewStatus.Failed);
+    assertThat(broken.error())
+        .get()
+        .asString()
+        .contains("silver.broken was not created, since a view is created by its first refresh")
+        .contains("run 'mlv apply' again");
+    assertThat(target.deployed(broken.id())).isEmpty();
+    java.nio.file.Files.delete(dir.resolve("views/silver/broken.sql"));
+  }
+
   // ---- names ----
 
   @Test
