@@ -240,7 +240,8 @@ public final class Planner {
       for (ObjectId up : project.lineage().upstream(id)) {
         Node n = project.lineage().node(up);
         DeployedState.SourceTable t = state.tables().get(up);
-        if (n.kind() == NodeKind.TABLE && t != null && !t.changeDataFeed()) {
+        // Only a reader that can refresh incrementally needs the feed (analysed only here).
+        if (n.kind() == NodeKind.TABLE && t != null && !t.changeDataFeed() && canBeIncremental(v)) {
           readers.computeIfAbsent(up, k -> new ArrayList<>()).add(id);
         }
       }
@@ -248,6 +249,15 @@ public final class Planner {
     List<EnableCdf> out = new ArrayList<>();
     readers.forEach((t, r) -> out.add(new EnableCdf(t, r)));
     return out;
+  }
+
+  /** Whether the view's settings and SQL allow an incremental refresh at all. */
+  private static boolean canBeIncremental(ProjectView v) {
+    return v.settings().optimalRefresh()
+        && v.settings().refreshPolicy() != dev.mlv.project.RefreshPolicy.FULL
+        && !v.definition().isPython()
+        && !v.definition().isFileSource()
+        && dev.mlv.sql.RefreshAnalyzer.analyze(v.definition()).incrementalPossible();
   }
 
   private static List<ObjectId> downstream(LineageGraph graph, List<Change> changes) {

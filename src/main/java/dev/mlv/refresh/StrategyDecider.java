@@ -171,6 +171,14 @@ public final class StrategyDecider {
         return new Strategy.Full("SOURCES_CHANGED", what + "; no version to read changes from");
       }
     }
+    // A construct that always forces a full refresh is the reason, whatever the sources' feeds:
+    // turning the feed on would not change it (and plan does not turn it on for such a view).
+    RefreshAnalysis analysis = in.analysis().get();
+    Optional<Construct> blocker = analysis.blocker();
+    if (blocker.isPresent()) {
+      Construct b = blocker.get();
+      return new Strategy.Full(b.code(), what + "; " + b.construct() + ": " + b.note());
+    }
     Map<ObjectId, SourceLog> logs = new java.util.TreeMap<>();
     for (ObjectId id : in.current().keySet()) {
       long from = consumed.getOrDefault(id, in.current().get(id));
@@ -182,13 +190,7 @@ public final class StrategyDecider {
             what + "; change data feed is off on " + names.display(id));
       }
     }
-    // D4: the SQL.
-    RefreshAnalysis analysis = in.analysis().get();
-    Optional<Construct> blocker = analysis.blocker();
-    if (blocker.isPresent()) {
-      Construct b = blocker.get();
-      return new Strategy.Full(b.code(), what + "; " + b.construct() + ": " + b.note());
-    }
+    // D4: the rest of the SQL.
     if (analysis.shape() == RefreshAnalysis.Shape.NONE) {
       return new Strategy.Full("NOT_ANALYSABLE", what + "; the SQL could not be analysed");
     }

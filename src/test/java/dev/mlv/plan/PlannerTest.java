@@ -101,6 +101,32 @@ class PlannerTest {
   }
 
   @Test
+  void changeDataFeedIsTurnedOnOnlyForReadersThatCanRefreshIncrementally() throws IOException {
+    Project p =
+        project(
+            "a.sql", "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT x FROM bronze.t WHERE x > 0",
+            "b.sql",
+                "CREATE MATERIALIZED LAKE VIEW s.b AS"
+                    + " SELECT x, row_number() OVER (ORDER BY x) AS n FROM bronze.t",
+            "c.sql", "CREATE MATERIALIZED LAKE VIEW s.c AS SELECT DISTINCT x FROM bronze.u");
+    DeployedState state =
+        DeployedState.of(
+            Map.of(),
+            Map.of(
+                ObjectId.parse("ws.lh.bronze.t"), new DeployedState.SourceTable(0, false),
+                ObjectId.parse("ws.lh.bronze.u"), new DeployedState.SourceTable(0, false)));
+    Plan plan = planner.plan(p, "local", state, new TreeSet<>(p.views().keySet()), true, false);
+    // bronze.u is read only by an always-full DISTINCT view: no feed to turn on for it.
+    assertThat(plan.enableCdf())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.table()).isEqualTo(ObjectId.parse("ws.lh.bronze.t"));
+              assertThat(e.readers()).containsExactly(ObjectId.parse("ws.lh.s.a"));
+            });
+  }
+
+  @Test
   void createsReplacesAndIgnoresFormatting() throws IOException {
     Project p =
         project(

@@ -140,18 +140,18 @@ final class DryRun {
     }
     String names = String.join(", ", ups.stream().map(u -> project.names().display(u)).toList());
     String what = "upstream " + names + " is refreshed first in this run";
+    RefreshAnalysis analysis = d.analysis();
+    Optional<RefreshAnalysis.Construct> blocker = analysis.blocker();
+    if (blocker.isPresent()) {
+      RefreshAnalysis.Construct b = blocker.get();
+      return new Strategy.Full(b.code(), what + "; " + b.construct() + ": " + b.note());
+    }
     for (ObjectId up : ups) {
       if (!changeDataFeedAfter(up, refreshed.get(up))) {
         String name = project.names().display(up);
         return new Strategy.Full(
             "CDF_OFF source=" + name, what + "; change data feed is off on " + name);
       }
-    }
-    RefreshAnalysis analysis = d.analysis();
-    Optional<RefreshAnalysis.Construct> blocker = analysis.blocker();
-    if (blocker.isPresent()) {
-      RefreshAnalysis.Construct b = blocker.get();
-      return new Strategy.Full(b.code(), what + "; " + b.construct() + ": " + b.note());
     }
     if (analysis.shape() == RefreshAnalysis.Shape.NONE) {
       return new Strategy.Full("NOT_ANALYSABLE", what + "; the SQL could not be analysed");
