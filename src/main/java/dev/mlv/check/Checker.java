@@ -75,6 +75,7 @@ public final class Checker {
       otherStatement(project, st, out);
     }
     out.addAll(RefreshPolicyCheck.check(project));
+    scheduleSelectors(project, out);
     return out;
   }
 
@@ -110,6 +111,27 @@ public final class Checker {
                 k.equals("comment")
                     ? "use the COMMENT clause of the view"
                     : "remove it; Spark sets it for the table itself"));
+      }
+    }
+  }
+
+  /**
+   * A schedule's views are selectors, read as the command line reads them; one that cannot be read
+   * or selects nothing would otherwise fail only at plan against Fabric.
+   */
+  private static void scheduleSelectors(Project project, List<Diagnostic> out) {
+    for (dev.mlv.schedule.Schedule s : project.config().schedules()) {
+      for (String selector : s.views()) {
+        try {
+          dev.mlv.lineage.Selection.select(project.lineage(), project.names(), List.of(selector));
+        } catch (dev.mlv.diag.MlvException e) {
+          out.add(
+              Diagnostic.error(
+                  "SCHEDULE_VIEWS",
+                  s.at(),
+                  "schedule '" + s.name() + "': " + e.diagnostics().get(0).message(),
+                  "views: takes selectors as mlv lineage does (name, schema:x, tag:x, with +)"));
+        }
       }
     }
   }

@@ -60,6 +60,17 @@ final class ScheduleReader {
     this.interpolated = interpolated;
   }
 
+  private static String fabricHint(String typed, Map<String, TargetConfig> targets) {
+    List<String> fabric =
+        targets.values().stream()
+            .filter(FabricTarget.class::isInstance)
+            .map(TargetConfig::name)
+            .toList();
+    return fabric.isEmpty()
+        ? "the project has no Fabric target: schedules run only in Fabric (docs/fabric.md)"
+        : Suggestions.hint(typed, fabric);
+  }
+
   List<Schedule> read(Node node, Map<String, TargetConfig> targets) {
     List<Schedule> out = new ArrayList<>();
     if (!(node instanceof SequenceNode seq)) {
@@ -180,12 +191,7 @@ final class ScheduleReader {
                             + " names target '"
                             + target
                             + "', which is not a Fabric target of this project",
-                        Suggestions.hint(
-                            target,
-                            targets.values().stream()
-                                .filter(FabricTarget.class::isInstance)
-                                .map(TargetConfig::name)
-                                .toList()));
+                        fabricHint(target, targets));
                   } else {
                     onTargets.add(target);
                   }

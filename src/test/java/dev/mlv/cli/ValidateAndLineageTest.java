@@ -271,6 +271,42 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aScheduleSelectorThatSelectsNothingOrCannotBeReadIsAnErrorAtTheSchedule()
+      throws IOException {
+    project(
+        YML
+            + """
+            targets:
+              prod:
+                type: fabric
+                workspaceId: 11111111-2222-4333-8444-555555555555
+                lakehouseId: 66666666-7777-4888-9999-000000000000
+            schedules:
+              - name: ok
+                views: [silver.orders_clean+]
+                type: cron
+                interval: 30
+                start: 2026-01-01T00:00:00
+                end: 2027-01-01T00:00:00
+              - name: other
+                views: [silver.nope+, "colour:red"]
+                type: cron
+                interval: 30
+                start: 2026-01-01T00:00:00
+                end: 2027-01-01T00:00:00
+            """,
+        "silver/orders_clean.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.orders_clean AS SELECT id FROM bronze.orders");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains("mlv.yml:19:5: error[SCHEDULE_VIEWS]: schedule 'other': ")
+        .contains("silver.nope")
+        .contains("colour:red")
+        .doesNotContain("schedule 'ok'");
+  }
+
+  @Test
   void malformedSqlIsAPositionedErrorWithoutStackTrace() throws IOException {
     project(
         YML,
