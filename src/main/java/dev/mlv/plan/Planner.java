@@ -149,7 +149,14 @@ public final class Planner {
         projectFingerprint(project),
         changes,
         enableCdf(project, state, selection, changes),
-        downstream(project.lineage(), changes),
+        // A target that does not run PySpark views does not refresh them either.
+        downstream(project.lineage(), changes).stream()
+            .filter(
+                id ->
+                    deploysPython
+                        || !project.views().containsKey(id)
+                        || !project.views().get(id).definition().isPython())
+            .toList(),
         orphans,
         SchedulePlan.NONE,
         notebooks);

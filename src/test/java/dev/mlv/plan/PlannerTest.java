@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -124,6 +125,33 @@ class PlannerTest {
               assertThat(e.table()).isEqualTo(ObjectId.parse("ws.lh.bronze.t"));
               assertThat(e.readers()).containsExactly(ObjectId.parse("ws.lh.s.a"));
             });
+  }
+
+  @Test
+  void aTargetThatDoesNotRunPySparkViewsDoesNotPromiseToRefreshThem() throws IOException {
+    Project p =
+        project(
+            "a.sql",
+            "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT x FROM bronze.t",
+            "b.sql",
+            "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a",
+            "c.py",
+            """
+            import fmlv
+
+            @fmlv.materialized_lake_view(name="s.c")
+            def c():
+                return spark.read.table("s.a")
+            """);
+    SortedSet<ObjectId> all = new TreeSet<>(p.views().keySet());
+    DeployedState state =
+        DeployedState.of(
+            Map.of(
+                ObjectId.parse("ws.lh.s.b"),
+                deployed("ws.lh.s.b", "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a", p)),
+            Map.of());
+    assertThat(planner.plan(p, "local", state, all, true, false, false).refresh())
+        .containsExactly(ObjectId.parse("ws.lh.s.b"));
   }
 
   @Test
