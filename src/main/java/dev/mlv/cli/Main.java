@@ -104,7 +104,7 @@ public final class Main {
     cl.setParameterExceptionHandler(
         (ex, args) -> {
           CommandLine c = ex.getCommandLine();
-          c.getErr().println("mlv: " + ex.getMessage());
+          c.getErr().println("mlv: " + usageMessage(ex));
           c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
           return ExitCodes.USAGE;
         });
@@ -190,6 +190,36 @@ public final class Main {
       written |= len > 0;
       super.write(s, off, len);
     }
+  }
+
+  /**
+   * Picocli's message, except for an argument nothing takes, where "Unmatched argument at index 0"
+   * says less than naming the unknown command or the command that takes no such argument.
+   */
+  static String usageMessage(CommandLine.ParameterException ex) {
+    if (!(ex instanceof CommandLine.UnmatchedArgumentException u)
+        || u.getUnmatched().isEmpty()
+        || u.getUnmatched().get(0).startsWith("-")) {
+      return ex.getMessage();
+    }
+    String word = u.getUnmatched().get(0);
+    CommandLine c = ex.getCommandLine();
+    if (c.getParent() == null) {
+      // Picocli's own suggestions reach far ("frobnicate": validate); a near miss only.
+      java.util.Optional<String> near =
+          dev.mlv.project.Suggestions.nearest(word, c.getSubcommands().keySet());
+      return "unknown command '"
+          + word
+          + "'"
+          + (word.equals("help")
+              ? "; use 'mlv --help', or 'mlv COMMAND --help' for one command"
+              : near.map(n -> "; did you mean '" + n + "'?")
+                  .orElse("; the commands are " + String.join(", ", c.getSubcommands().keySet())));
+    }
+    String name = c.getCommandSpec().qualifiedName();
+    return c.getCommandSpec().positionalParameters().isEmpty()
+        ? name + " takes no arguments, but was given '" + word + "'"
+        : "unexpected argument '" + word + "' for " + name;
   }
 
   /** The file-system exception behind {@code ex}, if that is what it is. */

@@ -70,6 +70,6 @@ public final class MlvCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "missing command; see 'mlv --help'");
+    throw new ParameterException(spec.commandLine(), "missing command");
   }
 }

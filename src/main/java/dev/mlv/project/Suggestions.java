@@ -5,11 +5,11 @@ import java.util.Locale;
 import java.util.Optional;
 
 /** "Did you mean ...?" for misspelt keys and names, by edit distance. */
-final class Suggestions {
+public final class Suggestions {
   private Suggestions() {}
 
   /** The closest candidate if it is near enough to be a plausible typo. */
-  static Optional<String> nearest(String typed, Collection<String> candidates) {
+  public static Optional<String> nearest(String typed, Collection<String> candidates) {
     String t = typed.toLowerCase(Locale.ROOT);
     String best = null;
     int bestDistance = Integer.MAX_VALUE;

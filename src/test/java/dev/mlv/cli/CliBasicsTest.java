@@ -65,8 +65,17 @@ class CliBasicsTest {
     CliRun r = CliRun.of("validate", "--no-such-option");
     assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(r.err()).contains("Unknown option: '--no-such-option'").doesNotContain("\tat ");
-    assertThat(CliRun.of("frobnicate").exitCode()).isEqualTo(ExitCodes.USAGE);
-    assertThat(CliRun.of().exitCode()).isEqualTo(ExitCodes.USAGE);
+    CliRun unknown = CliRun.of("frobnicate");
+    assertThat(unknown.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(unknown.err())
+        .contains("mlv: unknown command 'frobnicate'; the commands are validate");
+    assertThat(CliRun.of("valdate").err()).contains("did you mean 'validate'?");
+    assertThat(CliRun.of("help").err()).contains("use 'mlv --help'");
+    assertThat(CliRun.of("validate", "extra").err())
+        .contains("mlv validate takes no arguments, but was given 'extra'");
+    CliRun none = CliRun.of();
+    assertThat(none.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(none.err()).isEqualTo("mlv: missing command\nTry 'mlv --help'.\n");
     CliRun noSql = CliRun.of("sql", "-p", "examples/medallion", "  -- nothing here\n");
     assertThat(noSql.exitCode()).as(noSql.toString()).isEqualTo(ExitCodes.USAGE);
     assertThat(noSql.err()).contains("holds no statement");
