@@ -69,9 +69,20 @@ public final class ValidateCommand implements Callable<Integer> {
               : DiagnosticRenderer.github(e.diagnostics()));
       return ExitCodes.ERROR;
     }
-    List<Diagnostic> all = new ArrayList<>(project.diagnostics());
-    all.addAll(Checker.check(project));
-    boolean failed = all.stream().anyMatch(d -> d.isError() || (strict && !d.isError()));
+    List<Diagnostic> found = new ArrayList<>(project.diagnostics());
+    found.addAll(Checker.check(project));
+    // Under --strict a warning fails the run, so every output shows it as the error it is.
+    List<Diagnostic> all =
+        strict
+            ? found.stream()
+                .map(
+                    d ->
+                        d.isError()
+                            ? d
+                            : Diagnostic.error(d.ruleId(), d.position(), d.message(), d.hint()))
+                .toList()
+            : found;
+    boolean failed = all.stream().anyMatch(Diagnostic::isError);
     switch (format) {
       case json ->
           out.print(DiagnosticRenderer.json(all, project.files().size(), project.views().size()));

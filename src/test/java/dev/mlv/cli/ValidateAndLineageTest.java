@@ -465,6 +465,11 @@ class ValidateAndLineageTest {
         .contains("2 warnings");
     assertThat(CliRun.of("validate", "--strict", "-p", dir.toString()).exitCode())
         .isEqualTo(ExitCodes.ERROR);
+    // What fails the run is shown as an error in every format, so CI annotates it as one.
+    CliRun gh = CliRun.of("validate", "--strict", "--format", "github", "-p", dir.toString());
+    assertThat(gh.out()).contains("::error ").doesNotContain("::warning ");
+    CliRun json = CliRun.of("validate", "--strict", "--format", "json", "-p", dir.toString());
+    assertThat(json.out()).contains("\"errors\" : 2").doesNotContain("\"warning\"");
   }
 
   @Test
