@@ -84,36 +84,46 @@ public final class Seeder {
         throw new MlvException("SEED_MISSING", "seed file " + file + " does not exist");
       }
       SeedFormat format = s.format().orElse(SeedFormat.CSV);
-      Dataset<Row> df =
-          format == SeedFormat.PARQUET
-              ? spark.read().parquet(file.toString())
-              : spark
-                  .read()
-                  .option("header", "true")
-                  .option("inferSchema", "true")
-                  .option("mode", "FAILFAST")
-                  .csv(file.toString());
+      java.nio.file.Path tableDir = target.warehouse().tableDir(id);
+      SeedProblems problems =
+          new SeedProblems(
+              file,
+              project.config().root().relativize(file),
+              project.names().display(id),
+              format == SeedFormat.CSV);
+      boolean hadFolder = Files.exists(tableDir);
       long rows;
       List<String> changes;
       try {
-        changes = schemaChanges(spark, target.warehouse().tableDir(id), df.schema());
+        Dataset<Row> df =
+            format == SeedFormat.PARQUET
+                ? spark.read().parquet(file.toString())
+                : spark
+                    .read()
+                    .option("header", "true")
+                    .option("inferSchema", "true")
+                    .option("mode", "FAILFAST")
+                    .csv(file.toString());
+        problems.checkColumns(df.schema());
+        changes = schemaChanges(spark, tableDir, df.schema());
+        // A full read first: count() parses no column, so a malformed record would otherwise
+        // surface half way through the Delta write.
+        df.write().format("noop").mode("overwrite").save();
         rows = df.count();
         // Keep the table's properties (change data feed) across reloads.
         df.write()
             .format("delta")
             .mode("overwrite")
             .option("overwriteSchema", "true")
-            .save(target.warehouse().tableDir(id).toString());
-      } catch (RuntimeException e) {
-        throw new MlvException(
-            "SEED_FAILED",
-            "loading "
-                + project.config().root().relativize(file)
-                + " into "
-                + project.names().display(id)
-                + " failed: "
-                + SparkMessages.firstLine(e),
-            e);
+            .save(tableDir.toString());
+      } catch (MlvException e) {
+        throw e;
+      } catch (Exception e) {
+        // Spark throws its checked SparkException undeclared, so RuntimeException is not enough.
+        if (!hadFolder && Warehouse.latestCommit(tableDir).isEmpty()) {
+          Warehouse.deleteTree(tableDir);
+        }
+        throw problems.failure(e);
       }
       OptionalLong v = Warehouse.latestCommit(target.warehouse().tableDir(id));
       out.add(new Loaded(id, rows, v.orElse(0), changes));

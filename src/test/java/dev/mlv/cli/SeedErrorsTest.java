@@ -1,0 +1,121 @@
+package dev.mlv.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A seed file that cannot be loaded is an error about the file (at its header or record when that
+ * is known), not an internal error with Spark's text, and a failed seed leaves nothing behind.
+ */
+class SeedErrorsTest {
+  @TempDir static Path project;
+
+  @BeforeAll
+  static void project() throws IOException {
+    Files.createDirectories(project.resolve("seeds"));
+    Files.writeString(
+        project.resolve("mlv.yml"),
+        """
+        name: seeds
+        workspace: ws
+        lakehouse: lh
+        schema: dbo
+        views: [views]
+        sources:
+          - name: bronze.s_empty
+            seed: seeds/empty.csv
+          - name: bronze.s_ragged
+            seed: seeds/ragged.csv
+          - name: bronze.s_fake
+            seed: seeds/fake.parquet
+            format: parquet
+          - name: bronze.s_names
+            seed: seeds/names.csv
+        targets:
+          local:
+            type: spark
+            warehouse: .mlv/warehouse
+            master: local[1]
+        """);
+    Files.createDirectories(project.resolve("views"));
+    Files.writeString(project.resolve("seeds/empty.csv"), "");
+    Files.writeString(project.resolve("seeds/ragged.csv"), "a,b\n1,2,3\n4\n\"unterminated,5\n");
+    Files.writeString(project.resolve("seeds/fake.parquet"), "not parquet");
+    Files.writeString(project.resolve("seeds/names.csv"), "id,name\n1,x\n");
+  }
+
+  private static Path table(String name) {
+    return project.resolve(".mlv/warehouse/lh.Lakehouse/Tables/bronze/" + name);
+  }
+
+  private static void assertPlainError(CliRun r) {
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.err())
+        .doesNotContain("internal error")
+        .doesNotContain("Exception")
+        .doesNotContain("SQLSTATE")
+        .doesNotContain("org.apache");
+  }
+
+  @Test
+  void anEmptyCsvSaysItHasNoHeaderAtItsFirstLine() {
+    CliRun r = CliRun.inProject(project, "seed", "bronze.s_empty");
+    assertPlainError(r);
+    assertThat(r.err())
+        .contains(
+            "seeds/empty.csv:1:1: error[SEED_EMPTY]: seed file for bronze.s_empty has no header");
+    assertThat(table("s_empty")).doesNotExist();
+  }
+
+  @Test
+  void aRaggedCsvNamesTheRecordAndLeavesNoDataFolder() {
+    CliRun r = CliRun.inProject(project, "seed", "bronze.s_ragged");
+    assertPlainError(r);
+    assertThat(r.err())
+        .contains("seeds/ragged.csv:2:1: error[SEED_MALFORMED]: malformed CSV record '1,2,3'");
+    assertThat(table("s_ragged")).doesNotExist();
+  }
+
+  @Test
+  void aFileThatIsNoParquetSaysSo() {
+    CliRun r = CliRun.inProject(project, "seed", "bronze.s_fake");
+    assertPlainError(r);
+    assertThat(r.err())
+        .contains(
+            "error[SEED_FORMAT]: seed file seeds/fake.parquet for bronze.s_fake is not a Parquet");
+    assertThat(table("s_fake")).doesNotExist();
+  }
+
+  @Test
+  void aBadReseedPointsAtTheColumnOrRecordAndKeepsTheTable() throws IOException {
+    Path csv = project.resolve("seeds/names.csv");
+    Files.writeString(csv, "id,name\n1,x\n");
+    CliRun first = CliRun.inProject(project, "seed", "bronze.s_names");
+    assertThat(first.exitCode()).as(first.toString()).isZero();
+    try (var files = Files.list(table("s_names"))) {
+      long before = files.count();
+
+      Files.writeString(csv, "id,formula name (v2),family\nX,Y,Z\n");
+      CliRun badName = CliRun.inProject(project, "seed", "bronze.s_names");
+      assertPlainError(badName);
+      assertThat(badName.err())
+          .contains("seeds/names.csv:1:4: error[SEED_COLUMN]: column name 'formula name (v2)'");
+
+      Files.writeString(csv, "id,name\n1,x\n2,y,z\n");
+      CliRun ragged = CliRun.inProject(project, "seed", "bronze.s_names");
+      assertPlainError(ragged);
+      assertThat(ragged.err()).contains("seeds/names.csv:3:1: error[SEED_MALFORMED]");
+      try (var after = Files.list(table("s_names"))) {
+        assertThat(after.count()).as("no data file of the failed loads").isEqualTo(before);
+      }
+    }
+    CliRun rows = CliRun.inProject(project, "sql", "SELECT count(*) AS n FROM bronze.s_names");
+    assertThat(rows.out()).as(rows.toString()).contains("\n1\n(1 row)");
+  }
+}
