@@ -261,6 +261,16 @@ public final class Checker {
               "source path '" + f.path() + "' is not a folder under a lakehouse's Files",
               "'path' = 'abfss://<workspace>@onelake.dfs.fabric.microsoft.com/<lakehouse>.Lakehouse"
                   + "/Files/<folder>/'"));
+    } else if (dev.mlv.project.OneLakeFolder.parse(f.path()).get().hasDotSegment()) {
+      out.add(
+          Diagnostic.error(
+              "FILE_PATH_DOTS",
+              f.positionOf("path"),
+              "source path '"
+                  + f.path()
+                  + "' has a '.' or '..' segment; a file view reads a folder under the"
+                  + " lakehouse's Files, named without climbing",
+              "write the folder's path from Files/ down, without '.' or '..'"));
     }
     if (f.options().containsKey("delimiter") && f.options().get("delimiter").length() != 1) {
       out.add(

@@ -34,6 +34,20 @@ public record OneLakeFolder(String workspace, String lakehouse, String folder) {
   }
 
   /**
+   * Whether the folder has a {@code .} or {@code ..} segment (also written {@code %2E}): OneLake
+   * paths name folders, and a local copy would climb out of the Files area with them.
+   */
+  public boolean hasDotSegment() {
+    for (String segment : folder.split("/")) {
+      String s = segment.replaceAll("(?i)%2e", ".");
+      if (s.equals(".") || s.equals("..")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * The part of {@code other} below this folder ({@code ""} for the folder itself), or empty when
    * {@code other} is not inside it.
    */

@@ -116,6 +116,24 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aFileViewPathThatClimbsOutOfFilesIsAnErrorAtThePath() throws IOException {
+    project(
+        YML,
+        "bronze/files.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW bronze.raw
+        USING OneLake_Files
+        OPTIONS ('format' = 'csv',
+                 'path' = 'abfss://w@onelake.dfs.fabric.microsoft.com/lh.Lakehouse/Files/in/../../../x/')
+        """);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains("views/bronze/files.sql:4:10: error[FILE_PATH_DOTS]: source path")
+        .contains("has a '.' or '..' segment");
+  }
+
+  @Test
   void columnNamesDeltaCannotStoreAreErrorsAtTheColumn() throws IOException {
     String view =
         """

@@ -210,6 +210,15 @@ final class FileReader {
     List<String> fields;
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       fields = firstRecord(in, source.delimiter());
+    } catch (java.nio.charset.CharacterCodingException e) {
+      // The decoder's own text is only "Input length = 1".
+      throw new MlvException(
+          FileSource.RULE,
+          "cannot read "
+              + file
+              + ": it is not UTF-8 text, so not a valid CSV file (is a binary file in the"
+              + " folder of a 'format' = 'csv' view?)",
+          e);
     } catch (IOException e) {
       throw new MlvException(FileSource.RULE, "cannot read " + file + ": " + e.getMessage(), e);
     }

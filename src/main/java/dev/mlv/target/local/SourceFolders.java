@@ -29,6 +29,33 @@ final class SourceFolders {
   /** The local folder, and how it was found (for error messages). */
   record Resolved(Path folder, String how) {}
 
+  /**
+   * {@code rest} below {@code base}, refused when it resolves outside it: validate reports a {@code
+   * ..} segment, but refresh runs the stored definition, which validate may never have seen.
+   */
+  private static Path inside(Path base, String rest, String path) {
+    Path root = base.toAbsolutePath().normalize();
+    Path folder;
+    try {
+      folder = rest.isEmpty() ? root : root.resolve(rest).normalize();
+    } catch (InvalidPathException e) {
+      throw new MlvException(
+          FileSource.RULE, "source path '" + path + "' is not a valid path: " + e.getReason());
+    }
+    if (!folder.startsWith(root)) {
+      throw new MlvException(
+          "FILE_PATH_DOTS",
+          "source path '"
+              + path
+              + "' resolves to "
+              + folder
+              + ", outside "
+              + root
+              + "; the local target reads only folders under it");
+    }
+    return folder;
+  }
+
   Resolved resolve(String path) {
     Optional<OneLakeFolder> url = OneLakeFolder.parse(path);
     if (url.isPresent()) {
@@ -46,12 +73,11 @@ final class SourceFolders {
       if (best.isPresent()) {
         Match m = best.get();
         return new Resolved(
-            m.rest().isEmpty() ? m.local() : m.local().resolve(m.rest()).normalize(),
-            "mapped from '" + m.key() + "' in mlv.yml");
+            inside(m.local(), m.rest(), path), "mapped from '" + m.key() + "' in mlv.yml");
       }
       Path files = warehouse.lakehouseDir(wanted.lakehouse()).resolve("Files");
       return new Resolved(
-          wanted.folder().isEmpty() ? files : files.resolve(wanted.folder()),
+          inside(files, wanted.folder(), path),
           "not mapped under the local target's files: in mlv.yml, so read from the warehouse");
     }
     if (path.regionMatches(true, 0, "abfss:", 0, 6)) {

@@ -101,6 +101,40 @@ class FileSourceTest {
   }
 
   @Test
+  void aOneLakeUrlThatClimbsOutOfItsFolderIsRefused() {
+    Path wh = dir.resolve("wh");
+    SourceFolders folders =
+        new SourceFolders(
+            Map.of(
+                "abfss://ws@onelake.dfs.fabric.microsoft.com/lh.Lakehouse/Files/orders",
+                dir.resolve("orders")),
+            new Warehouse(wh),
+            dir);
+    String base = "abfss://ws@onelake.dfs.fabric.microsoft.com/";
+    assertThatThrownBy(() -> folders.resolve(base + "lh.Lakehouse/Files/orders/../../../secret/"))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("error[FILE_PATH_DOTS]")
+        .hasMessageContaining("outside " + dir.resolve("orders"));
+    assertThatThrownBy(() -> folders.resolve(base + "other.Lakehouse/Files/a/../../../../x"))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("outside " + wh.resolve("other.Lakehouse/Files"));
+    assertThat(folders.resolve(base + "other.Lakehouse/Files/a/../b").folder())
+        .isEqualTo(wh.resolve("other.Lakehouse/Files/b"));
+  }
+
+  @Test
+  void aBinaryFileReadAsCsvIsNamedAsNotUtf8Text() throws IOException {
+    Path file = dir.resolve("blob.csv");
+    Files.write(file, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2, '\n'});
+    FileReader reader =
+        new FileReader(null, FileSource.of(view("'format' = 'csv', 'path' = 'x'", null)), dir);
+    assertThatThrownBy(() -> reader.csvColumns(file))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("cannot read " + file + ": it is not UTF-8 text, so not a valid CSV")
+        .hasMessageNotContaining("Input length");
+  }
+
+  @Test
   void listingIsRecursiveSortedAndSkipsHiddenFiles() throws IOException {
     Files.createDirectories(dir.resolve("src/b/c"));
     Files.createDirectories(dir.resolve("src/_tmp"));
