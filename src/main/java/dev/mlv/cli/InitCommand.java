@@ -76,6 +76,10 @@ public final class InitCommand implements Callable<Integer> {
           "--workspace and --lakehouse must not hold a dot or backtick: names in mlv are dotted"
               + " (workspace.lakehouse.schema.table)");
     }
+    if (java.nio.file.Files.exists(root) && !java.nio.file.Files.isDirectory(root)) {
+      throw new MlvException(
+          "INIT", root + " is a file; mlv init makes a project in a folder (new or existing)");
+    }
     if (workspace.equalsIgnoreCase(lakehouse)) {
       throw new MlvException("INIT", "--workspace and --lakehouse must differ");
     }
@@ -103,7 +107,8 @@ public final class InitCommand implements Callable<Integer> {
       out.println("created " + root.relativize(p));
     }
     out.println();
-    out.println("Next: cd " + root + " && mlv validate && mlv seed && mlv apply");
+    out.println(
+        "Next: cd " + shellWord(root.toString()) + " && mlv validate && mlv seed && mlv apply");
     return ExitCodes.OK;
   }
 
@@ -138,6 +143,11 @@ public final class InitCommand implements Callable<Integer> {
           #     client_secret: ${env:AZURE_CLIENT_SECRET}
         """
         .formatted(project, scalar(workspace), scalar(lakehouse));
+  }
+
+  /** The path as one shell word, so the hint can be pasted whatever the folder is called. */
+  static String shellWord(String path) {
+    return path.matches("[A-Za-z0-9_@%+=:,./-]+") ? path : "'" + path.replace("'", "'\\''") + "'";
   }
 
   /**

@@ -159,7 +159,7 @@ class CliBasicsTest {
     assertThat(runs[1].out()).isEmpty();
     assertThat(runs[2].err()).contains("is a folder; give the plan a file name");
     assertThat(runs[2].out()).isEmpty();
-    assertThat(runs[3].err()).contains("it already exists");
+    assertThat(runs[3].err()).contains("is a file; mlv init makes a project in a folder");
     assertThat(runs[4].err()).contains("error[PLAN_FILE]: plan file " + dir + " is a folder");
     assertThat(runs[5].err()).contains("error[SQL_FILE]: SQL file " + dir + " is a folder");
     assertThat(runs[6].err())
@@ -202,6 +202,8 @@ class CliBasicsTest {
         .contains("\"lakehouse\" : \"lh #1\"");
     assertThat(InitCommand.scalar("yes")).isEqualTo("\"yes\"");
     assertThat(InitCommand.scalar("sales_lh")).isEqualTo("sales_lh");
+    assertThat(InitCommand.shellWord("/tmp/my project's")).isEqualTo("'/tmp/my project'\\''s'");
+    assertThat(InitCommand.shellWord("/tmp/p-1")).isEqualTo("/tmp/p-1");
     CliRun empty = CliRun.of("init", dir.resolve("e").toString(), "--name", "");
     assertThat(empty.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(empty.err()).contains("--name must not be empty");
