@@ -190,6 +190,19 @@ class CliBasicsTest {
   }
 
   @Test
+  void refreshingASourceTableSaysHowToSelectItsReaders(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    String p = dir.resolve("p").toString();
+    assertThat(CliRun.of("init", p).exitCode()).isZero();
+    CliRun r = CliRun.of("refresh", "--dry-run", "bronze.orders", "-p", p);
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.err())
+        .contains(
+            "note: the selection holds no view: bronze.orders is a source table, which mlv does"
+                + " not refresh; 'bronze.orders+' selects the views that read it");
+  }
+
+  @Test
   void initWritesAnyWorkspaceOrLakehouseNameAsYamlReadsItBack(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
     String p = dir.resolve("q").toString();
