@@ -22,6 +22,7 @@ final class PyLexer {
   private int line = 1;
   private int lineOffset;
   private int depth;
+  private final java.util.ArrayDeque<Failure> open = new java.util.ArrayDeque<>();
   private boolean atLineStart = true;
   private int indent;
   private final List<PyToken> tokens = new ArrayList<>();
@@ -121,11 +122,17 @@ final class PyLexer {
       }
       if (c == '(' || c == '[' || c == '{') {
         depth++;
+        open.push(new Failure(startLine, startCol, "'" + c + "' is never closed"));
       } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
         depth--;
+        open.pop();
       }
       pos++;
       add(PyToken.Kind.OP, start, null, startLine, startCol);
+    }
+    if (!open.isEmpty()) {
+      // As Python says: the outermost bracket still open at the end, not what follows it.
+      return Optional.of(open.peekLast());
     }
     if (!tokens.isEmpty() && tokens.get(tokens.size() - 1).kind() != PyToken.Kind.NEWLINE) {
       tokens.add(token(PyToken.Kind.NEWLINE, "", null, pos, line, pos - lineOffset + 1));

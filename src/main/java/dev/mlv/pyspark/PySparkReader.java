@@ -456,7 +456,17 @@ public final class PySparkReader {
             view.position(),
             text(fn, false));
     statements.add(new SqlStatement.CreateView(def));
-    facts.put(def, new QueryFacts(dedupe(tables), Set.of(), Set.of(), false, List.of()));
+    // A check's condition is Spark SQL, as in a SQL view: one that does not parse is found here.
+    List<String> unreadable = new java.util.ArrayList<>();
+    for (Constraint c : constraints) {
+      if (!extractor.get().extract("SELECT " + c.expression(), c.position()).parsed()) {
+        unreadable.add(c.name());
+      }
+    }
+    facts.put(
+        def,
+        new QueryFacts(dedupe(tables), Set.of(), Set.of(), false, List.of())
+            .withView(Optional.empty(), unreadable));
   }
 
   private static List<Name> dedupe(List<Name> tables) {

@@ -347,4 +347,36 @@ class PySparkReaderTest {
     assertThat(rules(r)).containsExactly("PY_SYNTAX");
     assertThat(r.diagnostics().get(0).position().toString()).isEqualTo("v.py:2:35");
   }
+
+  @Test
+  void anUnclosedBracketIsASyntaxErrorAtTheBracketNotAMissingFunction() {
+    var r =
+        read(
+            "v.py",
+            """
+            import fmlv
+            @fmlv.materialized_lake_view(name="silver.a"
+            def a():
+                return spark.table("bronze.x")
+            """);
+    assertThat(rules(r)).containsExactly("PY_SYNTAX");
+    assertThat(r.diagnostics().get(0).format())
+        .startsWith("v.py:2:29: error[PY_SYNTAX]: '(' is never closed");
+  }
+
+  @Test
+  void aCheckThatIsNotAnExpressionIsFoundAsInASqlView() {
+    var r =
+        read(
+            "v.py",
+            """
+            import fmlv
+            @fmlv.materialized_lake_view(name="silver.a")
+            @fmlv.check("ok", "x > 0", "drop")
+            @fmlv.check("bad", "x >", "drop")
+            def a():
+                return spark.table("bronze.x")
+            """);
+    assertThat(r.facts().get(views(r).get(0)).unreadableChecks()).containsExactly("bad");
+  }
 }
