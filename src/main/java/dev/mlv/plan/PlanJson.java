@@ -298,13 +298,7 @@ public final class PlanJson {
     } catch (JsonProcessingException e) {
       // Jackson's own message names a redacted source; the position is said once, as file:line:col.
       var at = e.getLocation();
-      String why =
-          e.getOriginalMessage()
-              .lines()
-              .findFirst()
-              .orElse("")
-              .replaceAll("\\s*\\((start marker at )?\\[Source:.*$", "")
-              .replaceAll("\\s*at \\[Source:.*$", "");
+      String why = dev.mlv.diag.JsonProblem.reason(e);
       throw new MlvException(
           dev.mlv.diag.Diagnostic.error(
               "PLAN_FILE",

@@ -131,7 +131,7 @@ final class Cells {
         return invalid(file, null, "it has no \"cells\" list");
       }
     } catch (JsonProcessingException e) {
-      return invalid(file, e.getLocation(), e.getOriginalMessage());
+      return invalid(file, e.getLocation(), dev.mlv.diag.JsonProblem.reason(e));
     } catch (IOException e) {
       return invalid(file, null, e.getMessage());
     }
