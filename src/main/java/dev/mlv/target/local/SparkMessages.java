@@ -59,7 +59,9 @@ final class SparkMessages {
   }
 
   /** Spark's own place, appended to analysis errors: relative to the text it was given. */
-  private static final Pattern SPARK_PLACE = Pattern.compile(";?\\s*line (\\d+) pos (\\d+);?");
+  // "; line 1 pos 18" after analysis errors, "(line 1, pos 18)" after syntax errors.
+  private static final Pattern SPARK_PLACE =
+      Pattern.compile(";?\\s*\\(?line (\\d+),? pos (\\d+)\\)?;?");
 
   /**
    * Where in a file the error Spark raised for {@code sql} is, when {@code sql} was read from that

@@ -370,6 +370,10 @@ class LocalTargetTest {
     assertThatThrownBy(() -> sql(p, "SELECT *\nFROM bronze.no_such_table"))
         .hasMessageStartingWith("<input>:2:6: ")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("line 2 pos"));
+    // A syntax error too, whose place Spark writes "(line 1, pos 18)".
+    assertThatThrownBy(() -> sql(p, "SELECT 2 AS b FROM"))
+        .hasMessageStartingWith("<input>:1:19: ")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pos 18"));
 
     // A Spark error is one line naming what is wrong, not an internal error.
     assertThatThrownBy(() -> sql(p, "SELECT * FROM bronze.no_such_table"))
