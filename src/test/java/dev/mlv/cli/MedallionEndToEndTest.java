@@ -186,6 +186,16 @@ class MedallionEndToEndTest {
         .contains("CREATE OR REPLACE MATERIALIZED LAKE VIEW gold.formula_preference")
         .contains("\nFROM silver.trials_clean t JOIN bronze.formulas f")
         .doesNotContain("\\n");
+    for (String ifExists : new String[] {"", "IF EXISTS "}) {
+      CliRun dropTable = mlv("sql", "DROP MATERIALIZED LAKE VIEW " + ifExists + "bronze.formulas");
+      assertThat(dropTable.exitCode()).as(dropTable.toString()).isEqualTo(ExitCodes.ERROR);
+      assertThat(dropTable.err())
+          .contains("NOT_A_VIEW")
+          .contains("bronze.formulas is a table, not a materialized lake view")
+          .doesNotContain("does not exist");
+    }
+    assertThat(mlv("sql", "SELECT count(*) AS n FROM bronze.formulas", "--format", "csv").out())
+        .isEqualTo("n\n6\n");
   }
 
   @Test

@@ -185,6 +185,16 @@ final class LocalSql {
   private SqlResult drop(SqlStatement.Drop d) {
     ObjectId id = project.names().resolve(d.view());
     if (target.deployed(id).isEmpty()) {
+      if (Warehouse.isTable(target.warehouse().tableDir(id))) {
+        // Even with IF EXISTS: something by that name exists, and it is not this statement's to
+        // drop.
+        throw at(
+            "NOT_A_VIEW",
+            d.position(),
+            d.view().text()
+                + " is a table, not a materialized lake view; DROP MATERIALIZED LAKE VIEW drops"
+                + " only views (DROP TABLE drops a table)");
+      }
       if (d.ifExists()) {
         return SqlResult.message("Nothing to drop: " + d.view().text() + " does not exist");
       }
