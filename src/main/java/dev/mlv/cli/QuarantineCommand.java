@@ -97,6 +97,10 @@ public final class QuarantineCommand implements Callable<Integer> {
                     : "No quarantined rows for "
                         + name
                         + (runId == null ? "." : " in run " + runId + "."));
+        if (format.equals("json")) {
+          // A JSON reader gets a document either way: the same array of row objects, empty.
+          out.println("[]");
+        }
         return ExitCodes.OK;
       }
       out.print(SqlResultRenderer.render(rows, format));

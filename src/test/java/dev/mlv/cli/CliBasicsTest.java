@@ -61,6 +61,23 @@ class CliBasicsTest {
   }
 
   @Test
+  void quarantineOfAViewWithoutQuarantineIsAnEmptyJsonArray() throws Exception {
+    CliRun r =
+        CliRun.of(
+            "quarantine",
+            "gold.formula_preference",
+            "--format",
+            "json",
+            "-p",
+            "examples/medallion");
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out()).isArray())
+        .isTrue();
+    assertThat(r.out()).isEqualTo("[]\n");
+    assertThat(r.err()).contains("quarantine is off");
+  }
+
+  @Test
   void usageErrorsHaveTheirOwnExitCodeAndNoStackTrace() {
     CliRun r = CliRun.of("validate", "--no-such-option");
     assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
