@@ -29,7 +29,14 @@ import picocli.CommandLine.Spec;
           + " statements SHOW MATERIALIZED LAKE VIEWS, SHOW CREATE, ALTER ... RENAME TO, DROP,"
           + " REFRESH ... [FULL] and CREATE MATERIALIZED LAKE VIEW. Writes into a materialized lake"
           + " view (INSERT, UPDATE, DELETE, MERGE, TRUNCATE, CREATE OR REPLACE TABLE, RESTORE) are"
-          + " refused, as Fabric refuses them."
+          + " refused, as Fabric refuses them.",
+      "",
+      "The table and CSV show values as Spark's show() does: arrays [1, 2], structs {1, z}, maps"
+          + " {k -> 1}, binary as hex [00 FF]. In CSV (RFC 4180) NULL is an empty field and the"
+          + " empty string is \"\". JSON is an array of row objects with JSON types: exact"
+          + " numbers, NaN and Infinity as strings, booleans, arrays, structs as objects, maps as"
+          + " objects (as [{\"key\": k, \"value\": v}] when the keys are not strings), binary as"
+          + " base64, dates and timestamps as ISO-8601 strings, NULL as null."
     },
     footer = {
       "",

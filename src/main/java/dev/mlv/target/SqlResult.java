@@ -1,18 +1,46 @@
 package dev.mlv.target;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
- * Rows returned by {@code mlv sql}: column names and values already rendered as text. With rows,
- * {@code message} is a note about them (a result the engine may have cut short), else null.
+ * Rows returned by {@code mlv sql}: column names, each value as the engine typed it and as text
+ * (what Spark's {@code show()} prints; null for NULL). With rows, {@code message} is a note about
+ * them (a result the engine may have cut short), else null.
  */
-public record SqlResult(List<String> columns, List<List<String>> rows, String message) {
+public record SqlResult(
+    List<String> columns, List<List<String>> rows, String message, List<List<SqlValue>> values) {
   public SqlResult {
     columns = List.copyOf(columns);
-    rows =
-        rows.stream()
-            .map(r -> java.util.Collections.unmodifiableList(new java.util.ArrayList<>(r)))
-            .toList();
+    rows = rows.stream().map(r -> Collections.unmodifiableList(new ArrayList<>(r))).toList();
+    values = values.stream().map(r -> Collections.unmodifiableList(new ArrayList<>(r))).toList();
+  }
+
+  /** Rows mlv made itself, all text: JSON gives them as strings. */
+  public SqlResult(List<String> columns, List<List<String>> rows, String message) {
+    this(columns, rows, message, asText(rows));
+  }
+
+  private static List<List<SqlValue>> asText(List<List<String>> rows) {
+    List<List<SqlValue>> values = new ArrayList<>();
+    for (List<String> r : rows) {
+      List<SqlValue> cells = new ArrayList<>(r.size());
+      r.forEach(v -> cells.add(v == null ? null : new SqlValue.Text(v)));
+      values.add(cells);
+    }
+    return values;
+  }
+
+  /** Rows of typed values, the text of each being Spark's display of it. */
+  public static SqlResult typed(List<String> columns, List<List<SqlValue>> values, String message) {
+    List<List<String>> rows = new ArrayList<>();
+    for (List<SqlValue> r : values) {
+      List<String> text = new ArrayList<>(r.size());
+      r.forEach(v -> text.add(SqlValue.display(v)));
+      rows.add(text);
+    }
+    return new SqlResult(columns, rows, message, values);
   }
 
   public static SqlResult message(String message) {

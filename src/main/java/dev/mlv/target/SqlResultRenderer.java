@@ -1,13 +1,18 @@
 package dev.mlv.target;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BigIntegerNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Base64;
 import java.util.List;
 import org.jline.utils.WCWidth;
 
-/** Prints SQL results as an aligned table, CSV (RFC 4180) or JSON lines of objects. */
+/** Prints SQL results as an aligned table, CSV (RFC 4180) or a JSON array of row objects. */
 public final class SqlResultRenderer {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -90,19 +95,20 @@ public final class SqlResultRenderer {
     return sb.toString();
   }
 
+  /** NULL is an empty field and the empty string a quoted one, so a reader can tell them apart. */
   private static String csvCell(String v) {
     if (v == null) {
       return "";
     }
-    return v.matches("[^,\"\r\n]*") ? v : "\"" + v.replace("\"", "\"\"") + "\"";
+    return !v.isEmpty() && v.matches("[^,\"\r\n]*") ? v : "\"" + v.replace("\"", "\"\"") + "\"";
   }
 
   private static String json(SqlResult r) {
     ArrayNode arr = JSON.createArrayNode();
-    for (List<String> row : r.rows()) {
+    for (List<SqlValue> row : r.values()) {
       ObjectNode o = arr.addObject();
       for (int i = 0; i < r.columns().size(); i++) {
-        o.put(r.columns().get(i), row.get(i));
+        o.set(r.columns().get(i), json(row.get(i)));
       }
     }
     try {
@@ -110,5 +116,58 @@ public final class SqlResultRenderer {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a tree of plain nodes always serialises", e);
     }
+  }
+
+  /**
+   * A value as its JSON type: exact numbers without loss, NaN and the infinities as strings (JSON
+   * has no such numbers), binary as base64, a map as an object when its keys are strings and as
+   * {@code [{"key": k, "value": v}]} otherwise.
+   */
+  static JsonNode json(SqlValue v) {
+    JsonNodeFactory f = JsonNodeFactory.instance;
+    if (v == null) {
+      return f.nullNode();
+    } else if (v instanceof SqlValue.Text t) {
+      return f.textNode(t.value());
+    } else if (v instanceof SqlValue.Exact e) {
+      return e.value().scale() <= 0
+          ? BigIntegerNode.valueOf(e.value().toBigIntegerExact())
+          : DecimalNode.valueOf(e.value());
+    } else if (v instanceof SqlValue.Real r) {
+      return Double.isFinite(r.value())
+          ? f.numberNode(r.value())
+          : f.textNode(Double.toString(r.value()));
+    } else if (v instanceof SqlValue.Bool b) {
+      return f.booleanNode(b.value());
+    } else if (v instanceof SqlValue.Bytes b) {
+      return f.textNode(Base64.getEncoder().encodeToString(b.value()));
+    } else if (v instanceof SqlValue.Temporal t) {
+      return f.textNode(t.iso());
+    } else if (v instanceof SqlValue.Array a) {
+      ArrayNode arr = f.arrayNode();
+      a.items().forEach(item -> arr.add(json(item)));
+      return arr;
+    } else if (v instanceof SqlValue.Struct s) {
+      ObjectNode o = f.objectNode();
+      for (int i = 0; i < s.names().size(); i++) {
+        o.set(s.names().get(i), json(s.values().get(i)));
+      }
+      return o;
+    }
+    SqlValue.MapValue m = (SqlValue.MapValue) v;
+    if (m.keys().stream().allMatch(k -> k instanceof SqlValue.Text)) {
+      ObjectNode o = f.objectNode();
+      for (int i = 0; i < m.keys().size(); i++) {
+        o.set(((SqlValue.Text) m.keys().get(i)).value(), json(m.values().get(i)));
+      }
+      return o;
+    }
+    ArrayNode entries = f.arrayNode();
+    for (int i = 0; i < m.keys().size(); i++) {
+      ObjectNode e = entries.addObject();
+      e.set("key", json(m.keys().get(i)));
+      e.set("value", json(m.values().get(i)));
+    }
+    return entries;
   }
 }

@@ -196,6 +196,16 @@ class MedallionEndToEndTest {
     }
     assertThat(mlv("sql", "SELECT count(*) AS n FROM bronze.formulas", "--format", "csv").out())
         .isEqualTo("n\n6\n");
+    // Values keep their types: JSON numbers, arrays and objects, and no JVM toString anywhere.
+    String typed =
+        "SELECT array(1, 2) AS a, named_struct('x', 1, 'y', 'z') AS s, X'41' AS b,"
+            + " CAST(1.50 AS DECIMAL(10,2)) AS dec, CAST(NULL AS STRING) AS n, '' AS e";
+    assertThat(mlv("sql", typed, "--format", "json").out())
+        .isEqualTo(
+            "[ {\n  \"a\" : [ 1, 2 ],\n  \"s\" : {\n    \"x\" : 1,\n    \"y\" : \"z\"\n  },\n"
+                + "  \"b\" : \"QQ==\",\n  \"dec\" : 1.50,\n  \"n\" : null,\n  \"e\" : \"\"\n} ]\n");
+    assertThat(mlv("sql", typed, "--format", "csv").out())
+        .isEqualTo("a,s,b,dec,n,e\n\"[1, 2]\",\"{1, z}\",[41],1.50,,\"\"\n");
   }
 
   @Test

@@ -39,4 +39,83 @@ class SqlResultRendererTest {
     assertThat(SqlResultRenderer.render(r, "table"))
         .isEqualTo("city | n\n-----+--\n東京 | 1\nمُدن  | 2\nOslo | 3\n(3 rows)\n");
   }
+
+  /** One row of every kind of value, as Spark would return {@code SELECT array(1, NULL), ...}. */
+  private static SqlResult typedRow() {
+    SqlValue one = new SqlValue.Exact(java.math.BigDecimal.ONE);
+    return SqlResult.typed(
+        List.of("a", "s", "m", "mi", "bin", "dec", "big", "d", "nan", "t", "n", "e", "ts"),
+        List.of(
+            Arrays.asList(
+                new SqlValue.Array(Arrays.asList(one, null)),
+                new SqlValue.Struct(List.of("x", "y"), List.of(one, new SqlValue.Text("z"))),
+                new SqlValue.MapValue(List.of(new SqlValue.Text("k")), List.of(one)),
+                new SqlValue.MapValue(
+                    List.of(one),
+                    List.of(new SqlValue.Array(List.of(new SqlValue.Bytes(new byte[] {1}))))),
+                new SqlValue.Bytes(new byte[] {0, (byte) 0xFF}),
+                new SqlValue.Exact(new java.math.BigDecimal("12345678901234567890.50")),
+                new SqlValue.Exact(java.math.BigDecimal.valueOf(Long.MAX_VALUE)),
+                new SqlValue.Real(1.5),
+                new SqlValue.Real(Double.NaN),
+                new SqlValue.Bool(true),
+                null,
+                new SqlValue.Text(""),
+                new SqlValue.Temporal("2026-11-30T10:15:00"))),
+        null);
+  }
+
+  @Test
+  void tableAndCsvShowValuesAsSparkShowsThem() {
+    SqlResult r = typedRow();
+    assertThat(r.rows().get(0))
+        .containsExactly(
+            "[1, NULL]",
+            "{1, z}",
+            "{k -> 1}",
+            "{1 -> [[01]]}",
+            "[00 FF]",
+            "12345678901234567890.50",
+            "9223372036854775807",
+            "1.5",
+            "NaN",
+            "true",
+            null,
+            "",
+            "2026-11-30 10:15:00");
+    assertThat(SqlResultRenderer.render(r, "table"))
+        .contains("[1, NULL] | {1, z} | {k -> 1} | {1 -> [[01]]} | [00 FF] |");
+    // NULL is an empty field, the empty string a quoted one.
+    assertThat(SqlResultRenderer.render(r, "csv"))
+        .isEqualTo(
+            "a,s,m,mi,bin,dec,big,d,nan,t,n,e,ts\n"
+                + "\"[1, NULL]\",\"{1, z}\",{k -> 1},{1 -> [[01]]},[00 FF],12345678901234567890.50,"
+                + "9223372036854775807,1.5,NaN,true,,\"\",2026-11-30 10:15:00\n");
+  }
+
+  @Test
+  void jsonGivesEachValueItsJsonType() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    String out = SqlResultRenderer.render(typedRow(), "json");
+    assertThat(json.readTree(out))
+        .isEqualTo(
+            json.readTree(
+                """
+                [{"a": [1, null], "s": {"x": 1, "y": "z"}, "m": {"k": 1},
+                  "mi": [{"key": 1, "value": ["AQ=="]}], "bin": "AP8=",
+                  "dec": 12345678901234567890.50, "big": 9223372036854775807, "d": 1.5,
+                  "nan": "NaN", "t": true, "n": null, "e": "", "ts": "2026-11-30T10:15:00"}]
+                """));
+    // Exact numbers keep every digit, trailing zeros included.
+    assertThat(out).contains("\"dec\" : 12345678901234567890.50,");
+  }
+
+  @Test
+  void csvTellsNullFromTheEmptyStringInTextResultsToo() {
+    SqlResult r = new SqlResult(List.of("n", "e"), List.of(Arrays.asList(null, "")), null);
+    assertThat(SqlResultRenderer.render(r, "csv")).isEqualTo("n,e\n,\"\"\n");
+    assertThat(SqlResultRenderer.render(r, "json"))
+        .isEqualTo("[ {\n  \"n\" : null,\n  \"e\" : \"\"\n} ]\n");
+  }
 }

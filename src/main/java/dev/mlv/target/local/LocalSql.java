@@ -16,6 +16,7 @@ import dev.mlv.sql.SqlStatement;
 import dev.mlv.sql.ViewDefinition;
 import dev.mlv.target.DeployedView;
 import dev.mlv.target.SqlResult;
+import dev.mlv.target.SqlValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -81,18 +82,19 @@ final class LocalSql {
         return SqlResult.message("OK");
       }
       List<Row> rows = df.limit(MAX_ROWS + 1).collectAsList();
-      List<List<String>> out = new ArrayList<>();
+      var fields = df.schema().fields();
+      List<List<SqlValue>> out = new ArrayList<>();
       for (int i = 0; i < Math.min(rows.size(), MAX_ROWS); i++) {
         Row r = rows.get(i);
-        List<String> cells = new ArrayList<>(cols.length);
+        List<SqlValue> cells = new ArrayList<>(cols.length);
         for (int c = 0; c < cols.length; c++) {
-          cells.add(r.isNullAt(c) ? null : String.valueOf(r.get(c)));
+          cells.add(SparkValues.of(r.get(c), fields[c].dataType()));
         }
         out.add(cells);
       }
       String note =
           rows.size() > MAX_ROWS ? "(only the first " + MAX_ROWS + " rows are shown)" : null;
-      return new SqlResult(List.of(cols), out, note);
+      return SqlResult.typed(List.of(cols), out, note);
     } catch (Exception e) { // Spark's AnalysisException is checked, yet thrown undeclared
       Position at = SparkMessages.place(e, o.sql(), o.position()).orElse(o.position());
       throw new MlvException(
