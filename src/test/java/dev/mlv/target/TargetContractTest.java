@@ -125,6 +125,40 @@ public abstract class TargetContractTest {
   }
 
   @Test
+  void sqlGivesValuesTheirTypesAndShowsThemAsSparkDoes() {
+    SqlResult r =
+        sql(
+            project(),
+            "SELECT array(1, NULL) AS a, named_struct('x', 1, 'y', 'z') AS s, map('k', 1) AS m,"
+                + " X'00FF' AS bin, CAST(1.50 AS DECIMAL(10,2)) AS dec,"
+                + " CAST(9223372036854775807 AS BIGINT) AS big, true AS t,"
+                + " CAST(NULL AS STRING) AS n, '' AS e");
+    assertThat(r.rows().get(0))
+        .containsExactly(
+            "[1, NULL]",
+            "{1, z}",
+            "{k -> 1}",
+            "[00 FF]",
+            "1.50",
+            "9223372036854775807",
+            "true",
+            null,
+            "");
+    SqlValue one = new SqlValue.Exact(java.math.BigDecimal.ONE);
+    assertThat(r.values().get(0))
+        .containsExactly(
+            new SqlValue.Array(java.util.Arrays.asList(one, null)),
+            new SqlValue.Struct(List.of("x", "y"), List.of(one, new SqlValue.Text("z"))),
+            new SqlValue.MapValue(List.of(new SqlValue.Text("k")), List.of(one)),
+            new SqlValue.Bytes(new byte[] {0, (byte) 0xFF}),
+            new SqlValue.Exact(new java.math.BigDecimal("1.50")),
+            new SqlValue.Exact(java.math.BigDecimal.valueOf(Long.MAX_VALUE)),
+            new SqlValue.Bool(true),
+            null,
+            new SqlValue.Text(""));
+  }
+
+  @Test
   void applyCreatesTheViewsAndTheNextPlanIsEmpty() {
     Project p = loadOrders();
     Plan plan = plan(p, false);

@@ -23,7 +23,15 @@ import java.util.function.Supplier;
  * Fabric's error code and request id.
  */
 final class FabricHttp {
-  static final ObjectMapper JSON = new ObjectMapper();
+  /**
+   * Decimals read as BigDecimal, trailing zeros kept: a DECIMAL(38,18) in a Livy result is exact.
+   */
+  static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .configure(
+              com.fasterxml.jackson.databind.cfg.JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES,
+              false);
 
   /** A successful response: status, the headers we use, and the JSON body (null when empty). */
   record Response(

@@ -1,6 +1,7 @@
 package dev.mlv.target.fabric;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.LineageGraph;
 import dev.mlv.lineage.NodeKind;
@@ -24,6 +25,7 @@ import dev.mlv.target.DeployedNotebook;
 import dev.mlv.target.DeployedState;
 import dev.mlv.target.DeployedView;
 import dev.mlv.target.SqlResult;
+import dev.mlv.target.SqlValue;
 import dev.mlv.target.Target;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -849,12 +851,12 @@ public final class FabricWorkspaceTarget implements Target {
     return cancellable(
         () -> {
           LivyClient.Result r = livy.sql(FabricSql.text(statement), "the statement");
-          List<List<String>> rows = new ArrayList<>();
+          List<List<SqlValue>> rows = new ArrayList<>();
           for (List<JsonNode> row : r.rows()) {
-            List<String> cells = new ArrayList<>();
-            for (JsonNode v : row) {
-              cells.add(
-                  v == null || v.isNull() ? null : v.isValueNode() ? v.asText() : v.toString());
+            List<SqlValue> cells = new ArrayList<>();
+            for (int i = 0; i < row.size(); i++) {
+              JsonNode type = i < r.types().size() ? r.types().get(i) : MissingNode.getInstance();
+              cells.add(LivyValues.of(row.get(i), type));
             }
             rows.add(cells);
           }
@@ -865,7 +867,7 @@ public final class FabricWorkspaceTarget implements Target {
                       + " rows of a statement; this result may be cut short (aggregate, filter or"
                       + " add a LIMIT)"
                   : null;
-          return new SqlResult(r.columns(), rows, r.columns().isEmpty() ? "OK" : note);
+          return SqlResult.typed(r.columns(), rows, r.columns().isEmpty() ? "OK" : note);
         });
   }
 

@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * again instead of being sent twice.
  */
 final class LivyClient {
-  /** Rows of one statement: column names and JSON values. */
-  record Result(List<String> columns, List<List<JsonNode>> rows) {
+  /** Rows of one statement: column names, Spark's JSON form of each column's type, JSON values. */
+  record Result(List<String> columns, List<JsonNode> types, List<List<JsonNode>> rows) {
     /**
      * Whether the answer may be cut short: Fabric's Livy endpoint returns at most {@link #ROW_CAP}
      * rows of a statement and says nothing when it drops the rest.
@@ -195,8 +195,10 @@ final class LivyClient {
     }
     JsonNode json = output.path("data").path("application/json");
     List<String> columns = new ArrayList<>();
+    List<JsonNode> types = new ArrayList<>();
     for (JsonNode f : json.path("schema").path("fields")) {
       columns.add(f.path("name").asText());
+      types.add(f.path("type"));
     }
     List<List<JsonNode>> rows = new ArrayList<>();
     for (JsonNode r : json.path("data")) {
@@ -204,7 +206,7 @@ final class LivyClient {
       r.forEach(row::add);
       rows.add(row);
     }
-    return new Result(columns, rows);
+    return new Result(columns, types, rows);
   }
 
   // ---- the session ----

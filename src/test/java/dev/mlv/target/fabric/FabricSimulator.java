@@ -13,6 +13,7 @@ import dev.mlv.sql.Name;
 import dev.mlv.sql.SqlStatement;
 import dev.mlv.sql.ViewDefinition;
 import dev.mlv.target.SqlResult;
+import dev.mlv.target.SqlValue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -551,14 +552,22 @@ final class FabricSimulator implements AutoCloseable {
       output.put("execution_count", id);
       ObjectNode json = output.putObject("data").putObject("application/json");
       ArrayNode fields = json.putObject("schema").put("type", "struct").putArray("fields");
-      r.columns()
-          .forEach(
-              c -> fields.addObject().put("name", c).put("type", "string").put("nullable", true));
+      for (int c = 0; c < r.columns().size(); c++) {
+        List<SqlValue> column = new ArrayList<>();
+        for (List<SqlValue> row : r.values()) {
+          column.add(row.get(c));
+        }
+        fields
+            .addObject()
+            .put("name", r.columns().get(c))
+            .<ObjectNode>set("type", LivyJson.type(column))
+            .put("nullable", true);
+      }
       ArrayNode data = json.putArray("data");
       // Livy's livy.rsc.sql.num-rows (1,000 by default): the rest is dropped without a word.
-      for (List<String> row : r.rows().subList(0, Math.min(r.rows().size(), 1000))) {
+      for (List<SqlValue> row : r.values().subList(0, Math.min(r.values().size(), 1000))) {
         ArrayNode a = data.addArray();
-        row.forEach(a::add);
+        row.forEach(v -> a.add(LivyJson.value(v)));
       }
     } catch (RuntimeException e) {
       output.put("status", "error");
