@@ -87,10 +87,19 @@ final class HistoryStore {
     writeJson(running.resolve(run.id() + ".json"), run);
   }
 
-  /** A run whose process died: it ended, as far as anyone knows, when it started. */
+  /** Notes a running run's finished views, so a run killed later keeps them on record. */
+  void progress(RunReport run) {
+    writeJson(running.resolve(run.id() + ".json"), run);
+  }
+
+  /**
+   * A run whose process died: with the views it finished, ended when it last noted one (as far as
+   * anyone knows), or when it started if it noted none.
+   */
   private static RunReport interrupted(RunReport r) {
+    Instant ended = r.endedAt() == null ? r.startedAt() : r.endedAt();
     return new RunReport(
-        r.id(), RunStatus.Interrupted, r.startedAt(), r.startedAt(), r.target(), r.views());
+        r.id(), RunStatus.Interrupted, r.startedAt(), ended, r.target(), r.views());
   }
 
   /** Records a finished run: in the Delta table when Spark is up, else parked until it is. */

@@ -303,6 +303,21 @@ public final class LocalTarget implements Target {
       }
       Instant deadline = started.plus(request.timeout());
       List<ViewRun> runs;
+      List<ViewRun> done = new java.util.ArrayList<>();
+      // Ctrl-C ends the JVM without unwinding this method: say what became of the run.
+      Thread onExit =
+          new Thread(
+              () ->
+                  listener.message(
+                      "mlv: interrupted; run "
+                          + runId
+                          + " stopped after "
+                          + done.size()
+                          + " of "
+                          + request.views().size()
+                          + " views, and a view being written was left as it was; the next run"
+                          + " records it as Interrupted"));
+      Runtime.getRuntime().addShutdownHook(onExit);
       try (RunDeadline limit =
           new RunDeadline(runId, deadline, request.timeout(), this::startedContext)) {
         runDeadline = limit;
@@ -312,9 +327,23 @@ public final class LocalTarget implements Target {
                 request.views(),
                 request.parallelism(),
                 deadline,
-                id -> guarded(project, request, id, listener));
+                id -> {
+                  ViewRun r = guarded(project, request, id, listener);
+                  synchronized (done) {
+                    done.add(r);
+                    history.progress(
+                        new RunReport(
+                            runId, RunStatus.Running, started, Instant.now(), name(), done));
+                  }
+                  return r;
+                });
       } finally {
         runDeadline = null;
+        try {
+          Runtime.getRuntime().removeShutdownHook(onExit);
+        } catch (IllegalStateException shuttingDown) {
+          // The JVM is exiting: the hook is about to say so.
+        }
       }
       RunStatus status =
           runs.stream().anyMatch(r -> r.status() == ViewStatus.Failed)

@@ -156,6 +156,26 @@ class LocalTargetTest {
     HistoryStore store = history();
     store.started(
         new RunReport("crashed-run", RunStatus.Running, crashedAt, null, "local", List.of()));
+    // It had finished one view before it died: that view and the time are kept.
+    ViewRun finished =
+        new ViewRun(
+            ObjectId.parse("ws_local.lh_local.silver.orders_clean"),
+            ViewStatus.Completed,
+            "full",
+            "FULL_REQUESTED: a full refresh was requested",
+            3,
+            0,
+            java.util.Map.of(),
+            1200,
+            java.util.Optional.empty());
+    store.progress(
+        new RunReport(
+            "crashed-run",
+            RunStatus.Running,
+            crashedAt,
+            crashedAt.plusSeconds(5),
+            "local",
+            List.of(finished)));
 
     Project p = project("");
     target = LocalTargetContractTest.open(p);
@@ -167,6 +187,9 @@ class LocalTargetTest {
     assertThat(target.runs(10))
         .extracting(r -> r.id() + " " + r.status())
         .contains(quiet.id() + " Completed", "crashed-run Interrupted");
+    RunReport crashed = target.run("crashed-run").orElseThrow();
+    assertThat(crashed.durationMs()).isEqualTo(5000);
+    assertThat(crashed.views()).containsExactly(finished);
 
     append(p, 9, "c", 4.0);
     RunReport busy = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
