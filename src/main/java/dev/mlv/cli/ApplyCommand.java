@@ -116,9 +116,16 @@ public final class ApplyCommand implements Callable<Integer> {
           out.flush();
           return ExitCodes.OK;
         }
-        if (!autoApprove && !confirm()) {
-          out.println("Apply cancelled.");
-          return ExitCodes.ERROR;
+        if (!autoApprove) {
+          String answer = confirm();
+          if (!"yes".equals(answer.strip())) {
+            // A piped script's next line is read as the answer: show which line that was.
+            out.println(
+                answer.strip().equalsIgnoreCase("no") || answer.isBlank()
+                    ? "Apply cancelled."
+                    : "Apply cancelled: the answer was '" + answer.strip() + "', not 'yes'.");
+            return ExitCodes.ERROR;
+          }
         }
       }
       var said = format == ReportFormat.json ? spec.commandLine().getErr() : out;
@@ -145,7 +152,8 @@ public final class ApplyCommand implements Callable<Integer> {
     }
   }
 
-  private boolean confirm() throws IOException {
+  /** The answer to the question, never null. */
+  private String confirm() throws IOException {
     var out = spec.commandLine().getOut();
     String question = "Apply these changes? Only 'yes' is accepted: ";
     String answer;
@@ -162,6 +170,6 @@ public final class ApplyCommand implements Callable<Integer> {
           "CONFIRM",
           "apply needs a confirmation and standard input is closed; pass --auto-approve");
     }
-    return "yes".equals(answer.strip());
+    return answer;
   }
 }

@@ -132,7 +132,7 @@ class ShellTest {
             "validate\n"
                 + "seed\n"
                 + "apply\n"
-                + "no\n"
+                + "validate\n"
                 + "SELECT order_id, amount\n"
                 + "  FROM bronze.orders -- a comment; not the end\n"
                 + "  WHERE amount > 100 AND customer_id <> 'x;y'\n"
@@ -144,9 +144,10 @@ class ShellTest {
     assertThat(out)
         .contains("ok: 2 files, 2 views, 0 errors, 0 warnings")
         .contains("seeded bronze.orders")
-        // apply's confirmation is read through the shell: "no" is an answer, not SQL
+        // apply's confirmation is read through the shell: the next line is its answer, not a
+        // command
         .contains("Apply these changes? Only 'yes' is accepted: ")
-        .contains("Apply cancelled.")
+        .contains("Apply cancelled: the answer was 'validate', not 'yes'.")
         // the statement ran once, after its last line, as an aligned table
         .contains(
             "order_id | amount\n---------+-------\n1        | 120.5\n4        | 240.0\n(2 rows)")
