@@ -104,6 +104,26 @@ final class LocalSql {
     }
   }
 
+  /**
+   * The refresh's error is already a formatted diagnostic ("<input>:1:55: error[REFRESH_FAILED]:
+   * ..."): one diagnostic, placed there, rather than a diagnostic quoted inside another.
+   */
+  private static MlvException createFailed(String error) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(?s)^(.+?):(\\d+):(\\d+): error\\[\\w+\\]: (.*)$")
+            .matcher(error);
+    if (!m.matches()) {
+      return new MlvException("CREATE_FAILED", error + "; the view was not created");
+    }
+    Position at =
+        new Position(
+            m.group(1).equals("<input>") ? null : java.nio.file.Path.of(m.group(1)),
+            Integer.parseInt(m.group(2)),
+            Integer.parseInt(m.group(3)));
+    return new MlvException(
+        Diagnostic.error("CREATE_FAILED", at, m.group(4) + "; the view was not created", null));
+  }
+
   private DeployedView view(Name name) {
     ObjectId id = project.names().resolve(name);
     return target
@@ -329,7 +349,7 @@ final class LocalSql {
             existing.map(DeployedView::managed).orElse(false),
             System.nanoTime());
     if (r.error().isPresent()) {
-      throw new MlvException("CREATE_FAILED", r.error().get());
+      throw createFailed(r.error().get());
     }
     return SqlResult.message(
         "Created "

@@ -393,6 +393,16 @@ class LocalTargetTest {
     assertThatThrownBy(() -> sql(p, "SELECT *\nFROM bronze.no_such_table"))
         .hasMessageStartingWith("<input>:2:6: ")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("line 2 pos"));
+    // An ad-hoc view whose first refresh fails is one diagnostic at the failing column.
+    assertThatThrownBy(
+            () ->
+                sql(
+                    p,
+                    "CREATE MATERIALIZED LAKE VIEW silver.adhoc2 AS SELECT nope FROM bronze.orders"))
+        .hasMessageStartingWith("<input>:1:")
+        .hasMessageContaining("error[CREATE_FAILED]: ")
+        .hasMessageContaining("the view was not created")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("REFRESH_FAILED"));
     // A syntax error too, whose place Spark writes "(line 1, pos 18)".
     assertThatThrownBy(() -> sql(p, "SELECT 2 AS b FROM"))
         .hasMessageStartingWith("<input>:1:19: ")
