@@ -87,6 +87,21 @@ final class ForeignSyntax {
           token.text() + " " + t.get(i + 1).upper() + " (subquery)",
           "write IN (subquery), or compare with MIN/MAX of the subquery");
     }
+    if (token.isWord("TOP")
+        && (word(t, i - 1, "SELECT") || word(t, i - 1, "DISTINCT"))
+        && (kind(t, i + 1, SqlToken.Kind.NUMBER) || symbol(t, i + 1, "("))) {
+      return found(at, "SELECT TOP n", "write LIMIT n at the end of the SELECT");
+    }
+    if (token.isSymbol("@")
+        && i > 0
+        && t.get(i - 1).isIdentifier()
+        && i + 1 < t.size()
+        && t.get(i + 1).text().matches("(?i)v\\d+|\\d{8,}")) {
+      return found(
+          at,
+          "Delta's table@" + t.get(i + 1).text() + " time travel",
+          "a materialized lake view reads its sources as they are: remove @" + t.get(i + 1).text());
+    }
     if (token.isWord("TABLESAMPLE") && (word(t, i + 1, "SYSTEM") || word(t, i + 1, "BERNOULLI"))) {
       return found(at, "TABLESAMPLE " + t.get(i + 1).upper(), "write TABLESAMPLE (n PERCENT)");
     }

@@ -171,7 +171,15 @@ public final class TableExtractor {
       return walk.facts().withView(columns, List.of());
     } catch (SqlParseException calciteError) {
       Optional<QueryFacts> spark = Fallback.PARSER.parse(selectSql, start);
-      return spark.orElseGet(() -> parseError(selectSql, start, calciteError));
+      if (spark.isPresent()) {
+        return spark.get();
+      }
+      // Neither parser reads it: another dialect's construct gets its Spark spelling, not
+      // Calcite's "Encountered ...".
+      Optional<ForeignSyntax.Finding> foreign = ForeignSyntax.find(rewritten.tokens());
+      return foreign.isPresent()
+          ? notSpark(selectSql, start, foreign.get())
+          : parseError(selectSql, start, calciteError);
     }
   }
 

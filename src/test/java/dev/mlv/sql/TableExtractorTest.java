@@ -215,6 +215,22 @@ class TableExtractorTest {
     }
   }
 
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT TOP 5 a FROM t|8|SELECT TOP n",
+        "SELECT DISTINCT TOP (5) a FROM t|17|SELECT TOP n",
+        "SELECT a FROM bronze.t@v1|23|table@v1 time travel",
+      })
+  void syntaxNeitherParserReadsIsNamedWhenItIsAnotherDialects(String sql, int column, String what) {
+    Diagnostic d = EXTRACTOR.extract(sql, START).diagnostics().get(0);
+    assertThat(d.ruleId()).as(sql).isEqualTo(TableExtractor.NOT_SPARK_RULE);
+    assertThat(d.message()).as(sql).contains(what);
+    assertThat(d.position().column()).as(sql).isEqualTo(column);
+    facts("SELECT top, a AS top2 FROM t");
+  }
+
   @Test
   void sparkSqlThatLooksForeignIsNot() {
     facts("SELECT qualify, a AS q FROM t qualify WHERE a LIKE ANY ('a%', 'b%') LIMIT 3 OFFSET 2");
