@@ -90,7 +90,8 @@ final class DryRun {
           new ViewRun(
               id,
               ViewStatus.Planned,
-              s.label(),
+              // As the run will report it: a view that is not deployed is not refreshed at all.
+              s.code().equals("NOT_DEPLOYED") ? "none" : s.label(),
               s.code() + ": " + s.detail(),
               0,
               0,
