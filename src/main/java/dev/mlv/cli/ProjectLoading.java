@@ -41,6 +41,10 @@ final class ProjectLoading {
   }
 
   private static Project load(ProjectOptions options) {
+    if (options.project != null && options.project.toString().isBlank()) {
+      throw new dev.mlv.diag.UsageException(
+          "PROJECT", "-p is empty; give the project folder, or leave -p out to use this one");
+    }
     Path root =
         options.project != null
             ? ProjectLocator.explicit(options.project)

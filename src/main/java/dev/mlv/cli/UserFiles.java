@@ -50,6 +50,9 @@ final class UserFiles {
    * {@code what} names the output ("the plan"), {@code example} a file name for it.
    */
   static void checkOutput(Path out, String rule, String what, String example) {
+    if (out.toString().isBlank()) {
+      throw new dev.mlv.diag.UsageException(rule, "-o is empty; give " + what + " a file name");
+    }
     if (Files.isDirectory(out)) {
       throw new MlvException(
           rule, "-o " + out + " is a folder; give " + what + " a file name, e.g. " + example);

@@ -90,6 +90,12 @@ class CliBasicsTest {
     assertThat(CliRun.of("help").err()).contains("use 'mlv --help'");
     assertThat(CliRun.of("validate", "extra").err())
         .contains("mlv validate takes no arguments, but was given 'extra'");
+    CliRun emptyOut = CliRun.of("plan", "-p", "examples/medallion", "-o", "");
+    assertThat(emptyOut.exitCode()).as(emptyOut.toString()).isEqualTo(ExitCodes.USAGE);
+    assertThat(emptyOut.err()).contains("-o is empty; give the plan a file name");
+    CliRun emptyProject = CliRun.of("validate", "-p", "");
+    assertThat(emptyProject.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(emptyProject.err()).contains("-p is empty");
     CliRun none = CliRun.of();
     assertThat(none.exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(none.err()).isEqualTo("mlv: missing command\nTry 'mlv --help'.\n");
