@@ -181,8 +181,8 @@ public final class ProjectBuilder {
       diagnostics.add(
           Diagnostic.error(
               "FILE_ENCODING",
-              start,
-              "the file is not valid UTF-8",
+              firstInvalidByte(file, start),
+              "the file is not valid UTF-8 (a byte here is not; Windows-1252 or Latin-1 text?)",
               "save it as UTF-8, as Fabric notebooks expect"));
       return new ParsedFile(rel, List.of(), Map.of(), diagnostics);
     } catch (IOException e) {
@@ -207,6 +207,25 @@ public final class ProjectBuilder {
       cache.get().put(key, new ParseCache.Entry(result.statements(), facts, diagnostics));
     }
     return new ParsedFile(rel, result.statements(), facts, diagnostics);
+  }
+
+  /** Where the first byte that is not UTF-8 is, counting the valid text before it. */
+  private static Position firstInvalidByte(Path file, Position start) {
+    try {
+      byte[] bytes = Files.readAllBytes(file);
+      var decoder =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT);
+      ByteBuffer in = ByteBuffer.wrap(bytes);
+      java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length + 1);
+      decoder.decode(in, out, true);
+      out.flip();
+      return start.advance(out, out.length());
+    } catch (IOException e) {
+      return start;
+    }
   }
 
   private static String decode(byte[] bytes) throws CharacterCodingException {

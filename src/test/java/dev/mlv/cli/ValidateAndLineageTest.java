@@ -325,6 +325,18 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aFileThatIsNotUtf8IsAnErrorAtItsFirstBadByte() throws IOException {
+    project(YML, "silver/ok.sql", "CREATE MATERIALIZED LAKE VIEW s.ok AS SELECT 1 AS x");
+    byte[] latin1 =
+        "-- menu\nCREATE MATERIALIZED LAKE VIEW s.v AS SELECT 'caf\u00e9' AS x"
+            .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    Files.write(dir.resolve("views/silver/latin1.sql"), latin1);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out()).contains("views/silver/latin1.sql:2:49: error[FILE_ENCODING]");
+  }
+
+  @Test
   void malformedSqlIsAPositionedErrorWithoutStackTrace() throws IOException {
     project(
         YML,
