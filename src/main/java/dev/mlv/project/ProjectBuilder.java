@@ -137,11 +137,22 @@ public final class ProjectBuilder {
                 "VIEW_CONFIG_UNKNOWN",
                 e.getValue().position(),
                 "view_config names " + e.getKey() + ", which no definition in the project creates",
-                Suggestions.nearest(names.display(id), known)
+                sameName(id, views.keySet(), names)
+                    .or(() -> Suggestions.nearest(names.display(id), known))
                     .map(n -> "did you mean '" + n + "'?")
                     .orElse("fix the name, or remove the entry")));
       }
     }
+  }
+
+  /**
+   * The one view whose own name the entry has, in another schema: a 1-part key lands in mlv.yml's
+   * schema, which is rarely the view's.
+   */
+  private static Optional<String> sameName(
+      ObjectId id, java.util.Set<ObjectId> views, NameResolver names) {
+    List<ObjectId> same = views.stream().filter(v -> v.name().equals(id.name())).toList();
+    return same.size() == 1 ? Optional.of(names.display(same.get(0))) : Optional.empty();
   }
 
   private Map<ObjectId, ViewSettings.Effective> settings(

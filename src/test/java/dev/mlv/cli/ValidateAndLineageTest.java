@@ -482,7 +482,9 @@ class ValidateAndLineageTest {
   @Test
   void aViewConfigEntryForNoViewIsWarnedWithTheNearestName() throws IOException {
     project(
-        YML + "view_config:\n  s.orders_clen: {max_dropped_rows: 0}\n  s.elsewhere: {}\n",
+        YML
+            + "view_config:\n  s.orders_clen: {max_dropped_rows: 0}\n  s.elsewhere: {}\n"
+            + "  orders_clean: {}\n",
         "s/orders_clean.sql",
         "CREATE MATERIALIZED LAKE VIEW s.orders_clean AS SELECT id FROM bronze.orders");
     CliRun r = CliRun.of("validate", "-p", dir.toString());
@@ -492,14 +494,17 @@ class ValidateAndLineageTest {
             "warning[VIEW_CONFIG_UNKNOWN]: view_config names s.orders_clen, which no definition")
         .contains("hint: did you mean 's.orders_clean'?")
         .contains("view_config names s.elsewhere")
-        .contains("2 warnings");
+        // A 1-part name lands in mlv.yml's schema (dbo): the view of that name is suggested.
+        .contains("view_config names orders_clean")
+        .contains("3 warnings");
+    assertThat(r.out().split("did you mean 's.orders_clean'\\?", -1)).hasSize(3);
     assertThat(CliRun.of("validate", "--strict", "-p", dir.toString()).exitCode())
         .isEqualTo(ExitCodes.ERROR);
     // What fails the run is shown as an error in every format, so CI annotates it as one.
     CliRun gh = CliRun.of("validate", "--strict", "--format", "github", "-p", dir.toString());
     assertThat(gh.out()).contains("::error ").doesNotContain("::warning ");
     CliRun json = CliRun.of("validate", "--strict", "--format", "json", "-p", dir.toString());
-    assertThat(json.out()).contains("\"errors\" : 2").doesNotContain("\"warning\"");
+    assertThat(json.out()).contains("\"errors\" : 3").doesNotContain("\"warning\"");
   }
 
   @Test
