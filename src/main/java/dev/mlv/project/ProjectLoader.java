@@ -63,6 +63,20 @@ public final class ProjectLoader {
       document = compose(text);
     } catch (MarkedYAMLException e) {
       return failed(syntaxError(file, e));
+    } catch (org.yaml.snakeyaml.reader.ReaderException e) {
+      // A control character (a NUL from a bad copy, say): where it is, and which.
+      return failed(
+          Diagnostic.error(
+              "YAML_SYNTAX",
+              start.advance(
+                  text,
+                  text.offsetByCodePoints(
+                      0,
+                      Math.min(
+                          text.codePointCount(0, text.length()), Math.max(0, e.getPosition())))),
+              String.format(
+                  "mlv.yml holds a character YAML does not allow (U+%04X)", e.getCodePoint()),
+              "remove it; YAML allows printable characters, tabs and line breaks"));
     } catch (YAMLException e) {
       return failed(Diagnostic.error("YAML_SYNTAX", start, e.getMessage(), null));
     }

@@ -315,6 +315,13 @@ class ProjectLoaderTest {
   }
 
   @Test
+  void aControlCharacterIsAnErrorWhereItIs() throws IOException {
+    LoadResult result = load("name: m\nworkspace: ws\nlakehouse: lh\nschema: dbo\u0000\n");
+    assertThat(where(result)).containsExactly("4:12 YAML_SYNTAX");
+    assertThat(result.diagnostics().get(0).message()).contains("U+0000");
+  }
+
+  @Test
   void missingAndEmptyRequiredKeys() throws IOException {
     LoadResult result = load("# a project\nname: medallion\nschema:\nworkspace: \"\"\n");
 
