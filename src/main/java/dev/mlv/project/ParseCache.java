@@ -47,7 +47,7 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 3; // 2: a view's columns and CHECKs; 3: column-name case
+  private static final int FORMAT = 4; // 3: column-name case; 4: CHECK columns
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */

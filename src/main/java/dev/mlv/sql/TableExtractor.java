@@ -98,12 +98,93 @@ public final class TableExtractor {
   public QueryFacts extractView(String selectSql, Position start, List<Constraint> constraints) {
     QueryFacts facts = extract(selectSql, start);
     List<String> unreadable = new ArrayList<>();
+    List<Diagnostic> found = new ArrayList<>(facts.diagnostics());
     for (Constraint c : constraints) {
       if (!extract("SELECT " + c.expression(), c.position()).parsed()) {
         unreadable.add(c.name());
+      } else {
+        unknownColumn(c, facts.columns()).ifPresent(found::add);
       }
     }
-    return facts.withView(facts.columns(), unreadable);
+    return new QueryFacts(
+        facts.tables(),
+        facts.functions(),
+        facts.features(),
+        facts.usedFallback(),
+        found,
+        facts.columns(),
+        unreadable);
+  }
+
+  /** Functions Spark calls without parentheses, which Calcite may read as names. */
+  private static final Set<String> NILADIC =
+      Set.of(
+          "current_date",
+          "current_timestamp",
+          "current_time",
+          "current_user",
+          "current_catalog",
+          "current_database",
+          "current_schema",
+          "localtimestamp",
+          "localtime",
+          "user",
+          "session_user",
+          "true",
+          "false",
+          "null",
+          "unknown");
+
+  /**
+   * A CHECK reads the view's columns; one it names that the SELECT list (all of it known: no {@code
+   * *}) does not produce fails the first refresh. A warning, since the CHECK's names are read by
+   * Calcite, which is not Spark.
+   */
+  private Optional<Diagnostic> unknownColumn(Constraint c, Optional<OutputNames.Columns> columns) {
+    if (columns.isEmpty()
+        || !columns.get().complete()
+        || columns.get().names().stream().anyMatch(n -> n.name() == null)) {
+      return Optional.empty();
+    }
+    Set<String> produced = new java.util.HashSet<>();
+    columns.get().names().forEach(n -> produced.add(n.name().toLowerCase(Locale.ROOT)));
+    SparkSyntaxRewriter.Result rewritten = rewriter.rewrite("SELECT " + c.expression());
+    if (!rewritten.fragments().isEmpty()) {
+      return Optional.empty();
+    }
+    SqlNode root;
+    try {
+      root = SqlParser.create(rewritten.sql(), CONFIG).parseQuery();
+    } catch (SqlParseException | RuntimeException e) {
+      return Optional.empty();
+    }
+    Set<String> read = new java.util.TreeSet<>();
+    root.accept(
+        new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(SqlIdentifier id) {
+            if (!id.isStar() && !id.names.isEmpty()) {
+              read.add(id.names.get(0).toLowerCase(Locale.ROOT));
+            }
+            return null;
+          }
+        });
+    read.removeAll(NILADIC);
+    read.removeAll(produced);
+    if (read.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        Diagnostic.warning(
+            "CONSTRAINT_COLUMN",
+            c.position(),
+            "the CHECK of constraint "
+                + c.name()
+                + " reads "
+                + String.join(", ", read)
+                + ", which the view's SELECT does not produce; the first refresh would fail",
+            "a constraint reads the view's own columns: "
+                + String.join(", ", produced.stream().sorted().toList())));
   }
 
   /** Nesting that no real query reaches: parentheses, CASE ... END and chained NOTs, together. */

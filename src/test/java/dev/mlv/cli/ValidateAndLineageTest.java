@@ -337,6 +337,31 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aCheckOnAColumnTheSelectDoesNotProduceIsAWarningAtTheConstraint() throws IOException {
+    project(
+        YML,
+        "silver/x.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW s.x (
+          CONSTRAINT ok CHECK (id > 0 AND upper(name) <> '' AND CAST(id AS STRING) IS NOT NULL),
+          CONSTRAINT typo CHECK (amount > 0) ON MISMATCH DROP
+        ) AS SELECT id, o.name AS Name FROM bronze.orders o
+        """,
+        "silver/star.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.star (CONSTRAINT c CHECK (amount > 0))"
+            + " AS SELECT * FROM bronze.orders");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains(
+            "views/silver/x.sql:3:3: warning[CONSTRAINT_COLUMN]: the CHECK of constraint typo"
+                + " reads amount, which the view's SELECT does not produce")
+        .contains("1 warning")
+        .doesNotContain("constraint ok")
+        .doesNotContain("star.sql");
+  }
+
+  @Test
   void malformedSqlIsAPositionedErrorWithoutStackTrace() throws IOException {
     project(
         YML,
