@@ -65,7 +65,7 @@ final class LocalSql {
     target.materializer(project);
     var parser = target.runtime().session().sessionState().sqlParser();
     for (WriteTargets.Write w : WriteTargets.of(parser, o.sql(), o.position())) {
-      ObjectId id = project.names().resolve(w.table());
+      ObjectId id = project.names().resolve(inCurrentSchema(w.table()));
       if (target.deployed(id).isPresent()) {
         throw new MlvException(
             Diagnostic.error(
@@ -122,6 +122,28 @@ final class LocalSql {
             Integer.parseInt(m.group(3)));
     return new MlvException(
         Diagnostic.error("CREATE_FAILED", at, m.group(4) + "; the view was not created", null));
+  }
+
+  /**
+   * A 1-part name as Spark reads it: in the session's current catalog and schema, which a USE
+   * statement may have changed, not mlv.yml's default schema.
+   */
+  private Name inCurrentSchema(Name name) {
+    if (name.parts().size() != 1) {
+      return name;
+    }
+    var catalog = target.runtime().session().catalog();
+    String qualified =
+        SparkRuntime.quote(catalog.currentCatalog())
+            + "."
+            + catalog.currentDatabase()
+            + "."
+            + SparkRuntime.quote(name.parts().get(0));
+    Name full = Name.of(qualified);
+    if (full.parts().size() < 3 || full.parts().size() > 4) {
+      return name;
+    }
+    return new Name(full.parts(), full.text(), name.position());
   }
 
   private DeployedView view(Name name) {

@@ -379,6 +379,27 @@ class LocalTargetTest {
     }
     assertThat(sql(p, "ALTER TABLE bronze.orders SET TBLPROPERTIES ('x'='y')").message())
         .isEqualTo("OK");
+    // A 1-part name is the view in the schema USE chose, as Spark reads it.
+    var catalog = target.runtime().session().catalog();
+    String schemaBefore = catalog.currentDatabase();
+    String catalogBefore = catalog.currentCatalog();
+    try {
+      sql(p, "USE silver");
+      for (String unqualified :
+          List.of(
+              "DROP TABLE orders_clean",
+              "ALTER TABLE orders_clean ADD COLUMNS (z INT)",
+              "INSERT INTO orders_clean SELECT * FROM orders_clean",
+              "DELETE FROM orders_clean WHERE id = 1")) {
+        assertThatThrownBy(() -> sql(p, unqualified))
+            .as(unqualified)
+            .isInstanceOf(MlvException.class)
+            .hasMessageContaining("silver.orders_clean");
+      }
+    } finally {
+      catalog.setCurrentCatalog(catalogBefore);
+      catalog.setCurrentDatabase(schemaBefore);
+    }
     assertThat(rows(p, "SELECT count(*) FROM silver.orders_clean")).containsExactly("3");
     assertThat(rows(p, "SELECT count(*) FROM bronze.orders")).containsExactly("3");
     // The refusal points at the view's name in the statement.
