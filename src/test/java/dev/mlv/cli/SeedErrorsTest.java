@@ -37,6 +37,12 @@ class SeedErrorsTest {
             format: parquet
           - name: bronze.s_names
             seed: seeds/names.csv
+          - name: bronze.s_rfc
+            seed: seeds/rfc.csv
+          - name: bronze.s_unclosed
+            seed: seeds/unclosed.csv
+          - name: bronze.s_dup
+            seed: seeds/dup.csv
         targets:
           local:
             type: spark
@@ -45,7 +51,12 @@ class SeedErrorsTest {
         """);
     Files.createDirectories(project.resolve("views"));
     Files.writeString(project.resolve("seeds/empty.csv"), "");
-    Files.writeString(project.resolve("seeds/ragged.csv"), "a,b\n1,2,3\n4\n\"unterminated,5\n");
+    Files.writeString(project.resolve("seeds/ragged.csv"), "a,b\n1,2,3\n4\n");
+    Files.writeString(
+        project.resolve("seeds/rfc.csv"),
+        "id,name,note\n1,\"Smith, John\",\"multi\nline note\"\n2,plain,\"has \"\"quotes\"\"\"\n");
+    Files.writeString(project.resolve("seeds/unclosed.csv"), "a,b\n1,\"oops\n2,3\n");
+    Files.writeString(project.resolve("seeds/dup.csv"), "a,A,b\n1,2,3\n");
     Files.writeString(project.resolve("seeds/fake.parquet"), "not parquet");
     Files.writeString(project.resolve("seeds/names.csv"), "id,name\n1,x\n");
   }
@@ -117,5 +128,35 @@ class SeedErrorsTest {
     }
     CliRun rows = CliRun.inProject(project, "sql", "SELECT count(*) AS n FROM bronze.s_names");
     assertThat(rows.out()).as(rows.toString()).contains("\n1\n(1 row)");
+  }
+
+  @Test
+  void aCsvIsReadAsSpreadsheetsWriteItAndAnUnclosedQuoteOrATwiceNamedColumnIsAnError() {
+    CliRun ok = CliRun.inProject(project, "seed", "bronze.s_rfc");
+    assertThat(ok.exitCode()).as(ok.toString()).isZero();
+    CliRun rows =
+        CliRun.inProject(
+            project,
+            "sql",
+            "SELECT id, name, note FROM bronze.s_rfc ORDER BY id",
+            "--format",
+            "json");
+    assertThat(rows.out())
+        .as(rows.toString())
+        .contains("\"name\" : \"Smith, John\"")
+        .contains("\"note\" : \"multi\\nline note\"")
+        .contains("\"note\" : \"has \\\"quotes\\\"\"");
+
+    CliRun unclosed = CliRun.inProject(project, "seed", "bronze.s_unclosed");
+    assertPlainError(unclosed);
+    assertThat(unclosed.err())
+        .contains("seeds/unclosed.csv:2:3: error[SEED_MALFORMED]: the quote opened here");
+    assertThat(table("s_unclosed")).doesNotExist();
+
+    CliRun dup = CliRun.inProject(project, "seed", "bronze.s_dup");
+    assertPlainError(dup);
+    assertThat(dup.err())
+        .contains(
+            "seeds/dup.csv:1:3: error[SEED_COLUMN]: the header of the seed file for bronze.s_dup names column 'A' twice");
   }
 }

@@ -43,6 +43,78 @@ final class SeedProblems {
   }
 
   /**
+   * Reads the CSV text as RFC 4180 does (a quoted field may hold commas, line breaks and doubled
+   * quotes) and refuses, before Spark reads it, a quote that is never closed, which Spark's parser
+   * would take to the end of the file, and a header naming one column twice in any case, which
+   * Spark would rename silently (a0, A1).
+   */
+  void checkCsvText() {
+    if (!csv) {
+      return;
+    }
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return; // Spark's read reports what is wrong with the file
+    }
+    boolean quoted = false;
+    int openedAt = -1;
+    int headerEnd = -1;
+    java.util.List<String> header = new java.util.ArrayList<>();
+    StringBuilder field = new StringBuilder();
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '"') {
+        if (quoted && i + 1 < text.length() && text.charAt(i + 1) == '"') {
+          field.append('"');
+          i++;
+        } else {
+          quoted = !quoted;
+          openedAt = quoted ? i : openedAt;
+        }
+      } else if (!quoted && headerEnd < 0 && (c == ',' || c == '\n' || c == '\r')) {
+        header.add(field.toString().strip());
+        field.setLength(0);
+        if (c != ',') {
+          headerEnd = i;
+        }
+      } else if (headerEnd < 0) {
+        field.append(c);
+      }
+    }
+    if (quoted) {
+      throw new MlvException(
+          Diagnostic.error(
+              "SEED_MALFORMED",
+              start.advance(text, openedAt),
+              "the quote opened here in the seed file for " + table + " is never closed",
+              "close the quoted field with \"; write a quote inside it as \"\""));
+    }
+    if (headerEnd < 0) {
+      header.add(field.toString().strip());
+    }
+    java.util.Map<String, String> seen = new java.util.HashMap<>();
+    for (String name : header) {
+      String before = seen.putIfAbsent(name.toLowerCase(java.util.Locale.ROOT), name);
+      if (before != null && !name.isEmpty()) {
+        throw new MlvException(
+            Diagnostic.error(
+                "SEED_COLUMN",
+                headerPosition(name),
+                "the header of the seed file for "
+                    + table
+                    + " names column '"
+                    + name
+                    + "' twice ('"
+                    + before
+                    + "'); column names are not case-sensitive in Spark and Delta",
+                "rename one of them"));
+      }
+    }
+  }
+
+  /**
    * Refuses a file with no columns, or with a column name a Delta table cannot hold, before any
    * write: Delta would refuse both with its own wording and no place in the file.
    */

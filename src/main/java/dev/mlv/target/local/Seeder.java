@@ -94,6 +94,7 @@ public final class Seeder {
       boolean hadFolder = Files.exists(tableDir);
       long rows;
       List<String> changes;
+      problems.checkCsvText();
       try {
         Dataset<Row> df =
             format == SeedFormat.PARQUET
@@ -103,6 +104,10 @@ public final class Seeder {
                     .option("header", "true")
                     .option("inferSchema", "true")
                     .option("mode", "FAILFAST")
+                    // RFC 4180, as spreadsheets write it: line breaks inside quoted fields, and
+                    // a quote inside one written twice (Spark's default escape is a backslash).
+                    .option("multiLine", "true")
+                    .option("escape", "\"")
                     .csv(file.toString());
         problems.checkColumns(df.schema());
         changes = schemaChanges(spark, tableDir, df.schema());
