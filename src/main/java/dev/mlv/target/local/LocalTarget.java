@@ -304,19 +304,47 @@ public final class LocalTarget implements Target {
       Instant deadline = started.plus(request.timeout());
       List<ViewRun> runs;
       List<ViewRun> done = new java.util.ArrayList<>();
-      // Ctrl-C ends the JVM without unwinding this method: say what became of the run.
+      java.util.concurrent.atomic.AtomicBoolean stopping =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      // Ctrl-C ends the JVM without unwinding this method: no view starts after it, and what
+      // fails as Spark shuts down is the interrupt, not the view.
       Thread onExit =
           new Thread(
-              () ->
-                  listener.message(
-                      "mlv: interrupted; run "
-                          + runId
-                          + " stopped after "
-                          + done.size()
-                          + " of "
-                          + request.views().size()
-                          + " views, and a view being written was left as it was; the next run"
-                          + " records it as Interrupted"));
+              () -> {
+                stopping.set(true);
+                listener.message(
+                    "mlv: interrupted; run "
+                        + runId
+                        + " stopped after "
+                        + done.size()
+                        + " of "
+                        + request.views().size()
+                        + " views, and a view being written was left as it was; the next run"
+                        + " records it as Interrupted");
+              });
+      RunListener untilStopped =
+          new RunListener() {
+            @Override
+            public void viewStarted(ObjectId id, Strategy strategy) {
+              if (!stopping.get()) {
+                listener.viewStarted(id, strategy);
+              }
+            }
+
+            @Override
+            public void viewFinished(ViewRun run) {
+              if (!stopping.get()) {
+                listener.viewFinished(run);
+              }
+            }
+
+            @Override
+            public void message(String text) {
+              if (!stopping.get()) {
+                listener.message(text);
+              }
+            }
+          };
       Runtime.getRuntime().addShutdownHook(onExit);
       try (RunDeadline limit =
           new RunDeadline(runId, deadline, request.timeout(), this::startedContext)) {
@@ -328,7 +356,21 @@ public final class LocalTarget implements Target {
                 request.parallelism(),
                 deadline,
                 id -> {
-                  ViewRun r = guarded(project, request, id, listener);
+                  ViewRun r =
+                      stopping.get()
+                          ? ViewRun.skipped(
+                              id, "none", "INTERRUPTED: the run was interrupted before it started")
+                          : guarded(project, request, id, untilStopped);
+                  if (stopping.get() && r.status() == ViewStatus.Failed) {
+                    r =
+                        failed(
+                            id,
+                            r.strategy(),
+                            "INTERRUPTED",
+                            "the run was interrupted while this view was written; it was left as"
+                                + " it was",
+                            System.nanoTime() - r.durationMs() * 1_000_000);
+                  }
                   synchronized (done) {
                     done.add(r);
                     history.progress(
@@ -346,9 +388,11 @@ public final class LocalTarget implements Target {
         }
       }
       RunStatus status =
-          runs.stream().anyMatch(r -> r.status() == ViewStatus.Failed)
-              ? RunStatus.Failed
-              : RunStatus.Completed;
+          stopping.get()
+              ? RunStatus.Interrupted
+              : runs.stream().anyMatch(r -> r.status() == ViewStatus.Failed)
+                  ? RunStatus.Failed
+                  : RunStatus.Completed;
       RunReport finished = new RunReport(runId, status, started, Instant.now(), name(), runs);
       // The history says why the command exits 4: the breach is its view's error.
       RunReport report =
@@ -361,6 +405,11 @@ public final class LocalTarget implements Target {
                           ? project.views().get(v).settings().quality()
                           : null),
               project.names()::display);
+      if (stopping.get()) {
+        // Spark is going down with the JVM: park the record for the next run, quietly.
+        history.record(report, Optional.empty());
+        return report;
+      }
       recordRun(history, report, listener);
       QuarantineStore.pruneAll(this, project, history, listener);
       return report;
