@@ -147,8 +147,13 @@ public final class ApplyCommand implements Callable<Integer> {
       } else if (plan.schedules().hasChanges()) {
         said.println("Schedules not changed: the views did not apply cleanly.");
       }
-      RunOutput.explainSkipped(spec.commandLine().getErr(), run);
-      return RunOutput.print(out, run, project.names(), format);
+      // The refresh apply runs honours the quality gates as mlv refresh does (exit 4).
+      return QualityOutput.finish(
+          out,
+          spec.commandLine().getErr(),
+          run,
+          project,
+          format == ReportFormat.json ? RefreshFormat.json : RefreshFormat.text);
     }
   }
 

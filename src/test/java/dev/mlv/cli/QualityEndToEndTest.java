@@ -181,6 +181,25 @@ class QualityEndToEndTest {
     assertThat(mlv("quarantine", "silver.trials_clean", "--format", "json").out()).contains("T901");
   }
 
+  @Test
+  @Order(5)
+  void theRefreshThatApplyRunsHonoursTheGateToo() throws IOException {
+    gate(2);
+    Path sql = project.resolve("views/silver/trials_clean.sql");
+    String before = Files.readString(sql);
+    // A changed definition: apply replaces the view and refreshes it, dropping 3 rows.
+    Files.writeString(sql, before.replace("AS SELECT trial_id,", "AS SELECT DISTINCT trial_id,"));
+    try {
+      CliRun apply = mlv("apply", "--auto-approve", "--quiet");
+      assertThat(apply.exitCode()).as(apply.toString()).isEqualTo(ExitCodes.QUALITY_GATE);
+      assertThat(apply.err())
+          .contains(
+              "quality gate: silver.trials_clean dropped 3 rows, more than max_dropped_rows 2");
+    } finally {
+      Files.writeString(sql, before);
+    }
+  }
+
   private static List<JsonNode> rows(String json) throws IOException {
     List<JsonNode> out = new ArrayList<>();
     JSON.readTree(json).forEach(out::add);
