@@ -143,9 +143,19 @@ public final class Checker {
    */
   private static void nameCharacters(ViewDefinition d, List<Diagnostic> out) {
     List<String> written = d.name().written();
+    // The parts as the name holds them: written() strips blanks that a quoted part keeps.
+    List<String> parts = d.name().parts();
     for (int i = 0; i < written.size(); i++) {
       String part = written.get(i);
-      if (part.contains(".")) {
+      String held = i < parts.size() ? parts.get(i) : part;
+      if (!held.equals(held.strip())) {
+        out.add(
+            Diagnostic.error(
+                "VIEW_NAME",
+                d.name().partPosition(i),
+                "'" + held + "' starts or ends with a blank, which is easy to miss and to mistype",
+                "remove the blank: " + part));
+      } else if (part.contains(".")) {
         out.add(
             Diagnostic.error(
                 "VIEW_NAME",
@@ -472,7 +482,21 @@ public final class Checker {
           "declare",
           "execute",
           "call",
-          "create");
+          "create",
+          // Delta's GENERATE manifest, and Spark SQL scripting, whose blocks hold semicolons.
+          "generate",
+          "begin",
+          "end",
+          "if",
+          "while",
+          "for",
+          "repeat",
+          "loop",
+          "leave",
+          "iterate",
+          "case",
+          "signal",
+          "resignal");
 
   private static void otherStatement(Project project, SqlStatement st, List<Diagnostic> out) {
     if (st instanceof SqlStatement.Other o) {

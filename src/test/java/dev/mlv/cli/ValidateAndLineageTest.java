@@ -261,7 +261,8 @@ class ValidateAndLineageTest {
         "silver/d.sql",
         """
         CREATE MATERIALIZED LAKE VIEW silver.`d.e` AS SELECT 1 AS x;
-        CREATE MATERIALIZED LAKE VIEW silver.`Umsatz €` AS SELECT 1 AS x
+        CREATE MATERIALIZED LAKE VIEW silver.`Umsatz €` AS SELECT 1 AS x;
+        CREATE MATERIALIZED LAKE VIEW silver.`trail ` AS SELECT 1 AS x
         """,
         "silver/e.sql",
         """
@@ -269,6 +270,7 @@ class ValidateAndLineageTest {
         CRATE MATERIALIZED LAKE VIEW silver.e AS SELECT 1 AS x;
         CREATE MATERIALIZED LAKE VEIW silver.e AS SELECT 1 AS x;
         OPTIMIZE bronze.orders;
+        GENERATE symlink_format_manifest FOR TABLE bronze.orders;
         CREATE MATERIALIZED LAKE VIEW mlv_history.runs AS SELECT 1 AS x;
         CREATE MATERIALIZED LAKE VIEW silver.e__quarantine AS SELECT 1 AS x
         """,
