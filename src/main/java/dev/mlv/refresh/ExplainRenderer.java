@@ -50,7 +50,7 @@ public final class ExplainRenderer {
       }
       sb.append('\n');
     }
-    Map<String, String> sources = sources(a, names);
+    Map<String, String> sources = sources(settings, a, names);
     if (!sources.isEmpty()) {
       sb.append("\nSources:\n");
       sources.forEach((s, how) -> sb.append("  ").append(s).append("  ").append(how).append('\n'));
@@ -80,7 +80,7 @@ public final class ExplainRenderer {
       n.put("note", c.note());
     }
     ObjectNode sources = root.putObject("sources");
-    sources(a, names).forEach(sources::put);
+    sources(settings, a, names).forEach(sources::put);
     try {
       return mapper.writeValueAsString(root) + "\n";
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -92,12 +92,18 @@ public final class ExplainRenderer {
     return c.position() == null ? "" : c.position().line() + ":" + c.position().column();
   }
 
-  private static Map<String, String> sources(RefreshAnalysis a, NameResolver names) {
+  private static Map<String, String> sources(
+      ViewSettings.Effective settings, RefreshAnalysis a, NameResolver names) {
+    // A view that is always full reads its sources whole, and plan turns no feed on for it.
+    boolean alwaysFull = verdict(settings, a).startsWith("always full");
     Map<String, String> out = new LinkedHashMap<>();
     for (TableRef r : a.refs()) {
       String how =
           switch (r.context()) {
-            case FROM -> "its appended rows are read from the change data feed";
+            case FROM ->
+                alwaysFull
+                    ? "read whole at every refresh"
+                    : "its appended rows are read from the change data feed";
             case LEFT_JOIN_RIGHT -> "right side of a left join: must be unchanged";
             case SUBQUERY_EXPRESSION -> "read in a subquery expression: must be unchanged";
           };
