@@ -38,6 +38,8 @@ import org.apache.hadoop.conf.Configuration;
  * <p>Snapshots are cached per table folder and reused while the newest commit file is unchanged.
  */
 public final class DeltaState {
+  /** The userMetadata of the commit with which apply turns a source's change data feed on. */
+  static final String ENABLE_CDF = "mlv:enable-change-data-feed";
 
   private static final Pattern COMMIT_FILE = Pattern.compile("(\\d{20})\\.json");
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -276,7 +278,9 @@ public final class DeltaState {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    boolean appendOnly = !removed && !other;
+    // mlv's own commit that only turned change data feed on changed no row: it counts as an
+    // append of nothing, so a view reading the table stays incremental.
+    boolean appendOnly = !removed && (!other || (!added && ENABLE_CDF.equals(userMetadata)));
     return new CommitInfo(version, operation, appendOnly, timestamp, addedBytes, userMetadata);
   }
 

@@ -302,9 +302,23 @@ public final class ViewMaterializer {
     if (properties.isEmpty()) {
       return;
     }
-    prepare(table)
-        .sql("ALTER TABLE " + sqlName(table) + " SET TBLPROPERTIES " + propertyList(properties));
+    SparkSession spark = prepare(table);
+    // Turning the feed on changes no row: the commit says so, and the next refresh of a view
+    // reading the table does not take it for a rewrite (DeltaState.ENABLE_CDF).
+    boolean enablesCdf = properties.equals(Map.of("delta.enableChangeDataFeed", "true"));
+    if (enablesCdf) {
+      spark.conf().set(USER_METADATA, DeltaState.ENABLE_CDF);
+    }
+    try {
+      spark.sql("ALTER TABLE " + sqlName(table) + " SET TBLPROPERTIES " + propertyList(properties));
+    } finally {
+      if (enablesCdf) {
+        spark.conf().unset(USER_METADATA);
+      }
+    }
   }
+
+  private static final String USER_METADATA = "spark.databricks.delta.commitInfo.userMetadata";
 
   // ---- SQL ------------------------------------------------------------------------------
 

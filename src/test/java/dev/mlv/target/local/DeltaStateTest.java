@@ -94,6 +94,28 @@ class DeltaStateTest {
   }
 
   @Test
+  void mlvsOwnCommitTurningTheFeedOnCountsAsAnAppendOfNothingButOtherPropertyCommitsDoNot() {
+    spark.sql("CREATE TABLE lh_state.gold.feed (id INT) USING delta");
+    spark.sql("ALTER TABLE lh_state.gold.feed SET TBLPROPERTIES ('x' = 'y')");
+    spark.conf().set("spark.databricks.delta.commitInfo.userMetadata", DeltaState.ENABLE_CDF);
+    try {
+      spark.sql(
+          "ALTER TABLE lh_state.gold.feed SET TBLPROPERTIES (delta.enableChangeDataFeed = true)");
+    } finally {
+      spark.conf().unset("spark.databricks.delta.commitInfo.userMetadata");
+    }
+    spark.sql("ALTER TABLE lh_state.gold.feed ADD COLUMNS (z INT)");
+    Path feed = warehouse.schemaDir("lh_state", "gold").resolve("feed");
+    try {
+      assertThat(new DeltaState(Map.of(), WS).commitsSince(feed, 0))
+          .extracting(CommitInfo::appendOnly)
+          .containsExactly(false, true, false);
+    } finally {
+      spark.sql("DROP TABLE lh_state.gold.feed"); // the scan test counts this lakehouse's tables
+    }
+  }
+
+  @Test
   void storedStateAnswersForAnUnchangedCommitFileOnly(@TempDir Path other) throws IOException {
     Warehouse copy = new Warehouse(other);
     Path table = copy.schemaDir("lh_cache", "gold").resolve("kpis");
