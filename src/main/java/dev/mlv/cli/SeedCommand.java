@@ -2,6 +2,7 @@ package dev.mlv.cli;
 
 import dev.mlv.project.Project;
 import dev.mlv.target.local.LocalTarget;
+import dev.mlv.target.local.Seeder;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -37,21 +38,34 @@ public final class SeedCommand implements Callable<Integer> {
     Project project = ProjectLoading.loadValid(projectOptions, spec);
     String targetName = Targets.name(project.config(), targetOptions.target);
     try (LocalTarget target = Targets.openLocal(project.config(), targetName, spec)) {
-      var out = spec.commandLine().getOut();
-      for (var loaded : target.seed(project, sources == null ? List.of() : sources)) {
-        out.printf(
-            "seeded %-40s %6d rows (version %d)%n",
-            project.names().display(loaded.table()), loaded.rows(), loaded.version());
-        for (String change : loaded.schemaChanges()) {
-          // Views reading the table may no longer resolve, or now compute with another type.
-          spec.commandLine()
-              .getErr()
-              .printf(
-                  "warning: %s: %s (types are inferred from the seed file on every load)%n",
-                  project.names().display(loaded.table()), change);
-        }
+      List<Seeder.Loaded> loaded;
+      try {
+        loaded = target.seed(project, sources == null ? List.of() : sources);
+      } catch (Seeder.PartlyLoaded e) {
+        // Say which sources did load before the errors about those that did not.
+        print(project, e.loaded());
+        throw e;
       }
+      print(project, loaded);
     }
     return ExitCodes.OK;
+  }
+
+  private void print(Project project, List<Seeder.Loaded> loaded) {
+    var out = spec.commandLine().getOut();
+    for (var l : loaded) {
+      out.printf(
+          "seeded %-40s %6d rows (version %d)%n",
+          project.names().display(l.table()), l.rows(), l.version());
+      for (String change : l.schemaChanges()) {
+        // Views reading the table may no longer resolve, or now compute with another type.
+        spec.commandLine()
+            .getErr()
+            .printf(
+                "warning: %s: %s (types are inferred from the seed file on every load)%n",
+                project.names().display(l.table()), change);
+      }
+    }
+    out.flush();
   }
 }

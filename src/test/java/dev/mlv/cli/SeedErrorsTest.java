@@ -159,4 +159,17 @@ class SeedErrorsTest {
         .contains(
             "seeds/dup.csv:1:3: error[SEED_COLUMN]: the header of the seed file for bronze.s_dup names column 'A' twice");
   }
+
+  @Test
+  void everyBadSeedFileIsSaidAtOnceAndTheGoodOnesAreLoaded() {
+    CliRun all = CliRun.inProject(project, "seed");
+    assertPlainError(all);
+    assertThat(all.err())
+        .contains("seeds/empty.csv:1:1: error[SEED_EMPTY]")
+        .contains("seeds/ragged.csv:2:1: error[SEED_MALFORMED]")
+        .contains("error[SEED_FORMAT]: seed file seeds/fake.parquet")
+        .contains("seeds/unclosed.csv:2:3: error[SEED_MALFORMED]")
+        .contains("seeds/dup.csv:1:3: error[SEED_COLUMN]");
+    assertThat(all.out()).contains("seeded bronze.s_names").contains("seeded bronze.s_rfc");
+  }
 }

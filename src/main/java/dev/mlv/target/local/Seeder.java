@@ -73,67 +73,94 @@ public final class Seeder {
     target.materializer(project);
     SparkSession spark = target.runtime().session();
     List<Loaded> out = new ArrayList<>();
+    List<dev.mlv.diag.Diagnostic> failed = new ArrayList<>();
     for (SourceConfig s : chosen) {
-      ObjectId id = project.names().resolve(Name.of(s.name()));
-      if (project.views().containsKey(id)) {
-        throw new MlvException(
-            "SEED_VIEW", "source " + s.name() + " is also a view; a view cannot be seeded");
-      }
-      var file = s.seed().get();
-      if (!Files.isRegularFile(file)) {
-        throw new MlvException("SEED_MISSING", "seed file " + file + " does not exist");
-      }
-      SeedFormat format = s.format().orElse(SeedFormat.CSV);
-      java.nio.file.Path tableDir = target.warehouse().tableDir(id);
-      SeedProblems problems =
-          new SeedProblems(
-              file,
-              project.config().root().relativize(file),
-              project.names().display(id),
-              format == SeedFormat.CSV);
-      boolean hadFolder = Files.exists(tableDir);
-      long rows;
-      List<String> changes;
-      problems.checkCsvText();
       try {
-        Dataset<Row> df =
-            format == SeedFormat.PARQUET
-                ? spark.read().parquet(file.toString())
-                : spark
-                    .read()
-                    .option("header", "true")
-                    .option("inferSchema", "true")
-                    .option("mode", "FAILFAST")
-                    // RFC 4180, as spreadsheets write it: line breaks inside quoted fields, and
-                    // a quote inside one written twice (Spark's default escape is a backslash).
-                    .option("multiLine", "true")
-                    .option("escape", "\"")
-                    .csv(file.toString());
-        problems.checkColumns(df.schema());
-        changes = schemaChanges(spark, tableDir, df.schema());
-        // A full read first: count() parses no column, so a malformed record would otherwise
-        // surface half way through the Delta write.
-        df.write().format("noop").mode("overwrite").save();
-        rows = df.count();
-        // Keep the table's properties (change data feed) across reloads.
-        df.write()
-            .format("delta")
-            .mode("overwrite")
-            .option("overwriteSchema", "true")
-            .save(tableDir.toString());
+        out.add(loadOne(spark, s));
       } catch (MlvException e) {
-        throw e;
-      } catch (Exception e) {
-        // Spark throws its checked SparkException undeclared, so RuntimeException is not enough.
-        if (!hadFolder && Warehouse.latestCommit(tableDir).isEmpty()) {
-          Warehouse.deleteTree(tableDir);
-        }
-        throw problems.failure(e);
+        // Every bad seed file is said at once; the good ones are loaded all the same.
+        failed.addAll(e.diagnostics());
       }
-      OptionalLong v = Warehouse.latestCommit(target.warehouse().tableDir(id));
-      out.add(new Loaded(id, rows, v.orElse(0), changes));
+    }
+    if (!failed.isEmpty()) {
+      throw new PartlyLoaded(failed, out);
     }
     return out;
+  }
+
+  /** Some seed files could not be loaded; {@code loaded} are those that were. */
+  public static final class PartlyLoaded extends MlvException {
+    private final transient List<Loaded> loaded;
+
+    PartlyLoaded(List<dev.mlv.diag.Diagnostic> failures, List<Loaded> loaded) {
+      super(failures);
+      this.loaded = List.copyOf(loaded);
+    }
+
+    public List<Loaded> loaded() {
+      return loaded;
+    }
+  }
+
+  private Loaded loadOne(SparkSession spark, SourceConfig s) {
+    ObjectId id = project.names().resolve(Name.of(s.name()));
+    if (project.views().containsKey(id)) {
+      throw new MlvException(
+          "SEED_VIEW", "source " + s.name() + " is also a view; a view cannot be seeded");
+    }
+    var file = s.seed().get();
+    if (!Files.isRegularFile(file)) {
+      throw new MlvException("SEED_MISSING", "seed file " + file + " does not exist");
+    }
+    SeedFormat format = s.format().orElse(SeedFormat.CSV);
+    java.nio.file.Path tableDir = target.warehouse().tableDir(id);
+    SeedProblems problems =
+        new SeedProblems(
+            file,
+            project.config().root().relativize(file),
+            project.names().display(id),
+            format == SeedFormat.CSV);
+    boolean hadFolder = Files.exists(tableDir);
+    long rows;
+    List<String> changes;
+    problems.checkCsvText();
+    try {
+      Dataset<Row> df =
+          format == SeedFormat.PARQUET
+              ? spark.read().parquet(file.toString())
+              : spark
+                  .read()
+                  .option("header", "true")
+                  .option("inferSchema", "true")
+                  .option("mode", "FAILFAST")
+                  // RFC 4180, as spreadsheets write it: line breaks inside quoted fields, and
+                  // a quote inside one written twice (Spark's default escape is a backslash).
+                  .option("multiLine", "true")
+                  .option("escape", "\"")
+                  .csv(file.toString());
+      problems.checkColumns(df.schema());
+      changes = schemaChanges(spark, tableDir, df.schema());
+      // A full read first: count() parses no column, so a malformed record would otherwise
+      // surface half way through the Delta write.
+      df.write().format("noop").mode("overwrite").save();
+      rows = df.count();
+      // Keep the table's properties (change data feed) across reloads.
+      df.write()
+          .format("delta")
+          .mode("overwrite")
+          .option("overwriteSchema", "true")
+          .save(tableDir.toString());
+    } catch (MlvException e) {
+      throw e;
+    } catch (Exception e) {
+      // Spark throws its checked SparkException undeclared, so RuntimeException is not enough.
+      if (!hadFolder && Warehouse.latestCommit(tableDir).isEmpty()) {
+        Warehouse.deleteTree(tableDir);
+      }
+      throw problems.failure(e);
+    }
+    OptionalLong v = Warehouse.latestCommit(target.warehouse().tableDir(id));
+    return new Loaded(id, rows, v.orElse(0), changes);
   }
 
   /** Columns added, removed or retyped against the table already there (none when it is new). */
