@@ -195,9 +195,12 @@ final class DryRun {
             "upstream " + name + " is rewritten first in this run");
       }
     }
+    String appends = "upstream " + names + " appends its new rows first in this run";
+    // The run names every source with new commits; so does its dry run.
     return s instanceof Strategy.Skip
-        ? new Strategy.Incremental(
-            "ONLY_APPENDS", "upstream " + names + " appends its new rows first in this run")
-        : s;
+        ? new Strategy.Incremental("ONLY_APPENDS", appends)
+        : s instanceof Strategy.Incremental i
+            ? new Strategy.Incremental(i.code(), i.detail() + "; " + appends)
+            : s;
   }
 }

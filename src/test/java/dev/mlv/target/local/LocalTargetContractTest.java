@@ -52,6 +52,10 @@ class LocalTargetContractTest extends TargetContractTest {
         "views/gold/positive.sql",
         "CREATE MATERIALIZED LAKE VIEW gold.positive AS\n"
             + "SELECT id FROM silver.orders_clean WHERE id > 0\n");
+    write(
+        "views/gold/both.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.both AS\n"
+            + "SELECT o.id FROM silver.orders_clean o JOIN bronze.orders b ON o.id = b.id\n");
     Project p = applied();
     int id = 100;
     for (boolean append : new boolean[] {true, false}) {
@@ -62,6 +66,17 @@ class LocalTargetContractTest extends TargetContractTest {
       assertThat(decisions(dry))
           .as(describe(dry) + "\n" + describe(real))
           .isEqualTo(decisions(real));
+      if (append) {
+        // Its bronze source and its upstream view both bring new rows: the reason names both.
+        assertThat(
+                dry.views().stream()
+                    .filter(v -> v.id().name().equals("both"))
+                    .findFirst()
+                    .orElseThrow()
+                    .reason())
+            .contains("bronze.orders")
+            .contains("upstream silver.orders_clean appends its new rows first in this run");
+      }
     }
   }
 
