@@ -47,6 +47,9 @@ final class Shell {
   private final ShellParser parser;
   private final ShellCompleter completer;
 
+  /** The input line the next read starts on, to place errors in a piped script. */
+  private int nextLine = 1;
+
   /**
    * @param opener the {@code shell} command's spec, through which targets are opened
    * @param root the project folder
@@ -106,6 +109,8 @@ final class Shell {
               + "). Type an mlv command, SQL ending with ';', help, or exit.");
       out.flush();
       refreshNames(session);
+      // Piped input is a script: its errors are placed by its own line numbers.
+      boolean script = terminal.getType().startsWith(Terminal.TYPE_DUMB);
       while (true) {
         String line;
         try {
@@ -120,6 +125,11 @@ final class Shell {
           break;
         }
         String text = line.strip();
+        Position at =
+            script
+                ? new Position(null, nextLine, 1).advance(line, Math.max(0, line.indexOf(text)))
+                : Position.start(null);
+        nextLine += (int) line.chars().filter(c -> c == '\n').count() + 1;
         if (text.isEmpty()) {
           continue;
         }
@@ -134,7 +144,7 @@ final class Shell {
         if (parser.isCommand(text)) {
           last = command(reader.getParsedLine().words(), session, out);
         } else {
-          last = sql(text, session, out);
+          last = sql(text, at, session, out);
         }
         if (last != ExitCodes.OK && failed == ExitCodes.OK) {
           failed = last;
@@ -157,7 +167,9 @@ final class Shell {
     parser.answering(true);
     reader.variable(LineReader.DISABLE_HISTORY, true);
     try {
-      return reader.readLine(question);
+      String answer = reader.readLine(question);
+      nextLine++; // an answer is a line of the input too
+      return answer;
     } catch (UserInterruptException | EndOfFileException e) {
       return null;
     } finally {
@@ -235,7 +247,7 @@ final class Shell {
                     || (w.startsWith(shortName) && !w.startsWith("--")));
   }
 
-  private int sql(String text, ShellSession session, PrintWriter out) {
+  private int sql(String text, Position at, ShellSession session, PrintWriter out) {
     Target[] running = new Target[1];
     Terminal.SignalHandler previous =
         terminal.handle(
@@ -246,7 +258,7 @@ final class Shell {
               }
             });
     try {
-      MlvParser.Result parsed = MlvParser.parse(Position.start(null), text);
+      MlvParser.Result parsed = MlvParser.parse(at, text);
       if (!parsed.diagnostics().isEmpty()) {
         throw new MlvException(parsed.diagnostics());
       }

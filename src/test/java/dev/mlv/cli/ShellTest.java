@@ -154,6 +154,8 @@ class ShellTest {
         .contains("Usage: mlv plan")
         .contains("mlv: Unknown option: '--nope'")
         .contains("(exit code 64)")
+        // placed by the line of the piped input it is on (an answer counts as a line)
+        .contains("<input>:11:15: ")
         .contains("no_such");
     assertThat(out).doesNotContain("\tat ");
     List<String> history = Files.readAllLines(project.resolve(".mlv/shell_history"));
