@@ -141,6 +141,9 @@ class QualityEndToEndTest {
   void theReportAndTheQuarantineCoverEveryRun() throws IOException {
     CliRun all = mlv("quarantine", "silver.trials_clean", "--format", "json");
     assertThat(rows(all.out())).hasSize(6);
+    // The view's columns keep their types in JSON; the bookkeeping ones are text.
+    assertThat(rows(all.out()).get(0).path("n_testers").isNumber()).as(all.out()).isTrue();
+    assertThat(rows(all.out()).get(0).path("_mlv_run_id").isTextual()).isTrue();
     String lastRun = rows(all.out()).get(0).path("_mlv_run_id").asText();
     CliRun one = mlv("quarantine", "silver.trials_clean", "--run", lastRun, "--format", "json");
     assertThat(rows(one.out())).hasSize(3);

@@ -188,6 +188,9 @@ final class QuarantineStore {
     return "`" + column.replace("`", "``") + "`";
   }
 
+  private static final java.util.Set<String> BOOKKEEPING_SHOWN =
+      java.util.Set.of(RUN_ID, CONSTRAINTS, QUARANTINED_AT);
+
   /** The newest quarantined rows of a view, optionally of one run, as text cells. */
   static SqlResult read(SparkSession spark, Path table, Optional<String> runId, int limit) {
     if (!Warehouse.isTable(table)) {
@@ -205,20 +208,31 @@ final class QuarantineStore {
       }
     }
     Column[] select = columns.stream().map(functions::col).toArray(Column[]::new);
-    List<Row> rows =
+    Dataset<Row> selected =
         df.orderBy(functions.col(QUARANTINED_AT).desc(), functions.col(RUN_ID).desc())
             .select(select)
-            .limit(limit)
-            .collectAsList();
+            .limit(limit);
+    org.apache.spark.sql.types.StructField[] fields = selected.schema().fields();
+    List<Row> rows = selected.collectAsList();
     List<List<String>> cells = new ArrayList<>();
+    List<List<dev.mlv.target.SqlValue>> values = new ArrayList<>();
     for (Row r : rows) {
       List<String> line = new ArrayList<>();
+      List<dev.mlv.target.SqlValue> typed = new ArrayList<>();
       for (int i = 0; i < r.length(); i++) {
-        line.add(r.isNullAt(i) ? null : cell(r.get(i)));
+        String text = r.isNullAt(i) ? null : cell(r.get(i));
+        line.add(text);
+        // The view's own columns keep their types (JSON numbers, arrays); the bookkeeping ones
+        // are shown as text, as the report and the table print them.
+        typed.add(
+            BOOKKEEPING_SHOWN.contains(columns.get(i))
+                ? (text == null ? null : new dev.mlv.target.SqlValue.Text(text))
+                : SparkValues.of(r.isNullAt(i) ? null : r.get(i), fields[i].dataType()));
       }
       cells.add(line);
+      values.add(typed);
     }
-    return new SqlResult(columns, cells, null);
+    return new SqlResult(columns, cells, null, values);
   }
 
   private static String cell(Object v) {
