@@ -88,20 +88,7 @@ public final class QualityGates {
               .filter(b -> b.view().equals(v.id()))
               .map(b -> b.message(display.apply(b.view())))
               .toList();
-      views.add(
-          lines.isEmpty()
-              ? v
-              : new ViewRun(
-                  v.id(),
-                  v.status(),
-                  v.strategy(),
-                  v.reason(),
-                  v.rowsWritten(),
-                  v.rowsDropped(),
-                  v.violations(),
-                  v.durationMs(),
-                  java.util.Optional.of(String.join("\n", lines)),
-                  v.files()));
+      views.add(lines.isEmpty() ? v : v.withError(String.join("\n", lines)));
     }
     return new RunReport(
         run.id(), run.status(), run.startedAt(), run.endedAt(), run.target(), views);

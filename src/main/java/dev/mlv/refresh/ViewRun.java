@@ -47,6 +47,21 @@ public record ViewRun(
         Optional.empty());
   }
 
+  /** This outcome with {@code error} as its error, everything else kept. */
+  public ViewRun withError(String error) {
+    return new ViewRun(
+        id,
+        status,
+        strategy,
+        reason,
+        rowsWritten,
+        rowsDropped,
+        violations,
+        durationMs,
+        Optional.of(error),
+        files);
+  }
+
   /** A change that failed before any refresh: nothing was written. */
   public static ViewRun failed(ObjectId id, String reason, String error) {
     return new ViewRun(

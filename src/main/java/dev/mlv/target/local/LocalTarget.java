@@ -100,7 +100,7 @@ public final class LocalTarget implements Target {
     Map<ObjectId, DeployedView> views = new TreeMap<>();
     Map<ObjectId, DeployedState.SourceTable> tables = new TreeMap<>();
     for (TableState t : deltaState().scan(warehouse.root())) {
-      if (t.id().schema().equals(HistoryStore.SCHEMA) || QuarantineStore.isQuarantine(t.id())) {
+      if (dev.mlv.project.ReservedNames.isReserved(t.id())) {
         continue;
       }
       Map<String, String> p = t.properties();
@@ -476,7 +476,7 @@ public final class LocalTarget implements Target {
     Optional<DeployedView> deployed = deployed(id);
     String forced = request.forcedFull().get(id);
     ViewDefinition def;
-    if (QuarantineStore.isQuarantine(id) || id.schema().equals(HistoryStore.SCHEMA)) {
+    if (dev.mlv.project.ReservedNames.isReserved(id)) {
       return failed(
           id,
           "none",
@@ -586,21 +586,11 @@ public final class LocalTarget implements Target {
         forced.equals("NEW_VIEW")
             ? view + " was not created, since a view is created by its first refresh"
             : view + " keeps its previous definition and data";
-    return new ViewRun(
-        failed.id(),
-        failed.status(),
-        failed.strategy(),
-        failed.reason(),
-        failed.rowsWritten(),
-        failed.rowsDropped(),
-        failed.violations(),
-        failed.durationMs(),
-        Optional.of(
-            failed.error().orElse("the refresh failed")
-                + "\n"
-                + what
-                + "; fix the cause and run 'mlv apply' again"),
-        failed.files());
+    return failed.withError(
+        failed.error().orElse("the refresh failed")
+            + "\n"
+            + what
+            + "; fix the cause and run 'mlv apply' again");
   }
 
   /**
