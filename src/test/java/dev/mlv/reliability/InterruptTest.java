@@ -1,0 +1,132 @@
+package dev.mlv.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mlv.cli.CliRun;
+import dev.mlv.cli.ExitCodes;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Ctrl-C: a real SIGINT to a {@code mlv refresh} in its own JVM while a view is being written. The
+ * run stops with exit code 130, says where it stopped, keeps the view it finished, leaves the view
+ * being written at its previous version, starts nothing after it, and is on record as {@code
+ * Interrupted}; the next refresh is not blocked.
+ */
+class InterruptTest {
+  @TempDir Path tmp;
+
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void ctrlCStopsTheRunKeepsFinishedViewsAndLeavesTheRunningOneAsItWas() throws Exception {
+    Path p = tmp.resolve("intr");
+    Files.createDirectories(p.resolve("views/silver"));
+    Files.createDirectories(p.resolve("views/gold"));
+    Files.writeString(
+        p.resolve("mlv.yml"),
+        "name: intr\nworkspace: intr_ws\nlakehouse: intr_lh\nschema: dbo\nviews: [views]\n"
+            + "sources:\n  - name: bronze.seq\n"
+            + "targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n"
+            + "    master: local[2]\n"
+            + "    conf: {spark.sql.codegen.wholeStage: \"true\","
+            + " spark.sql.codegen.factoryMode: \"FALLBACK\"}\n"
+            + "defaults:\n  parallelism: 1\n");
+    Files.writeString(
+        p.resolve("views/silver/ids.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.ids AS SELECT id FROM bronze.seq\n");
+    // Cheap over 10 rows, hours over 3,000: a 3-way cross join.
+    Files.writeString(
+        p.resolve("views/gold/slow.sql"),
+        "CREATE MATERIALIZED LAKE VIEW gold.slow AS SELECT COUNT(*) AS n FROM silver.ids a\n"
+            + "CROSS JOIN silver.ids b CROSS JOIN silver.ids c WHERE a.id + b.id + c.id >= 0\n");
+    Files.writeString(
+        p.resolve("views/gold/after.sql"),
+        "CREATE MATERIALIZED LAKE VIEW gold.after AS SELECT n * 2 AS n2 FROM gold.slow\n");
+    ok(p, "sql", "CREATE SCHEMA IF NOT EXISTS bronze");
+    ok(p, "sql", "CREATE TABLE bronze.seq (id BIGINT) USING delta");
+    ok(p, "sql", "INSERT INTO bronze.seq SELECT id FROM range(10)");
+    ok(p, "apply", "--auto-approve", "--quiet");
+    Path tables = p.resolve(".mlv/warehouse/intr_lh.Lakehouse/Tables");
+    long slowCommits = commits(tables.resolve("gold/slow/_delta_log"));
+    long afterCommits = commits(tables.resolve("gold/after/_delta_log"));
+    ok(p, "sql", "INSERT INTO bronze.seq SELECT id FROM range(10, 3000)");
+
+    String runId;
+    try (ChildMlv child = ChildMlv.start("1g", p, "refresh", "-p", p.toString())) {
+      // started silver.ids, completed silver.ids, started gold.slow
+      assertThat(child.awaitProgress(3, 180_000)).as(child.err()).isTrue();
+      Thread.sleep(1500);
+      assertThat(child.isAlive()).as("gold.slow is still running: " + child.err()).isTrue();
+      Process kill =
+          new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).inheritIO().start();
+      assertThat(kill.waitFor()).isZero();
+      int code = child.waitFor(120_000);
+      String err = child.err();
+      assertThat(code).as(err).isEqualTo(ExitCodes.INTERRUPTED);
+      assertThat(err).contains("mlv: interrupted; run ").contains("stopped after 1 of 3 views");
+      runId = err.replaceAll("(?s).*mlv: interrupted; run (\\S+) stopped.*", "$1");
+      assertThat(err).doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    // The finished view kept its new rows; the running one and the one after it are unchanged.
+    assertThat(commits(tables.resolve("gold/slow/_delta_log"))).isEqualTo(slowCommits);
+    assertThat(commits(tables.resolve("gold/after/_delta_log"))).isEqualTo(afterCommits);
+    assertThat(ok(p, "sql", "SELECT COUNT(*) AS c FROM silver.ids", "--format", "csv").out())
+        .isEqualTo("c\n3000\n");
+    assertThat(ok(p, "sql", "SELECT n FROM gold.slow", "--format", "csv").out())
+        .isEqualTo("n\n1000\n");
+
+    // On record as Interrupted, each view as it ended.
+    JsonNode run = null;
+    String listed = ok(p, "runs", "--format", "json").out();
+    for (JsonNode r : new ObjectMapper().readTree(listed).path("runs")) {
+      if (r.path("run").path("id").asText().equals(runId)) {
+        run = r;
+      }
+    }
+    assertThat(run).as("run " + runId + " in mlv runs: " + listed).isNotNull();
+    assertThat(run.path("run").path("status").asText()).isEqualTo("Interrupted");
+    Map<String, String> views = new HashMap<>();
+    for (JsonNode v : run.path("views")) {
+      views.put(
+          v.path("id").asText().replace("intr_ws.intr_lh.", ""),
+          v.path("status").asText() + " " + v.path("reason") + " " + v.path("error"));
+    }
+    assertThat(views.get("silver.ids")).as(run.toString()).startsWith("Completed");
+    assertThat(views.get("gold.slow"))
+        .as(run.toString())
+        .startsWith("Failed")
+        .contains("INTERRUPTED");
+    assertThat(views.get("gold.after")).as(run.toString()).startsWith("Skipped");
+
+    // Nothing blocks the next run, which finishes the job once the data is small again.
+    ok(p, "sql", "DELETE FROM bronze.seq WHERE id >= 20");
+    ok(p, "refresh", "--quiet");
+    assertThat(ok(p, "sql", "SELECT n2 FROM gold.after", "--format", "csv").out())
+        .isEqualTo("n2\n16000\n");
+  }
+
+  private static long commits(Path log) throws Exception {
+    try (var s = Files.list(log)) {
+      return s.filter(f -> f.getFileName().toString().matches("\\d{20}\\.json")).count();
+    }
+  }
+
+  private static CliRun ok(Path p, String... args) {
+    String[] all = new String[args.length + 2];
+    System.arraycopy(args, 0, all, 0, args.length);
+    all[args.length] = "-p";
+    all[args.length + 1] = p.toString();
+    CliRun r = CliRun.of(all);
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    return r;
+  }
+}
