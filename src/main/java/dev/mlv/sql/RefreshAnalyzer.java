@@ -32,7 +32,6 @@ import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.parser.SqlParseException;
-import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
@@ -189,7 +188,7 @@ public final class RefreshAnalyzer {
     }
     SqlNode root;
     try {
-      root = SqlParser.create(rewritten.sql(), TableExtractor.CONFIG).parseQuery();
+      root = TableExtractor.parse(rewritten.sql());
     } catch (SqlParseException e) {
       // Spark reads it (the view parsed), mlv's analyser does not: say where, in one line.
       SqlParserPos p = e.getPos();

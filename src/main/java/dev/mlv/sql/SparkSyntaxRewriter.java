@@ -118,6 +118,118 @@ final class SparkSyntaxRewriter {
   /** Spark's numeric literal suffixes: 1L, 2S, 3Y, 1.5D, 1.5F, 1.5BD. */
   private static final Set<String> NUMBER_SUFFIXES = Set.of("L", "S", "Y", "D", "F", "BD");
 
+  /**
+   * Words Calcite reserves and Spark lets a user name a column or table with ({@code SELECT date,
+   * timestamp FROM t}). Where one stands as a name, the rewrite spells it in look-alike letters
+   * Calcite reads as an identifier, and {@link #restoreNames} spells it back in the parsed tree.
+   */
+  static final Set<String> CALCITE_ONLY_KEYWORDS =
+      Set.of(
+          "DATE",
+          "DATETIME",
+          "TIME",
+          "TIMESTAMP",
+          "MONDAY",
+          "TUESDAY",
+          "WEDNESDAY",
+          "THURSDAY",
+          "FRIDAY",
+          "SATURDAY",
+          "SUNDAY",
+          "NEW",
+          "NEXT",
+          "ORDINAL",
+          "RANGE",
+          "ROW",
+          "ROWS",
+          "SKIP",
+          "SNAPSHOT",
+          "STREAM",
+          "UUID",
+          "VARIANT",
+          "VOLATILE",
+          "PATTERN",
+          "MEASURE",
+          "DEFINE",
+          "PARTITION",
+          "CURRENT",
+          "UNSIGNED",
+          "ASOF",
+          "GROUPING");
+
+  /**
+   * The look-alike letters start here: the Myanmar block, which Calcite's lexer takes for letters
+   * and which Spark never sees unquoted (it refuses non-ASCII names unless backticked).
+   */
+  private static final int HIDDEN = 0x1000;
+
+  private static String hide(String word) {
+    StringBuilder b = new StringBuilder(word.length());
+    word.chars().forEach(c -> b.append((char) (HIDDEN + c)));
+    return b.toString();
+  }
+
+  private static boolean isHidden(char c) {
+    return c >= HIDDEN + '0' && c <= HIDDEN + 'z';
+  }
+
+  /**
+   * A text with each hidden keyword spelt as the user wrote it; only runs that spell one of {@link
+   * #CALCITE_ONLY_KEYWORDS} are touched, so a backticked name in those letters stays as it is.
+   */
+  static String unhide(String text) {
+    if (text != null && text.contains("\\u10")) {
+      // Calcite's messages escape the letters: "Encountered \u1064\u1061..."
+      text =
+          java.util.regex.Pattern.compile("\\\\u(10[0-7][0-9A-Fa-f])")
+              .matcher(text)
+              .replaceAll(m -> String.valueOf((char) Integer.parseInt(m.group(1), 16)));
+    }
+    if (text == null || text.chars().noneMatch(c -> isHidden((char) c))) {
+      return text;
+    }
+    StringBuilder b = new StringBuilder(text.length());
+    int i = 0;
+    while (i < text.length()) {
+      if (!isHidden(text.charAt(i))) {
+        b.append(text.charAt(i++));
+        continue;
+      }
+      int end = i;
+      StringBuilder word = new StringBuilder();
+      while (end < text.length() && isHidden(text.charAt(end))) {
+        word.append((char) (text.charAt(end++) - HIDDEN));
+      }
+      boolean keyword = CALCITE_ONLY_KEYWORDS.contains(word.toString().toUpperCase(Locale.ROOT));
+      b.append(keyword ? word : text.substring(i, end));
+      i = end;
+    }
+    return b.toString();
+  }
+
+  /** Spells back, in place, every name of a tree parsed from rewritten text. */
+  static org.apache.calcite.sql.SqlNode restoreNames(org.apache.calcite.sql.SqlNode root) {
+    if (root == null) {
+      return null;
+    }
+    root.accept(
+        new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(org.apache.calcite.sql.SqlIdentifier id) {
+            List<String> names = id.names.stream().map(SparkSyntaxRewriter::unhide).toList();
+            if (!names.equals(id.names)) {
+              List<org.apache.calcite.sql.parser.SqlParserPos> positions = new ArrayList<>();
+              for (int k = 0; k < names.size(); k++) {
+                positions.add(id.getComponentParserPosition(k));
+              }
+              id.setNames(names, positions);
+            }
+            return null;
+          }
+        });
+    return root;
+  }
+
   Result rewrite(String sql) {
     return new Pass(sql).run();
   }
@@ -168,7 +280,8 @@ final class SparkSyntaxRewriter {
           || (next = rawString(i)) > 0
           || (next = numberSuffix(i)) > 0
           || (next = adjacentStrings(i)) > 0
-          || (next = trailingSemicolon(i)) > 0) {
+          || (next = trailingSemicolon(i)) > 0
+          || (next = keywordAsName(i)) > 0) {
         return next;
       }
       if (token.isSymbol("==")) {
@@ -599,6 +712,78 @@ final class SparkSyntaxRewriter {
       }
       out[token.end() - 1] = '\\';
       return i + 1;
+    }
+
+    /**
+     * A word Calcite reserves, standing where Spark reads it as a name: spelt in hidden letters.
+     */
+    private int keywordAsName(int i) {
+      SqlToken token = t.get(i);
+      if (token.kind() != SqlToken.Kind.WORD
+          || !CALCITE_ONLY_KEYWORDS.contains(token.upper())
+          || !standsAsName(i)) {
+        return -1;
+      }
+      replace(token.start(), hide(token.text()));
+      return i + 1;
+    }
+
+    private boolean standsAsName(int i) {
+      SqlToken prev = at(i - 1);
+      // DATE'2026-01-01' is a literal, date(ts) and uuid() are calls.
+      if (kind(i + 1, SqlToken.Kind.STRING) || symbol(i + 1, "(")) {
+        return false;
+      }
+      if (prev != null && prev.isSymbol(".")) {
+        return true;
+      }
+      // Types: x::date, STRUCT<a: date>, CAST(x AS date); FETCH NEXT 5 ROWS.
+      if (prev != null
+          && (prev.isSymbol("::")
+              || prev.isSymbol(":")
+              || prev.isSymbol("<")
+              || prev.kind() == SqlToken.Kind.NUMBER
+              || prev.isWord("FETCH"))) {
+        return false;
+      }
+      if (prev != null && prev.isWord("AS") && insideCast(i)) {
+        return false;
+      }
+      return switch (token(i).upper()) {
+        case "PARTITION" -> !is(i + 1, "BY");
+        case "RANGE", "ROWS" ->
+            !(is(i + 1, "BETWEEN")
+                || is(i + 1, "UNBOUNDED")
+                || is(i + 1, "CURRENT")
+                || is(i + 1, "INTERVAL")
+                || kind(i + 1, SqlToken.Kind.NUMBER));
+        case "CURRENT" -> !is(i + 1, "ROW");
+        case "ROW" -> prev == null || !prev.isWord("CURRENT");
+        case "GROUPING" -> !is(i + 1, "SETS");
+        case "TIME", "TIMESTAMP" -> !is(i + 1, "ZONE") && !is(i + 1, "WITH");
+        default -> true;
+      };
+    }
+
+    private SqlToken token(int i) {
+      return t.get(i);
+    }
+
+    /** Whether token {@code i} is inside the parentheses of a CAST or TRY_CAST call. */
+    private boolean insideCast(int i) {
+      int depth = 0;
+      for (int j = i - 1; j >= 0; j--) {
+        SqlToken u = t.get(j);
+        if (u.isSymbol(")")) {
+          depth++;
+        } else if (u.isSymbol("(")) {
+          if (depth == 0) {
+            return is(j - 1, "CAST") || is(j - 1, "TRY_CAST");
+          }
+          depth--;
+        }
+      }
+      return false;
     }
 
     private int trailingSemicolon(int i) {

@@ -154,7 +154,7 @@ public final class TableExtractor {
     }
     SqlNode root;
     try {
-      root = SqlParser.create(rewritten.sql(), CONFIG).parseQuery();
+      root = parse(rewritten.sql());
     } catch (SqlParseException | RuntimeException e) {
       return Optional.empty();
     }
@@ -231,7 +231,7 @@ public final class TableExtractor {
     SparkSyntaxRewriter.Result rewritten = rewriter.rewrite(selectSql);
     Walk walk = new Walk(selectSql, start, rewritten);
     try {
-      SqlNode root = SqlParser.create(rewritten.sql(), CONFIG).parseQuery();
+      SqlNode root = parse(rewritten.sql());
       Optional<ForeignSyntax.Finding> foreign = ForeignSyntax.find(rewritten.tokens());
       if (foreign.isPresent()) {
         return notSpark(selectSql, start, foreign.get());
@@ -262,6 +262,11 @@ public final class TableExtractor {
           ? notSpark(selectSql, start, foreign.get())
           : parseError(selectSql, start, calciteError);
     }
+  }
+
+  /** Parses text the rewriter produced, with the names it hid spelt back. */
+  static SqlNode parse(String rewrittenSql) throws SqlParseException {
+    return SparkSyntaxRewriter.restoreNames(SqlParser.create(rewrittenSql, CONFIG).parseQuery());
   }
 
   /** Whether a name is a file-format path read such as {@code delta.`/data/x`}. */
@@ -332,7 +337,10 @@ public final class TableExtractor {
 
   /** Calcite's first message line without its own "at line, column" and without a token dump. */
   private static String readable(SqlParseException error) {
-    String message = error.getMessage() == null ? "syntax error" : error.getMessage();
+    String message =
+        error.getMessage() == null
+            ? "syntax error"
+            : SparkSyntaxRewriter.unhide(error.getMessage());
     String first =
         message.lines().findFirst().orElse(message).replaceAll(" at line \\d+, column \\d+", "");
     first = first.replaceAll("\\.$", "");

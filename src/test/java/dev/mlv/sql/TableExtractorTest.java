@@ -403,4 +403,36 @@ class TableExtractorTest {
         .extracting(Diagnostic::position)
         .containsExactly(new Position(Path.of("v.sql"), 2, 17));
   }
+
+  /** Spark lets a column be called date or range; Calcite reserves those words. */
+  @Test
+  void wordsCalciteReservesStandAsNamesWhereSparkReadsThemSo() {
+    QueryFacts facts =
+        facts(
+            "SELECT o.id, date, timestamp AS time, range, row, uuid,\n"
+                + "  CAST(o.ts AS DATE) AS d2, o.ts::timestamp AS t2, DATE'2026-01-01' AS lit,\n"
+                + "  date(o.ts) AS d3, row_number() OVER (PARTITION BY date ORDER BY timestamp\n"
+                + "  ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS rn, next.x AS nx\n"
+                + "FROM bronze.orders o JOIN bronze.range next ON o.id = next.id\n"
+                + "WHERE o.date > DATE'2020-01-01' GROUP BY date");
+    assertThat(facts.tables())
+        .extracting(Name::dotted)
+        .containsExactly("bronze.orders", "bronze.range");
+    assertThat(facts.columns()).isPresent();
+    assertThat(facts.columns().get().names())
+        .extracting(OutputNames.OutputName::name)
+        .containsExactly(
+            "id", "date", "time", "range", "row", "uuid", "d2", "t2", "lit", "d3", "rn", "nx");
+    assertThat(facts.columns().get().names().get(1).position())
+        .isEqualTo(new Position(Path.of("v.sql"), 1, 14));
+  }
+
+  @Test
+  void aHiddenKeywordIsSpeltBackInErrors() {
+    QueryFacts facts = EXTRACTOR.extract("SELECT a b date FROM t", START);
+    assertThat(facts.diagnostics()).hasSize(1);
+    assertThat(facts.diagnostics().get(0).message())
+        .contains("\"date\"")
+        .doesNotContainPattern("[\\u1000-\\u107f]");
+  }
 }
