@@ -142,10 +142,13 @@ final class TableShapeCheck {
                 "give one of them another name with AS"));
       }
     }
-    boolean complete = columns.complete() && outputs.stream().allMatch(c -> c.name() != null);
-    if (!complete) {
+    if (!columns.complete()) {
       return;
     }
+    // Spark names a column without an alias after its text, sum(amount): that is its name here.
+    List<String> names =
+        outputs.stream().map(c -> c.name() != null ? c.name() : c.text().strip()).toList();
+    names.forEach(n -> seen.add(n.toLowerCase(Locale.ROOT)));
     for (String p : d.partitionedBy()) {
       String name = p.replace("`", "");
       if (!seen.contains(name.toLowerCase(Locale.ROOT))) {
@@ -155,9 +158,7 @@ final class TableShapeCheck {
                 "PARTITION_COLUMN",
                 at < 0 ? d.position() : d.position().advance(d.statement(), at),
                 "PARTITIONED BY column " + name + " is not a column of the SELECT",
-                "select it, or partition by one of: "
-                    + String.join(
-                        ", ", outputs.stream().map(OutputNames.OutputName::name).toList())));
+                "select it, or partition by one of: " + String.join(", ", names)));
       }
     }
   }

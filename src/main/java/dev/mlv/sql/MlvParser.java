@@ -34,9 +34,23 @@ public final class MlvParser {
                 RULE,
                 start.advance(text, t.offset()),
                 "unterminated " + describeUnterminated(t.text()),
-                "close it, or check for a missing quote earlier in the statement"));
+                t.text().startsWith("/")
+                    ? "close it with */ (Spark nests block comments: each /* needs its own */)"
+                    : "close it, or check for a missing quote earlier in the statement"));
         current.clear();
         break;
+      }
+      if (t.kind() == Token.Kind.WORD && t.text().chars().anyMatch(c -> c > 0x7f)) {
+        // Spark's lexer takes only ASCII letters, digits and _ in a name that is not quoted.
+        diagnostics.add(
+            Diagnostic.error(
+                "INVALID_IDENTIFIER",
+                start.advance(text, t.offset()),
+                "'"
+                    + t.text()
+                    + "' has characters other than ASCII letters, digits and '_'; Spark reads"
+                    + " such a name only between backticks",
+                "quote it: `" + t.text() + "`"));
       }
       if (t.isSymbol(";")) {
         parseStatement(start, text, current, statements, diagnostics);

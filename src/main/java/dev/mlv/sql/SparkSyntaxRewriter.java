@@ -281,7 +281,8 @@ final class SparkSyntaxRewriter {
           || (next = numberSuffix(i)) > 0
           || (next = adjacentStrings(i)) > 0
           || (next = trailingSemicolon(i)) > 0
-          || (next = keywordAsName(i)) > 0) {
+          || (next = keywordAsName(i)) > 0
+          || (next = starExcept(i)) > 0) {
         return next;
       }
       if (token.isSymbol("==")) {
@@ -712,6 +713,26 @@ final class SparkSyntaxRewriter {
       }
       out[token.end() - 1] = '\\';
       return i + 1;
+    }
+
+    /** {@code * EXCEPT (a, b)} and {@code t.* EXCEPT (a)}: a star still, for Calcite. */
+    private int starExcept(int i) {
+      if (!t.get(i).isSymbol("*")
+          || !is(i + 1, "EXCEPT")
+          || !symbol(i + 2, "(")
+          || !(is(i - 1, "SELECT")
+              || is(i - 1, "DISTINCT")
+              || is(i - 1, "ALL")
+              || symbol(i - 1, ",")
+              || symbol(i - 1, "."))) {
+        return -1;
+      }
+      int close = matchingParen(i + 2);
+      if (close < 0) {
+        return -1;
+      }
+      blank(t.get(i + 1).start(), t.get(close).end());
+      return close + 1;
     }
 
     /**

@@ -100,7 +100,23 @@ public final class TableExtractor {
     List<String> unreadable = new ArrayList<>();
     List<Diagnostic> found = new ArrayList<>(facts.diagnostics());
     for (Constraint c : constraints) {
-      if (!extract("SELECT " + c.expression(), c.position()).parsed()) {
+      Optional<SqlToken> query =
+          SqlToken.tokenize(c.expression()).stream()
+              .filter(t -> t.isWord("SELECT") || t.isWord("WITH"))
+              .findFirst();
+      if (query.isPresent()) {
+        // The lineage holds only the SELECT's tables, and the constraint is checked against the
+        // view's own rows: a CHECK that queries a table is neither.
+        found.add(
+            Diagnostic.error(
+                "CONSTRAINT_SUBQUERY",
+                c.position(),
+                "the CHECK of constraint "
+                    + c.name()
+                    + " holds a subquery; a constraint tests each row of the view on its own"
+                    + " columns",
+                "join the other table in the view's SELECT and check the joined column"));
+      } else if (!extract("SELECT " + c.expression(), c.position()).parsed()) {
         unreadable.add(c.name());
       } else {
         unknownColumn(c, facts.columns()).ifPresent(found::add);
@@ -258,8 +274,12 @@ public final class TableExtractor {
       // Neither parser reads it: another dialect's construct gets its Spark spelling, not
       // Calcite's "Encountered ...".
       Optional<ForeignSyntax.Finding> foreign = ForeignSyntax.find(rewritten.tokens());
-      return foreign.isPresent()
-          ? notSpark(selectSql, start, foreign.get())
+      if (foreign.isPresent()) {
+        return notSpark(selectSql, start, foreign.get());
+      }
+      Optional<SqlToken> clause = headerClause(rewritten.tokens());
+      return clause.isPresent()
+          ? misplacedClause(selectSql, start, clause.get())
           : parseError(selectSql, start, calciteError);
     }
   }
@@ -320,6 +340,32 @@ public final class TableExtractor {
     return new QueryFacts(List.of(), Set.of(), Set.of(), false, List.of(diagnostic));
   }
 
+  /** A clause of the view's header written after its SELECT. */
+  private static Optional<SqlToken> headerClause(List<SqlToken> tokens) {
+    for (int i = 0; i < tokens.size(); i++) {
+      SqlToken t = tokens.get(i);
+      SqlToken next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
+      if (t.isWord("TBLPROPERTIES")
+          || (t.isWord("PARTITIONED") && next != null && next.isWord("BY"))
+          || (t.isWord("COMMENT") && next != null && next.kind() == SqlToken.Kind.STRING)) {
+        return Optional.of(t);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static QueryFacts misplacedClause(String sql, Position start, SqlToken clause) {
+    String name = clause.upper().equals("PARTITIONED") ? "PARTITIONED BY" : clause.upper();
+    Diagnostic diagnostic =
+        Diagnostic.error(
+            PARSE_RULE,
+            start.advance(sql, clause.start()),
+            name + " is a clause of the view's header and cannot follow its SELECT",
+            "move it before AS: CREATE MATERIALIZED LAKE VIEW name [(CONSTRAINT ...)]"
+                + " [PARTITIONED BY (...)] [COMMENT '...'] [TBLPROPERTIES (...)] AS SELECT ...");
+    return new QueryFacts(List.of(), Set.of(), Set.of(), true, List.of(diagnostic));
+  }
+
   private static QueryFacts parseError(String sql, Position start, SqlParseException error) {
     SqlParserPos pos = error.getPos();
     Position position =
@@ -349,11 +395,26 @@ public final class TableExtractor {
       first +=
           "; expected "
               + expected.stream()
-                  .map(token -> token.replace("\"", ""))
+                  .map(TableExtractor::expectedToken)
+                  .distinct()
                   .sorted()
                   .collect(Collectors.joining(", "));
     }
     return "syntax error: " + first;
+  }
+
+  /** A token Calcite expected, in words: {@code <BACK_QUOTED_IDENTIFIER>} is "a name". */
+  private static String expectedToken(String token) {
+    if (token.matches("<[A-Z_]*IDENTIFIER>")) {
+      return "a name";
+    }
+    if (token.matches("<[A-Z_]*(STRING|CHAR)[A-Z_]*>")) {
+      return "a string";
+    }
+    if (token.matches("<[A-Z_]*(LITERAL|NUMERIC)[A-Z_]*>")) {
+      return "a number";
+    }
+    return token.replace("\"", "");
   }
 
   /** Offset of a 1-based line and column; columns count characters, tabs included. */

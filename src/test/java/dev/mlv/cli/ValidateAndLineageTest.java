@@ -239,6 +239,37 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void validSparkIsNotFlaggedAndWhatSparkRefusesIsAnErrorAtItsToken() throws IOException {
+    project(
+        YML,
+        "silver/ok.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW `My WS`.lh.silver.ok AS
+        SELECT * EXCEPT (amount), o.* EXCEPT (id), date FROM bronze.orders o
+        """,
+        "silver/bad.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW silver.bad
+        (CONSTRAINT known CHECK (id IN (SELECT id FROM bronze.orders)) ON MISMATCH DROP)
+        PARTITIONED BY (nope)
+        AS SELECT id, date, SUM(amount), ünï FROM bronze.orders GROUP BY id, date;
+        CREATE MATERIALIZED LAKE VIEW silver.late AS SELECT id FROM bronze.orders
+        TBLPROPERTIES ('a' = 'b')
+        """);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .doesNotContain("ok.sql")
+        .contains("views/silver/bad.sql:2:2: error[CONSTRAINT_SUBQUERY]")
+        .contains("views/silver/bad.sql:3:17: error[PARTITION_COLUMN]")
+        .contains("views/silver/bad.sql:4:21: error[COLUMN_NAME]: the expression SUM(amount)")
+        .contains("views/silver/bad.sql:4:34: error[INVALID_IDENTIFIER]: 'ünï'")
+        .contains(
+            "views/silver/bad.sql:6:1: error[SQL_PARSE]: TBLPROPERTIES is a clause of the"
+                + " view's header and cannot follow its SELECT");
+  }
+
+  @Test
   void everyRuleIsReportedAtOnceWithPositions() throws IOException {
     project(
         YML,
