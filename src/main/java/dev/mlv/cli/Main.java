@@ -29,6 +29,15 @@ public final class Main {
     int code = run(out, err, args);
     out.flush();
     err.flush();
+    // bin/mlv's record of the code, for when the JVM dies after this (see the launcher).
+    String codeFile = System.getProperty("mlv.exitCodeFile");
+    if (codeFile != null) {
+      try {
+        java.nio.file.Files.writeString(java.nio.file.Path.of(codeFile), Integer.toString(code));
+      } catch (java.io.IOException | RuntimeException e) {
+        // Only the launcher's fallback is lost.
+      }
+    }
     System.exit(code);
   }
 

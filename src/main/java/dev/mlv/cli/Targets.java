@@ -49,6 +49,7 @@ final class Targets {
       return new LocalTarget(config, s, debug(spec));
     }
     if (t instanceof FabricTarget f) {
+      dev.mlv.logging.QuietLogging.apply(debug(spec));
       return new FabricWorkspaceTarget(
           config, f, TokenSource.of(f.auth(), System.getenv()), RetryPolicy.defaults());
     }

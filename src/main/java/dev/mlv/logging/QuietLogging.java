@@ -40,6 +40,8 @@ public final class QuietLogging {
       Configurator.setLevel("org.apache.spark", Level.INFO);
       Configurator.setLevel("io.delta", Level.INFO);
       Configurator.setLevel("org.apache.hadoop", Level.WARN);
+      Configurator.setLevel("com.azure", Level.INFO);
+      Configurator.setLevel("com.microsoft.aad", Level.INFO);
     }
   }
 }

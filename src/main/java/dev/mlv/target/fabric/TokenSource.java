@@ -88,16 +88,40 @@ public final class TokenSource {
       AccessToken t = credential.getTokenSync(new TokenRequestContext().addScopes(SCOPE));
       return new Issued(t.getToken(), t.getExpiresAt().toInstant());
     } catch (RuntimeException e) {
-      String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      if (auth instanceof AuthConfig.ServicePrincipal s && s.clientSecret().isSet()) {
-        m = m.replace(s.clientSecret().reveal(), "****");
-      }
-      // Identity errors carry their advice on the first lines; the rest is a stack of causes.
-      String firstLines = String.join(" ", m.lines().limit(3).toList());
       throw new MlvException(
           "FABRIC_AUTH",
-          "could not get a Fabric token with auth mode '" + auth.mode() + "': " + firstLines);
+          "could not get a Fabric token with auth mode '" + auth.mode() + "': " + reason(e, auth));
     }
+  }
+
+  /**
+   * Why sign-in failed, in a sentence: the network when the sign-in service could not be reached,
+   * else the identity library's own advice (its first lines; the rest is a stack of causes),
+   * without the wrapping exceptions' class names.
+   */
+  static String reason(Throwable e, AuthConfig auth) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof java.net.ConnectException
+          || c instanceof java.net.UnknownHostException
+          || c instanceof java.net.http.HttpTimeoutException
+          || c instanceof java.net.SocketTimeoutException) {
+        return "the Microsoft Entra sign-in service could not be reached ("
+            + c.getClass().getSimpleName()
+            + (c.getMessage() == null ? "" : ": " + c.getMessage())
+            + "); check the network, a proxy (HTTPS_PROXY) and the tenant";
+      }
+    }
+    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    m = m.replaceAll("^(?:[a-z][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error): ", "");
+    m = m.replaceAll("(?:[a-z][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error): ", "");
+    // A secret short enough to occur by chance in any text is not searched for: masking every
+    // 's' garbles the message and tells what the secret is.
+    if (auth instanceof AuthConfig.ServicePrincipal s
+        && s.clientSecret().isSet()
+        && s.clientSecret().reveal().length() >= 8) {
+      m = m.replace(s.clientSecret().reveal(), "****");
+    }
+    return String.join(" ", m.lines().limit(3).toList());
   }
 
   /** A token valid for at least a few more minutes. */
