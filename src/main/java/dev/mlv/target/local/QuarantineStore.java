@@ -188,8 +188,9 @@ final class QuarantineStore {
     return "`" + column.replace("`", "``") + "`";
   }
 
+  /** Bookkeeping shown as text, as the report prints it; the constraints stay an array. */
   private static final java.util.Set<String> BOOKKEEPING_SHOWN =
-      java.util.Set.of(RUN_ID, CONSTRAINTS, QUARANTINED_AT);
+      java.util.Set.of(RUN_ID, QUARANTINED_AT);
 
   /** The newest quarantined rows of a view, optionally of one run, as text cells. */
   static SqlResult read(SparkSession spark, Path table, Optional<String> runId, int limit) {
@@ -222,8 +223,8 @@ final class QuarantineStore {
       for (int i = 0; i < r.length(); i++) {
         String text = r.isNullAt(i) ? null : cell(r.get(i));
         line.add(text);
-        // The view's own columns keep their types (JSON numbers, arrays); the bookkeeping ones
-        // are shown as text, as the report and the table print them.
+        // The view's own columns and the constraints keep their types (JSON numbers, arrays);
+        // the run id and time are shown as text, as the report and the table print them.
         typed.add(
             BOOKKEEPING_SHOWN.contains(columns.get(i))
                 ? (text == null ? null : new dev.mlv.target.SqlValue.Text(text))
