@@ -98,15 +98,10 @@ public final class Checker {
     for (String key : d.properties().keySet()) {
       String k = key.toLowerCase(Locale.ROOT);
       if (RESERVED_PROPERTIES.contains(k)) {
-        // The key as written in the header, so the error points at it.
-        int at = d.statement().indexOf("'" + key + "'");
-        if (at < 0) {
-          at = d.statement().indexOf("\"" + key + "\"");
-        }
         out.add(
             Diagnostic.error(
                 "RESERVED_PROPERTY",
-                at < 0 ? d.position() : d.position().advance(d.statement(), at),
+                propertyPosition(d, key),
                 "'" + key + "' is a reserved table property; Spark refuses it in TBLPROPERTIES",
                 k.equals("comment")
                     ? "use the COMMENT clause of the view"
@@ -313,6 +308,15 @@ public final class Checker {
     enumProperty(d, "refresh_mode", Set.of("APPEND_ONLY", "FULL", "MIRROR"), out);
   }
 
+  /** Where a TBLPROPERTIES key is written in the header, so an error points at it. */
+  private static dev.mlv.diag.Position propertyPosition(ViewDefinition d, String key) {
+    int at = d.statement().indexOf("'" + key + "'");
+    if (at < 0) {
+      at = d.statement().indexOf("\"" + key + "\"");
+    }
+    return at < 0 ? d.position() : d.position().advance(d.statement(), at);
+  }
+
   private static void enumProperty(
       ViewDefinition d, String key, Set<String> allowed, List<Diagnostic> out) {
     for (Map.Entry<String, String> e : d.properties().entrySet()) {
@@ -321,7 +325,7 @@ public final class Checker {
         out.add(
             Diagnostic.error(
                 "FILE_OPTION",
-                d.position(),
+                propertyPosition(d, e.getKey()),
                 "'"
                     + key
                     + "' must be one of "
@@ -329,7 +333,11 @@ public final class Checker {
                     + ", found '"
                     + e.getValue()
                     + "'",
-                null));
+                "'"
+                    + key
+                    + "' = '"
+                    + String.join("' or '", new java.util.TreeSet<>(allowed))
+                    + "'"));
       }
     }
   }

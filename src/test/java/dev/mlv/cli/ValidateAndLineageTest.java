@@ -270,6 +270,27 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aFileViewPropertyWithAValueFabricRefusesIsAnErrorAtItsKey() throws IOException {
+    project(
+        YML,
+        "bronze/raw.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW bronze.raw
+        USING OneLake_Files
+        OPTIONS ('format' = 'csv', 'path' = 'Files/raw/', 'header' = 'true')
+        TBLPROPERTIES (
+          'schema_mode' = 'LOOSE')
+        """);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/bronze/raw.sql:5:3: error[FILE_OPTION]: 'schema_mode' must be one of [DYNAMIC,"
+                + " FIXED], found 'LOOSE'")
+        .contains("hint: 'schema_mode' = 'DYNAMIC' or 'FIXED'");
+  }
+
+  @Test
   void everyRuleIsReportedAtOnceWithPositions() throws IOException {
     project(
         YML,
