@@ -206,10 +206,18 @@ public final class Main {
    * says less than naming the unknown command or the command that takes no such argument.
    */
   static String usageMessage(CommandLine.ParameterException ex) {
+    if (ex instanceof CommandLine.UnmatchedArgumentException u
+        && !u.getUnmatched().isEmpty()
+        && u.getUnmatched().get(0).startsWith("--")) {
+      return unknownOption(u);
+    }
     if (!(ex instanceof CommandLine.UnmatchedArgumentException u)
         || u.getUnmatched().isEmpty()
         || u.getUnmatched().get(0).startsWith("-")) {
-      return ex.getMessage();
+      // picocli's "Error: " prefix and a converter's exception class say nothing to a user.
+      return ex.getMessage()
+          .replaceFirst("^Error: ", "")
+          .replaceAll(" \\((?:[a-z]\\w*\\.)+\\w*(?:Exception|Error): [^)]*\\)", "");
     }
     String word = u.getUnmatched().get(0);
     CommandLine c = ex.getCommandLine();
@@ -229,6 +237,24 @@ public final class Main {
     return c.getCommandSpec().positionalParameters().isEmpty()
         ? name + " takes no arguments, but was given '" + word + "'"
         : "unexpected argument '" + word + "' for " + name;
+  }
+
+  /** An unknown {@code --option}: the near miss among the command's own, if there is one. */
+  private static String unknownOption(CommandLine.UnmatchedArgumentException u) {
+    String given = u.getUnmatched().get(0);
+    String word = given.contains("=") ? given.substring(0, given.indexOf('=')) : given;
+    java.util.List<String> names = new java.util.ArrayList<>();
+    u.getCommandLine().getCommandSpec().options().stream()
+        .filter(o -> !o.hidden())
+        .forEach(o -> names.addAll(java.util.List.of(o.names())));
+    java.util.Optional<String> near =
+        dev.mlv.project.Suggestions.nearest(
+            word, names.stream().filter(n -> n.startsWith("--")).toList());
+    return "unknown option '"
+        + word
+        + "' for "
+        + u.getCommandLine().getCommandSpec().qualifiedName()
+        + near.map(n -> "; did you mean '" + n + "'?").orElse("");
   }
 
   /** The file-system exception behind {@code ex}, if that is what it is. */

@@ -26,11 +26,17 @@ public final class ProgressOptions {
               + " (default: ${DEFAULT-VALUE}).")
   ColorMode color = ColorMode.auto;
 
+  @Option(names = "--no-color", description = "Same as --color=never.")
+  boolean noColor;
+
   /**
    * @param terminal whether stderr goes to a terminal
    * @param noColor the value of the NO_COLOR environment variable, or null
    */
   boolean colored(boolean terminal, String noColor) {
+    if (this.noColor) {
+      return false;
+    }
     return switch (color) {
       case always -> true;
       case never -> false;

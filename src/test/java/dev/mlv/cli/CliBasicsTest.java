@@ -81,7 +81,19 @@ class CliBasicsTest {
   void usageErrorsHaveTheirOwnExitCodeAndNoStackTrace() {
     CliRun r = CliRun.of("validate", "--no-such-option");
     assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
-    assertThat(r.err()).contains("Unknown option: '--no-such-option'").doesNotContain("\tat ");
+    assertThat(r.err())
+        .contains("mlv: unknown option '--no-such-option' for mlv validate\n")
+        .doesNotContain("\tat ");
+    assertThat(CliRun.of("validate", "--fromat", "json").err())
+        .contains("unknown option '--fromat' for mlv validate; did you mean '--format'?");
+    CliRun badUuid =
+        CliRun.of("refresh", "-p", "examples/medallion", "--upstream-lakehouse", "notauuid");
+    assertThat(badUuid.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(badUuid.err())
+        .contains("cannot convert 'notauuid' to UUID\n")
+        .doesNotContain("Exception");
+    assertThat(CliRun.of("sql", "-p", "examples/medallion").err())
+        .startsWith("mlv: Missing required argument");
     CliRun unknown = CliRun.of("frobnicate");
     assertThat(unknown.exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(unknown.err())

@@ -109,6 +109,9 @@ class ProgressTest {
     assertThat(o.colored(false, "1")).isTrue();
     o.color = ProgressOptions.ColorMode.never;
     assertThat(o.colored(true, null)).isFalse();
+    ProgressOptions off = new ProgressOptions();
+    off.noColor = true;
+    assertThat(off.colored(true, null)).isFalse();
   }
 
   @Test
