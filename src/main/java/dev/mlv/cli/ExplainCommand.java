@@ -48,7 +48,8 @@ public final class ExplainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Project project = ProjectLoading.loadValid(projectOptions, spec);
+    // Another file's error does not stop the explanation of a view whose own file is sound.
+    Project project = ProjectLoading.load(projectOptions, spec);
     if (view.isBlank() || view.contains(":") || view.contains(",") || view.contains("+")) {
       // A selector or an empty argument is a usage error (64); a name that matches nothing is 1.
       throw new dev.mlv.diag.UsageException(
@@ -59,13 +60,34 @@ public final class ExplainCommand implements Callable<Integer> {
               + " selector");
     }
     // As lineage and refresh do: a short name, and "did you mean" for a near miss.
-    java.util.SortedSet<ObjectId> found =
-        Selection.views(
-            project.lineage(), Selection.select(project.lineage(), project.names(), List.of(view)));
+    List<dev.mlv.diag.Diagnostic> errors =
+        project.diagnostics().stream().filter(dev.mlv.diag.Diagnostic::isError).toList();
+    java.util.SortedSet<ObjectId> found;
+    try {
+      found =
+          Selection.views(
+              project.lineage(),
+              Selection.select(project.lineage(), project.names(), List.of(view)));
+    } catch (MlvException notFound) {
+      // The view may be in a file that did not parse: that is the error to show.
+      throw errors.isEmpty() ? notFound : new MlvException(errors);
+    }
     ProjectView v = found.size() == 1 ? project.views().get(found.first()) : null;
     if (v == null) {
+      if (!errors.isEmpty()) {
+        throw new MlvException(errors); // the view may be in a file that did not parse
+      }
       throw new MlvException(
           "UNKNOWN_VIEW", "'" + view + "' is not a view of the project (a source table?)");
+    }
+    java.nio.file.Path file = v.definition().position().file();
+    List<dev.mlv.diag.Diagnostic> own =
+        errors.stream()
+            .filter(
+                d -> d.position() != null && java.util.Objects.equals(d.position().file(), file))
+            .toList();
+    if (!own.isEmpty()) {
+      throw new MlvException(own);
     }
     ObjectId id = found.first();
     RefreshAnalysis analysis = RefreshAnalyzer.analyze(v.definition());

@@ -144,7 +144,9 @@ public final class ExplainRenderer {
     }
     String conditions =
         a.conditions().stream()
-            .map(c -> c.note().replaceFirst("^incremental (while|only when) ", ""))
+            // The condition only: "an expression over SUM is not merged; incremental only
+            // when every source is partitioned..." is "every source is partitioned...".
+            .map(c -> c.note().replaceFirst("^(?:[^;]*; )?incremental (while|only when) ", ""))
             .distinct()
             .map(n -> ", " + n)
             .reduce("", String::concat);

@@ -542,11 +542,21 @@ public final class RefreshAnalyzer {
             full(text(e), offset(e), "DISTINCT", "a distinct aggregate needs every row");
           } else {
             role = Role.OTHER;
-            partitioned(e, fn.toUpperCase(Locale.ROOT), direct);
+            partitioned(e, fn.toUpperCase(Locale.ROOT), direct, "");
           }
         } else if (hasAggregate(e)) {
           role = Role.OTHER;
-          partitioned(e, innerAggregate(e).toUpperCase(Locale.ROOT), direct);
+          // SUM(a) / COUNT(*): the parts merge, the expression over them does not.
+          String fn = innerAggregate(e).toUpperCase(Locale.ROOT);
+          partitioned(
+              e,
+              fn,
+              direct,
+              !MERGEABLE.contains(fn.toLowerCase(Locale.ROOT))
+                  ? ""
+                  : e.getKind() == SqlKind.FILTER
+                      ? "an aggregate with FILTER is not merged; "
+                      : "an expression over " + fn + " is not merged, only a bare aggregate is; ");
         } else if (e instanceof SqlIdentifier id) {
           column = id.names.get(id.names.size() - 1).toLowerCase(Locale.ROOT);
         }
@@ -554,14 +564,15 @@ public final class RefreshAnalyzer {
       }
     }
 
-    private void partitioned(SqlNode e, String fn, boolean direct) {
+    private void partitioned(SqlNode e, String fn, boolean direct, String why) {
       if (!direct) {
         full(
             text(e),
             offset(e),
             "AGG_NEEDS_PARTITIONED_SOURCE fn=" + fn,
-            "incremental only when the view reads one table directly, partitioned by a GROUP BY"
-                + " column");
+            why
+                + "incremental only when the view reads one table directly, partitioned by a"
+                + " GROUP BY column");
         return;
       }
       needsPartition = true;
@@ -570,7 +581,7 @@ public final class RefreshAnalyzer {
           offset(e),
           Support.CONDITIONAL,
           "AGG_NEEDS_PARTITIONED_SOURCE fn=" + fn,
-          "incremental only when every source is partitioned by a GROUP BY column");
+          why + "incremental only when every source is partitioned by a GROUP BY column");
     }
 
     // ---- FROM ----

@@ -44,6 +44,33 @@ class ExplainAndRefreshPolicyTest {
   }
 
   @Test
+  void anotherFilesErrorDoesNotStopTheExplanationOfASoundView() throws IOException {
+    Files.createDirectories(dir.resolve("views"));
+    Files.writeString(
+        dir.resolve("mlv.yml"),
+        "name: t\nworkspace: ws\nlakehouse: lh\nschema: dbo\nviews: [views]\n"
+            + "sources:\n  - bronze.orders\n");
+    Files.writeString(
+        dir.resolve("views/good.sql"),
+        "CREATE MATERIALIZED LAKE VIEW gold.r AS SELECT cid, SUM(amount) / COUNT(*) AS avg_amt\n"
+            + "FROM bronze.orders GROUP BY cid\n");
+    Files.writeString(
+        dir.resolve("views/bad.sql"),
+        "CREATE MATERIALIZED LAKE VIEW gold.bad AS SELECT 'id FROM bronze.orders\n");
+    CliRun good = CliRun.of("explain", "gold.r", "-p", dir.toString());
+    assertThat(good.exitCode()).as(good.toString()).isZero();
+    assertThat(good.out())
+        .contains("an expression over SUM is not merged, only a bare aggregate is")
+        .contains(
+            "Verdict: incremental when change data feed is on for every source, only"
+                + " appends arrived since the last refresh, every source is partitioned by a GROUP BY"
+                + " column");
+    CliRun bad = CliRun.of("explain", "gold.bad", "-p", dir.toString());
+    assertThat(bad.exitCode()).as(bad.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(bad.err()).contains("views/bad.sql:");
+  }
+
+  @Test
   void explainOfAnUnknownViewIsAnError() {
     CliRun r = CliRun.of("explain", "gold.nope", "-p", MEDALLION);
     assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
