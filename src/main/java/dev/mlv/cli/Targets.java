@@ -44,7 +44,7 @@ final class Targets {
     if (session(spec) != null) {
       return session(spec).lease(config, name);
     }
-    TargetConfig t = config.target(name).orElseThrow();
+    TargetConfig t = config.usableTarget(name);
     if (t instanceof SparkTarget s) {
       return new LocalTarget(config, s, debug(spec));
     }

@@ -117,6 +117,9 @@ final class ConfigReader {
   private final Map<String, String> env;
   private final List<Diagnostic> problems = new ArrayList<>();
   private Interpolator interpolator;
+  // Per target, the ${env:} values whose variables are unset; where secret() reports its own.
+  private final Map<String, List<Diagnostic>> unsetEnv = new LinkedHashMap<>();
+  private List<Diagnostic> unsetSink = problems;
 
   /** {@code root} must be absolute and normalised. */
   ConfigReader(Path root, Path file, Map<String, String> env) {
@@ -202,7 +205,8 @@ final class ConfigReader {
             sources,
             defaults,
             viewConfig,
-            schedules));
+            schedules,
+            unsetEnv));
   }
 
   // ---- sections ----
@@ -290,7 +294,21 @@ final class ConfigReader {
                             "use letters, digits, '_' and '-'");
                         return;
                       }
-                      target(name, tuple.getValueNode()).ifPresent(t -> targets.put(name, t));
+                      // A target's environment is checked when a command uses it (see
+                      // ProjectConfig.usableTarget): CI validates without production secrets.
+                      List<Diagnostic> unset = new ArrayList<>();
+                      Interpolator outer = interpolator;
+                      interpolator = outer.deferringUnsetEnv(unset);
+                      unsetSink = unset;
+                      try {
+                        target(name, tuple.getValueNode()).ifPresent(t -> targets.put(name, t));
+                      } finally {
+                        interpolator = outer;
+                        unsetSink = problems;
+                      }
+                      if (!unset.isEmpty()) {
+                        unsetEnv.put(name, List.copyOf(unset));
+                      }
                     }));
     return targets;
   }
@@ -898,7 +916,11 @@ final class ConfigReader {
     }
     // Resolved now but checked only when a command uses the target: validate, lineage and the
     // local target must work in CI without production credentials.
-    return Optional.of(new Secret(envName.get(), env.get(envName.get())));
+    String value = env.get(envName.get());
+    if (value == null) {
+      unsetSink.add(Interpolator.unsetEnv(envName.get(), pos(node), what));
+    }
+    return Optional.of(new Secret(envName.get(), value));
   }
 
   private Optional<String> envName(Node node, String what) {

@@ -11,6 +11,8 @@ import java.util.regex.Pattern;
  * Replaces {@code ${NAME}} with a project variable and {@code ${env:NAME}} with an environment
  * variable in string values; {@code $${} writes a literal {@code ${}. Problems become
  * diagnostics, and a failed value is empty so the caller skips checks that would only repeat it.
+ * An unset environment variable goes to its own sink: inside a target it matters only when a command
+ * uses that target.
  */
 final class Interpolator {
   static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -20,11 +22,35 @@ final class Interpolator {
   private final Map<String, String> vars;
   private final Map<String, String> env;
   private final List<Diagnostic> sink;
+  private final List<Diagnostic> unsetEnv;
 
   Interpolator(Map<String, String> vars, Map<String, String> env, List<Diagnostic> sink) {
+    this(vars, env, sink, sink);
+  }
+
+  private Interpolator(
+      Map<String, String> vars,
+      Map<String, String> env,
+      List<Diagnostic> sink,
+      List<Diagnostic> unsetEnv) {
     this.vars = vars;
     this.env = env;
     this.sink = sink;
+    this.unsetEnv = unsetEnv;
+  }
+
+  /** This interpolator, with unset environment variables reported to {@code unset} instead. */
+  Interpolator deferringUnsetEnv(List<Diagnostic> unset) {
+    return new Interpolator(vars, env, sink, unset);
+  }
+
+  /** The diagnostic for an unset environment variable {@code name} that {@code what} needs. */
+  static Diagnostic unsetEnv(String name, Position at, String what) {
+    return Diagnostic.error(
+        "CONFIG_ENV",
+        at,
+        what + " needs environment variable " + name + ", which is not set",
+        "set " + name + " in the environment before running mlv");
   }
 
   /** The env var name when {@code raw} is exactly one {@code ${env:NAME}} reference. */
@@ -79,12 +105,7 @@ final class Interpolator {
     if (fromEnv) {
       String value = env.get(name);
       if (value == null) {
-        sink.add(
-            Diagnostic.error(
-                "CONFIG_ENV",
-                at,
-                what + " needs environment variable " + name + ", which is not set",
-                "set " + name + " in the environment before running mlv"));
+        unsetEnv.add(unsetEnv(name, at, what));
         return Optional.empty();
       }
       return Optional.of(value);

@@ -559,6 +559,41 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void localCommandsDoNotNeedTheCredentialsOfAFabricTarget() throws IOException {
+    // What mlv init scaffolds, uncommented, in CI where no secret is set.
+    project(
+        YML
+            + """
+            targets:
+              local: {type: spark, warehouse: .mlv/warehouse}
+              prod:
+                type: fabric
+                workspaceId: 11111111-2222-4333-8444-555555555555
+                lakehouseId: 66666666-7777-4888-9999-000000000000
+                auth:
+                  mode: spn
+                  tenant_id: ${env:MLV_TEST_UNSET_TENANT}
+                  client_id: ${env:MLV_TEST_UNSET_CLIENT}
+                  client_secret: ${env:MLV_TEST_UNSET_SECRET}
+            """,
+        "s/a.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT id FROM bronze.orders");
+    for (String command : new String[] {"validate", "lineage", "plan"}) {
+      CliRun r = CliRun.of(command, "-p", dir.toString());
+      assertThat(r.exitCode()).as(r.toString()).isZero();
+      assertThat(r.out() + r.err()).as(command).doesNotContain("CONFIG_ENV");
+    }
+    CliRun prod = CliRun.of("plan", "-t", "prod", "-p", dir.toString());
+    assertThat(prod.exitCode()).as(prod.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(prod.err())
+        .contains("mlv.yml:15:18: error[CONFIG_ENV]: targets.prod.auth.tenant_id needs")
+        .contains("mlv.yml:16:18: error[CONFIG_ENV]: targets.prod.auth.client_id needs")
+        .contains(
+            "mlv.yml:17:22: error[CONFIG_ENV]: targets.prod.auth.client_secret needs environment"
+                + " variable MLV_TEST_UNSET_SECRET, which is not set");
+  }
+
+  @Test
   void aViewConfigEntryForNoViewIsWarnedWithTheNearestName() throws IOException {
     project(
         YML

@@ -456,7 +456,6 @@ class ProjectLoaderTest {
             "2:12 CONFIG_TYPE",
             "4:8 CONFIG_PATH",
             "9:18 CONFIG_VALUE",
-            "10:18 CONFIG_ENV",
             "12:11 CONFIG_VALUE",
             "13:28 CONFIG_VALUE",
             "14:12 CONFIG_UNKNOWN_KEY");
@@ -601,6 +600,85 @@ class ProjectLoaderTest {
     assertThat(spn.clientSecret().isSet()).isFalse();
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> spn.clientSecret().reveal())
         .hasMessageContaining("environment variable MLV_SECRET is not set");
+  }
+
+  @Test
+  void aTargetsUnsetEnvironmentVariablesFailOnlyTheCommandThatUsesIt() throws IOException {
+    String yaml =
+        BASE
+            + """
+            targets:
+              local: {type: spark, conf: {spark.x: "${env:MLV_SET}"}}
+              prod:
+                type: fabric
+                workspaceId: ${env:MLV_WS_ID}
+                lakehouseId: %s
+                auth:
+                  mode: spn
+                  tenant_id: ${env:MLV_TENANT}
+                  client_id: ${env:MLV_CLIENT}
+                  client_secret: ${env:MLV_SECRET}
+            """
+                .formatted(LH_ID);
+
+    LoadResult result = load(yaml, Map.of("MLV_SET", "1"));
+
+    // validate, lineage and the local target work without prod's credentials (CI has none).
+    assertThat(result.diagnostics()).isEmpty();
+    ProjectConfig config = result.orThrow();
+    assertThat(config.usableTarget("local")).isInstanceOf(SparkTarget.class);
+    // Using prod names every variable it lacks, secret included, each at its value.
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> config.usableTarget("prod"))
+        .isInstanceOfSatisfying(
+            MlvException.class,
+            e ->
+                assertThat(e.diagnostics())
+                    .extracting(
+                        d -> d.position().line() + ":" + d.position().column() + " " + d.message())
+                    .containsExactly(
+                        "9:18 targets.prod.workspaceId needs environment variable MLV_WS_ID,"
+                            + " which is not set",
+                        "13:18 targets.prod.auth.tenant_id needs environment variable MLV_TENANT,"
+                            + " which is not set",
+                        "14:18 targets.prod.auth.client_id needs environment variable MLV_CLIENT,"
+                            + " which is not set",
+                        "15:22 targets.prod.auth.client_secret needs environment variable"
+                            + " MLV_SECRET, which is not set"));
+
+    ProjectConfig set =
+        load(
+                yaml,
+                Map.of(
+                    "MLV_SET", "1",
+                    "MLV_WS_ID", WS_ID,
+                    "MLV_TENANT", "t",
+                    "MLV_CLIENT", "c",
+                    "MLV_SECRET", "s"))
+            .orThrow();
+    FabricTarget prod = (FabricTarget) set.usableTarget("prod");
+    assertThat(prod.workspaceId()).hasToString(WS_ID);
+    assertThat(((AuthConfig.ServicePrincipal) prod.auth()).tenantId()).isEqualTo("t");
+  }
+
+  @Test
+  void aTargetsValuesAreStillCheckedWhenItsEnvironmentIsUnset() throws IOException {
+    LoadResult result =
+        load(
+            BASE
+                + """
+                targets:
+                  prod:
+                    type: fabric
+                    workspaceId: ${env:MLV_WS_ID}
+                    lakehouseId: not-a-uuid
+                    auth: {mode: spn, tenant_id: "${env:T}", client_id: c, client_secret: s3cret}
+                    regoin: weu
+                """,
+            Map.of());
+
+    assertThat(where(result))
+        .containsExactly(
+            "9:18 CONFIG_VALUE", "10:75 CONFIG_SECRET_LITERAL", "11:5 CONFIG_UNKNOWN_KEY");
   }
 
   @Test
