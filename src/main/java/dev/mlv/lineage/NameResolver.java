@@ -1,19 +1,30 @@
 package dev.mlv.lineage;
 
 import dev.mlv.sql.Name;
+import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * Turns 1-4 part names into fully qualified ids with the project's defaults, the same way Fabric
  * resolves them in a notebook attached to the default lakehouse: {@code t} is in the default
  * schema, {@code s.t} in the default lakehouse, {@code lh.s.t} in the workspace that lakehouse
- * belongs to (declared under {@code lakehouses:}, else the default workspace).
+ * belongs to (declared under {@code lakehouses:}, else the default workspace). Its parts are kept
+ * lower case, like the ids it makes.
  */
 public record NameResolver(
     String workspace, String lakehouse, String schema, Map<String, String> lakehouseWorkspaces) {
 
   public NameResolver {
-    lakehouseWorkspaces = Map.copyOf(lakehouseWorkspaces);
+    // Ids are lower case (names are case-insensitive), so the defaults they are compared with
+    // must be too: 'Contoso' written in mlv.yml is the workspace of contoso.lh.s.t.
+    workspace = workspace.toLowerCase(Locale.ROOT);
+    lakehouse = lakehouse.toLowerCase(Locale.ROOT);
+    schema = schema.toLowerCase(Locale.ROOT);
+    Map<String, String> lower = new HashMap<>();
+    lakehouseWorkspaces.forEach(
+        (lh, ws) -> lower.put(lh.toLowerCase(Locale.ROOT), ws.toLowerCase(Locale.ROOT)));
+    lakehouseWorkspaces = Map.copyOf(lower);
   }
 
   public ObjectId resolve(Name name) {
@@ -28,7 +39,7 @@ public record NameResolver(
   }
 
   public String workspaceOf(String lh) {
-    return lakehouseWorkspaces.getOrDefault(lh, workspace);
+    return lakehouseWorkspaces.getOrDefault(lh.toLowerCase(Locale.ROOT), workspace);
   }
 
   /** The shortest name that resolves back to {@code id}, for messages and output. */

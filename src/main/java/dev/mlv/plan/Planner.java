@@ -99,10 +99,9 @@ public final class Planner {
     List<ObjectId> orphans = new ArrayList<>();
     if (wholeProject) {
       Set<String> lakehouses = new TreeSet<>();
-      lakehouses.add(
-          project.names().workspaceOf(project.config().lakehouse())
-              + "."
-              + project.config().lakehouse());
+      // The resolver's parts are lower case, as ids are; mlv.yml may spell them otherwise.
+      String home = project.names().lakehouse();
+      lakehouses.add(project.names().workspaceOf(home) + "." + home);
       project.views().keySet().forEach(id -> lakehouses.add(id.workspace() + "." + id.lakehouse()));
       for (DeployedView d : state.views().values()) {
         if (!d.managed()

@@ -238,6 +238,26 @@ class CliBasicsTest {
   }
 
   @Test
+  void anUpperCaseWorkspaceOrLakehouseStillShowsShortNames(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    String p = dir.resolve("q").toString();
+    CliRun init = CliRun.of("init", p, "--workspace", "Contoso", "--lakehouse", "SalesLH");
+    assertThat(init.exitCode()).as(init.toString()).isZero();
+    for (String[] args :
+        new String[][] {
+          {"lineage", "--format", "text", "-p", p},
+          {"plan", "-p", p},
+          {"refresh", "--dry-run", "-p", p}
+        }) {
+      CliRun r = CliRun.of(args);
+      // Nothing is deployed yet, so the dry run says the refresh would fail.
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(args[0].equals("refresh") ? 1 : 0);
+      assertThat(r.out()).as(args[0]).contains("silver.orders_clean");
+      assertThat(r.out() + r.err()).as(args[0]).doesNotContainIgnoringCase("contoso.");
+    }
+  }
+
+  @Test
   void initWritesAnyWorkspaceOrLakehouseNameAsYamlReadsItBack(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
     String p = dir.resolve("q").toString();

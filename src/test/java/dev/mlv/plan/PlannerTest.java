@@ -31,9 +31,16 @@ class PlannerTest {
       new Planner(Clock.fixed(Instant.parse("2026-11-29T10:00:00Z"), ZoneOffset.UTC));
 
   private Project project(String... files) throws IOException {
+    return projectIn("ws", "lh", files);
+  }
+
+  private Project projectIn(String workspace, String lakehouse, String... files)
+      throws IOException {
     Files.writeString(
         dir.resolve("mlv.yml"),
-        "name: p\nworkspace: ws\nlakehouse: lh\nschema: dbo\nsources: [bronze.t]\n");
+        "name: p\nworkspace: %s\nlakehouse: %s\nschema: dbo\nsources: [bronze.t]\n"
+            .formatted(workspace, lakehouse));
+    Files.createDirectories(dir.resolve("views"));
     for (int i = 0; i < files.length; i += 2) {
       Path f = dir.resolve("views").resolve(files[i]);
       Files.createDirectories(f.getParent());
@@ -218,6 +225,22 @@ class PlannerTest {
     assertThat(pruned.changes())
         .extracting(c -> PlanJson.action(c) + " " + c.id().shortName())
         .containsExactly("rename s.new_name", "drop s.gone");
+  }
+
+  @Test
+  void theLastViewOfALakehouseSpelledInUpperCaseIsStillAnOrphan() throws IOException {
+    // Ids are lower case; the project's own lakehouse must be found whatever mlv.yml's case.
+    Project p = projectIn("Contoso", "SalesLH");
+    Map<ObjectId, DeployedView> views = new HashMap<>();
+    views.put(
+        ObjectId.parse("contoso.saleslh.s.gone"),
+        deployed("contoso.saleslh.s.gone", "CREATE MATERIALIZED LAKE VIEW s.gone AS SELECT 2", p));
+    assertThat(plan(p, views, false).orphans())
+        .extracting(ObjectId::shortName)
+        .containsExactly("s.gone");
+    assertThat(plan(p, views, true).changes())
+        .extracting(c -> PlanJson.action(c) + " " + c.id().shortName())
+        .containsExactly("drop s.gone");
   }
 
   @Test
