@@ -1,6 +1,8 @@
 package dev.mlv.cli;
 
 import dev.mlv.diag.MlvException;
+import dev.mlv.diag.UsageException;
+import dev.mlv.project.LakehouseName;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,7 +55,9 @@ public final class InitCommand implements Callable<Integer> {
   @Option(
       names = "--lakehouse",
       defaultValue = "my_lakehouse",
-      description = "Default lakehouse (default: ${DEFAULT-VALUE}).")
+      description =
+          "Default lakehouse: a letter, then letters, digits and '_', as Fabric requires"
+              + " (default: ${DEFAULT-VALUE}).")
   String lakehouse;
 
   @Override
@@ -70,6 +74,13 @@ public final class InitCommand implements Callable<Integer> {
     if (workspace.isBlank() || lakehouse.isBlank()) {
       throw new MlvException("INIT", "--workspace and --lakehouse must not be empty");
     }
+    // A usage error before any file is written: the project could never be deployed to Fabric.
+    LakehouseName.problem(lakehouse)
+        .ifPresent(
+            p -> {
+              throw new UsageException(
+                  "INIT", "--lakehouse '" + lakehouse + "' " + p + "; " + LakehouseName.RULE);
+            });
     if ((workspace + lakehouse).contains(".") || (workspace + lakehouse).contains("`")) {
       throw new MlvException(
           "INIT",

@@ -148,7 +148,9 @@ final class ConfigReader {
     String workspace =
         top.required("workspace").flatMap(n -> namePart(n, "workspace")).orElse(null);
     String lakehouse =
-        top.required("lakehouse").flatMap(n -> namePart(n, "lakehouse")).orElse(null);
+        top.required("lakehouse")
+            .flatMap(n -> namePart(n, "lakehouse").filter(v -> fabricLakehouse(v, n, "lakehouse")))
+            .orElse(null);
     String schema = top.required("schema").flatMap(n -> namePart(n, "schema")).orElse(null);
     List<Path> views =
         top.get("views").map(this::viewFolders).orElseGet(() -> List.of(root.resolve("views")));
@@ -519,6 +521,7 @@ final class ConfigReader {
                                 + " part cannot hold a dot");
                         return;
                       }
+                      fabricLakehouse(name, tuple.getKeyNode(), "lakehouse");
                       String workspace = projectWorkspace;
                       Optional<Entries> fields =
                           mapping(tuple.getValueNode(), where, "in " + where);
@@ -780,6 +783,14 @@ final class ConfigReader {
       return Optional.empty();
     }
     return value;
+  }
+
+  /** False, with an error at {@code node}, for a lakehouse name Fabric would refuse. */
+  private boolean fabricLakehouse(String name, Node node, String what) {
+    Optional<String> problem = LakehouseName.problem(name);
+    problem.ifPresent(
+        p -> error("CONFIG_VALUE", node, what + " '" + name + "' " + p, LakehouseName.RULE));
+    return problem.isEmpty();
   }
 
   private Optional<String> nonBlank(Node node, String what) {

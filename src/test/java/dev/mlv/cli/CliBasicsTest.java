@@ -177,7 +177,7 @@ class CliBasicsTest {
       CliRun.of("apply", dir.toString(), "-p", p),
       CliRun.of("sql", "-f", dir.toString(), "-p", p),
       CliRun.of("apply", writeFile(dir.resolve("bad.json"), "{\n  \"a\": [1,\n"), "-p", p),
-      CliRun.of("init", "-", "--lakehouse", "sales.lh"),
+      CliRun.of("init", "-", "--workspace", "sales.ws"),
     };
     for (CliRun r : runs) {
       // A selector that cannot be read is a usage error; the others are the user's paths.
@@ -258,16 +258,34 @@ class CliBasicsTest {
   }
 
   @Test
+  void initRefusesALakehouseNameFabricRefusesBeforeWritingAnything(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    for (String lakehouse : new String[] {"Has Space", "1st_lh", "sales-lh", "l\u00e4ke"}) {
+      java.nio.file.Path p = dir.resolve("q");
+      CliRun r = CliRun.of("init", p.toString(), "--lakehouse", lakehouse);
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+      assertThat(r.err()).contains("--lakehouse '" + lakehouse + "'").contains("letters, digits");
+      assertThat(p).doesNotExist();
+    }
+    assertThat(CliRun.of("init", "-", "--lakehouse", "Has Space").err())
+        .contains("holds a space, which Fabric does not allow");
+    // Workspace names may hold blanks.
+    CliRun ok = CliRun.of("init", dir.resolve("w").toString(), "--workspace", "Sales EU");
+    assertThat(ok.exitCode()).as(ok.toString()).isZero();
+  }
+
+  @Test
   void initWritesAnyWorkspaceOrLakehouseNameAsYamlReadsItBack(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
     String p = dir.resolve("q").toString();
-    CliRun r = CliRun.of("init", p, "--workspace", "Sales \"EU\": 1", "--lakehouse", "lh #1");
+    // A lakehouse name is letters, digits and '_', but YAML still reads 'yes' as a boolean.
+    CliRun r = CliRun.of("init", p, "--workspace", "Sales \"EU\": 1", "--lakehouse", "yes");
     assertThat(r.exitCode()).as(r.toString()).isZero();
     CliRun lineage = CliRun.of("lineage", "--format", "json", "-p", p);
     assertThat(lineage.exitCode()).as(lineage.toString()).isZero();
     assertThat(lineage.out())
         .contains("\"workspace\" : \"sales \\\"eu\\\": 1\"")
-        .contains("\"lakehouse\" : \"lh #1\"");
+        .contains("\"lakehouse\" : \"yes\"");
     assertThat(InitCommand.scalar("yes")).isEqualTo("\"yes\"");
     assertThat(InitCommand.scalar("sales_lh")).isEqualTo("sales_lh");
     assertThat(InitCommand.shellWord("/tmp/my project's")).isEqualTo("'/tmp/my project'\\''s'");

@@ -315,6 +315,36 @@ class ProjectLoaderTest {
   }
 
   @Test
+  void aLakehouseNameFabricRefusesIsAnErrorWhereItIsWritten() throws IOException {
+    LoadResult result =
+        load(
+            "name: m\nworkspace: My Workspace\nlakehouse: Has Space\nschema: dbo\n"
+                + "lakehouses:\n  crm-lh: {}\n  ok_lh: {}\n  9lh: {}\n  \"${x}\": {}\n");
+    assertThat(where(result))
+        .containsExactly(
+            "3:12 CONFIG_VALUE", "6:3 CONFIG_VALUE", "8:3 CONFIG_VALUE", "9:3 CONFIG_VALUE");
+    assertThat(result.diagnostics())
+        .extracting(Diagnostic::message)
+        .containsExactly(
+            "lakehouse 'Has Space' holds a space, which Fabric does not allow",
+            "lakehouse 'crm-lh' holds '-', which Fabric does not allow",
+            "lakehouse '9lh' does not start with a letter (A-Z or a-z)",
+            "lakehouse '${x}' does not start with a letter (A-Z or a-z)");
+    assertThat(result.diagnostics().get(0).hint()).contains("as Fabric requires");
+    // The rule holds for the value after interpolation; 123 characters is Fabric's limit.
+    assertThat(
+            load(BASE.replace("lh_oud_mlv", "${env:LH}"), Map.of("LH", "a".repeat(123)))
+                .diagnostics())
+        .isEmpty();
+    assertThat(
+            load(BASE.replace("lh_oud_mlv", "${env:LH}"), Map.of("LH", "a".repeat(124)))
+                .diagnostics())
+        .extracting(Diagnostic::message)
+        .containsExactly(
+            "lakehouse '" + "a".repeat(124) + "' is longer than Fabric's 123 characters");
+  }
+
+  @Test
   void aControlCharacterIsAnErrorWhereItIs() throws IOException {
     LoadResult result = load("name: m\nworkspace: ws\nlakehouse: lh\nschema: dbo\u0000\n");
     assertThat(where(result)).containsExactly("4:12 YAML_SYNTAX");
