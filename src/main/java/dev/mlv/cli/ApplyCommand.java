@@ -12,6 +12,7 @@ import dev.mlv.target.Target;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,7 +67,9 @@ public final class ApplyCommand implements Callable<Integer> {
   @Option(
       names = "--format",
       defaultValue = "text",
-      description = "Run report format: text or json (default: ${DEFAULT-VALUE}).")
+      description =
+          "Run report format: text or json (default: ${DEFAULT-VALUE}). With json, stdout holds"
+              + " the report alone: the plan and the question go to stderr.")
   ReportFormat format;
 
   @Option(names = "--quiet", description = "No progress lines on stderr.")
@@ -106,8 +109,13 @@ public final class ApplyCommand implements Callable<Integer> {
       } else {
         DeployedState state = target.state(project);
         plan = PlanCommand.make(project, target, state, List.of(), prune);
-        if (format != ReportFormat.json) {
-          out.print(PlanRenderer.text(plan, project.names(), true));
+        // In JSON mode stdout carries the run report alone; the plan still goes before the
+        // question (on stderr), as nobody should approve a plan they have not seen.
+        var shown = format == ReportFormat.json ? spec.commandLine().getErr() : out;
+        if (format != ReportFormat.json || !autoApprove) {
+          shown.print(PlanRenderer.text(plan, project.names(), true));
+          // Flushed now: through a pipe it would otherwise come after the refresh's progress.
+          shown.flush();
         }
         PlanCommand.warnings(
                 project, target, state, plan, new java.util.TreeSet<>(project.views().keySet()))
@@ -117,10 +125,10 @@ public final class ApplyCommand implements Callable<Integer> {
           return ExitCodes.OK;
         }
         if (!autoApprove) {
-          String answer = confirm();
+          String answer = confirm(shown);
           if (!"yes".equals(answer.strip())) {
             // A piped script's next line is read as the answer: show which line that was.
-            out.println(
+            shown.println(
                 answer.strip().equalsIgnoreCase("no") || answer.isBlank()
                     ? "Apply cancelled."
                     : "Apply cancelled: the answer was '" + answer.strip() + "', not 'yes'.");
@@ -158,8 +166,7 @@ public final class ApplyCommand implements Callable<Integer> {
   }
 
   /** The answer to the question, never null. */
-  private String confirm() throws IOException {
-    var out = spec.commandLine().getOut();
+  private String confirm(PrintWriter out) throws IOException {
     String question = "Apply these changes? Only 'yes' is accepted: ";
     String answer;
     if (Targets.session(spec) != null) {

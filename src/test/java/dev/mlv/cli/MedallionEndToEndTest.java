@@ -80,6 +80,27 @@ class MedallionEndToEndTest {
   }
 
   @Test
+  @Order(1)
+  void applyAskingInJsonModeShowsThePlanAndTheQuestionOnStderr() {
+    var stdin = System.in;
+    System.setIn(new java.io.ByteArrayInputStream("no\n".getBytes()));
+    CliRun r;
+    try {
+      r = mlv("apply", "--format", "json");
+    } finally {
+      System.setIn(stdin);
+    }
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    // stdout stays a document (here none, as nothing ran); what a person reads goes to stderr.
+    assertThat(r.out()).as(r.toString()).isEmpty();
+    assertThat(r.err())
+        .contains("+ create   silver.trials_clean")
+        .contains("Apply these changes? Only 'yes' is accepted: ")
+        .contains("Apply cancelled.");
+    assertThat(r.err().indexOf("+ create")).isLessThan(r.err().indexOf("Apply these changes?"));
+  }
+
+  @Test
   @Order(2)
   void refreshBeforeApplySaysWhatToDo() {
     CliRun r = mlv("refresh", "--quiet");
@@ -225,6 +246,31 @@ class MedallionEndToEndTest {
     assertThat(seed.err())
         .contains("warning: bronze.formulas: column launch_year INT added")
         .contains("inferred from the seed file");
+  }
+
+  @Test
+  @Order(9)
+  void throughAPipeThePlanComesBeforeTheRefreshProgress() throws IOException {
+    Files.writeString(
+        Path.of(project, "views/gold/repeat_winners.sql"),
+        "CREATE MATERIALIZED LAKE VIEW gold.repeat_winners AS\n"
+            + "SELECT formula_id, trials FROM gold.formula_preference WHERE trials > 2");
+    // stdout buffered as through a pipe, stderr not, both into one stream as with 2>&1.
+    java.io.StringWriter both = new java.io.StringWriter();
+    int code =
+        Main.run(
+            new java.io.PrintWriter(new java.io.BufferedWriter(both, 1 << 16)),
+            new java.io.PrintWriter(both, true),
+            "apply",
+            "--auto-approve",
+            "-p",
+            project);
+    String seen = both.toString();
+    assertThat(code).as(seen).isZero();
+    assertThat(seen.indexOf("Plan for project"))
+        .as(seen)
+        .isNotNegative()
+        .isLessThan(seen.indexOf("started"));
   }
 
   private static JsonNode view(JsonNode run, String id) {
