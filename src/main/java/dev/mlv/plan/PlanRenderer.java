@@ -1,5 +1,6 @@
 package dev.mlv.plan;
 
+import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.lineage.NameResolver;
 import dev.mlv.schedule.ScheduleChange;
 import dev.mlv.schedule.SchedulePlan;
@@ -75,8 +76,15 @@ public final class PlanRenderer {
     }
     schedules(sb, plan.schedules());
     sb.append('\n');
-    if (!plan.hasChanges()) {
+    if (!plan.hasChanges() && plan.orphans().isEmpty()) {
       sb.append("No changes. The target matches the project.\n");
+    } else if (!plan.hasChanges()) {
+      // Views left behind without --prune are no change to apply, yet the target does not match.
+      int n = plan.orphans().size();
+      sb.append("No changes to apply; ")
+          .append(DiagnosticRenderer.plural(n, "deployed view"))
+          .append(n == 1 ? " is" : " are")
+          .append(" no longer in the project (see above).\n");
     } else {
       sb.append(
           String.format(

@@ -273,6 +273,19 @@ class MedallionEndToEndTest {
         .isLessThan(seen.indexOf("started"));
   }
 
+  @Test
+  @Order(10)
+  void aDeletedViewIsNotCalledNoChange() throws IOException {
+    Files.delete(Path.of(project, "views/gold/repeat_winners.sql"));
+    CliRun plan = mlv("plan", "--detailed-exitcode");
+    // Not pruned, the orphan is no change to apply (exit 0), but the target does not match.
+    assertThat(plan.exitCode()).as(plan.toString()).isZero();
+    assertThat(plan.out())
+        .contains("(dropped only with --prune): gold.repeat_winners")
+        .contains("No changes to apply; 1 deployed view is no longer in the project (see above).")
+        .doesNotContain("The target matches the project");
+  }
+
   private static JsonNode view(JsonNode run, String id) {
     for (JsonNode v : run.path("views")) {
       if (v.path("id").asText().equals(id)) {

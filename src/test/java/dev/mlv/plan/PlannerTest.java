@@ -244,6 +244,24 @@ class PlannerTest {
   }
 
   @Test
+  void aPlanThatLeavesAnOrphanDoesNotSayTheTargetMatches() throws IOException {
+    String sql = "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT 1 AS x";
+    Project p = project("a.sql", sql);
+    Map<ObjectId, DeployedView> views = new HashMap<>();
+    views.put(ObjectId.parse("ws.lh.s.a"), deployed("ws.lh.s.a", sql, p));
+    views.put(
+        ObjectId.parse("ws.lh.s.gone"),
+        deployed("ws.lh.s.gone", "CREATE MATERIALIZED LAKE VIEW s.gone AS SELECT 2", p));
+    Plan plan = plan(p, views, false);
+    assertThat(plan.hasChanges()).isFalse();
+    assertThat(PlanRenderer.text(plan, p.names(), true))
+        .contains("no longer in the project (dropped only with --prune): s.gone")
+        .doesNotContain("The target matches the project")
+        .endsWith(
+            "No changes to apply; 1 deployed view is no longer in the project (see above).\n");
+  }
+
+  @Test
   void savedPlansRoundTripThroughJson() throws IOException {
     Project p = project("a.sql", "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT 'it''s' AS x");
     Plan plan = plan(p, Map.of(), false);
