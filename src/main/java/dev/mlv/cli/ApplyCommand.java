@@ -90,13 +90,19 @@ public final class ApplyCommand implements Callable<Integer> {
               "PLAN_STALE",
               "the plan was made for target '" + plan.target() + "', not '" + target.name() + "'");
         }
-        if (!plan.stateFingerprint().equals(target.state(project).fingerprint())) {
+        // The plan's own project first: another project's plan differs in everything below, and
+        // "the deployed views changed" would send the user looking in the wrong place.
+        if (!plan.project().equals(project.config().name())) {
           throw new MlvException(
               "PLAN_STALE",
-              "the deployed views or tables changed since "
-                  + planFile
-                  + " was made (a view applied, a source loaded, change data feed turned on or"
-                  + " off); run 'mlv plan' again");
+              planFile
+                  + " was made for project '"
+                  + plan.project()
+                  + "', not '"
+                  + project.config().name()
+                  + "' (in "
+                  + project.config().root()
+                  + "); apply it in its own project, or run 'mlv plan' here");
         }
         if (!plan.projectFingerprint().equals(Planner.projectFingerprint(project))) {
           throw new MlvException(
@@ -105,6 +111,14 @@ public final class ApplyCommand implements Callable<Integer> {
                   + planFile
                   + " was made; run 'mlv plan'"
                   + " again");
+        }
+        if (!plan.stateFingerprint().equals(target.state(project).fingerprint())) {
+          throw new MlvException(
+              "PLAN_STALE",
+              "the deployed views or tables changed since "
+                  + planFile
+                  + " was made (a view applied, a source loaded, change data feed turned on or"
+                  + " off); run 'mlv plan' again");
         }
       } else {
         DeployedState state = target.state(project);

@@ -235,10 +235,21 @@ public final class PlanJson {
       if (root == null || !root.isObject()) {
         throw new IllegalArgumentException("not a JSON object");
       }
-      int version = root.path("formatVersion").asInt(-1);
-      if (version != Plan.FORMAT_VERSION) {
-        throw new IllegalArgumentException(
-            "formatVersion " + version + " is not " + Plan.FORMAT_VERSION);
+      // Any JSON can be passed here (a run report, a lineage graph): say what it lacks as a plan
+      // before its version, which other mlv documents share.
+      if (!root.path("precondition").isObject() || !root.path("changes").isArray()) {
+        throw new IllegalArgumentException("it has no \"precondition\" or \"changes\"");
+      }
+      JsonNode version = root.path("formatVersion");
+      if (!version.isInt() || version.asInt() != Plan.FORMAT_VERSION) {
+        throw new MlvException(
+            "PLAN_FILE",
+            source
+                + " is a plan of formatVersion "
+                + (version.isMissingNode() ? "(none)" : version.toString())
+                + ", and this mlv reads formatVersion "
+                + Plan.FORMAT_VERSION
+                + "; make it again with 'mlv plan -o FILE'");
       }
       List<Change> changes = new ArrayList<>();
       for (JsonNode c : root.withArray("changes")) {

@@ -153,10 +153,21 @@ class MedallionEndToEndTest {
 
   @Test
   @Order(4)
-  void aStalePlanIsRefused() {
+  void aStalePlanIsRefused() throws IOException {
     CliRun r = mlv("apply", tmp.resolve("plan.json").toString());
     assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(r.err()).contains("the deployed views or tables changed since");
+    // A plan of another project is refused for that reason, not for a change in the lakehouse.
+    Path other = tmp.resolve("other-plan.json");
+    Files.writeString(
+        other,
+        Files.readString(tmp.resolve("plan.json"))
+            .replace("\"project\" : \"medallion\"", "\"project\" : \"sales\""));
+    CliRun foreign = mlv("apply", other.toString(), "--auto-approve");
+    assertThat(foreign.exitCode()).as(foreign.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(foreign.err())
+        .contains("other-plan.json was made for project 'sales', not 'medallion'")
+        .doesNotContain("changed since");
   }
 
   @Test

@@ -275,5 +275,16 @@ class PlannerTest {
         .hasMessageContaining("p.json is not a saved mlv plan");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> PlanJson.read("nope", "p.json"))
         .hasMessageContaining("p.json is not a saved mlv plan");
+    // A run report shares formatVersion 1 with plans: what it lacks is a plan's fields.
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> PlanJson.read("{\"formatVersion\":1,\"run\":{}}", "run.json"))
+        .hasMessageContaining("run.json is not a saved mlv plan (it has no \"precondition\"")
+        .hasMessageNotContaining("formatVersion");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                PlanJson.read(
+                    "{\"formatVersion\":2,\"precondition\":{},\"changes\":[]}", "new.json"))
+        .hasMessageContaining(
+            "new.json is a plan of formatVersion 2, and this mlv reads" + " formatVersion 1");
   }
 }
