@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.lineage.NameResolver;
 import java.util.List;
 import java.util.Map;
@@ -54,15 +55,36 @@ public final class RunRenderer {
       v.error()
           .ifPresent(e -> e.lines().forEach(l -> sb.append("            ").append(l).append('\n')));
     }
-    long completed = run.views().stream().filter(v -> v.status() == ViewStatus.Completed).count();
-    long failed = run.views().stream().filter(v -> v.status() == ViewStatus.Failed).count();
-    long skipped = run.views().stream().filter(v -> v.status() == ViewStatus.Skipped).count();
-    long planned = run.views().stream().filter(v -> v.status() == ViewStatus.Planned).count();
-    sb.append(
-        planned > 0
-            ? planned + " views planned\n"
-            : completed + " completed, " + failed + " failed, " + skipped + " skipped\n");
+    sb.append(summary(run.views())).append('\n');
     return sb.toString();
+  }
+
+  /**
+   * The last line of the text report. A view the strategy skipped is Completed in the model, as in
+   * Fabric, but "completed" would read as refreshed here: it is counted as up to date.
+   */
+  static String summary(List<ViewRun> views) {
+    long planned = views.stream().filter(v -> v.status() == ViewStatus.Planned).count();
+    if (planned > 0) {
+      return DiagnosticRenderer.plural(planned, "view") + " planned";
+    }
+    long upToDate =
+        views.stream()
+            .filter(v -> v.status() == ViewStatus.Completed && "skip".equals(v.strategy()))
+            .count();
+    long completed = views.stream().filter(v -> v.status() == ViewStatus.Completed).count();
+    long failed = views.stream().filter(v -> v.status() == ViewStatus.Failed).count();
+    long skipped = views.stream().filter(v -> v.status() == ViewStatus.Skipped).count();
+    return DiagnosticRenderer.plural(views.size(), "view")
+        + ": "
+        + (completed - upToDate)
+        + " refreshed, "
+        + upToDate
+        + " up to date (no new data), "
+        + failed
+        + " failed, "
+        + skipped
+        + " skipped";
   }
 
   private static String violations(Map<String, Long> violations) {

@@ -53,6 +53,42 @@ class RunRendererTest {
     assertThat(RunRenderer.read(JSON.readTree(RunRenderer.json(running)))).isEqualTo(running);
   }
 
+  private static ViewRun view(String name, ViewStatus status, String strategy) {
+    return new ViewRun(
+        ObjectId.parse("ws.lh.s." + name),
+        status,
+        strategy,
+        "WHY: because",
+        0,
+        0,
+        Map.of(),
+        0,
+        Optional.empty());
+  }
+
+  @Test
+  void theSummaryCountsViewsTheStrategySkippedAsUpToDateNotAsRefreshed() {
+    List<ViewRun> allSkipped =
+        List.of(
+            view("a", ViewStatus.Completed, "skip"),
+            view("b", ViewStatus.Completed, "skip"),
+            view("c", ViewStatus.Completed, "skip"));
+    assertThat(RunRenderer.summary(allSkipped))
+        .isEqualTo("3 views: 0 refreshed, 3 up to date (no new data), 0 failed, 0 skipped");
+    assertThat(
+            RunRenderer.summary(
+                List.of(
+                    view("a", ViewStatus.Completed, "incremental"),
+                    view("b", ViewStatus.Completed, "skip"),
+                    view("c", ViewStatus.Failed, "full"),
+                    view("d", ViewStatus.Skipped, "skip"))))
+        .isEqualTo("4 views: 1 refreshed, 1 up to date (no new data), 1 failed, 1 skipped");
+    assertThat(RunRenderer.summary(List.of(view("a", ViewStatus.Completed, "full"))))
+        .isEqualTo("1 view: 1 refreshed, 0 up to date (no new data), 0 failed, 0 skipped");
+    assertThat(RunRenderer.summary(List.of(view("a", ViewStatus.Planned, "full"))))
+        .isEqualTo("1 view planned");
+  }
+
   @Test
   void somethingElseIsRefused() throws Exception {
     assertThatThrownBy(() -> RunRenderer.read(JSON.readTree("{\"run\": {\"status\": \"Nope\"}}")))
