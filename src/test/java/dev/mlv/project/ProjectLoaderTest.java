@@ -47,6 +47,17 @@ class ProjectLoaderTest {
   }
 
   @Test
+  void durationsAreWrittenBackAsMlvYmlTakesThem() {
+    assertThat(ProjectDefaults.durationText(Duration.ofSeconds(1))).isEqualTo("1s");
+    assertThat(ProjectDefaults.durationText(Duration.ofSeconds(90))).isEqualTo("90s");
+    assertThat(ProjectDefaults.durationText(Duration.ofMinutes(30))).isEqualTo("30m");
+    assertThat(ProjectDefaults.durationText(Duration.ofHours(24))).isEqualTo("24h");
+    assertThat(ProjectDefaults.durationText(Duration.ofDays(2))).isEqualTo("2d");
+    assertThat(ProjectDefaults.durationText(Duration.ofHours(36))).isEqualTo("36h");
+    assertThat(ProjectDefaults.durationText(Duration.ofMillis(300))).isEqualTo("0.3s");
+  }
+
+  @Test
   void fourRequiredKeysMakeAProjectWithTheImplicitLocalTarget() throws IOException {
     LoadResult result = load(BASE);
 

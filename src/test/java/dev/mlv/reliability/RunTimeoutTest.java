@@ -2,6 +2,8 @@ package dev.mlv.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mlv.cli.CliRun;
 import dev.mlv.cli.ExitCodes;
 import java.nio.file.Files;
@@ -38,6 +40,13 @@ class RunTimeoutTest {
         p.resolve("views/gold/slow.sql"),
         "CREATE MATERIALIZED LAKE VIEW gold.slow AS SELECT COUNT(*) AS n FROM bronze.seq a\n"
             + "CROSS JOIN bronze.seq b CROSS JOIN bronze.seq c WHERE a.id + b.id + c.id >= 0\n");
+    // Downstream of the view the limit stops, and beside it (started after it: --parallelism 1).
+    Files.writeString(
+        p.resolve("views/gold/after.sql"),
+        "CREATE MATERIALIZED LAKE VIEW gold.after AS SELECT n FROM gold.slow\n");
+    Files.writeString(
+        p.resolve("views/gold/zz_beside.sql"),
+        "CREATE MATERIALIZED LAKE VIEW gold.zz_beside AS SELECT COUNT(*) AS n FROM bronze.seq\n");
     ok(p, "sql", "CREATE SCHEMA IF NOT EXISTS bronze");
     ok(p, "sql", "CREATE TABLE bronze.seq (id BIGINT) USING delta");
     ok(p, "sql", "INSERT INTO bronze.seq SELECT id FROM range(10)");
@@ -48,18 +57,35 @@ class RunTimeoutTest {
     Files.writeString(p.resolve("mlv.yml"), yml + "defaults:\n  refresh_timeout: 4s\n");
 
     long t0 = System.nanoTime();
-    CliRun r = mlv(p, "refresh", "--format", "json", "--quiet");
+    CliRun r = mlv(p, "refresh", "--format", "json", "--quiet", "--parallelism", "1");
     long seconds = (System.nanoTime() - t0) / 1_000_000_000;
 
     assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
     assertThat(r.out())
         .containsPattern("\"status\"\\s*:\\s*\"Failed\"")
         .contains("RUN_TIMEOUT")
-        .contains("cancelled");
+        .contains("cancelled")
+        // The limit as mlv.yml has it, not Duration's PT4S.
+        .contains("time limit of 4s ");
+    JsonNode views = new ObjectMapper().readTree(r.out()).path("views");
+    assertThat(view(views, "gold.after").path("status").asText()).isEqualTo("Skipped");
+    assertThat(view(views, "gold.after").path("reason").asText())
+        .isEqualTo("upstream gold.slow failed");
+    assertThat(view(views, "gold.zz_beside").path("status").asText()).isEqualTo("Failed");
+    assertThat(view(views, "gold.zz_beside").path("reason").asText()).isEqualTo("RUN_TIMEOUT");
     assertThat(seconds).as("the refresh stopped soon after its limit").isLessThan(60);
     assertThat(commits(table)).isEqualTo(commits);
     CliRun n = ok(p, "sql", "SELECT n FROM gold.slow", "--format", "csv");
     assertThat(n.out()).isEqualTo("n\n1000\n");
+  }
+
+  private static JsonNode view(JsonNode views, String name) {
+    for (JsonNode v : views) {
+      if (v.path("id").asText().endsWith("." + name)) {
+        return v;
+      }
+    }
+    throw new AssertionError("no view " + name + " in " + views);
   }
 
   private static long commits(Path log) throws Exception {

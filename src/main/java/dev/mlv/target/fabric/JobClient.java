@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mlv.diag.MlvException;
+import dev.mlv.project.ProjectDefaults;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -250,9 +251,7 @@ final class JobClient {
                 "the refresh job "
                     + j.id()
                     + " ran past the refresh timeout ("
-                    + (timeout.toMinutes() >= 1
-                        ? timeout.toMinutes() + " min"
-                        : timeout.toMillis() / 1000.0 + " s")
+                    + ProjectDefaults.durationText(timeout)
                     + ") and was cancelled");
           });
     } catch (MlvException e) {

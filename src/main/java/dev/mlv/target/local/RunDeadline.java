@@ -1,5 +1,6 @@
 package dev.mlv.target.local;
 
+import dev.mlv.project.ProjectDefaults;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executors;
@@ -45,7 +46,8 @@ final class RunDeadline implements AutoCloseable {
     expired = true;
     SparkContext sc = context.get();
     if (sc != null && !sc.isStopped()) {
-      sc.cancelJobGroup(group, "the run exceeded its time limit of " + limit);
+      sc.cancelJobGroup(
+          group, "the run exceeded its time limit of " + ProjectDefaults.durationText(limit));
     }
   }
 
@@ -61,7 +63,8 @@ final class RunDeadline implements AutoCloseable {
     try {
       if (expired) {
         // Cancelling a group affects only jobs that exist; one submitted later must not run.
-        throw new IllegalStateException("the run exceeded its time limit of " + limit);
+        throw new IllegalStateException(
+            "the run exceeded its time limit of " + ProjectDefaults.durationText(limit));
       }
       return work.get();
     } finally {
@@ -72,7 +75,7 @@ final class RunDeadline implements AutoCloseable {
   /** The error of a view whose refresh was stopped by the limit. */
   String message() {
     return "the run exceeded its time limit of "
-        + limit
+        + ProjectDefaults.durationText(limit)
         + " (defaults.refresh_timeout) while this view was refreshing; its refresh was cancelled"
         + " and the table left at its previous version";
   }

@@ -264,7 +264,7 @@ class FabricRefreshJobTest {
             "silver.orders_clean Failed RUN_TIMEOUT",
             "gold.by_customer Skipped upstream silver.orders_clean failed");
     assertThat(run.views().get(0).error().orElseThrow())
-        .contains("ran past the refresh timeout (0.3 s) and was cancelled");
+        .contains("ran past the refresh timeout (0.3s) and was cancelled");
     assertThat(statuses()).contains("Cancelled");
     assertThat(fabric.target.runs(5)).extracting(RunReport::id).contains(run.id());
   }
