@@ -1,5 +1,6 @@
 package dev.mlv.cli;
 
+import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.refresh.Strategy;
@@ -56,9 +57,11 @@ final class ProgressView {
     String detail =
         run.status() == ViewStatus.Completed && !"skip".equals(run.strategy())
             ? " ("
-                + run.files().map(f -> f.ingested() + " files, ").orElse("")
-                + run.rowsWritten()
-                + " rows, "
+                + run.files()
+                    .map(f -> DiagnosticRenderer.plural(f.ingested(), "file") + ", ")
+                    .orElse("")
+                + DiagnosticRenderer.plural(run.rowsWritten(), "row")
+                + ", "
                 + run.durationMs()
                 + " ms)"
             : run.status() == ViewStatus.Failed

@@ -1,5 +1,6 @@
 package dev.mlv.cli;
 
+import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.quality.HtmlReportRenderer;
@@ -94,14 +95,13 @@ public final class ReportCommand implements Callable<Integer> {
             "wrote "
                 + out
                 + ": "
-                + report.runs().size()
-                + " runs, "
-                + report.rowsDropped()
-                + " rows dropped, "
-                + report.violations()
-                + " violations in the last "
-                + days
-                + (days == 1 ? " day" : " days"));
+                + DiagnosticRenderer.plural(report.runs().size(), "run")
+                + ", "
+                + DiagnosticRenderer.plural(report.rowsDropped(), "row")
+                + " dropped, "
+                + DiagnosticRenderer.plural(report.violations(), "violation")
+                + " in the last "
+                + DiagnosticRenderer.plural(days, "day"));
     return ExitCodes.OK;
   }
 }

@@ -1,5 +1,6 @@
 package dev.mlv.cli;
 
+import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.diag.MlvException;
 import dev.mlv.project.Project;
 import dev.mlv.refresh.RunRenderer;
@@ -85,11 +86,11 @@ public final class RunsCommand implements Callable<Integer> {
                         v.status() == dev.mlv.refresh.ViewStatus.Completed && v.error().isPresent())
                 .count();
         out.printf(
-            "%-28s %-10s %s  %3d views, %d failed%s, %.1fs%n",
+            "%-28s %-10s %s  %9s, %d failed%s, %.1fs%n",
             r.id(),
             r.status(),
             r.startedAt(),
-            r.views().size(),
+            DiagnosticRenderer.plural(r.views().size(), "view"),
             failed,
             overGate == 0 ? "" : ", " + overGate + " over a quality gate",
             r.durationMs() / 1000.0);

@@ -1,5 +1,6 @@
 package dev.mlv.cli;
 
+import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.project.Project;
 import dev.mlv.target.local.LocalTarget;
 import dev.mlv.target.local.Seeder;
@@ -55,8 +56,10 @@ public final class SeedCommand implements Callable<Integer> {
     var out = spec.commandLine().getOut();
     for (var l : loaded) {
       out.printf(
-          "seeded %-40s %6d rows (version %d)%n",
-          project.names().display(l.table()), l.rows(), l.version());
+          "seeded %-40s %11s (version %d)%n",
+          project.names().display(l.table()),
+          DiagnosticRenderer.plural(l.rows(), "row"),
+          l.version());
       for (String change : l.schemaChanges()) {
         // Views reading the table may no longer resolve, or now compute with another type.
         spec.commandLine()

@@ -1,5 +1,6 @@
 package dev.mlv.quality;
 
+import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.lineage.ObjectId;
 import java.util.Locale;
 import java.util.Map;
@@ -41,12 +42,17 @@ public record GateBreach(
   public String message(String viewName) {
     String counts =
         gate == Gate.MAX_DROPPED_ROWS
-            ? "dropped " + dropped + " rows, more than " + gate.key() + " " + (long) limit
+            ? "dropped "
+                + DiagnosticRenderer.plural(dropped, "row")
+                + ", more than "
+                + gate.key()
+                + " "
+                + (long) limit
             : String.format(
                 Locale.ROOT,
-                "dropped %d of %d rows (%.2f%%), more than %s %s",
+                "dropped %d of %s (%.2f%%), more than %s %s",
                 dropped,
-                rowsIn,
+                DiagnosticRenderer.plural(rowsIn, "row"),
                 ratio() * 100,
                 gate.key(),
                 QualityGates.formatRatio(limit));

@@ -1,5 +1,6 @@
 package dev.mlv.quality;
 
+import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.quality.QualityReport.ConstraintTotal;
 import dev.mlv.quality.QualityReport.LineageEdge;
 import dev.mlv.quality.QualityReport.LineageNode;
@@ -101,7 +102,14 @@ public final class HtmlReportRenderer {
     List<Long> violations = new ArrayList<>();
     for (RunPoint p : r.runs()) {
       labels.add(WHEN.format(p.startedAt()));
-      tips.add("run " + p.id() + " (" + p.status() + ", " + p.views() + " views)");
+      tips.add(
+          "run "
+              + p.id()
+              + " ("
+              + p.status()
+              + ", "
+              + DiagnosticRenderer.plural(p.views(), "view")
+              + ")");
       marks.add(statusColor(p.status()));
       written.add(p.rowsWritten());
       dropped.add(p.rowsDropped());

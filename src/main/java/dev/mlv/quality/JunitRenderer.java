@@ -1,5 +1,6 @@
 package dev.mlv.quality;
 
+import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.refresh.RunReport;
@@ -43,8 +44,8 @@ public final class JunitRenderer {
               + " ("
               + v.reason()
               + "): "
-              + v.rowsWritten()
-              + " rows written, "
+              + DiagnosticRenderer.plural(v.rowsWritten(), "row")
+              + " written, "
               + v.rowsDropped()
               + " dropped";
       tests++;

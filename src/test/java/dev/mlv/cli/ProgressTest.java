@@ -27,6 +27,24 @@ class ProgressTest {
   }
 
   @Test
+  void oneFileAndOneRowAreSingular() {
+    ViewRun one =
+        new ViewRun(
+            SILVER,
+            ViewStatus.Completed,
+            "incremental",
+            "NEW_FILES",
+            1,
+            0,
+            Map.of(),
+            5,
+            Optional.empty(),
+            Optional.of(new dev.mlv.refresh.FileCounts(1, 0)));
+    assertThat(ProgressView.line(one, "silver.orders_clean", false))
+        .isEqualTo("  completed silver.orders_clean (1 file, 1 row, 5 ms)");
+  }
+
+  @Test
   void showsRunningViewsAndASummaryCutToTheWidth() {
     ProgressView view = new ProgressView(NAMES, false, 0);
     view.started(SILVER, new Strategy.Full("NEW_VIEW", ""), 0);

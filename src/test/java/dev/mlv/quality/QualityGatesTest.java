@@ -63,6 +63,15 @@ class QualityGatesTest {
   }
 
   @Test
+  void oneRowIsSingular() {
+    var oneOfOne =
+        new GateBreach(SILVER, GateBreach.Gate.MAX_DROPPED_ROWS, 1, 1, 0, Map.of("c", 1L));
+    assertThat(oneOfOne.message("s.v")).startsWith("quality gate: s.v dropped 1 row, more than");
+    var ratio = new GateBreach(SILVER, GateBreach.Gate.MAX_DROPPED_RATIO, 1, 1, 0.5, Map.of());
+    assertThat(ratio.message("s.v")).startsWith("quality gate: s.v dropped 1 of 1 row (100.00%)");
+  }
+
+  @Test
   void maxDroppedRatioTripsAboveTheLimitAndNotAtIt() {
     assertThat(check(ratio(0.3))).isEmpty(); // 3 of 10 is exactly 0.3
     assertThat(check(ratio(1))).isEmpty();

@@ -1,6 +1,7 @@
 package dev.mlv.target.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.ObjectId;
@@ -72,13 +73,13 @@ final class FileIngestor {
     String summary() {
       List<String> parts = new ArrayList<>();
       if (!added.isEmpty()) {
-        parts.add(count(added.size(), "new file"));
+        parts.add(DiagnosticRenderer.plural(added.size(), "new file"));
       }
       if (!replaced.isEmpty()) {
-        parts.add(count(replaced.size(), "replaced file"));
+        parts.add(DiagnosticRenderer.plural(replaced.size(), "replaced file"));
       }
       if (!deleted.isEmpty()) {
-        parts.add(count(deleted.size(), "deleted file"));
+        parts.add(DiagnosticRenderer.plural(deleted.size(), "deleted file"));
       }
       return String.join(", ", parts);
     }
@@ -119,7 +120,7 @@ final class FileIngestor {
           int n = c.replaced().size() + c.deleted().size();
           kept =
               "; "
-                  + count(n, "replaced or deleted file")
+                  + DiagnosticRenderer.plural(n, "replaced or deleted file")
                   + " keep"
                   + (n == 1 ? "s" : "")
                   + " the rows ingested before (APPEND_ONLY)";
@@ -127,7 +128,8 @@ final class FileIngestor {
         return c.added().isEmpty()
             ? new Strategy.Skip("NO_NEW_FILES", "no new file in the source folder" + kept)
             : new Strategy.Incremental(
-                "NEW_FILES", count(c.added().size(), "new file") + " to ingest" + kept);
+                "NEW_FILES",
+                DiagnosticRenderer.plural(c.added().size(), "new file") + " to ingest" + kept);
       }
       case MIRROR -> {
         return c.none()
@@ -562,10 +564,6 @@ final class FileIngestor {
       throw new UncheckedIOException(e);
     }
     return out;
-  }
-
-  private static String count(int n, String what) {
-    return n + " " + what + (n == 1 ? "" : "s");
   }
 
   private static String more(int files) {

@@ -1,6 +1,7 @@
 package dev.mlv.target.local;
 
 import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.diag.MlvException;
 import dev.mlv.diag.Position;
 import dev.mlv.lineage.ObjectId;
@@ -377,8 +378,8 @@ final class LocalSql {
         "Created "
             + project.names().display(id)
             + ": "
-            + r.rowsWritten()
-            + " rows written, "
+            + DiagnosticRenderer.plural(r.rowsWritten(), "row")
+            + " written, "
             + r.rowsDropped()
             + " dropped");
   }

@@ -1,6 +1,7 @@
 package dev.mlv.target.local;
 
 import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.diag.MlvException;
 import dev.mlv.diag.Position;
 import dev.mlv.lineage.LineageGraph;
@@ -318,8 +319,8 @@ public final class LocalTarget implements Target {
                         + " stopped after "
                         + done.size()
                         + " of "
-                        + request.views().size()
-                        + " views, and a view being written was left as it was; the next run"
+                        + DiagnosticRenderer.plural(request.views().size(), "view")
+                        + ", and a view being written was left as it was; the next run"
                         + " records it as Interrupted");
               });
       RunListener untilStopped =
