@@ -10,6 +10,8 @@ import dev.mlv.target.SqlResultRenderer;
 import dev.mlv.target.Target;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -36,7 +38,10 @@ import picocli.CommandLine.Spec;
           + " empty string is \"\". JSON is an array of row objects with JSON types: exact"
           + " numbers, NaN and Infinity as strings, booleans, arrays, structs as objects, maps as"
           + " objects (as [{\"key\": k, \"value\": v}] when the keys are not strings), binary as"
-          + " base64, dates and timestamps as ISO-8601 strings, NULL as null."
+          + " base64, dates and timestamps as ISO-8601 strings, NULL as null. With several"
+          + " statements, JSON is one array holding each statement's array of rows, in order; a"
+          + " statement without a result set (INSERT, CREATE) gives an empty array, and in CSV"
+          + " and JSON its status line goes to stderr."
     },
     footer = {
       "",
@@ -74,7 +79,7 @@ public final class SqlCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (!java.util.List.of("table", "csv", "json").contains(format)) {
+    if (!List.of("table", "csv", "json").contains(format)) {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "unknown format '" + format + "'; use table, csv or json");
     }
@@ -99,16 +104,30 @@ public final class SqlCommand implements Callable<Integer> {
     Project project = ProjectLoading.loadValid(projectOptions, spec);
     String targetName = Targets.name(project.config(), targetOptions.target);
     var out = spec.commandLine().getOut();
+    var err = spec.commandLine().getErr();
+    boolean table = format.equals("table");
+    List<SqlResult> results = new ArrayList<>();
     try (Target target = Targets.open(project.config(), targetName, spec)) {
       for (SqlStatement st : parsed.statements()) {
         SqlResult result = target.sql(project, st);
-        out.print(SqlResultRenderer.render(result, format));
-        out.flush();
-        if (!result.columns().isEmpty() && result.message() != null) {
-          // On stderr, so that CSV and JSON output stay parseable.
-          spec.commandLine().getErr().println(result.message());
+        boolean said = result.message() != null && !result.message().isEmpty();
+        if (format.equals("json")) {
+          // Printed once all ran: several statements make one document, not one per statement.
+          results.add(result);
+        } else if (table || !result.columns().isEmpty()) {
+          out.print(SqlResultRenderer.render(result, format));
+          out.flush();
+        }
+        if (said && (!table || !result.columns().isEmpty())) {
+          // A note on a result, or in CSV and JSON a statement's status line ("Created ..."):
+          // on stderr, so that the output stays parseable.
+          err.println(result.message());
         }
       }
+    }
+    if (!results.isEmpty()) {
+      out.print(SqlResultRenderer.json(results));
+      out.flush();
     }
     return ExitCodes.OK;
   }

@@ -104,6 +104,24 @@ public final class SqlResultRenderer {
   }
 
   private static String json(SqlResult r) {
+    return write(rows(r));
+  }
+
+  /**
+   * The results of one run as one JSON document: one statement's array of row objects as {@link
+   * #render} gives it, and for several statements an array with one such array per statement, in
+   * order. A statement without a result set (an INSERT, a CREATE) is an empty array.
+   */
+  public static String json(List<SqlResult> results) {
+    if (results.size() == 1) {
+      return json(results.get(0));
+    }
+    ArrayNode all = JSON.createArrayNode();
+    results.forEach(r -> all.add(rows(r)));
+    return write(all);
+  }
+
+  private static ArrayNode rows(SqlResult r) {
     ArrayNode arr = JSON.createArrayNode();
     for (List<SqlValue> row : r.values()) {
       ObjectNode o = arr.addObject();
@@ -111,6 +129,10 @@ public final class SqlResultRenderer {
         o.set(r.columns().get(i), json(row.get(i)));
       }
     }
+    return arr;
+  }
+
+  private static String write(ArrayNode arr) {
     try {
       return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(arr) + "\n";
     } catch (JsonProcessingException e) {

@@ -237,6 +237,23 @@ class MedallionEndToEndTest {
         .isEqualTo(
             "[ {\n  \"a\" : [ 1, 2 ],\n  \"s\" : {\n    \"x\" : 1,\n    \"y\" : \"z\"\n  },\n"
                 + "  \"b\" : \"QQ==\",\n  \"dec\" : 1.50,\n  \"n\" : null,\n  \"e\" : \"\"\n} ]\n");
+    // Several statements in JSON are one document; status lines of MLV statements are on stderr.
+    CliRun two = mlv("sql", "--format", "json", "SELECT 1 AS a; SELECT 2 AS b");
+    assertThat(two.exitCode()).as(two.toString()).isZero();
+    assertThat(two.out()).isEqualTo("[ [ {\n  \"a\" : 1\n} ], [ {\n  \"b\" : 2\n} ] ]\n");
+    CliRun created =
+        mlv(
+            "sql",
+            "--format",
+            "json",
+            "CREATE MATERIALIZED LAKE VIEW silver.tmpv AS SELECT * FROM silver.trials_clean");
+    assertThat(created.exitCode()).as(created.toString()).isZero();
+    assertThat(created.out()).isEqualTo("[ ]\n");
+    assertThat(created.err()).contains("Created silver.tmpv: ");
+    CliRun dropped = mlv("sql", "--format", "csv", "DROP MATERIALIZED LAKE VIEW silver.tmpv");
+    assertThat(dropped.exitCode()).as(dropped.toString()).isZero();
+    assertThat(dropped.out()).isEmpty();
+    assertThat(dropped.err()).isNotBlank();
     assertThat(mlv("sql", typed, "--format", "csv").out())
         .isEqualTo("a,s,b,dec,n,e\n\"[1, 2]\",\"{1, z}\",[41],1.50,,\"\"\n");
   }

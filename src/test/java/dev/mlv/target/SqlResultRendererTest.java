@@ -118,4 +118,15 @@ class SqlResultRendererTest {
     assertThat(SqlResultRenderer.render(r, "json"))
         .isEqualTo("[ {\n  \"n\" : null,\n  \"e\" : \"\"\n} ]\n");
   }
+
+  @Test
+  void severalStatementsAreOneJsonArrayOfTheirRowArrays() {
+    SqlResult a = new SqlResult(List.of("a"), List.of(List.of("1")), null);
+    SqlResult created = SqlResult.message("Created silver.v: 8 rows written, 0 dropped");
+    // One statement keeps its own shape.
+    assertThat(SqlResultRenderer.json(List.of(a))).isEqualTo(SqlResultRenderer.render(a, "json"));
+    assertThat(SqlResultRenderer.json(List.of(created))).isEqualTo("[ ]\n");
+    assertThat(SqlResultRenderer.json(List.of(a, created, a)))
+        .isEqualTo("[ [ {\n  \"a\" : \"1\"\n} ], [ ], [ {\n  \"a\" : \"1\"\n} ] ]\n");
+  }
 }
