@@ -268,15 +268,20 @@ public final class Planner {
 
   private static List<ObjectId> downstream(LineageGraph graph, List<Change> changes) {
     Set<ObjectId> changed = new TreeSet<>();
+    Set<ObjectId> rebuilt = new TreeSet<>();
     for (Change c : changes) {
       if (c instanceof Change.Create || c instanceof Change.Replace || c instanceof Change.Rename) {
         changed.add(c.id());
+      }
+      if (c instanceof Change.Create || c instanceof Change.Replace) {
+        rebuilt.add(c.id());
       }
     }
     Set<ObjectId> affected = new LinkedHashSet<>();
     for (SortedSet<ObjectId> layer : graph.layers()) {
       for (ObjectId id : layer) {
-        if (changed.contains(id) || !graph.node(id).isView()) {
+        // A renamed view keeps its data, which is stale when something upstream changed.
+        if (rebuilt.contains(id) || !graph.node(id).isView()) {
           continue;
         }
         if (graph.upstream(id).stream()

@@ -202,6 +202,33 @@ class PlannerTest {
   }
 
   @Test
+  void aRenamedViewDownstreamOfAChangedOneIsRefreshed() throws IOException {
+    Project p =
+        project(
+            "a.sql",
+            "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT x FROM bronze.t WHERE x > 1",
+            "b2.sql",
+            "CREATE MATERIALIZED LAKE VIEW s.b2 AS SELECT COUNT(*) AS c FROM s.a");
+    Map<ObjectId, DeployedView> views = new HashMap<>();
+    views.put(
+        ObjectId.parse("ws.lh.s.a"),
+        deployed(
+            "ws.lh.s.a",
+            "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT x FROM bronze.t WHERE x > 0",
+            p));
+    views.put(
+        ObjectId.parse("ws.lh.s.b"),
+        deployed(
+            "ws.lh.s.b", "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT COUNT(*) AS c FROM s.a", p));
+    Plan plan = plan(p, views, false);
+    assertThat(plan.changes())
+        .extracting(c -> PlanJson.action(c) + " " + c.id().shortName())
+        .containsExactlyInAnyOrder("replace s.a", "rename s.b2");
+    // Renamed, its data is kept, and it was computed from the old s.a.
+    assertThat(plan.refresh()).extracting(ObjectId::shortName).containsExactly("s.b2");
+  }
+
+  @Test
   void aRemovedViewWithTheSameDefinitionIsARename() throws IOException {
     Project p =
         project("n.sql", "CREATE MATERIALIZED LAKE VIEW s.new_name AS SELECT x FROM bronze.t");
