@@ -111,6 +111,16 @@ public final class StrategyDecider {
   }
 
   public static Strategy decide(Input in, NameResolver names) {
+    // Whatever else is asked (--full, a new or changed definition), a refresh that reads a
+    // table that is gone fails: say so first, so a dry run knows it and skips what reads it.
+    for (var e : in.current().entrySet()) {
+      if (e.getValue() < 0) {
+        return new Strategy.Full(
+            "SOURCE_MISSING source=" + names.display(e.getKey()),
+            names.display(e.getKey())
+                + " does not exist any more; the refresh fails until it is back");
+      }
+    }
     if (in.forcedReason().isPresent()) {
       String code = in.forcedReason().get();
       return new Strategy.Full(
@@ -162,11 +172,6 @@ public final class StrategyDecider {
     }
     for (ObjectId id : changed) {
       Long before = consumed.get(id);
-      if (in.current().get(id) < 0) {
-        return new Strategy.Full(
-            "SOURCE_MISSING source=" + names.display(id),
-            names.display(id) + " does not exist any more; the refresh fails until it is back");
-      }
       if (before == null) {
         return new Strategy.Full("SOURCES_CHANGED", what + "; no version to read changes from");
       }

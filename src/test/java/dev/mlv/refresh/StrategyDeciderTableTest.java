@@ -440,6 +440,33 @@ class StrategyDeciderTableTest {
     };
   }
 
+  /** A dry run must know a refresh will fail, whatever else forces it to be full. */
+  @ParameterizedTest(name = "full={0} forced={1}")
+  @org.junit.jupiter.params.provider.CsvSource({"true, ''", "false, DEFINITION_CHANGED"})
+  void aMissingSourceIsTheReasonEvenForAFullOrForcedRefresh(boolean full, String forced) {
+    ObjectId a = NAMES.resolve(Name.of("bronze.a"));
+    Strategy s =
+        StrategyDecider.decide(
+            new StrategyDecider.Input(
+                NAMES.resolve(Name.of("gold.v")),
+                full,
+                forced.isEmpty() ? Optional.empty() : Optional.of(forced),
+                true,
+                RefreshPolicy.AUTO,
+                false,
+                Optional.of(Map.of(a, 3L)),
+                Map.of(a, -1L),
+                () ->
+                    RefreshAnalyzer.analyze(
+                        "SELECT id FROM bronze.a", Position.start(null), List.of()),
+                (source, version) -> {
+                  throw new AssertionError("a missing table's log is not read");
+                },
+                Optional.empty()),
+            NAMES);
+    assertThat(s.label() + " " + s.code()).isEqualTo("full SOURCE_MISSING source=bronze.a");
+  }
+
   private static Strategy decide(
       ObjectId a,
       long before,
