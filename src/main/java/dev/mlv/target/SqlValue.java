@@ -81,7 +81,7 @@ public sealed interface SqlValue {
    * {@code {k -> 1}} for a map, {@code [00 FF]} for binary and NULL inside them; null for a NULL
    * cell, so each format decides how to show that.
    */
-  static String display(SqlValue v) {
+  public static String display(SqlValue v) {
     return v == null ? null : shown(v);
   }
 

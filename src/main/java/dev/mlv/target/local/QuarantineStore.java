@@ -221,14 +221,21 @@ final class QuarantineStore {
       List<String> line = new ArrayList<>();
       List<dev.mlv.target.SqlValue> typed = new ArrayList<>();
       for (int i = 0; i < r.length(); i++) {
-        String text = r.isNullAt(i) ? null : cell(r.get(i));
+        // The view's own columns and the constraints keep their types (JSON numbers, arrays),
+        // and read as mlv sql shows them; the run id and time are shown as text.
+        boolean bookkeeping =
+            BOOKKEEPING_SHOWN.contains(columns.get(i)) || columns.get(i).equals(CONSTRAINTS);
+        dev.mlv.target.SqlValue value =
+            SparkValues.of(r.isNullAt(i) ? null : r.get(i), fields[i].dataType());
+        String text =
+            r.isNullAt(i)
+                ? null
+                : bookkeeping ? cell(r.get(i)) : dev.mlv.target.SqlValue.display(value);
         line.add(text);
-        // The view's own columns and the constraints keep their types (JSON numbers, arrays);
-        // the run id and time are shown as text, as the report and the table print them.
         typed.add(
             BOOKKEEPING_SHOWN.contains(columns.get(i))
                 ? (text == null ? null : new dev.mlv.target.SqlValue.Text(text))
-                : SparkValues.of(r.isNullAt(i) ? null : r.get(i), fields[i].dataType()));
+                : value);
       }
       cells.add(line);
       values.add(typed);

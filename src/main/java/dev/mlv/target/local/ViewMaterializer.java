@@ -188,18 +188,36 @@ public final class ViewMaterializer {
       SparkSession spark, String source, List<String> columns, List<Constraint> constraints) {
     return i -> {
       try {
-        return spark
-            .sql(
+        Dataset<Row> sample =
+            spark.sql(
                 "SELECT "
-                    + exampleRow(columns)
+                    + columns.stream()
+                        .limit(EXAMPLE_COLUMNS)
+                        .map(c -> "mlv_source." + SparkRuntime.quote(c))
+                        .collect(Collectors.joining(", "))
                     + " FROM (\n"
                     + source
                     + "\n) AS mlv_source WHERE "
                     + broken(constraints.get(i))
                     + " LIMIT "
-                    + FAILING_ROWS)
-            .as(org.apache.spark.sql.Encoders.STRING())
-            .collectAsList();
+                    + FAILING_ROWS);
+        org.apache.spark.sql.types.StructField[] fields = sample.schema().fields();
+        List<String> rows = new ArrayList<>();
+        for (Row r : sample.collectAsList()) {
+          List<String> cells = new ArrayList<>();
+          for (int k = 0; k < fields.length; k++) {
+            // As mlv sql shows values: binary in hex, NULL inside arrays and maps.
+            cells.add(
+                fields[k].name()
+                    + "="
+                    + (r.isNullAt(k)
+                        ? "NULL"
+                        : dev.mlv.target.SqlValue.display(
+                            SparkValues.of(r.get(k), fields[k].dataType()))));
+          }
+          rows.add(String.join(", ", cells));
+        }
+        return rows;
       } catch (Exception e) { // the failure itself is what the user needs; samples are a bonus
         return List.of();
       }

@@ -147,6 +147,55 @@ class QuarantineStoreTest {
         .noneMatch(t -> t.name().startsWith("mlv_source_"));
   }
 
+  /** Binary, arrays, maps, structs and TIMESTAMP_NTZ read as mlv sql shows them. */
+  @Test
+  void complexValuesAreShownAsMlvSqlShowsThemInTheTableAndInAFailure() {
+    String select =
+        "SELECT id, X'DEADBEEF' AS payload, array('p', CAST(NULL AS STRING)) AS tags, map('k', CAST(NULL AS STRING)) AS attrs,"
+            + " named_struct('a', CAST(NULL AS INT), 'b', 3.0D) AS loc,"
+            + " TIMESTAMP_NTZ'2025-02-01 10:00:00' AS at FROM VALUES (1), (2) AS t(id)";
+    ObjectId view = id("silver", "typed_q");
+    ObjectId quarantine = QuarantineStore.tableOf(view);
+    materializer.materialize(
+        new MaterializeRequest(
+            view,
+            select,
+            List.of(new Constraint("one", "id = 1", OnMismatch.DROP, AT)),
+            List.of(),
+            Optional.empty(),
+            Map.of()),
+        Optional.of(new ViewMaterializer.QuarantineTarget(quarantine, "run-t")));
+    SqlResult q = QuarantineStore.read(spark, dir(quarantine), Optional.empty(), 10);
+    Map<String, String> row = new TreeMap<>();
+    for (int i = 0; i < q.columns().size(); i++) {
+      row.put(q.columns().get(i), q.rows().get(0).get(i));
+    }
+    assertThat(row)
+        .containsEntry("payload", "[DE AD BE EF]")
+        .containsEntry("tags", "[p, NULL]")
+        .containsEntry("attrs", "{k -> NULL}")
+        .containsEntry("loc", "{NULL, 3.0}")
+        .containsEntry("at", "2025-02-01 10:00:00")
+        .containsEntry(QuarantineStore.CONSTRAINTS, "one");
+
+    MlvException failure =
+        catchThrowableOfType(
+            MlvException.class,
+            () ->
+                materializer.materialize(
+                    new MaterializeRequest(
+                        id("silver", "typed_fail"),
+                        select,
+                        List.of(new Constraint("one", "id = 1", OnMismatch.FAIL, AT)),
+                        List.of(),
+                        Optional.empty(),
+                        Map.of()),
+                    Optional.empty()));
+    assertThat(failure.getMessage())
+        .contains(
+            "id=2, payload=[DE AD BE EF], tags=[p, NULL], attrs={k -> NULL}, loc={NULL, 3.0}");
+  }
+
   @Test
   void aColumnNamedLikeTheBookkeepingIsRefusedBeforeAnythingIsWritten() {
     ObjectId view = id("silver", "trials_clash");
