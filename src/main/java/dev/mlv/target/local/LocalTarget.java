@@ -600,12 +600,19 @@ public final class LocalTarget implements Target {
    */
   private static Optional<ViewDefinition> deployedDefinition(
       Project project, ObjectId id, DeployedView deployed) {
-    Optional<ViewDefinition> mine =
-        project
-            .view(id)
-            .map(dev.mlv.project.ProjectView::definition)
-            .filter(d -> d.statement().equals(deployed.definition()));
-    return mine.isPresent() ? mine : parseDefinition(deployed.definition());
+    Optional<ViewDefinition> file = project.view(id).map(dev.mlv.project.ProjectView::definition);
+    if (file.isPresent() && file.get().statement().equals(deployed.definition())) {
+      return file;
+    }
+    Optional<ViewDefinition> parsed = parseDefinition(deployed.definition());
+    // A file that differs only in formatting (plan: no change) is the same view; its parse
+    // places an error at the file's line and column rather than in the deployed text.
+    if (file.isPresent()
+        && parsed.isPresent()
+        && file.get().fingerprint().equals(parsed.get().fingerprint())) {
+      return file;
+    }
+    return parsed;
   }
 
   /** The tables a definition of view {@code id} reads, resolved with the project's defaults. */

@@ -486,6 +486,43 @@ class LocalTargetTest {
     java.nio.file.Files.delete(dir.resolve("views/silver/broken.sql"));
   }
 
+  @Test
+  void aRefreshErrorOfAViewWhoseFileIsOnlyReformattedIsPlacedInTheFile() throws IOException {
+    applied("");
+    // Formatting only (plan: no change): the file is what the error must point into.
+    write(
+        "views/gold/by_customer.sql",
+        "-- totals\nCREATE MATERIALIZED LAKE VIEW gold.by_customer AS\n"
+            + "  SELECT customer,\n         SUM(amount)   AS total\n"
+            + "  FROM silver.orders_clean GROUP BY customer\n");
+    write(
+        "views/silver/orders_clean.sql",
+        TargetContractTest.SILVER
+            .replace("amount > 0", "amt > 0")
+            .replace("SELECT id, customer, amount", "SELECT id, customer, amount AS amt"));
+    Project edited = project("");
+    dev.mlv.plan.Plan plan = plan(edited);
+    assertThat(plan.changes())
+        .extracting(c -> c.getClass().getSimpleName() + " " + c.id().name())
+        .containsExactly("Replace orders_clean", "NoOp by_customer");
+
+    RunReport run = target.apply(edited, plan, RunListener.NONE);
+
+    ViewRun gold =
+        run.views().stream()
+            .filter(v -> v.id().name().equals("by_customer"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(gold.status()).isEqualTo(ViewStatus.Failed);
+    assertThat(gold.error())
+        .get()
+        .asString()
+        .startsWith("views/gold/by_customer.sql:4:")
+        .contains("`amount`");
+    write("views/silver/orders_clean.sql", TargetContractTest.SILVER);
+    write("views/gold/by_customer.sql", TargetContractTest.GOLD);
+  }
+
   // ---- names ----
 
   @Test
