@@ -54,7 +54,8 @@ class SeedErrorsTest {
     Files.writeString(project.resolve("seeds/ragged.csv"), "a,b\n1,2,3\n4\n");
     Files.writeString(
         project.resolve("seeds/rfc.csv"),
-        "id,name,note\n1,\"Smith, John\",\"multi\nline note\"\n2,plain,\"has \"\"quotes\"\"\"\n");
+        "id,name,note\n1,\"Smith, John\",\"multi\nline note\"\n2,plain,\"has \"\"quotes\"\"\"\n"
+            + "3,\"\",\n");
     Files.writeString(project.resolve("seeds/unclosed.csv"), "a,b\n1,\"oops\n2,3\n");
     Files.writeString(project.resolve("seeds/dup.csv"), "a,A,b\n1,2,3\n");
     Files.writeString(project.resolve("seeds/fake.parquet"), "not parquet");
@@ -145,7 +146,9 @@ class SeedErrorsTest {
         .as(rows.toString())
         .contains("\"name\" : \"Smith, John\"")
         .contains("\"note\" : \"multi\\nline note\"")
-        .contains("\"note\" : \"has \\\"quotes\\\"\"");
+        .contains("\"note\" : \"has \\\"quotes\\\"\"")
+        // A quoted empty field is the empty string, an empty one NULL, as mlv sql writes them.
+        .contains("\"id\" : 3,\n  \"name\" : \"\",\n  \"note\" : null");
 
     CliRun unclosed = CliRun.inProject(project, "seed", "bronze.s_unclosed");
     assertPlainError(unclosed);
