@@ -203,6 +203,15 @@ public final class ProjectBuilder {
     }
     MlvParser.Result result = MlvParser.parse(start, text);
     diagnostics.addAll(result.diagnostics());
+    if (result.statements().isEmpty() && result.diagnostics().isEmpty()) {
+      // Emptying a file is how a view could be deleted by mistake: plan --prune drops it.
+      diagnostics.add(
+          Diagnostic.warning(
+              "EMPTY_FILE",
+              start,
+              "the file holds no statement, only blanks or comments",
+              "delete the file, or write the view's CREATE MATERIALIZED LAKE VIEW statement"));
+    }
     Map<ViewDefinition, QueryFacts> facts = new HashMap<>();
     for (SqlStatement st : result.statements()) {
       if (st instanceof SqlStatement.CreateView cv

@@ -247,6 +247,8 @@ class ValidateAndLineageTest {
         CREATE MATERIALIZED LAKE VIEW `My WS`.lh.silver.ok AS
         SELECT * EXCEPT (amount), o.* EXCEPT (id), date FROM bronze.orders o
         """,
+        "silver/emptied.sql",
+        "-- nothing left\n",
         "silver/bad.sql",
         """
         CREATE MATERIALIZED LAKE VIEW silver.bad
@@ -261,6 +263,7 @@ class ValidateAndLineageTest {
     assertThat(r.out())
         .doesNotContain("ok.sql")
         .contains("views/silver/bad.sql:2:2: error[CONSTRAINT_SUBQUERY]")
+        .contains("views/silver/emptied.sql:1:1: warning[EMPTY_FILE]")
         .contains("views/silver/bad.sql:3:17: error[PARTITION_COLUMN]")
         .contains("views/silver/bad.sql:4:21: error[COLUMN_NAME]: the expression SUM(amount)")
         .contains("views/silver/bad.sql:4:34: error[INVALID_IDENTIFIER]: 'ünï'")
