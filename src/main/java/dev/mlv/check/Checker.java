@@ -368,7 +368,16 @@ public final class Checker {
               "declare the table as a source in mlv.yml and read it by name"));
     }
     for (String fn : facts.functions()) {
-      if (!SparkFunctions.isBuiltin(fn)) {
+      if (fn.equals("identifier")) {
+        // IDENTIFIER('a.b') with one literal is read as the name; what is left is computed.
+        out.add(
+            Diagnostic.error(
+                "COMPUTED_NAME",
+                Places.call(body.sql(), body.position(), fn),
+                "IDENTIFIER(...) builds a table name from an expression, so mlv cannot tell which"
+                    + " table the view reads, nor order it in the lineage",
+                "write the name as one string literal, IDENTIFIER('bronze.orders'), or plainly"));
+      } else if (!SparkFunctions.isBuiltin(fn)) {
         out.add(
             Diagnostic.error(
                 "UDF",

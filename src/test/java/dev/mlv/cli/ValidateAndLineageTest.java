@@ -249,6 +249,9 @@ class ValidateAndLineageTest {
         """,
         "silver/emptied.sql",
         "-- nothing left\n",
+        "silver/computed.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.computed AS\n"
+            + "SELECT * FROM IDENTIFIER('bronze.' || 'orders')\n",
         "silver/bad.sql",
         """
         CREATE MATERIALIZED LAKE VIEW silver.bad
@@ -264,6 +267,7 @@ class ValidateAndLineageTest {
         .doesNotContain("ok.sql")
         .contains("views/silver/bad.sql:2:2: error[CONSTRAINT_SUBQUERY]")
         .contains("views/silver/emptied.sql:1:1: warning[EMPTY_FILE]")
+        .contains("views/silver/computed.sql:2:15: error[COMPUTED_NAME]")
         .contains("views/silver/bad.sql:3:17: error[PARTITION_COLUMN]")
         .contains("views/silver/bad.sql:4:21: error[COLUMN_NAME]: the expression SUM(amount)")
         .contains("views/silver/bad.sql:4:34: error[INVALID_IDENTIFIER]: 'ünï'")
