@@ -142,6 +142,20 @@ public final class ExplainRenderer {
     if (a.shape() == RefreshAnalysis.Shape.NONE) {
       return "always full (NOT_ANALYSABLE)";
     }
+    // A table whose appends feed the view and which must also stay unchanged (the right side of
+    // a LEFT JOIN, a subquery) can never meet both conditions.
+    java.util.Set<String> fed = new java.util.TreeSet<>();
+    java.util.Set<String> fixed = new java.util.TreeSet<>();
+    for (RefreshAnalysis.TableRef r : a.refs()) {
+      (r.context() == RefreshAnalysis.RefContext.FROM ? fed : fixed).add(r.name().dotted());
+    }
+    fed.retainAll(fixed);
+    if (!fed.isEmpty()) {
+      return "full whenever "
+          + String.join(", ", fed)
+          + " has new commits, else skipped: the view reads it both for its rows and where it"
+          + " must be unchanged (a LEFT JOIN's right side or a subquery)";
+    }
     String conditions =
         a.conditions().stream()
             // The condition only: "an expression over SUM is not merged; incremental only

@@ -440,6 +440,27 @@ class StrategyDeciderTableTest {
     };
   }
 
+  @Test
+  void aTableReadForItsRowsAndRequiredUnchangedIsNeverIncremental() {
+    for (String sql :
+        List.of(
+            "SELECT id, (SELECT max(v) FROM bronze.a) AS mx FROM bronze.a",
+            "SELECT x.id FROM bronze.a x LEFT JOIN bronze.a y ON x.id = y.id + 1")) {
+      assertThat(
+              ExplainRenderer.verdict(
+                  RefreshAnalyzer.analyze(sql, Position.start(null), List.of())))
+          .as(sql)
+          .startsWith("full whenever bronze.a has new commits, else skipped");
+    }
+    assertThat(
+            ExplainRenderer.verdict(
+                RefreshAnalyzer.analyze(
+                    "SELECT x.id FROM bronze.a x LEFT JOIN bronze.b y ON x.id = y.id",
+                    Position.start(null),
+                    List.of())))
+        .startsWith("incremental when");
+  }
+
   /** A dry run must know a refresh will fail, whatever else forces it to be full. */
   @ParameterizedTest(name = "full={0} forced={1}")
   @org.junit.jupiter.params.provider.CsvSource({"true, ''", "false, DEFINITION_CHANGED"})
