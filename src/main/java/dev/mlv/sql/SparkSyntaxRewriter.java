@@ -254,6 +254,12 @@ final class SparkSyntaxRewriter {
     }
 
     Result run() {
+      // Comments say nothing to the analysis, and Spark nests /* /* */ */ where Calcite does not.
+      for (Token c : Lexer.tokenize(sql)) {
+        if (c.kind() == Token.Kind.COMMENT) {
+          blank(c.offset(), c.end());
+        }
+      }
       frames.push(new boolean[] {true, false});
       int i = 0;
       while (i < t.size()) {
@@ -282,7 +288,9 @@ final class SparkSyntaxRewriter {
           || (next = adjacentStrings(i)) > 0
           || (next = trailingSemicolon(i)) > 0
           || (next = keywordAsName(i)) > 0
-          || (next = starExcept(i)) > 0) {
+          || (next = starExcept(i)) > 0
+          || (next = existsFunction(i)) > 0
+          || (next = parenthesisedTable(i)) > 0) {
         return next;
       }
       if (token.isSymbol("==")) {
@@ -713,6 +721,38 @@ final class SparkSyntaxRewriter {
       }
       out[token.end() - 1] = '\\';
       return i + 1;
+    }
+
+    /**
+     * Spark's higher-order {@code exists(array, x -> ...)}, which Calcite reads as EXISTS
+     * (subquery): spelt {@code forall}, a built-in of the same length and shape, for the analysis.
+     */
+    private int existsFunction(int i) {
+      if (!t.get(i).isWord("EXISTS")
+          || !symbol(i + 1, "(")
+          || is(i + 2, "SELECT")
+          || is(i + 2, "WITH")
+          || is(i + 2, "FROM")
+          || is(i + 2, "VALUES")
+          || symbol(i + 2, "(")) {
+        return -1;
+      }
+      replace(t.get(i).start(), "forall");
+      return i + 1;
+    }
+
+    /** {@code FROM (bronze.orders)}: Spark reads the table; Calcite wants a query there. */
+    private int parenthesisedTable(int i) {
+      if (!t.get(i).isSymbol("(") || !(is(i - 1, "FROM") || is(i - 1, "JOIN"))) {
+        return -1;
+      }
+      int end = qualifiedNameEnd(i + 1);
+      if (end == i + 1 || !symbol(end, ")")) {
+        return -1;
+      }
+      blank(t.get(i).start(), t.get(i).end());
+      blank(t.get(end).start(), t.get(end).end());
+      return i + 1; // the tokens are still visited, so the parenthesis frames stay paired
     }
 
     /** {@code * EXCEPT (a, b)} and {@code t.* EXCEPT (a)}: a star still, for Calcite. */

@@ -440,6 +440,24 @@ class StrategyDeciderTableTest {
     };
   }
 
+  /** Valid Spark that Calcite alone rejects is still analysed, not NOT_ANALYSABLE. */
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {
+        "SELECT id, exists(tags, t -> t = 'a') AS has_a FROM bronze.a",
+        "SELECT id FROM (bronze.a)",
+        "SELECT id /* a /* nested */ comment */ FROM bronze.a",
+        "SELECT id, date, range FROM bronze.a WHERE date > DATE'2020-01-01'",
+        "SELECT * EXCEPT (secret) FROM bronze.a"
+      })
+  void sparkOnlySyntaxIsAnalysed(String sql) {
+    dev.mlv.sql.RefreshAnalysis a = RefreshAnalyzer.analyze(sql, Position.start(null), List.of());
+    assertThat(a.shape())
+        .as(a.constructs().toString())
+        .isEqualTo(dev.mlv.sql.RefreshAnalysis.Shape.APPEND);
+    assertThat(a.refs()).extracting(r -> r.name().dotted()).containsExactly("bronze.a");
+  }
+
   @Test
   void aTableReadForItsRowsAndRequiredUnchangedIsNeverIncremental() {
     for (String sql :

@@ -70,7 +70,8 @@ class SparkSyntaxCorpusTest {
                 + " AND t.k IN (SELECT k FROM v) AND t.x > (SELECT avg(x) FROM w)",
             true),
         new Case("SELECT * FROM a, LATERAL (SELECT * FROM b WHERE b.k = a.k)", true),
-        new Case("SELECT id FROM orders WHERE exists(items, i -> i.qty > 0)", false),
+        new Case("SELECT id FROM orders WHERE exists(items, i -> i.qty > 0)", true),
+        new Case("SELECT id FROM orders WHERE name LIKE ANY ('a%', 'b%')", false),
         new Case("SELECT filter(xs, x -> x > 0) FROM arrays", true),
         new Case("SELECT * FROM delta.`/lake/bronze/events` JOIN dim ON true", true),
         new Case(
@@ -82,7 +83,7 @@ class SparkSyntaxCorpusTest {
         new Case(
             "SELECT * FROM lh.dbo.events VERSION AS OF 3 WHERE id IN"
                 + " (SELECT id FROM x WHERE exists(tags, t -> t = 'a'))",
-            false));
+            true));
   }
 
   @ParameterizedTest
