@@ -74,6 +74,8 @@ public final class RunsCommand implements Callable<Integer> {
       }
       if (runs.isEmpty()) {
         out.println("No runs yet.");
+      } else {
+        out.printf("%-24s %-11s %-20s  %s%n", "RUN", "STATUS", "STARTED (UTC)", "VIEWS");
       }
       for (RunReport r : runs) {
         long failed =
@@ -86,10 +88,12 @@ public final class RunsCommand implements Callable<Integer> {
                         v.status() == dev.mlv.refresh.ViewStatus.Completed && v.error().isPresent())
                 .count();
         out.printf(
-            "%-28s %-10s %s  %9s, %d failed%s, %.1fs%n",
+            java.util.Locale.ROOT,
+            "%-24s %-11s %-20s  %s, %d failed%s, %.1fs%n",
             r.id(),
             r.status(),
-            r.startedAt(),
+            // To the second: the stored nanoseconds only put the columns out of line.
+            r.startedAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
             DiagnosticRenderer.plural(r.views().size(), "view"),
             failed,
             overGate == 0 ? "" : ", " + overGate + " over a quality gate",

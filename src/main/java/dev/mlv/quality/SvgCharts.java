@@ -41,6 +41,7 @@ final class SvgCharts {
     }
     StringBuilder svg = open(label, height);
     double plotH = height - TOP - BOTTOM;
+    max += max % 2; // an even top keeps the middle tick a whole number: 0, 1, 2 (not 0, 1, 1)
     axis(svg, max, height);
     int n = Math.max(1, xLabels.size());
     double slot = (double) (WIDTH - LEFT - RIGHT) / n;
@@ -94,6 +95,7 @@ final class SvgCharts {
       }
     }
     StringBuilder svg = open(label, height);
+    max += max % 2; // an even top keeps the middle tick a whole number: 0, 1, 2 (not 0, 1, 1)
     axis(svg, max, height);
     double plotH = height - TOP - BOTTOM;
     int n = Math.max(1, xLabels.size());

@@ -133,7 +133,10 @@ class QualityEndToEndTest {
         .as(runs.toString())
         .contains("Completed")
         .contains("1 over a quality gate");
-    String id = runs.out().substring(0, runs.out().indexOf(' '));
+    assertThat(runs.out()).startsWith("RUN                      STATUS      STARTED (UTC)");
+    String row = runs.out().lines().skip(1).findFirst().orElseThrow();
+    assertThat(row).matches("\\S+ +Completed +\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ  .*");
+    String id = row.substring(0, row.indexOf(' '));
     assertThat(mlv("runs", id).out())
         .contains("quality gate: silver.trials_clean dropped 3 rows, more than max_dropped_rows 2");
   }

@@ -1,0 +1,33 @@
+package dev.mlv.quality;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class SvgChartsTest {
+  private static List<String> ticks(String svg) {
+    List<String> out = new ArrayList<>();
+    Matcher m = Pattern.compile("class=\"tick\">(\\d+)<").matcher(svg);
+    while (m.find()) {
+      out.add(m.group(1));
+    }
+    return out;
+  }
+
+  @Test
+  void theAxisOfASmallCountHasWholeDistinctTicks() {
+    List<SvgCharts.Series> one = List.of(new SvgCharts.Series("failed", "#c00", List.of(1L)));
+    assertThat(ticks(SvgCharts.lines("violations", List.of("run 1"), one, 120)))
+        .containsExactly("0", "1", "2");
+    assertThat(
+            ticks(SvgCharts.stackedColumns("rows", List.of("run 1"), List.of("t"), one, null, 120)))
+        .containsExactly("0", "1", "2");
+    List<SvgCharts.Series> four = List.of(new SvgCharts.Series("rows", "#0a0", List.of(4L)));
+    assertThat(ticks(SvgCharts.lines("rows", List.of("run 1"), four, 120)))
+        .containsExactly("0", "2", "4");
+  }
+}
