@@ -100,7 +100,8 @@ class SeedErrorsTest {
     assertPlainError(r);
     assertThat(r.err())
         .contains(
-            "error[SEED_FORMAT]: seed file seeds/fake.parquet for bronze.s_fake is not a Parquet");
+            "seeds/fake.parquet:1:1: error[SEED_FORMAT]: seed file seeds/fake.parquet for"
+                + " bronze.s_fake is not a Parquet");
     assertThat(table("s_fake")).doesNotExist();
   }
 

@@ -178,7 +178,7 @@ final class SeedProblems {
         return new MlvException(
             Diagnostic.error(
                 "SEED_FORMAT",
-                null,
+                start,
                 "seed file "
                     + shown
                     + " for "
