@@ -152,7 +152,7 @@ class ShellTest {
         .contains(
             "order_id | amount\n---------+-------\n1        | 120.5\n4        | 240.0\n(2 rows)")
         .contains("Usage: mlv plan")
-        .contains("mlv: Unknown option: '--nope'")
+        .contains("mlv: unknown option '--nope' for mlv lineage")
         .contains("(exit code 64)")
         // placed by the line of the piped input it is on (an answer counts as a line)
         .contains("<input>:11:15: ")
