@@ -84,7 +84,11 @@ public final class ExplainCommand implements Callable<Integer> {
     List<dev.mlv.diag.Diagnostic> own =
         errors.stream()
             .filter(
-                d -> d.position() != null && java.util.Objects.equals(d.position().file(), file))
+                d ->
+                    (d.position() != null && java.util.Objects.equals(d.position().file(), file))
+                        // Which definition is the view, or whether it can be ordered, is open.
+                        || d.ruleId().equals("DUPLICATE_VIEW")
+                        || d.ruleId().equals("CYCLE"))
             .toList();
     if (!own.isEmpty()) {
       throw new MlvException(own);

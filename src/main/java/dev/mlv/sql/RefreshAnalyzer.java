@@ -533,7 +533,8 @@ public final class RefreshAnalyzer {
         Role role = Role.KEY;
         String column = null;
         if (e instanceof SqlCall call && isAggregate(call)) {
-          String fn = call.getOperator().getName().toLowerCase(Locale.ROOT);
+          String fn =
+              SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT);
           boolean distinct = isDistinct(call);
           if (MERGEABLE.contains(fn) && !distinct) {
             role = Role.valueOf(fn.toUpperCase(Locale.ROOT));
@@ -754,7 +755,8 @@ public final class RefreshAnalyzer {
         if (call.getKind() == SqlKind.OVER && level != Level.EXPRESSION) {
           full(text(call), offset(call), "WINDOW_FUNCTION", "a window sees rows of earlier runs");
         }
-        String fn = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        String fn =
+            SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT);
         if (call.getOperator() instanceof SqlFunction && NonDeterministic.is(fn)) {
           full(
               text(call),
@@ -812,7 +814,7 @@ public final class RefreshAnalyzer {
     }
 
     private static boolean isAggregate(SqlCall call) {
-      String fn = call.getOperator().getName().toLowerCase(Locale.ROOT);
+      String fn = SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT);
       return (MERGEABLE.contains(fn) || OTHER_AGGREGATES.contains(fn))
           && call.getKind() != SqlKind.OVER;
     }
@@ -830,7 +832,8 @@ public final class RefreshAnalyzer {
     private static void collectAggregates(SqlNode node, List<String> found) {
       if (node instanceof SqlCall call && !isQuery(call) && call.getKind() != SqlKind.OVER) {
         if (isAggregate(call)) {
-          found.add(call.getOperator().getName().toLowerCase(Locale.ROOT));
+          found.add(
+              SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT));
         }
         for (SqlNode operand : call.getOperandList()) {
           if (operand != null) {

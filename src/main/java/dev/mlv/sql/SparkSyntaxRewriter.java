@@ -155,7 +155,54 @@ final class SparkSyntaxRewriter {
           "CURRENT",
           "UNSIGNED",
           "ASOF",
-          "GROUPING");
+          "GROUPING",
+          "WINDOW",
+          "VALUES",
+          "INTERVAL",
+          "DEFAULT",
+          "SET",
+          "UNIQUE",
+          "ANY",
+          "SOME",
+          "ALL",
+          "ROLLUP",
+          "MINUS",
+          "CALL",
+          "DESCRIBE");
+
+  /**
+   * Of those, words that are also clause or operator words (UNION ALL, WINDOW w AS, VALUES (1),
+   * INTERVAL 1 DAY, = ANY (...)): names only where a name must stand, before a comma, FROM...
+   */
+  private static final Set<String> NAMES_IN_PLACE =
+      Set.of(
+          "WINDOW",
+          "VALUES",
+          "INTERVAL",
+          "DEFAULT",
+          "SET",
+          "UNIQUE",
+          "ANY",
+          "SOME",
+          "ALL",
+          "ROLLUP",
+          "MINUS",
+          "CALL",
+          "DESCRIBE");
+
+  /** Words after which such a word is a clause word, never a name. */
+  private static final Set<String> CLAUSE_BEFORE =
+      Set.of("UNION", "INTERSECT", "EXCEPT", "MINUS", "WITH");
+
+  /** Words that end a name in a select list or a condition. */
+  private static final Set<String> NAME_ENDERS =
+      Set.of(
+          "FROM", "AS", "IS", "AND", "OR", "WHERE", "GROUP", "ORDER", "HAVING", "LIMIT", "ASC",
+          "DESC", "NULLS", "ON", "JOIN", "UNION", "BETWEEN", "LIKE", "IN", "NOT");
+
+  /** Words after which any(...) is the aggregate. */
+  private static final Set<String> CALL_BEFORE =
+      Set.of("SELECT", "WHERE", "AND", "OR", "NOT", "HAVING", "BY", "WHEN", "THEN", "ELSE");
 
   /**
    * The look-alike letters start here: the Myanmar block, which Calcite's lexer takes for letters
@@ -791,9 +838,20 @@ final class SparkSyntaxRewriter {
 
     private boolean standsAsName(int i) {
       SqlToken prev = at(i - 1);
-      // DATE'2026-01-01' is a literal, date(ts) and uuid() are calls.
-      if (kind(i + 1, SqlToken.Kind.STRING) || symbol(i + 1, "(")) {
+      String word = token(i).upper();
+      // DATE'2026-01-01' is a literal; date(ts) a call Calcite reads, uuid() and any(x) calls
+      // it does not, which are hidden too (the analysis reads the name back).
+      if (kind(i + 1, SqlToken.Kind.STRING)) {
         return false;
+      }
+      if (symbol(i + 1, "(")) {
+        // any(x) the aggregate, not LIKE ANY (...) nor = ANY (...).
+        return word.equals("UUID")
+            || (word.equals("ANY")
+                && prev != null
+                && (prev.isSymbol(",")
+                    || prev.isSymbol("(")
+                    || CALL_BEFORE.contains(prev.upper())));
       }
       if (prev != null && prev.isSymbol(".")) {
         return true;
@@ -803,27 +861,66 @@ final class SparkSyntaxRewriter {
           && (prev.isSymbol("::")
               || prev.isSymbol(":")
               || prev.isSymbol("<")
-              || prev.kind() == SqlToken.Kind.NUMBER
-              || prev.isWord("FETCH"))) {
+              || prev.isWord("FETCH")
+              || (prev.kind() == SqlToken.Kind.NUMBER
+                  && (word.equals("ROWS") || word.equals("ROW"))))) {
         return false;
       }
       if (prev != null && prev.isWord("AS") && insideCast(i)) {
         return false;
       }
-      return switch (token(i).upper()) {
+      if (NAMES_IN_PLACE.contains(word)) {
+        return endsName(i + 1, word) && (prev == null || !CLAUSE_BEFORE.contains(prev.upper()));
+      }
+      return switch (word) {
         case "PARTITION" -> !is(i + 1, "BY");
         case "RANGE", "ROWS" ->
-            !(is(i + 1, "BETWEEN")
-                || is(i + 1, "UNBOUNDED")
-                || is(i + 1, "CURRENT")
-                || is(i + 1, "INTERVAL")
-                || kind(i + 1, SqlToken.Kind.NUMBER));
+            !((is(i + 1, "BETWEEN")
+                    || is(i + 1, "UNBOUNDED")
+                    || is(i + 1, "CURRENT")
+                    || is(i + 1, "INTERVAL")
+                    || kind(i + 1, SqlToken.Kind.NUMBER))
+                && insideWindowSpec(i));
         case "CURRENT" -> !is(i + 1, "ROW");
         case "ROW" -> prev == null || !prev.isWord("CURRENT");
         case "GROUPING" -> !is(i + 1, "SETS");
         case "TIME", "TIMESTAMP" -> !is(i + 1, "ZONE") && !is(i + 1, "WITH");
         default -> true;
       };
+    }
+
+    /** Whether the token after a word ends it as a name: a comma, FROM, AS, an operator... */
+    private boolean endsName(int i, String word) {
+      SqlToken next = at(i);
+      if (next == null) {
+        return true;
+      }
+      if (next.kind() == SqlToken.Kind.WORD) {
+        return NAME_ENDERS.contains(next.upper());
+      }
+      if (next.kind() != SqlToken.Kind.SYMBOL) {
+        return false;
+      }
+      // INTERVAL -1 DAY is a literal.
+      boolean sign = next.isSymbol("-") || next.isSymbol("+");
+      return !(sign && word.equals("INTERVAL")) && !next.isSymbol("(");
+    }
+
+    /** Whether token {@code i} is inside OVER (...) or a named window's (...). */
+    private boolean insideWindowSpec(int i) {
+      int depth = 0;
+      for (int j = i - 1; j >= 0; j--) {
+        SqlToken u = t.get(j);
+        if (u.isSymbol(")")) {
+          depth++;
+        } else if (u.isSymbol("(")) {
+          if (depth == 0) {
+            return is(j - 1, "OVER") || is(j - 1, "AS");
+          }
+          depth--;
+        }
+      }
+      return false;
     }
 
     private SqlToken token(int i) {

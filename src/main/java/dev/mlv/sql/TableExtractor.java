@@ -674,7 +674,7 @@ public final class TableExtractor {
       // Only calls by name: Calcite resolves the special syntaxes it knows while parsing (TRIM,
       // EXTRACT, TIMESTAMPADD, translate as TRANSLATE3...) and gives them names of its own.
       if (call.getOperator() instanceof SqlUnresolvedFunction function) {
-        functions.add(function.getName().toLowerCase(Locale.ROOT));
+        functions.add(SparkSyntaxRewriter.unhide(function.getName()).toLowerCase(Locale.ROOT));
       }
       SqlLiteral quantifier = call.getFunctionQuantifier();
       if (quantifier != null && "DISTINCT".equalsIgnoreCase(quantifier.toValue())) {

@@ -68,6 +68,13 @@ class ExplainAndRefreshPolicyTest {
     CliRun bad = CliRun.of("explain", "gold.bad", "-p", dir.toString());
     assertThat(bad.exitCode()).as(bad.toString()).isEqualTo(ExitCodes.ERROR);
     assertThat(bad.err()).contains("views/bad.sql:");
+    // Two definitions of one view: which one to explain is not for explain to pick.
+    Files.writeString(
+        dir.resolve("views/again.sql"),
+        "CREATE MATERIALIZED LAKE VIEW gold.r AS SELECT cid FROM bronze.orders\n");
+    CliRun twice = CliRun.of("explain", "gold.r", "-p", dir.toString());
+    assertThat(twice.exitCode()).as(twice.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(twice.err()).contains("DUPLICATE_VIEW");
   }
 
   @Test

@@ -448,7 +448,8 @@ class StrategyDeciderTableTest {
         "SELECT id FROM (bronze.a)",
         "SELECT id /* a /* nested */ comment */ FROM bronze.a",
         "SELECT id, date, range FROM bronze.a WHERE date > DATE'2020-01-01'",
-        "SELECT * EXCEPT (secret) FROM bronze.a"
+        "SELECT * EXCEPT (secret) FROM bronze.a",
+        "SELECT window, values, interval, 1 date FROM bronze.a WHERE rows BETWEEN 1 AND 10"
       })
   void sparkOnlySyntaxIsAnalysed(String sql) {
     dev.mlv.sql.RefreshAnalysis a = RefreshAnalyzer.analyze(sql, Position.start(null), List.of());
@@ -456,6 +457,21 @@ class StrategyDeciderTableTest {
         .as(a.constructs().toString())
         .isEqualTo(dev.mlv.sql.RefreshAnalysis.Shape.APPEND);
     assertThat(a.refs()).extracting(r -> r.name().dotted()).containsExactly("bronze.a");
+  }
+
+  @Test
+  void aCallCalciteCannotReadIsStillJudgedByItsName() {
+    dev.mlv.sql.RefreshAnalysis a =
+        RefreshAnalyzer.analyze(
+            "SELECT uuid() AS u, id FROM bronze.a", Position.start(null), List.of());
+    assertThat(a.blocker()).map(c -> c.code()).contains("NON_DETERMINISTIC fn=uuid");
+    dev.mlv.sql.RefreshAnalysis frame =
+        RefreshAnalyzer.analyze(
+            "SELECT k, sum(v) OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s"
+                + " FROM bronze.a",
+            Position.start(null),
+            List.of());
+    assertThat(frame.blocker()).map(c -> c.code()).contains("WINDOW_FUNCTION");
   }
 
   @Test
