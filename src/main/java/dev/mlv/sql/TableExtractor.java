@@ -175,6 +175,7 @@ public final class TableExtractor {
       return Optional.empty();
     }
     Set<String> read = new java.util.TreeSet<>();
+    Set<String> lambdaParameters = new java.util.HashSet<>();
     root.accept(
         new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
           @Override
@@ -184,7 +185,21 @@ public final class TableExtractor {
             }
             return null;
           }
+
+          @Override
+          public Void visit(SqlCall call) {
+            // filter(arr, y -> y > 0): y is the lambda's, not a column of the view.
+            if (call instanceof org.apache.calcite.sql.SqlLambda lambda) {
+              for (SqlNode p : lambda.getParameters()) {
+                if (p instanceof SqlIdentifier id) {
+                  lambdaParameters.add(id.getSimple().toLowerCase(Locale.ROOT));
+                }
+              }
+            }
+            return super.visit(call);
+          }
         });
+    read.removeAll(lambdaParameters);
     read.removeAll(NILADIC);
     read.removeAll(produced);
     if (read.isEmpty()) {

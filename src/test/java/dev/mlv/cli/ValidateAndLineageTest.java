@@ -247,6 +247,10 @@ class ValidateAndLineageTest {
         CREATE MATERIALIZED LAKE VIEW `My WS`.lh.silver.ok AS
         SELECT * EXCEPT (amount), o.* EXCEPT (id), date FROM bronze.orders o
         """,
+        "silver/lambda.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.lambda\n"
+            + "(CONSTRAINT some_tag CHECK (size(filter(tags, y -> y > '')) > 0) ON MISMATCH DROP)\n"
+            + "AS SELECT tags FROM bronze.orders\n",
         "silver/emptied.sql",
         "-- nothing left\n",
         "silver/computed.sql",
@@ -265,6 +269,7 @@ class ValidateAndLineageTest {
     assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
     assertThat(r.out())
         .doesNotContain("ok.sql")
+        .doesNotContain("lambda.sql")
         .contains("views/silver/bad.sql:2:2: error[CONSTRAINT_SUBQUERY]")
         .contains("views/silver/emptied.sql:1:1: warning[EMPTY_FILE]")
         .contains("views/silver/computed.sql:2:15: error[COMPUTED_NAME]")
