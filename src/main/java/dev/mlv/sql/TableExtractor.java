@@ -402,6 +402,14 @@ public final class TableExtractor {
         error.getMessage() == null
             ? "syntax error"
             : SparkSyntaxRewriter.unhide(error.getMessage());
+    java.util.regex.Matcher lexical =
+        java.util.regex.Pattern.compile("Lexical error.*?Encountered: .*? \\((\\d+)\\)")
+            .matcher(message);
+    if (lexical.find()) {
+      // Calcite's lexer: 'Encountered: "\u20ac" (8364), after : ""'.
+      String c = new String(Character.toChars(Integer.parseInt(lexical.group(1))));
+      return "syntax error: unexpected character '" + c + "'";
+    }
     String first =
         message.lines().findFirst().orElse(message).replaceAll(" at line \\d+, column \\d+", "");
     first = first.replaceAll("\\.$", "");

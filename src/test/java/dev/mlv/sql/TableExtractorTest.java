@@ -439,4 +439,12 @@ class TableExtractorTest {
         .contains("\"date\"")
         .doesNotContainPattern("[\\u1000-\\u107f]");
   }
+
+  @Test
+  void aCharacterNoLexerTakesIsNamed() {
+    QueryFacts facts = EXTRACTOR.extract("SELECT id AS prix_\u20ac FROM t", START);
+    assertThat(facts.diagnostics())
+        .extracting(Diagnostic::message)
+        .containsExactly("syntax error: unexpected character '\u20ac'");
+  }
 }
