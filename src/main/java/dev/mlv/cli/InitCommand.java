@@ -68,11 +68,15 @@ public final class InitCommand implements Callable<Integer> {
             ? name
             : root.getFileName() == null ? "mlv_project" : root.getFileName().toString();
     project = project.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+    // Option values a project cannot have are usage errors (64), said for the option given.
     if (project.isEmpty()) {
-      throw new MlvException("INIT", "--name must not be empty");
+      throw new UsageException("INIT", "--name must not be empty");
     }
-    if (workspace.isBlank() || lakehouse.isBlank()) {
-      throw new MlvException("INIT", "--workspace and --lakehouse must not be empty");
+    if (workspace.isBlank()) {
+      throw new UsageException("INIT", "--workspace must not be empty");
+    }
+    if (lakehouse.isBlank()) {
+      throw new UsageException("INIT", "--lakehouse must not be empty");
     }
     // A usage error before any file is written: the project could never be deployed to Fabric.
     LakehouseName.problem(lakehouse)
@@ -82,7 +86,7 @@ public final class InitCommand implements Callable<Integer> {
                   "INIT", "--lakehouse '" + lakehouse + "' " + p + "; " + LakehouseName.RULE);
             });
     if ((workspace + lakehouse).contains(".") || (workspace + lakehouse).contains("`")) {
-      throw new MlvException(
+      throw new UsageException(
           "INIT",
           "--workspace and --lakehouse must not hold a dot or backtick: names in mlv are dotted"
               + " (workspace.lakehouse.schema.table)");
@@ -92,7 +96,7 @@ public final class InitCommand implements Callable<Integer> {
           "INIT", root + " is a file; mlv init makes a project in a folder (new or existing)");
     }
     if (workspace.equalsIgnoreCase(lakehouse)) {
-      throw new MlvException("INIT", "--workspace and --lakehouse must differ");
+      throw new UsageException("INIT", "--workspace and --lakehouse must differ");
     }
     Map<String, String> files = new LinkedHashMap<>();
     files.put("mlv.yml", yml(project));

@@ -208,7 +208,8 @@ public final class Main {
   static String usageMessage(CommandLine.ParameterException ex) {
     if (ex instanceof CommandLine.UnmatchedArgumentException u
         && !u.getUnmatched().isEmpty()
-        && u.getUnmatched().get(0).startsWith("--")) {
+        && u.getUnmatched().get(0).startsWith("-")
+        && u.getUnmatched().get(0).length() > 1) {
       return unknownOption(u);
     }
     if (!(ex instanceof CommandLine.UnmatchedArgumentException u)
@@ -247,9 +248,13 @@ public final class Main {
     u.getCommandLine().getCommandSpec().options().stream()
         .filter(o -> !o.hidden())
         .forEach(o -> names.addAll(java.util.List.of(o.names())));
+    List<String> longNames = names.stream().filter(n -> n.startsWith("--")).toList();
+    // --detailed-exit: the one option it begins; else a near miss (--fromat).
+    List<String> begun = longNames.stream().filter(n -> n.startsWith(word)).toList();
     java.util.Optional<String> near =
-        dev.mlv.project.Suggestions.nearest(
-            word, names.stream().filter(n -> n.startsWith("--")).toList());
+        word.startsWith("--") && begun.size() == 1
+            ? java.util.Optional.of(begun.get(0))
+            : dev.mlv.project.Suggestions.nearest(word, longNames);
     return "unknown option '"
         + word
         + "' for "

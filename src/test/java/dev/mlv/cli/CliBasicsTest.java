@@ -180,10 +180,11 @@ class CliBasicsTest {
       CliRun.of("init", "-", "--workspace", "sales.ws"),
     };
     for (CliRun r : runs) {
-      // A selector that cannot be read is a usage error; the others are the user's paths.
+      // A selector or an option value that cannot be used is a usage error; the others are the
+      // user's paths.
       assertThat(r.exitCode())
           .as(r.toString())
-          .isEqualTo(r == runs[0] ? ExitCodes.USAGE : ExitCodes.ERROR);
+          .isEqualTo(r == runs[0] || r == runs[7] ? ExitCodes.USAGE : ExitCodes.ERROR);
       assertThat(r.err()).as(r.toString()).doesNotContain("internal error", "\tat ");
     }
     assertThat(runs[0].err()).contains("error[SELECTOR]: empty name in selector '+'");
@@ -291,8 +292,15 @@ class CliBasicsTest {
     assertThat(InitCommand.shellWord("/tmp/my project's")).isEqualTo("'/tmp/my project'\\''s'");
     assertThat(InitCommand.shellWord("/tmp/p-1")).isEqualTo("/tmp/p-1");
     CliRun empty = CliRun.of("init", dir.resolve("e").toString(), "--name", "");
-    assertThat(empty.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(empty.exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(empty.err()).contains("--name must not be empty");
+    CliRun noLakehouse = CliRun.of("init", dir.resolve("e").toString(), "--lakehouse", "");
+    assertThat(noLakehouse.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(noLakehouse.err()).contains("--lakehouse must not be empty");
+    assertThat(CliRun.of("plan", "-p", "examples/medallion", "--detailed-exit").err())
+        .contains("did you mean '--detailed-exitcode'?");
+    assertThat(CliRun.of("validate", "-x").err())
+        .contains("mlv: unknown option '-x' for mlv validate");
   }
 
   @Test
