@@ -25,6 +25,7 @@ final class TableShapeCheck {
     ViewDefinition d = v.definition();
     columnMappingWithCdf(v, out);
     booleanProperties(d, out);
+    partitionedTwice(d, out);
     // What the parse found (and the parse cache kept): no second parse here.
     v.facts()
         .ifPresent(
@@ -32,6 +33,24 @@ final class TableShapeCheck {
               columnNames(d, f, out);
               constraintSyntax(d, f, out);
             });
+  }
+
+  /** PARTITIONED BY (day, day): Spark refuses duplicate partition columns at the first refresh. */
+  private static void partitionedTwice(ViewDefinition d, List<Diagnostic> out) {
+    Set<String> seen = new HashSet<>();
+    for (String p : d.partitionedBy()) {
+      String name = p.replace("`", "");
+      if (!seen.add(name.toLowerCase(Locale.ROOT))) {
+        int first = d.statement().indexOf(p);
+        int again = first < 0 ? -1 : d.statement().indexOf(p, first + p.length());
+        out.add(
+            Diagnostic.error(
+                "PARTITION_COLUMN",
+                again < 0 ? d.position() : d.position().advance(d.statement(), again),
+                "PARTITIONED BY names column " + name + " twice",
+                "name each partition column once"));
+      }
+    }
   }
 
   /**

@@ -251,6 +251,9 @@ class ValidateAndLineageTest {
         "CREATE MATERIALIZED LAKE VIEW silver.lambda\n"
             + "(CONSTRAINT some_tag CHECK (size(filter(tags, y -> y > '')) > 0) ON MISMATCH DROP)\n"
             + "AS SELECT tags FROM bronze.orders\n",
+        "silver/twice.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.twice\nPARTITIONED BY (day, day)\n"
+            + "AS SELECT id, day FROM bronze.orders\n",
         "silver/emptied.sql",
         "-- nothing left\n",
         "silver/computed.sql",
@@ -273,6 +276,9 @@ class ValidateAndLineageTest {
         .contains("views/silver/bad.sql:2:2: error[CONSTRAINT_SUBQUERY]")
         .contains("views/silver/emptied.sql:1:1: warning[EMPTY_FILE]")
         .contains("views/silver/computed.sql:2:15: error[COMPUTED_NAME]")
+        .contains(
+            "views/silver/twice.sql:2:22: error[PARTITION_COLUMN]: PARTITIONED BY names"
+                + " column day twice")
         .contains("views/silver/bad.sql:3:17: error[PARTITION_COLUMN]")
         .contains("views/silver/bad.sql:4:21: error[COLUMN_NAME]: the expression SUM(amount)")
         .contains("views/silver/bad.sql:4:34: error[INVALID_IDENTIFIER]: 'ünï'")
