@@ -61,7 +61,7 @@ public final class PlanRenderer {
       }
     }
     if (plan.changes().isEmpty() && plan.enableCdf().isEmpty()) {
-      sb.append("  (no views selected)\n");
+      sb.append("  (no views to plan: the project has none, or the selectors matched none)\n");
     }
     if (!plan.refresh().isEmpty()) {
       // An upstream view is rebuilt in one CREATE OR REPLACE commit, which is not an append.

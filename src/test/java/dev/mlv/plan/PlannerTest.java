@@ -314,4 +314,11 @@ class PlannerTest {
         .hasMessageContaining(
             "new.json is a plan of formatVersion 2, and this mlv reads" + " formatVersion 1");
   }
+
+  @Test
+  void aPlanOfNothingSaysWhyNotThatNothingWasSelected() throws IOException {
+    Project p = project();
+    assertThat(PlanRenderer.text(plan(p, new HashMap<>(), false), p.names(), true))
+        .contains("(no views to plan: the project has none, or the selectors matched none)");
+  }
 }
