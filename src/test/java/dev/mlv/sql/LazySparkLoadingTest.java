@@ -69,7 +69,7 @@ class LazySparkLoadingTest {
 
   @Test
   void theFallbackDoesLoadSparkSoTheCheckAboveCanFail() throws Exception {
-    RecordingLoader loader = run("SELECT id FROM orders WHERE exists(items, i -> i.qty > 0)");
+    RecordingLoader loader = run("SELECT id FROM orders WHERE name LIKE ANY ('a%', 'b%')");
     assertThat(loader.loadedSpark()).isTrue();
   }
 }
