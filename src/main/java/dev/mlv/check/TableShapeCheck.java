@@ -177,7 +177,8 @@ final class TableShapeCheck {
                 "PARTITION_COLUMN",
                 at < 0 ? d.position() : d.position().advance(d.statement(), at),
                 "PARTITIONED BY column " + name + " is not a column of the SELECT",
-                "select it, or partition by one of: " + String.join(", ", names)));
+                "select it, or partition by one of: "
+                    + String.join(", ", names.stream().distinct().toList())));
       }
     }
   }

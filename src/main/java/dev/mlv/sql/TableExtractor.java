@@ -275,11 +275,9 @@ public final class TableExtractor {
       for (int i = 0; i < fragments.size(); i++) {
         walk.fragment(rewritten.fragments().get(i), fragments.get(i));
       }
-      // Text Calcite did not see may hold columns too: then nothing is claimed about them.
-      Optional<OutputNames.Columns> columns =
-          rewritten.fragments().isEmpty()
-              ? OutputNames.of(selectSql, start, root)
-              : Optional.empty();
+      // The fragments Calcite did not see (a LATERAL VIEW's or table function's arguments, a
+      // time-travel value, a DISTRIBUTE BY list) are never select items: the list is all here.
+      Optional<OutputNames.Columns> columns = OutputNames.of(selectSql, start, root);
       return walk.facts().withView(columns, List.of());
     } catch (SqlParseException calciteError) {
       Optional<QueryFacts> spark = Fallback.PARSER.parse(selectSql, start);

@@ -254,6 +254,9 @@ class ValidateAndLineageTest {
         "silver/twice.sql",
         "CREATE MATERIALIZED LAKE VIEW silver.twice\nPARTITIONED BY (day, day)\n"
             + "AS SELECT id, day FROM bronze.orders\n",
+        "silver/exploded.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.exploded AS\n"
+            + "SELECT id, tag, id FROM bronze.orders LATERAL VIEW explode(tags) x AS tag\n",
         "silver/emptied.sql",
         "-- nothing left\n",
         "silver/computed.sql",
@@ -275,6 +278,8 @@ class ValidateAndLineageTest {
         .doesNotContain("lambda.sql")
         .contains("views/silver/bad.sql:2:2: error[CONSTRAINT_SUBQUERY]")
         .contains("views/silver/emptied.sql:1:1: warning[EMPTY_FILE]")
+        // A LATERAL VIEW no longer hides the column checks.
+        .contains("views/silver/exploded.sql:2:17: error[DUPLICATE_COLUMN]: column id")
         .contains("views/silver/computed.sql:2:15: error[COMPUTED_NAME]")
         .contains(
             "views/silver/twice.sql:2:22: error[PARTITION_COLUMN]: PARTITIONED BY names"
