@@ -142,10 +142,21 @@ public final class ApplyCommand implements Callable<Integer> {
           String answer = confirm(shown);
           if (!"yes".equals(answer.strip())) {
             // A piped script's next line is read as the answer: show which line that was.
-            shown.println(
+            String cancelled =
                 answer.strip().equalsIgnoreCase("no") || answer.isBlank()
                     ? "Apply cancelled."
-                    : "Apply cancelled: the answer was '" + answer.strip() + "', not 'yes'.");
+                    : "Apply cancelled: the answer was '" + answer.strip() + "', not 'yes'.";
+            shown.println(cancelled);
+            if (format == ReportFormat.json) {
+              // A JSON reader gets a document, as for any other failure.
+              out.print(
+                  dev.mlv.diag.DiagnosticRenderer.jsonFailure(
+                      "apply",
+                      List.of(
+                          dev.mlv.diag.Diagnostic.error(
+                              "APPLY_CANCELLED", null, cancelled, null))));
+              out.flush();
+            }
             return ExitCodes.ERROR;
           }
         }

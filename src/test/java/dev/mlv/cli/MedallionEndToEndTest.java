@@ -91,8 +91,13 @@ class MedallionEndToEndTest {
       System.setIn(stdin);
     }
     assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
-    // stdout stays a document (here none, as nothing ran); what a person reads goes to stderr.
-    assertThat(r.out()).as(r.toString()).isEmpty();
+    // stdout stays one document, that of a failure; what a person reads goes to stderr.
+    assertThat(r.out())
+        .as(r.toString())
+        .startsWith("{")
+        .contains("\"status\" : \"Failed\"")
+        .contains("APPLY_CANCELLED")
+        .doesNotContain("+ create");
     assertThat(r.err())
         .contains("+ create   silver.trials_clean")
         .contains("Apply these changes? Only 'yes' is accepted: ")
