@@ -55,7 +55,7 @@ class SeedErrorsTest {
     Files.writeString(
         project.resolve("seeds/rfc.csv"),
         "id,name,note\n1,\"Smith, John\",\"multi\nline note\"\n2,plain,\"has \"\"quotes\"\"\"\n"
-            + "3,\"\",\n");
+            + "3,\"\",\n\"\",empty id,\n");
     Files.writeString(project.resolve("seeds/unclosed.csv"), "a,b\n1,\"oops\n2,3\n");
     Files.writeString(project.resolve("seeds/dup.csv"), "a,A,b\n1,2,3\n");
     Files.writeString(project.resolve("seeds/fake.parquet"), "not parquet");
@@ -148,8 +148,10 @@ class SeedErrorsTest {
         .contains("\"name\" : \"Smith, John\"")
         .contains("\"note\" : \"multi\\nline note\"")
         .contains("\"note\" : \"has \\\"quotes\\\"\"")
-        // A quoted empty field is the empty string, an empty one NULL, as mlv sql writes them.
-        .contains("\"id\" : 3,\n  \"name\" : \"\",\n  \"note\" : null");
+        // Spark's CSV reader reads a quoted empty field as NULL too.
+        .contains("\"id\" : 3,\n  \"name\" : null,\n  \"note\" : null")
+        // and "" in a number column is a NULL number, not a failed load.
+        .contains("\"id\" : null,\n  \"name\" : \"empty id\"");
 
     CliRun unclosed = CliRun.inProject(project, "seed", "bronze.s_unclosed");
     assertPlainError(unclosed);

@@ -25,8 +25,6 @@ import org.apache.spark.sql.types.StructType;
  * Delta tables of the local lakehouse, replacing what they held, in one commit each.
  */
 public final class Seeder {
-  /** A nullValue no CSV field holds: only an empty unquoted field is read as it, so as NULL. */
-  private static final String NO_TEXT_IS_THIS = "\u0000mlv:null\u0000";
 
   /**
    * One source loaded: its id, the rows written, the table version after the commit, and how its
@@ -140,10 +138,6 @@ public final class Seeder {
                   // a quote inside one written twice (Spark's default escape is a backslash).
                   .option("multiLine", "true")
                   .option("escape", "\"")
-                  // An empty field is NULL and a quoted one ("") the empty string, as mlv sql
-                  // --format csv writes them: Spark would read both as NULL, since the parser
-                  // hands back its nullValue for an empty field and "" is the default.
-                  .option("nullValue", NO_TEXT_IS_THIS)
                   .csv(file.toString());
       problems.checkColumns(df.schema());
       changes = schemaChanges(spark, tableDir, df.schema());
