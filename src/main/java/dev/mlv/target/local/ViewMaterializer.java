@@ -188,11 +188,22 @@ public final class ViewMaterializer {
       SparkSession spark, String source, List<String> columns, List<Constraint> constraints) {
     return i -> {
       try {
+        // The columns the rule reads first, so the value that broke it is always shown.
+        java.util.regex.Pattern word = java.util.regex.Pattern.compile("\\w+");
+        java.util.Set<String> read = new java.util.HashSet<>();
+        word.matcher(constraints.get(i).expression().toLowerCase(java.util.Locale.ROOT))
+            .results()
+            .forEach(r -> read.add(r.group()));
+        List<String> shown = new ArrayList<>();
+        columns.stream()
+            .filter(c -> read.contains(c.toLowerCase(java.util.Locale.ROOT)))
+            .forEach(shown::add);
+        columns.stream().filter(c -> !shown.contains(c)).forEach(shown::add);
+        List<String> picked = shown.subList(0, Math.min(EXAMPLE_COLUMNS, shown.size()));
         Dataset<Row> sample =
             spark.sql(
                 "SELECT "
-                    + columns.stream()
-                        .limit(EXAMPLE_COLUMNS)
+                    + picked.stream()
                         .map(c -> "mlv_source." + SparkRuntime.quote(c))
                         .collect(Collectors.joining(", "))
                     + " FROM (\n"
@@ -215,7 +226,7 @@ public final class ViewMaterializer {
                         : dev.mlv.target.SqlValue.display(
                             SparkValues.of(r.get(k), fields[k].dataType()))));
           }
-          rows.add(String.join(", ", cells));
+          rows.add(String.join(", ", cells) + (picked.size() < columns.size() ? ", ..." : ""));
         }
         return rows;
       } catch (Exception e) { // the failure itself is what the user needs; samples are a bonus

@@ -138,7 +138,8 @@ class QuarantineStoreTest {
     assertThat(failure.getMessage())
         .contains("constraint has_testers")
         .contains("rows (first 2)")
-        .contains("trial_id=10")
+        // The column the rule reads comes first.
+        .contains("n_testers=0, trial_id=10")
         .contains("trial_id=11")
         .doesNotContain("MLVFAIL");
     assertThat(Warehouse.isTable(dir(view))).isFalse();
@@ -193,7 +194,7 @@ class QuarantineStoreTest {
                     Optional.empty()));
     assertThat(failure.getMessage())
         .contains(
-            "id=2, payload=[DE AD BE EF], tags=[p, NULL], attrs={k -> NULL}, loc={NULL, 3.0}");
+            "id=2, payload=[DE AD BE EF], tags=[p, NULL], attrs={k -> NULL}, loc={NULL, 3.0}, ...");
   }
 
   @Test
