@@ -135,6 +135,10 @@ public final class ApplyCommand implements Callable<Integer> {
                 project, target, state, plan, new java.util.TreeSet<>(project.views().keySet()))
             .forEach(spec.commandLine().getErr()::println);
         if (!plan.hasChanges()) {
+          if (format == ReportFormat.json) {
+            // Nothing ran: the document is the plan, with no changes in it.
+            out.print(PlanJson.write(plan));
+          }
           out.flush();
           return ExitCodes.OK;
         }

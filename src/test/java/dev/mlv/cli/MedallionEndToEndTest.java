@@ -145,6 +145,13 @@ class MedallionEndToEndTest {
     // The example's PySpark view is downstream of gold; the local target does not run it, so
     // apply (whose plan lists it as not deployed here) does not refresh it.
     assertThat(apply.out()).doesNotContain("gold.formula_ranking");
+    // Applied again: nothing to do, and stdout is still one JSON document (the empty plan).
+    CliRun again = mlv("apply", "--auto-approve", "--format", "json");
+    assertThat(again.exitCode()).as(again.toString()).isZero();
+    JsonNode nothing = JSON.readTree(again.out());
+    assertThat(nothing.path("changes").isArray()).as(again.out()).isTrue();
+    assertThat(nothing.path("summary").path("create").asInt()).isZero();
+    assertThat(nothing.path("summary").path("replace").asInt()).isZero();
 
     CliRun top =
         mlv(
