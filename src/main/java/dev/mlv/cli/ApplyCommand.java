@@ -69,7 +69,8 @@ public final class ApplyCommand implements Callable<Integer> {
       defaultValue = "text",
       description =
           "Run report format: text or json (default: ${DEFAULT-VALUE}). With json, stdout holds"
-              + " the report alone: the plan and the question go to stderr.")
+              + " one document: the run report, the plan when it has no changes, or the failure"
+              + " (a refused question included); the plan and the question go to stderr.")
   ReportFormat format;
 
   @Option(names = "--quiet", description = "No progress lines on stderr.")
