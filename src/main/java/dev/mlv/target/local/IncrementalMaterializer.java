@@ -325,7 +325,8 @@ final class IncrementalMaterializer {
           .option("userMetadata", meta)
           .save(path);
     } catch (Exception e) {
-      throw ViewMaterializer.translate(id, constraints, e);
+      // The change rows are still readable: the error shows the rows that broke the rule.
+      throw ViewMaterializer.translate(id, constraints, e, spark, delta, columns);
     } finally {
       spark.sql("DROP TEMPORARY FUNCTION IF EXISTS " + udfName);
     }

@@ -522,6 +522,17 @@ public final class ViewMaterializer {
     return translate(view, constraints, e, i -> List.of());
   }
 
+  /** For a refresh whose rows {@code source} can read again: the error names a few of them. */
+  static RuntimeException translate(
+      ObjectId view,
+      List<Constraint> constraints,
+      Exception e,
+      SparkSession spark,
+      String source,
+      List<String> columns) {
+    return translate(view, constraints, e, failingRows(spark, source, columns, constraints));
+  }
+
   private static RuntimeException translate(
       ObjectId view,
       List<Constraint> constraints,
