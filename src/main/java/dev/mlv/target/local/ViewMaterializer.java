@@ -188,18 +188,24 @@ public final class ViewMaterializer {
       SparkSession spark, String source, List<String> columns, List<Constraint> constraints) {
     return i -> {
       try {
-        // The columns the rule reads first, so the value that broke it is always shown.
+        // The columns the rule reads are always among the few shown: the value that broke it.
         java.util.regex.Pattern word = java.util.regex.Pattern.compile("\\w+");
         java.util.Set<String> read = new java.util.HashSet<>();
         word.matcher(constraints.get(i).expression().toLowerCase(java.util.Locale.ROOT))
             .results()
             .forEach(r -> read.add(r.group()));
-        List<String> shown = new ArrayList<>();
+        java.util.Set<String> chosen = new java.util.HashSet<>();
         columns.stream()
             .filter(c -> read.contains(c.toLowerCase(java.util.Locale.ROOT)))
-            .forEach(shown::add);
-        columns.stream().filter(c -> !shown.contains(c)).forEach(shown::add);
-        List<String> picked = shown.subList(0, Math.min(EXAMPLE_COLUMNS, shown.size()));
+            .forEach(chosen::add);
+        for (String c : columns) {
+          if (chosen.size() >= EXAMPLE_COLUMNS) {
+            break;
+          }
+          chosen.add(c);
+        }
+        // In the SELECT's order, which is how a reader finds the row.
+        List<String> picked = columns.stream().filter(chosen::contains).toList();
         Dataset<Row> sample =
             spark.sql(
                 "SELECT "
