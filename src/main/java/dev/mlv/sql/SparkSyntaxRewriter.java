@@ -908,40 +908,34 @@ final class SparkSyntaxRewriter {
 
     /** Whether token {@code i} is inside OVER (...) or a named window's (...). */
     private boolean insideWindowSpec(int i) {
-      int depth = 0;
-      for (int j = i - 1; j >= 0; j--) {
-        SqlToken u = t.get(j);
-        if (u.isSymbol(")")) {
-          depth++;
-        } else if (u.isSymbol("(")) {
-          if (depth == 0) {
-            return is(j - 1, "OVER") || is(j - 1, "AS");
-          }
-          depth--;
-        }
-      }
-      return false;
-    }
-
-    private SqlToken token(int i) {
-      return t.get(i);
+      int open = enclosingParen(i);
+      return is(open - 1, "OVER") || is(open - 1, "AS");
     }
 
     /** Whether token {@code i} is inside the parentheses of a CAST or TRY_CAST call. */
     private boolean insideCast(int i) {
+      int open = enclosingParen(i);
+      return is(open - 1, "CAST") || is(open - 1, "TRY_CAST");
+    }
+
+    /** The unmatched {@code (} before token {@code i}, or -1 at the top level. */
+    private int enclosingParen(int i) {
       int depth = 0;
       for (int j = i - 1; j >= 0; j--) {
-        SqlToken u = t.get(j);
-        if (u.isSymbol(")")) {
+        if (t.get(j).isSymbol(")")) {
           depth++;
-        } else if (u.isSymbol("(")) {
+        } else if (t.get(j).isSymbol("(")) {
           if (depth == 0) {
-            return is(j - 1, "CAST") || is(j - 1, "TRY_CAST");
+            return j;
           }
           depth--;
         }
       }
-      return false;
+      return -1;
+    }
+
+    private SqlToken token(int i) {
+      return t.get(i);
     }
 
     private int trailingSemicolon(int i) {

@@ -112,7 +112,6 @@ public final class TokenSource {
       }
     }
     String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    m = m.replaceAll("^(?:[a-z][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error): ", "");
     m = m.replaceAll("(?:[a-z][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error): ", "");
     // A secret short enough to occur by chance in any text is not searched for: masking every
     // 's' garbles the message and tells what the secret is.
