@@ -318,8 +318,11 @@ public final class HtmlReportRenderer {
       }
       h.append("<h3>Violations per constraint over time</h3>\n")
           .append(SvgCharts.lines("violations per constraint of " + v.name(), labels, series, 180));
-      h.append("<table class=\"rules\"><thead><tr><th>constraint</th><th>violations</th></tr>")
-          .append("</thead><tbody>");
+      // A FAIL rule that a row broke stops the refresh before anything is counted: its
+      // violations stay 0, so the failed refreshes get a column of their own.
+      h.append("<table class=\"rules\"><thead><tr><th>constraint</th><th>violations</th>")
+          .append("<th>refreshes it failed</th></tr></thead><tbody>");
+      Map<String, Long> failures = v.failuresByConstraint();
       v.violationsByConstraint()
           .forEach(
               (c, n) ->
@@ -327,6 +330,8 @@ public final class HtmlReportRenderer {
                       .append(Html.esc(c))
                       .append("</td><td class=\"n\">")
                       .append(n)
+                      .append("</td><td class=\"n\">")
+                      .append(failures.getOrDefault(c, 0L))
                       .append("</td></tr>"));
       h.append("</tbody></table>\n");
     }

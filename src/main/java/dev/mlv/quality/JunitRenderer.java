@@ -79,7 +79,7 @@ public final class JunitRenderer {
         long n = v.violations().getOrDefault(rule, 0L);
         StringBuilder r = testcase(view, "constraint " + rule, 0);
         String error = v.error().orElse("");
-        if (v.status() == ViewStatus.Failed && error.contains("constraint " + rule + " CHECK")) {
+        if (v.failedBy(rule)) {
           failures++;
           r.append("      <failure type=\"CONSTRAINT_FAILED\" message=\"")
               .append(attr(firstLine(error)))

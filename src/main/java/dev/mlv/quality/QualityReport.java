@@ -49,7 +49,10 @@ public record QualityReport(
       long violations,
       long durationMs) {}
 
-  /** One view's outcome in one run. */
+  /**
+   * One view's outcome in one run; {@code failedRule} names the {@code ON MISMATCH FAIL} constraint
+   * that failed it, or is empty.
+   */
   public record ViewPoint(
       String runId,
       Instant startedAt,
@@ -60,7 +63,8 @@ public record QualityReport(
       long rowsDropped,
       Map<String, Long> violations,
       long durationMs,
-      String error) {
+      String error,
+      String failedRule) {
     public ViewPoint {
       violations = new LinkedHashMap<>(violations);
     }
@@ -87,6 +91,19 @@ public record QualityReport(
 
     public long violations() {
       return runs.stream().flatMap(r -> r.violations().values().stream()).mapToLong(x -> x).sum();
+    }
+
+    /**
+     * Refreshes each constraint failed over the window (an {@code ON MISMATCH FAIL} rule that a row
+     * broke), in constraint order.
+     */
+    public Map<String, Long> failuresByConstraint() {
+      Map<String, Long> out = new LinkedHashMap<>();
+      constraints.forEach(c -> out.put(c, 0L));
+      runs.stream()
+          .filter(r -> !r.failedRule().isEmpty())
+          .forEach(r -> out.merge(r.failedRule(), 1L, Long::sum));
+      return out;
     }
 
     /** Violations per constraint over the window, in constraint order. */
@@ -202,7 +219,11 @@ public record QualityReport(
                     v.rowsDropped(),
                     v.violations(),
                     v.durationMs(),
-                    v.error().orElse("")));
+                    v.error().orElse(""),
+                    constraints.getOrDefault(v.id(), List.of()).stream()
+                        .filter(v::failedBy)
+                        .findFirst()
+                        .orElse("")));
         last.put(v.id(), v.status().name());
       }
       runs.add(

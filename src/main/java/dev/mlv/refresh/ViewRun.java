@@ -62,6 +62,16 @@ public record ViewRun(
         files);
   }
 
+  /**
+   * Whether this view's refresh failed because a row broke its {@code ON MISMATCH FAIL} constraint
+   * {@code rule}: the engine names the rule in the error, and a failed refresh counts no
+   * violations.
+   */
+  public boolean failedBy(String rule) {
+    return status == ViewStatus.Failed
+        && error.map(e -> e.contains("constraint " + rule + " CHECK (")).orElse(false);
+  }
+
   /** A change that failed before any refresh: nothing was written. */
   public static ViewRun failed(ObjectId id, String reason, String error) {
     return new ViewRun(

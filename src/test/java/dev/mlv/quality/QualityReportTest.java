@@ -23,6 +23,11 @@ class QualityReportTest {
         .containsExactly(
             new ConstraintTotal("silver.trials_clean", "has_testers", 3),
             new ConstraintTotal("silver.trials_clean", "pct_valid", 3));
+    assertThat(r.views().get(1).name()).isEqualTo("silver.trials_clean");
+    assertThat(r.views().get(1).failuresByConstraint())
+        .containsEntry("pct_valid", 1L)
+        .containsEntry("has_formula", 0L)
+        .containsEntry("has_testers", 0L);
     assertThat(r.topViews(5))
         .extracting(QualityReport.ViewSection::name)
         .containsExactly("silver.trials_clean");
@@ -48,9 +53,10 @@ class QualityReportTest {
         .contains("<div class=\"card\" id=\"kpi-rows-dropped\"><div class=\"v\">7</div>")
         .contains("<div class=\"card\" id=\"kpi-violations\"><div class=\"v\">8</div>")
         // per-constraint totals of the silver view, and the reason each strategy was chosen
-        .contains("<td>pct_valid</td><td class=\"n\">3</td>")
-        .contains("<td>has_formula</td><td class=\"n\">2</td>")
-        .contains("<td>has_testers</td><td class=\"n\">3</td>")
+        // a FAIL rule counts no violations when it stops a refresh: its own column says so
+        .contains("<td>pct_valid</td><td class=\"n\">3</td><td class=\"n\">1</td>")
+        .contains("<td>has_formula</td><td class=\"n\">2</td><td class=\"n\">0</td>")
+        .contains("<td>has_testers</td><td class=\"n\">3</td><td class=\"n\">0</td>")
         .contains("NO_CDF: bronze.preference_trials has no change data feed")
         .contains("trial_id=T901, first_choice_pct=140.0")
         .contains("<td>pct_valid,has_testers</td>")
