@@ -728,8 +728,8 @@ public final class LocalTarget implements Target {
 
   /**
    * The failure's text with a place in the view's file when it has none: where Spark says the
-   * failing expression is (a CAST of a bad value, a division by zero), found by the fragment it
-   * quotes, else the view's CREATE statement, so the file is always named.
+   * failing expression is (a CAST of a bad value, a division by zero, in the SELECT or in a CHECK),
+   * found by the fragment it quotes, else the view's CREATE statement, so the file is always named.
    */
   static String placed(MlvException failure, ViewDefinition def) {
     var first = failure.diagnostics().get(0);
@@ -738,8 +738,13 @@ public final class LocalTarget implements Target {
     }
     Position at = def.position();
     if (def.body() instanceof ViewBody.Select select && failure.getCause() != null) {
+      // The SELECT first; then the whole statement, where a CHECK expression is written.
       at =
           SparkMessages.placeByFragment(failure.getCause(), select.sql(), select.position())
+              .or(
+                  () ->
+                      SparkMessages.placeByFragment(
+                          failure.getCause(), def.statement(), def.position()))
               .orElse(at);
     }
     return Diagnostic.error(first.ruleId(), at, first.message(), first.hint()).format();

@@ -141,6 +141,26 @@ class LocalTargetContractTest extends TargetContractTest {
             });
   }
 
+  /** A row that makes a CHECK expression fail (not break the rule): the place is the CHECK. */
+  @Test
+  void aFailureInsideACheckIsPlacedAtTheCheck() throws IOException {
+    write(
+        "views/gold/checked.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.checked (\n"
+            + "  CONSTRAINT sane CHECK (10 / (id - id) > 0) ON MISMATCH DROP\n"
+            + ") AS SELECT id FROM silver.orders_clean\n");
+    Project p = loadOrders();
+    RunReport run = target.apply(p, plan(p, false), RunListener.NONE);
+    assertThat(run.views())
+        .filteredOn(v -> v.id().shortName().equals("gold.checked"))
+        .singleElement()
+        .satisfies(
+            v ->
+                assertThat(v.error().orElseThrow())
+                    .contains("DIVIDE_BY_ZERO")
+                    .contains("checked.sql:2:26: error[REFRESH_FAILED]"));
+  }
+
   /** Spark writes data files before the commit; a first refresh that fails must not leave them. */
   @Test
   void aFailedFirstRefreshLeavesNoFilesBehind() throws IOException {
