@@ -8,6 +8,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Rewrites the Spark-only syntax that Calcite's Babel parser rejects into text Calcite accepts,
@@ -119,60 +121,9 @@ final class SparkSyntaxRewriter {
   private static final Set<String> NUMBER_SUFFIXES = Set.of("L", "S", "Y", "D", "F", "BD");
 
   /**
-   * Words Calcite reserves and Spark lets a user name a column or table with ({@code SELECT date,
-   * timestamp FROM t}). Where one stands as a name, the rewrite spells it in look-alike letters
-   * Calcite reads as an identifier, and {@link #restoreNames} spells it back in the parsed tree.
-   */
-  static final Set<String> CALCITE_ONLY_KEYWORDS =
-      Set.of(
-          "DATE",
-          "DATETIME",
-          "TIME",
-          "TIMESTAMP",
-          "MONDAY",
-          "TUESDAY",
-          "WEDNESDAY",
-          "THURSDAY",
-          "FRIDAY",
-          "SATURDAY",
-          "SUNDAY",
-          "NEW",
-          "NEXT",
-          "ORDINAL",
-          "RANGE",
-          "ROW",
-          "ROWS",
-          "SKIP",
-          "SNAPSHOT",
-          "STREAM",
-          "UUID",
-          "VARIANT",
-          "VOLATILE",
-          "PATTERN",
-          "MEASURE",
-          "DEFINE",
-          "PARTITION",
-          "CURRENT",
-          "UNSIGNED",
-          "ASOF",
-          "GROUPING",
-          "WINDOW",
-          "VALUES",
-          "INTERVAL",
-          "DEFAULT",
-          "SET",
-          "UNIQUE",
-          "ANY",
-          "SOME",
-          "ALL",
-          "ROLLUP",
-          "MINUS",
-          "CALL",
-          "DESCRIBE");
-
-  /**
-   * Of those, words that are also clause or operator words (UNION ALL, WINDOW w AS, VALUES (1),
-   * INTERVAL 1 DAY, = ANY (...)): names only where a name must stand, before a comma, FROM...
+   * Words Calcite reserves that are also Spark's clause or operator words (UNION ALL, WINDOW w AS,
+   * VALUES (1), INTERVAL 1 DAY, = ANY (...)): names only where a name must stand, before a comma,
+   * FROM...
    */
   private static final Set<String> NAMES_IN_PLACE =
       Set.of(
@@ -189,6 +140,49 @@ final class SparkSyntaxRewriter {
           "MINUS",
           "CALL",
           "DESCRIBE");
+
+  /**
+   * Words Calcite reserves and Spark lets a user name a column or table with ({@code SELECT date,
+   * timestamp FROM t}): those below and {@link #NAMES_IN_PLACE}. Where one stands as a name, the
+   * rewrite spells it in look-alike letters Calcite reads as an identifier, and {@link
+   * #restoreNames} spells it back in the parsed tree.
+   */
+  static final Set<String> CALCITE_ONLY_KEYWORDS =
+      Stream.concat(
+              Stream.of(
+                  "DATE",
+                  "DATETIME",
+                  "TIME",
+                  "TIMESTAMP",
+                  "MONDAY",
+                  "TUESDAY",
+                  "WEDNESDAY",
+                  "THURSDAY",
+                  "FRIDAY",
+                  "SATURDAY",
+                  "SUNDAY",
+                  "NEW",
+                  "NEXT",
+                  "ORDINAL",
+                  "RANGE",
+                  "ROW",
+                  "ROWS",
+                  "SKIP",
+                  "SNAPSHOT",
+                  "STREAM",
+                  "UUID",
+                  "VARIANT",
+                  "VOLATILE",
+                  "PATTERN",
+                  "MEASURE",
+                  "DEFINE",
+                  "PARTITION",
+                  "CURRENT",
+                  "UNSIGNED",
+                  "ASOF",
+                  "GROUPING"),
+              NAMES_IN_PLACE.stream())
+          .collect(Collectors.toUnmodifiableSet());
 
   /** Words after which such a word is a clause word, never a name. */
   private static final Set<String> CLAUSE_BEFORE =
