@@ -142,6 +142,9 @@ public final class Main {
                       m.diagnostics()));
               watched.flush();
             }
+            if (m instanceof dev.mlv.diag.BusyException) {
+              return ExitCodes.SKIPPED_CONCURRENT;
+            }
           } else if (ex instanceof UserInterrupt) {
             e.println("mlv: interrupted");
             return ExitCodes.INTERRUPTED;

@@ -51,13 +51,13 @@ final class LocalSql {
       DeployedView v = view(s.view());
       return new SqlResult(List.of("createtab_stmt"), List.of(List.of(v.definition())), null);
     } else if (st instanceof SqlStatement.Rename r) {
-      return rename(r);
+      return target.underLock("ALTER ... RENAME", () -> rename(r));
     } else if (st instanceof SqlStatement.Drop d) {
-      return drop(d);
+      return target.underLock("DROP MATERIALIZED LAKE VIEW", () -> drop(d));
     } else if (st instanceof SqlStatement.Refresh r) {
       return refresh(r);
     } else if (st instanceof SqlStatement.CreateView c) {
-      return create(c.definition());
+      return target.underLock("CREATE MATERIALIZED LAKE VIEW", () -> create(c.definition()));
     }
     throw new IllegalStateException("unknown statement " + st);
   }
@@ -271,7 +271,7 @@ final class LocalSql {
     ObjectId id = project.names().resolve(r.view());
     DeployedView deployed = view(r.view());
     if (!project.views().containsKey(id)) {
-      return refreshAdHoc(id, deployed, r);
+      return target.underLock("REFRESH", () -> refreshAdHoc(id, deployed, r));
     }
     RunReport run =
         target.refresh(

@@ -266,6 +266,35 @@ public final class LocalTarget implements Target {
     return decide(project, request.full(), Optional.empty(), id, deployed, def, upstream);
   }
 
+  /**
+   * Makes a change to the lakehouse's views outside a run ({@code mlv sql}'s RENAME, DROP, CREATE)
+   * under the refresh lock, so it cannot move or drop a table a running refresh is writing; refused
+   * while another run holds the lock.
+   */
+  <T> T underLock(String what, java.util.function.Supplier<T> change) {
+    Optional<RefreshLock> lock =
+        RefreshLock.tryAcquire(warehouse.root(), config.lakehouse(), "sql-" + RunIds.next());
+    if (lock.isEmpty()) {
+      throw new dev.mlv.diag.BusyException(
+          "LAKEHOUSE_BUSY",
+          what
+              + " was not run: "
+              + holderText()
+              + " is refreshing lakehouse "
+              + config.lakehouse()
+              + "; run it again when that run is over");
+    }
+    try (RefreshLock held = lock.get()) {
+      return change.get();
+    }
+  }
+
+  private String holderText() {
+    return RefreshLock.holder(warehouse.root(), config.lakehouse())
+        .map(h -> "run " + h.runId() + ", pid " + h.pid() + " on " + h.host())
+        .orElse("another run");
+  }
+
   /** Runs the request under the lakehouse's refresh lock; skipped when another run holds it. */
   private RunReport locked(
       Project project, java.util.function.Supplier<RefreshRequest> prepare, RunListener listener) {
@@ -274,13 +303,9 @@ public final class LocalTarget implements Target {
     Optional<RefreshLock> lock =
         RefreshLock.tryAcquire(warehouse.root(), config.lakehouse(), runId);
     if (lock.isEmpty()) {
-      String holder =
-          RefreshLock.holder(warehouse.root(), config.lakehouse())
-              .map(h -> "run " + h.runId() + ", pid " + h.pid() + " on " + h.host())
-              .orElse("another run");
       listener.message(
           "  another refresh ("
-              + holder
+              + holderText()
               + ") is running on lakehouse "
               + config.lakehouse()
               + "; this one is skipped, not queued");

@@ -313,8 +313,21 @@ public final class ViewMaterializer {
     if (!tableExists(from)) {
       throw new MlvException("TABLE_NOT_FOUND", "cannot rename " + from + ": no such table");
     }
-    if (Files.exists(tableDir(to))) {
+    if (Warehouse.isTable(tableDir(to))) {
       throw new MlvException("TABLE_EXISTS", "cannot rename " + from + " to " + to + ": exists");
+    }
+    if (Files.exists(tableDir(to))) {
+      // No commit, so no table: what a write stopped before its first commit leaves behind.
+      throw new MlvException(
+          "TABLE_EXISTS",
+          "cannot rename "
+              + from
+              + " to "
+              + to
+              + ": the folder "
+              + tableDir(to)
+              + " is in the way; it holds no Delta table (no commit in _delta_log), so it is"
+              + " what an interrupted write left: remove it and run again");
     }
     LakehouseCatalog.moveTable(tableDir(from), tableDir(to));
   }

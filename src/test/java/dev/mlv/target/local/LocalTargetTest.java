@@ -90,6 +90,35 @@ class LocalTargetTest {
     assertThat(after.status()).isEqualTo(RunStatus.Failed);
   }
 
+  /** A rename or drop under a running refresh would pull the table from under its writer. */
+  @Test
+  void viewStatementsOfMlvSqlWaitForNoRunAndExit3WhileOneHoldsTheLakehouse() throws IOException {
+    Project p = applied("");
+    Path warehouse = target.warehouse().root();
+    try (RefreshLock held = RefreshLock.tryAcquire(warehouse, LH, "other-run").orElseThrow()) {
+      for (String statement :
+          List.of(
+              "ALTER MATERIALIZED LAKE VIEW gold.by_customer RENAME TO gold.totals",
+              "DROP MATERIALIZED LAKE VIEW gold.by_customer",
+              "CREATE MATERIALIZED LAKE VIEW gold.extra AS SELECT 1 AS one")) {
+        CliRun cli = CliRun.of("sql", "-p", dir.toString(), statement);
+        assertThat(cli.exitCode()).as(cli.toString()).isEqualTo(ExitCodes.SKIPPED_CONCURRENT);
+        assertThat(cli.err())
+            .as(statement)
+            .contains("error[LAKEHOUSE_BUSY]")
+            .contains("run other-run")
+            .contains("run it again when that run is over");
+      }
+      assertThat(held.isHeld()).isTrue();
+    }
+    assertThat(rows(p, "SHOW MATERIALIZED LAKE VIEWS"))
+        .extracting(r -> r.substring(0, r.indexOf('|', r.indexOf('|') + 1)))
+        .containsExactly("gold|by_customer", "silver|orders_clean");
+    // Once the run is over, the same statement goes through.
+    sql(p, "ALTER MATERIALIZED LAKE VIEW gold.by_customer RENAME TO gold.totals");
+    assertThat(rows(p, "SELECT count(*) FROM gold.totals")).containsExactly("2");
+  }
+
   @Test
   void aLockLeftByADeadProcessDoesNotBlock() throws IOException {
     Project p = project("");
