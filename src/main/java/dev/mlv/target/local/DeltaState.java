@@ -233,7 +233,7 @@ public final class DeltaState {
       }
       return Files.getLastModifiedTime(file).toInstant();
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw unreadable(file, e);
     }
   }
 
@@ -276,12 +276,41 @@ public final class DeltaState {
         timestamp = Files.getLastModifiedTime(file).toInstant();
       }
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw unreadable(file, e);
     }
     // mlv's own commit that only turned change data feed on changed no row: it counts as an
     // append of nothing, so a view reading the table stays incremental.
     boolean appendOnly = !removed && (!other || (!added && ENABLE_CDF.equals(userMetadata)));
     return new CommitInfo(version, operation, appendOnly, timestamp, addedBytes, userMetadata);
+  }
+
+  /**
+   * A commit file that cannot be read or parsed: Delta writes each one whole and never rewrites it,
+   * so a damaged one was changed outside Delta, and mlv cannot tell what the table holds.
+   */
+  static RuntimeException unreadable(Path file, IOException e) {
+    Path table = file.getParent().getParent();
+    String why =
+        e instanceof com.fasterxml.jackson.core.JsonProcessingException j
+            ? "it is not valid JSON (" + j.getOriginalMessage() + ")"
+            : e instanceof java.nio.file.AccessDeniedException
+                ? "permission denied"
+                : String.valueOf(e.getMessage());
+    return new dev.mlv.diag.MlvException(
+        dev.mlv.diag.Diagnostic.error(
+            "DELTA_LOG_DAMAGED",
+            null,
+            "the Delta log of the table in "
+                + table
+                + " cannot be read: "
+                + file.getFileName()
+                + ": "
+                + why,
+            "Delta writes a commit file whole and never changes it, so this one was damaged"
+                + " outside Delta: restore it from a backup, or remove the table's folder and"
+                + " create the table again ('mlv seed' for a seeded source, 'mlv apply' for a"
+                + " view)"),
+        e);
   }
 
   private record ObjectIdAndPath(ObjectId id, Path path) {}

@@ -478,10 +478,13 @@ public final class LocalTarget implements Target {
               id,
               "none",
               "REFRESH_FAILED",
-              "refresh of "
-                  + project.names().display(id)
-                  + " failed: "
-                  + SparkMessages.firstLine(e),
+              // mlv's own errors are already a diagnostic (rule, place, hint): kept whole.
+              e instanceof MlvException m
+                  ? m.getMessage()
+                  : "refresh of "
+                      + project.names().display(id)
+                      + " failed: "
+                      + SparkMessages.firstLine(e),
               t0);
       listener.viewFinished(failed);
       return failed;

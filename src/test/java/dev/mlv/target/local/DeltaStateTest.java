@@ -1,7 +1,9 @@
 package dev.mlv.target.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.ObjectId;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,6 +44,25 @@ class DeltaStateTest {
     return state.scan(warehouse.root()).stream()
         .filter(t -> t.id().lakehouse().equals("lh_state"))
         .toList();
+  }
+
+  /** A commit file cut short (by hand, by a full disk): a positioned error, no internal error. */
+  @Test
+  void aDamagedCommitFileIsAnErrorNamingTheTableAndTheFile(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("t/_delta_log/00000000000000000000.json");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "{\"commitInfo\":{\"timestamp\":17");
+    assertThatThrownBy(() -> DeltaState.readCommit(file, 0))
+        .isInstanceOf(MlvException.class)
+        .satisfies(
+            e -> {
+              var d = ((MlvException) e).diagnostics().get(0);
+              assertThat(d.ruleId()).isEqualTo("DELTA_LOG_DAMAGED");
+              assertThat(d.message())
+                  .contains(dir.resolve("t").toString())
+                  .contains("00000000000000000000.json: it is not valid JSON");
+              assertThat(d.hint()).contains("restore it from a backup");
+            });
   }
 
   @Test
