@@ -265,6 +265,7 @@ final class Shell {
       Project project = project();
       Target target = session.target(project.config(), targetName);
       running[0] = target;
+      target.checkSql(project, parsed.statements());
       for (SqlStatement st : parsed.statements()) {
         long t0 = System.nanoTime();
         dev.mlv.target.SqlResult result = target.sql(project, st);

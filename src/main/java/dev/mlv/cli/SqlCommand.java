@@ -108,6 +108,7 @@ public final class SqlCommand implements Callable<Integer> {
     boolean table = format.equals("table");
     List<SqlResult> results = new ArrayList<>();
     try (Target target = Targets.open(project.config(), targetName, spec)) {
+      target.checkSql(project, parsed.statements());
       for (SqlStatement st : parsed.statements()) {
         SqlResult result = target.sql(project, st);
         boolean said = result.message() != null && !result.message().isEmpty();

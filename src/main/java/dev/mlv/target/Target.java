@@ -91,6 +91,13 @@ public interface Target extends AutoCloseable {
   SqlResult sql(Project project, SqlStatement statement);
 
   /**
+   * Checks the syntax of statements about to run one after another, before any runs: a typo in the
+   * last must not leave the first ones committed. A target that has no parser of its own at hand
+   * checks nothing and each statement fails when it runs.
+   */
+  default void checkSql(Project project, java.util.List<SqlStatement> statements) {}
+
+  /**
    * The column names of every table and view the target holds, for completion in {@code mlv shell}.
    * Read-only; a target that cannot list them cheaply returns none.
    */

@@ -62,6 +62,39 @@ final class LocalSql {
     throw new IllegalStateException("unknown statement " + st);
   }
 
+  /**
+   * Parses each plain Spark statement with the session's parser (Delta's commands included) when
+   * there are several: the statements run one by one and each commits, so a syntax error in a later
+   * one is found before the first runs.
+   */
+  void checkSyntax(List<SqlStatement> statements) {
+    List<SqlStatement.Other> plain =
+        statements.stream()
+            .filter(SqlStatement.Other.class::isInstance)
+            .map(SqlStatement.Other.class::cast)
+            .toList();
+    if (statements.size() < 2 || plain.isEmpty()) {
+      return;
+    }
+    target.materializer(project);
+    var parser = target.runtime().session().sessionState().sqlParser();
+    for (SqlStatement.Other o : plain) {
+      try {
+        parser.parsePlan(o.sql());
+      } catch (org.apache.spark.sql.catalyst.parser.ParseException e) {
+        Position at = SparkMessages.place(e, o.sql(), o.position()).orElse(o.position());
+        throw new MlvException(
+            Diagnostic.error(
+                "SQL_PARSE",
+                at,
+                SparkMessages.withoutSparkPlace(SparkMessages.firstLine(e)),
+                "no statement was run: the statements run one by one and each commits, so all are"
+                    + " checked first"),
+            e);
+      }
+    }
+  }
+
   private SqlResult other(SqlStatement.Other o) {
     target.materializer(project);
     var parser = target.runtime().session().sessionState().sqlParser();

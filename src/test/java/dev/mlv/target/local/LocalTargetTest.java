@@ -119,6 +119,25 @@ class LocalTargetTest {
     assertThat(rows(p, "SELECT count(*) FROM gold.totals")).containsExactly("2");
   }
 
+  /** Each statement commits as it runs: a typo in the last must be found before the first runs. */
+  @Test
+  void severalStatementsAreAllParsedBeforeAnyRuns() throws IOException {
+    Project p = applied("");
+    List<String> before = rows(p, "SELECT count(*) FROM bronze.orders");
+    CliRun cli =
+        CliRun.of(
+            "sql",
+            "-p",
+            dir.toString(),
+            "INSERT INTO bronze.orders VALUES (90, 'x', 1.0);\nSELEC oops;\n"
+                + "INSERT INTO bronze.orders VALUES (91, 'y', 2.0)");
+    assertThat(cli.exitCode()).as(cli.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(cli.err())
+        .contains("<input>:2:1: error[SQL_PARSE]")
+        .contains("no statement was run");
+    assertThat(rows(p, "SELECT count(*) FROM bronze.orders")).isEqualTo(before);
+  }
+
   @Test
   void aLockLeftByADeadProcessDoesNotBlock() throws IOException {
     Project p = project("");
