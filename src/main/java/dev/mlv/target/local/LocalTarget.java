@@ -333,20 +333,28 @@ public final class LocalTarget implements Target {
       java.util.concurrent.atomic.AtomicBoolean stopping =
           new java.util.concurrent.atomic.AtomicBoolean();
       // Ctrl-C ends the JVM without unwinding this method: no view starts after it, and what
-      // fails as Spark shuts down is the interrupt, not the view.
+      // fails as Spark shuts down is the interrupt, not the view. The JVM halts once its hooks
+      // are done, so this one waits (bounded) until the run's record is parked; without the wait,
+      // whether the record named the interrupted view depended on which thread won.
+      java.util.concurrent.CountDownLatch parked = new java.util.concurrent.CountDownLatch(1);
       Thread onExit =
           new Thread(
               () -> {
                 stopping.set(true);
-                listener.message(
-                    "mlv: interrupted; run "
-                        + runId
-                        + " stopped after "
-                        + done.size()
-                        + " of "
-                        + DiagnosticRenderer.plural(request.views().size(), "view")
-                        + ", and a view being written was left as it was; the next run"
-                        + " records it as Interrupted");
+                try {
+                  listener.message(
+                      "mlv: interrupted; run "
+                          + runId
+                          + " stopped after "
+                          + done.size()
+                          + " of "
+                          + DiagnosticRenderer.plural(request.views().size(), "view")
+                          + ", and a view being written was left as it was; the next run"
+                          + " records it as Interrupted");
+                  parked.await(PARK_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
               });
       RunListener untilStopped =
           new RunListener() {
@@ -372,75 +380,84 @@ public final class LocalTarget implements Target {
             }
           };
       Runtime.getRuntime().addShutdownHook(onExit);
-      try (RunDeadline limit =
-          new RunDeadline(runId, deadline, request.timeout(), this::startedContext)) {
-        runDeadline = limit;
-        runs =
-            DagWalker.walk(
-                project.lineage(),
-                request.views(),
-                request.parallelism(),
-                deadline,
-                id -> {
-                  ViewRun r =
-                      stopping.get()
-                          ? ViewRun.skipped(
-                              id, "none", "INTERRUPTED: the run was interrupted before it started")
-                          : guarded(project, request, id, untilStopped);
-                  if (stopping.get() && r.status() == ViewStatus.Failed) {
-                    r =
-                        failed(
-                            id,
-                            r.strategy(),
-                            "INTERRUPTED",
-                            "the run was interrupted while this view was written; it was left as"
-                                + " it was",
-                            System.nanoTime() - r.durationMs() * 1_000_000);
-                  }
-                  synchronized (done) {
-                    done.add(r);
-                    history.progress(
-                        new RunReport(
-                            runId, RunStatus.Running, started, Instant.now(), name(), done));
-                  }
-                  return r;
-                });
-      } finally {
-        runDeadline = null;
-        try {
-          Runtime.getRuntime().removeShutdownHook(onExit);
-        } catch (IllegalStateException shuttingDown) {
-          // The JVM is exiting: the hook is about to say so.
+      try {
+        try (RunDeadline limit =
+            new RunDeadline(runId, deadline, request.timeout(), this::startedContext)) {
+          runDeadline = limit;
+          runs =
+              DagWalker.walk(
+                  project.lineage(),
+                  request.views(),
+                  request.parallelism(),
+                  deadline,
+                  id -> {
+                    ViewRun r =
+                        stopping.get()
+                            ? ViewRun.skipped(
+                                id,
+                                "none",
+                                "INTERRUPTED: the run was interrupted before it started")
+                            : guarded(project, request, id, untilStopped);
+                    if (stopping.get() && r.status() == ViewStatus.Failed) {
+                      r =
+                          failed(
+                              id,
+                              r.strategy(),
+                              "INTERRUPTED",
+                              "the run was interrupted while this view was written; it was left as"
+                                  + " it was",
+                              System.nanoTime() - r.durationMs() * 1_000_000);
+                    }
+                    synchronized (done) {
+                      done.add(r);
+                      history.progress(
+                          new RunReport(
+                              runId, RunStatus.Running, started, Instant.now(), name(), done));
+                    }
+                    return r;
+                  });
+        } finally {
+          runDeadline = null;
+          try {
+            Runtime.getRuntime().removeShutdownHook(onExit);
+          } catch (IllegalStateException shuttingDown) {
+            // The JVM is exiting: the hook is about to say so.
+          }
         }
-      }
-      RunStatus status =
-          stopping.get()
-              ? RunStatus.Interrupted
-              : runs.stream().anyMatch(r -> r.status() == ViewStatus.Failed)
-                  ? RunStatus.Failed
-                  : RunStatus.Completed;
-      RunReport finished = new RunReport(runId, status, started, Instant.now(), name(), runs);
-      // The history says why the command exits 4: the breach is its view's error.
-      RunReport report =
-          QualityGates.annotate(
-              finished,
-              QualityGates.check(
-                  finished,
-                  v ->
-                      project.views().containsKey(v)
-                          ? project.views().get(v).settings().quality()
-                          : null),
-              project.names()::display);
-      if (stopping.get()) {
-        // Spark is going down with the JVM: park the record for the next run, quietly.
-        history.record(report, Optional.empty());
+        RunStatus status =
+            stopping.get()
+                ? RunStatus.Interrupted
+                : runs.stream().anyMatch(r -> r.status() == ViewStatus.Failed)
+                    ? RunStatus.Failed
+                    : RunStatus.Completed;
+        RunReport finished = new RunReport(runId, status, started, Instant.now(), name(), runs);
+        // The history says why the command exits 4: the breach is its view's error.
+        RunReport report =
+            QualityGates.annotate(
+                finished,
+                QualityGates.check(
+                    finished,
+                    v ->
+                        project.views().containsKey(v)
+                            ? project.views().get(v).settings().quality()
+                            : null),
+                project.names()::display);
+        if (stopping.get()) {
+          // Spark is going down with the JVM: park the record for the next run, quietly.
+          history.record(report, Optional.empty());
+          return report;
+        }
+        recordRun(history, report, listener);
+        QuarantineStore.pruneAll(this, project, history, listener);
         return report;
+      } finally {
+        parked.countDown();
       }
-      recordRun(history, report, listener);
-      QuarantineStore.pruneAll(this, project, history, listener);
-      return report;
     }
   }
+
+  /** How long Ctrl-C waits for the interrupted run's record to be parked before the JVM ends. */
+  private static final java.time.Duration PARK_WAIT = java.time.Duration.ofSeconds(10);
 
   /**
    * A view whose refresh throws (an unreadable stored definition, a lakehouse that cannot be read)
@@ -947,6 +964,11 @@ public final class LocalTarget implements Target {
   @Override
   public SqlResult sql(Project project, SqlStatement statement) {
     return new LocalSql(this, project).run(statement);
+  }
+
+  @Override
+  public void checkSql(Project project, List<SqlStatement> statements) {
+    new LocalSql(this, project).checkSyntax(statements);
   }
 
   /** Loads the seed files of the named sources (all seeded sources when none is named). */
