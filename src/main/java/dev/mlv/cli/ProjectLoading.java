@@ -12,6 +12,7 @@ import dev.mlv.project.ProjectLocator;
 import dev.mlv.project.ProjectView;
 import dev.mlv.sql.QueryFacts;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -54,8 +55,10 @@ final class ProjectLoading {
       throw new MlvException(loaded.diagnostics());
     }
     ProjectConfig config = loaded.orThrow();
-    return new ProjectBuilder()
-        .build(config, DefinitionFiles.discover(config), loaded.diagnostics());
+    DefinitionFiles.Found found = DefinitionFiles.discover(config);
+    List<Diagnostic> earlier = new ArrayList<>(loaded.diagnostics());
+    earlier.addAll(found.problems());
+    return new ProjectBuilder().build(config, found.files(), earlier);
   }
 
   /**

@@ -1,6 +1,8 @@
 package dev.mlv.project;
 
+import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.MlvException;
+import dev.mlv.diag.Position;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -21,13 +23,26 @@ public final class DefinitionFiles {
   private DefinitionFiles() {}
 
   /**
+   * The definition files found, and the problems that kept a file from being read. A file that is
+   * not read is reported rather than skipped: its views would otherwise look deleted to {@code plan
+   * --prune}.
+   */
+  public record Found(List<Path> files, List<Diagnostic> problems) {
+    public Found {
+      files = List.copyOf(files);
+      problems = List.copyOf(problems);
+    }
+  }
+
+  /**
    * Every definition file under the view folders, recursively, as absolute paths sorted by their
    * path relative to the project root (with '/' separators, so the order is the same on every OS).
-   * Hidden folders and the local warehouses are skipped, and so is a symbolic link that leads
-   * outside the project. A view folder missing here was already reported by the loader (or is the
+   * Hidden folders and the local warehouses are skipped. A symbolic link that leads outside the
+   * project is an error, not a definition: git would keep only the link, so the project would not
+   * be self-contained. A view folder missing here was already reported by the loader (or is the
    * unconfigured default), so it contributes nothing.
    */
-  public static List<Path> discover(ProjectConfig config) {
+  public static Found discover(ProjectConfig config) {
     Path root = config.root();
     Set<Path> warehouses =
         config.targets().values().stream()
@@ -36,18 +51,19 @@ public final class DefinitionFiles {
             .collect(Collectors.toSet());
     // Keyed by relative path: sorts portably and drops duplicates from nested view folders.
     TreeMap<String, Path> found = new TreeMap<>();
+    List<Diagnostic> problems = new ArrayList<>();
     for (Path folder : config.viewFolders()) {
       if (!Files.isDirectory(folder)) {
         continue;
       }
       try {
-        Files.walkFileTree(folder, new Collector(root, folder, warehouses, found));
+        Files.walkFileTree(folder, new Collector(root, folder, warehouses, found, problems));
       } catch (IOException e) {
         throw new MlvException(
             "VIEWS_READ", "cannot read view folder " + root.relativize(folder) + ": " + e, e);
       }
     }
-    return new ArrayList<>(found.values());
+    return new Found(new ArrayList<>(found.values()), problems);
   }
 
   private static final class Collector extends SimpleFileVisitor<Path> {
@@ -55,12 +71,23 @@ public final class DefinitionFiles {
     private final Path start;
     private final Set<Path> warehouses;
     private final TreeMap<String, Path> found;
+    private final List<Diagnostic> problems;
 
-    Collector(Path root, Path start, Set<Path> warehouses, TreeMap<String, Path> found) {
+    Collector(
+        Path root,
+        Path start,
+        Set<Path> warehouses,
+        TreeMap<String, Path> found,
+        List<Diagnostic> problems) {
       this.root = root;
       this.start = start;
       this.warehouses = warehouses;
       this.found = found;
+      this.problems = problems;
+    }
+
+    private String relative(Path file) {
+      return root.relativize(file).toString().replace('\\', '/');
     }
 
     @Override
@@ -88,14 +115,25 @@ public final class DefinitionFiles {
         } catch (IOException e) {
           return FileVisitResult.CONTINUE; // a dangling link defines nothing
         }
-        if (!target.startsWith(root.toRealPath()) || !Files.isRegularFile(target)) {
+        if (!target.startsWith(root.toRealPath())) {
+          problems.add(
+              Diagnostic.error(
+                  "VIEWS_LINK",
+                  Position.start(root.relativize(file)),
+                  "the file is a symbolic link to "
+                      + target
+                      + ", outside the project folder; mlv does not read it",
+                  "copy the file into the project: git keeps only the link, so the views it"
+                      + " defines would be missing from every other clone"));
+          return FileVisitResult.CONTINUE;
+        }
+        if (!Files.isRegularFile(target)) {
           return FileVisitResult.CONTINUE;
         }
       } else if (!attrs.isRegularFile()) {
         return FileVisitResult.CONTINUE;
       }
-      String relative = root.relativize(file).toString().replace('\\', '/');
-      found.put(relative, file);
+      found.put(relative(file), file);
       return FileVisitResult.CONTINUE;
     }
   }

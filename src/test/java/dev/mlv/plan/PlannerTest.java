@@ -47,7 +47,7 @@ class PlannerTest {
       Files.writeString(f, files[i + 1]);
     }
     ProjectConfig config = ProjectLoader.load(dir).orThrow();
-    return new ProjectBuilder().build(config, DefinitionFiles.discover(config), List.of());
+    return new ProjectBuilder().build(config, DefinitionFiles.discover(config).files(), List.of());
   }
 
   private static DeployedView deployed(String id, String statement, Project p) {

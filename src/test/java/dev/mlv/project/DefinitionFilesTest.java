@@ -21,11 +21,16 @@ class DefinitionFilesTest {
     Files.writeString(file, "-- " + relative + "\n");
   }
 
-  private List<String> discover(String yaml) throws IOException {
+  private DefinitionFiles.Found find(String yaml) throws IOException {
     Files.writeString(root.resolve("mlv.yml"), yaml);
-    ProjectConfig config = ProjectLoader.load(root, Map.of()).orThrow();
-    Path abs = config.root();
-    return DefinitionFiles.discover(config).stream()
+    return DefinitionFiles.discover(ProjectLoader.load(root, Map.of()).orThrow());
+  }
+
+  private List<String> discover(String yaml) throws IOException {
+    DefinitionFiles.Found found = find(yaml);
+    assertThat(found.problems()).isEmpty();
+    Path abs = root.toAbsolutePath().normalize();
+    return found.files().stream()
         .peek(p -> assertThat(p).isAbsolute())
         .map(p -> abs.relativize(p).toString().replace('\\', '/'))
         .toList();
@@ -75,14 +80,37 @@ class DefinitionFilesTest {
   }
 
   @Test
-  void symbolicLinkLeadingOutsideTheProjectIsIgnored() throws IOException {
+  void symbolicLinkInsideTheProjectIsFollowed() throws IOException {
+    touch("views/inside.sql");
+    Files.createSymbolicLink(root.resolve("views/alias.sql"), root.resolve("views/inside.sql"));
+
+    assertThat(discover(BASE)).containsExactly("views/alias.sql", "views/inside.sql");
+  }
+
+  @Test
+  void symbolicLinkLeadingOutsideTheProjectIsAnErrorAtTheLink() throws IOException {
     Path outside = Files.createTempFile("outside", ".sql");
     try {
       touch("views/inside.sql");
       Files.createSymbolicLink(root.resolve("views/escape.sql"), outside);
-      Files.createSymbolicLink(root.resolve("views/alias.sql"), root.resolve("views/inside.sql"));
 
-      assertThat(discover(BASE)).containsExactly("views/alias.sql", "views/inside.sql");
+      DefinitionFiles.Found found = find(BASE);
+
+      assertThat(found.files())
+          .extracting(p -> p.getFileName().toString())
+          .containsExactly("inside.sql");
+      assertThat(found.problems())
+          .singleElement()
+          .satisfies(
+              d -> {
+                assertThat(d.isError()).isTrue();
+                assertThat(d.ruleId()).isEqualTo("VIEWS_LINK");
+                assertThat(d.position())
+                    .hasToString("views/escape.sql:1:1".replace('/', java.io.File.separatorChar));
+                assertThat(d.message())
+                    .contains("the file is a symbolic link to " + outside.toRealPath())
+                    .contains("outside the project folder");
+              });
     } finally {
       Files.deleteIfExists(outside);
     }

@@ -96,7 +96,7 @@ final class SimulatedFabric implements AutoCloseable {
     assertThat(loaded.hasErrors()).as(loaded.diagnostics().toString()).isFalse();
     ProjectConfig config = loaded.orThrow();
     return new ProjectBuilder()
-        .build(config, DefinitionFiles.discover(config), loaded.diagnostics());
+        .build(config, DefinitionFiles.discover(config).files(), loaded.diagnostics());
   }
 
   SqlResult sql(String sql) {

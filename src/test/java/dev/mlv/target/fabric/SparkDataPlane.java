@@ -85,7 +85,8 @@ final class SparkDataPlane implements DataPlane, AutoCloseable {
     LoadResult loaded = ProjectLoader.load(dir, Map.of());
     ProjectConfig config = loaded.orThrow();
     Project p =
-        new ProjectBuilder().build(config, DefinitionFiles.discover(config), loaded.diagnostics());
+        new ProjectBuilder()
+            .build(config, DefinitionFiles.discover(config).files(), loaded.diagnostics());
     if (local == null) {
       local = new LocalTarget(config, (SparkTarget) config.target("local").orElseThrow(), false);
     }

@@ -657,7 +657,8 @@ class LocalTargetTest {
     assertThat(loaded.hasErrors()).as(loaded.diagnostics().toString()).isFalse();
     ProjectConfig config = loaded.orThrow();
     Project p =
-        new ProjectBuilder().build(config, DefinitionFiles.discover(config), loaded.diagnostics());
+        new ProjectBuilder()
+            .build(config, DefinitionFiles.discover(config).files(), loaded.diagnostics());
     assertThat(p.hasErrors()).as(p.diagnostics().toString()).isFalse();
     return p;
   }
