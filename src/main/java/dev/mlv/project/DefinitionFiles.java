@@ -113,7 +113,17 @@ public final class DefinitionFiles {
         try {
           target = file.toRealPath();
         } catch (IOException e) {
-          return FileVisitResult.CONTINUE; // a dangling link defines nothing
+          // Reported, not skipped: a link that dangles in this clone (made on another machine,
+          // say) would otherwise make its views look deleted.
+          problems.add(
+              Diagnostic.error(
+                  "VIEWS_LINK",
+                  Position.start(root.relativize(file)),
+                  "the file is a symbolic link to "
+                      + Files.readSymbolicLink(file)
+                      + ", which does not exist; mlv cannot read it",
+                  "point the link at a file of the project, or replace it with the file itself"));
+          return FileVisitResult.CONTINUE;
         }
         if (!target.startsWith(root.toRealPath())) {
           problems.add(

@@ -115,4 +115,26 @@ class DefinitionFilesTest {
       Files.deleteIfExists(outside);
     }
   }
+
+  @Test
+  void danglingSymbolicLinkIsAnErrorAtTheLink() throws IOException {
+    touch("views/inside.sql");
+    Files.createSymbolicLink(root.resolve("views/gone.sql"), Path.of("missing.sql"));
+
+    DefinitionFiles.Found found = find(BASE);
+
+    assertThat(found.files()).hasSize(1);
+    assertThat(found.problems())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.isError()).isTrue();
+              assertThat(d.ruleId()).isEqualTo("VIEWS_LINK");
+              assertThat(d.position().file()).isEqualTo(Path.of("views", "gone.sql"));
+              assertThat(d.message())
+                  .isEqualTo(
+                      "the file is a symbolic link to missing.sql, which does not exist;"
+                          + " mlv cannot read it");
+            });
+  }
 }
