@@ -1,11 +1,11 @@
 package dev.mlv.project;
 
 import dev.mlv.diag.Diagnostic;
-import dev.mlv.diag.MlvException;
 import dev.mlv.diag.Position;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -59,14 +59,27 @@ public final class DefinitionFiles {
       try {
         Files.walkFileTree(folder, new Collector(root, folder, warehouses, found, problems));
       } catch (IOException e) {
-        throw new MlvException(
-            "VIEWS_READ", "cannot read view folder " + root.relativize(folder) + ": " + e, e);
+        problems.add(unreadable(root, folder, e));
       }
     }
     return new Found(new ArrayList<>(found.values()), problems);
   }
 
-  private static final class Collector extends SimpleFileVisitor<Path> {
+  /**
+   * A folder or file the walk could not open, reported where it is so the rest of the project is
+   * still read; its views are missing, so this is an error that keeps plan from dropping them.
+   */
+  private static Diagnostic unreadable(Path root, Path path, IOException e) {
+    boolean folder = Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS);
+    return Diagnostic.error(
+        "VIEWS_READ",
+        Position.start(root.relativize(path)),
+        "cannot read the " + (folder ? "folder" : "file") + ": " + ReadFailure.reason(e),
+        "make it readable by the user running mlv; until then the views in it count as missing");
+  }
+
+  // Package-private so a test can feed it the failures a root user never sees.
+  static final class Collector extends SimpleFileVisitor<Path> {
     private final Path root;
     private final Path start;
     private final Set<Path> warehouses;
@@ -144,6 +157,20 @@ public final class DefinitionFiles {
         return FileVisitResult.CONTINUE;
       }
       found.put(relative(file), file);
+      return FileVisitResult.CONTINUE;
+    }
+
+    @Override
+    public FileVisitResult visitFileFailed(Path file, IOException e) {
+      problems.add(unreadable(root, file, e));
+      return FileVisitResult.CONTINUE;
+    }
+
+    @Override
+    public FileVisitResult postVisitDirectory(Path dir, IOException e) {
+      if (e != null) {
+        problems.add(unreadable(root, dir, e));
+      }
       return FileVisitResult.CONTINUE;
     }
   }

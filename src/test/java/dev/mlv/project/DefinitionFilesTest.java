@@ -2,11 +2,19 @@ package dev.mlv.project;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.Position;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -135,6 +143,59 @@ class DefinitionFilesTest {
                   .isEqualTo(
                       "the file is a symbolic link to missing.sql, which does not exist;"
                           + " mlv cannot read it");
+            });
+  }
+
+  @Test
+  void unreadableFolderIsAnErrorAtTheFolderAndTheOtherFilesAreStillFound() throws IOException {
+    touch("views/silver/a.sql");
+    touch("views/gold/b.sql");
+    Path gold = root.resolve("views/gold");
+    boolean denied =
+        gold.toFile().setReadable(false, false) && !Files.isReadable(gold); // not as root
+    try {
+      Assumptions.assumeTrue(denied, "the user running the tests can read any folder");
+
+      DefinitionFiles.Found found = find(BASE);
+
+      assertThat(found.files())
+          .extracting(p -> p.getFileName().toString())
+          .containsExactly("a.sql");
+      assertThat(found.problems())
+          .singleElement()
+          .satisfies(
+              d ->
+                  assertThat(d.format())
+                      .startsWith(
+                          Path.of("views", "gold")
+                              + ":1:1: error[VIEWS_READ]: cannot read the folder: permission denied"));
+    } finally {
+      gold.toFile().setReadable(true, false);
+    }
+  }
+
+  @Test
+  void aFolderTheWalkCannotOpenIsReportedInWordsAndTheWalkGoesOn() throws IOException {
+    Path gold = root.resolve("views/gold");
+    Files.createDirectories(gold);
+    List<Diagnostic> problems = new ArrayList<>();
+    var collector =
+        new DefinitionFiles.Collector(
+            root, root.resolve("views"), Set.of(), new TreeMap<>(), problems);
+
+    FileVisitResult next =
+        collector.visitFileFailed(gold, new AccessDeniedException(gold.toString()));
+
+    assertThat(next).isEqualTo(FileVisitResult.CONTINUE);
+    assertThat(problems)
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.isError()).isTrue();
+              assertThat(d.ruleId()).isEqualTo("VIEWS_READ");
+              assertThat(d.position()).isEqualTo(new Position(Path.of("views", "gold"), 1, 1));
+              assertThat(d.message()).isEqualTo("cannot read the folder: permission denied");
+              assertThat(d.hint()).contains("readable");
             });
   }
 }
