@@ -198,7 +198,11 @@ public final class ProjectBuilder {
       return new ParsedFile(rel, List.of(), Map.of(), diagnostics);
     } catch (IOException e) {
       diagnostics.add(
-          Diagnostic.error("FILE_READ", start, "cannot read the file: " + e.getMessage(), null));
+          Diagnostic.error(
+              "FILE_READ",
+              start,
+              "cannot read the file: " + ReadFailure.reason(e),
+              "make it readable by the user running mlv; until then its views count as missing"));
       return new ParsedFile(rel, List.of(), Map.of(), diagnostics);
     }
     MlvParser.Result result = MlvParser.parse(start, text);

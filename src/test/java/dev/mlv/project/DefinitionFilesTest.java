@@ -198,4 +198,22 @@ class DefinitionFilesTest {
               assertThat(d.hint()).contains("readable");
             });
   }
+
+  @Test
+  void aDefinitionFileThatCannotBeReadIsReportedInWords() throws IOException {
+    Files.writeString(root.resolve("mlv.yml"), BASE);
+    ProjectConfig config = ProjectLoader.load(root, Map.of()).orThrow();
+    Path gone = config.root().resolve("views/gone.sql"); // deleted after discovery, say
+
+    Project project = new ProjectBuilder().build(config, List.of(gone), List.of());
+
+    assertThat(project.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.ruleId()).isEqualTo("FILE_READ");
+              assertThat(d.message()).isEqualTo("cannot read the file: it no longer exists");
+              assertThat(d.hint()).contains("readable");
+            });
+  }
 }
