@@ -280,9 +280,14 @@ public final class TableExtractor {
       Optional<OutputNames.Columns> columns = OutputNames.of(selectSql, start, root);
       return walk.facts().withView(columns, List.of());
     } catch (SqlParseException calciteError) {
-      Optional<QueryFacts> spark = Fallback.PARSER.parse(selectSql, start);
-      if (spark.isPresent()) {
-        return spark.get();
+      SparkFallbackParser.Outcome spark = Fallback.PARSER.read(selectSql, start);
+      if (spark.facts().isPresent()) {
+        return spark.facts().get();
+      }
+      if (calciteError.getCause() instanceof StackOverflowError) {
+        // Calcite gave up without a position or a reason: Spark's parser tells a statement it
+        // cannot hold either (a very long chain of operators, say) from a syntax error in it.
+        return beyondParser(selectSql, start, spark.refusal().orElseThrow());
       }
       // Neither parser reads it: another dialect's construct gets its Spark spelling, not
       // Calcite's "Encountered ...".
@@ -367,6 +372,24 @@ public final class TableExtractor {
     return Optional.empty();
   }
 
+  private static QueryFacts beyondParser(
+      String sql, Position start, SparkFallbackParser.Refusal refusal) {
+    Diagnostic diagnostic =
+        refusal.tooComplex()
+            ? Diagnostic.error(
+                "SQL_TOO_COMPLEX",
+                start,
+                "the SELECT is too long or too deeply nested for the SQL parsers: Spark's"
+                    + " refuses it ([FAILED_TO_PARSE_TOO_COMPLEX]), so mlv could not check it",
+                "split it: compute parts in CTEs (WITH ... AS) or in views of their own")
+            : Diagnostic.error(
+                PARSE_RULE,
+                refusal.at(),
+                "syntax error" + refusal.near().map(n -> " at or near " + n).orElse(""),
+                "Check the SELECT at this point; mlv reads it with Spark SQL syntax.");
+    return new QueryFacts(List.of(), Set.of(), Set.of(), true, List.of(diagnostic));
+  }
+
   private static QueryFacts misplacedClause(String sql, Position start, SqlToken clause) {
     String name = clause.upper().equals("PARTITIONED") ? "PARTITIONED BY" : clause.upper();
     Diagnostic diagnostic =
@@ -439,7 +462,7 @@ public final class TableExtractor {
   }
 
   /** Offset of a 1-based line and column; columns count characters, tabs included. */
-  static int offsetOf(String text, int line, int column) {
+  public static int offsetOf(String text, int line, int column) {
     int offset = 0;
     for (int l = 1; l < line && offset < text.length(); offset++) {
       if (text.charAt(offset) == '\n') {

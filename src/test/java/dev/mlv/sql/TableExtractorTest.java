@@ -447,4 +447,31 @@ class TableExtractorTest {
         .extracting(Diagnostic::message)
         .containsExactly("syntax error: unexpected character '\u20ac'");
   }
+
+  @Test
+  void aChainOfOperatorsTooLongForEitherParserSaysSoAndATypoInOneIsPlaced() {
+    String terms = "SELECT id, " + "qty + ".repeat(9_999) + "qty FROM t";
+
+    QueryFacts tooLong = EXTRACTOR.extract(terms, START);
+    int typo = terms.indexOf("qty", 40_000);
+    QueryFacts broken =
+        EXTRACTOR.extract(terms.substring(0, typo) + "qty ))" + terms.substring(typo + 3), START);
+
+    assertThat(tooLong.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.ruleId()).isEqualTo("SQL_TOO_COMPLEX");
+              assertThat(d.isError()).isTrue();
+              assertThat(d.message()).contains("too long or too deeply nested");
+            });
+    assertThat(broken.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.ruleId()).isEqualTo(TableExtractor.PARSE_RULE);
+              assertThat(d.position()).isEqualTo(new Position(START.file(), 1, typo + 5));
+              assertThat(d.message()).isEqualTo("syntax error at or near ')'");
+            });
+  }
 }

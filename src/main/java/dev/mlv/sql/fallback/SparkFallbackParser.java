@@ -65,13 +65,21 @@ public final class SparkFallbackParser {
 
   /** The facts of {@code sql}, or empty when Spark's parser rejects it too. */
   public Optional<QueryFacts> parse(String sql, Position start) {
+    return read(sql, start).facts();
+  }
+
+  /**
+   * What Spark's parser made of {@code sql}: its facts, or why it refused it, for the caller that
+   * has no better account of the refusal (Calcite gave up without a position).
+   */
+  public Outcome read(String sql, Position start) {
     LogicalPlan plan;
     try {
       plan = parser.parsePlan(sql);
     } catch (Exception e) {
       // Scala declares no checked exceptions; a rejected text surfaces as ParseException.
-      if (e instanceof ParseException) {
-        return Optional.empty();
+      if (e instanceof ParseException refused) {
+        return new Outcome(Optional.empty(), Optional.of(refusal(sql, start, refused)));
       }
       throw e instanceof RuntimeException runtime
           ? runtime
@@ -79,7 +87,31 @@ public final class SparkFallbackParser {
     }
     Walk walk = new Walk(sql, start);
     walk.plan(plan, Set.of());
-    return Optional.of(walk.facts());
+    return new Outcome(Optional.of(walk.facts()), Optional.empty());
+  }
+
+  /** Spark's parser's verdict: the facts when it reads the text, else its refusal. */
+  public record Outcome(Optional<QueryFacts> facts, Optional<Refusal> refusal) {}
+
+  /**
+   * Why Spark's parser refused a text. {@code tooComplex} is Spark's FAILED_TO_PARSE_TOO_COMPLEX:
+   * its parser ran out of stack, so the text is not wrong, only beyond it. {@code near} is the
+   * token a syntax error is at, when Spark names one.
+   */
+  public record Refusal(boolean tooComplex, Position at, Optional<String> near) {}
+
+  private static Refusal refusal(String sql, Position start, ParseException e) {
+    Position at = start;
+    if (e.line().isDefined() && e.startPosition().isDefined()) {
+      int line = (Integer) e.line().get();
+      int column = (Integer) e.startPosition().get() + 1; // Spark counts from 0
+      at = start.advance(sql, TableExtractor.offsetOf(sql, line, column));
+    }
+    String near = e.getMessageParameters().get("error");
+    return new Refusal(
+        "FAILED_TO_PARSE_TOO_COMPLEX".equals(e.getErrorClass()),
+        at,
+        Optional.ofNullable(near).filter(n -> !n.isBlank()));
   }
 
   /** One walk over one plan; CTE names are scoped as Spark scopes them. */
