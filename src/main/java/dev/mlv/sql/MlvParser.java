@@ -22,9 +22,10 @@ public final class MlvParser {
   /** Result of parsing one file: every statement that parsed, and every problem found. */
   public record Result(List<SqlStatement> statements, List<Diagnostic> diagnostics) {}
 
-  public static Result parse(Position start, String text) {
+  public static Result parse(Position start, String written) {
     List<SqlStatement> statements = new ArrayList<>();
     List<Diagnostic> diagnostics = new ArrayList<>();
+    String text = withoutBareNuls(start, written, diagnostics);
     List<Token> tokens = Lexer.tokenize(text);
     List<Token> current = new ArrayList<>();
     for (Token t : tokens) {
@@ -61,6 +62,36 @@ public final class MlvParser {
     }
     parseStatement(start, text, current, statements, diagnostics);
     return new Result(List.copyOf(statements), List.copyOf(diagnostics));
+  }
+
+  /**
+   * The text with each NUL outside a literal or comment read as a blank, after one error at the
+   * first: Spark's lexer stops at it, and Calcite's message for it ({@code Encountered: <EOF>})
+   * names neither the character nor where it is. Usually a bad copy, or a UTF-16 file (a NUL every
+   * other byte), so one error says it all.
+   */
+  private static String withoutBareNuls(Position start, String text, List<Diagnostic> diagnostics) {
+    if (text.indexOf('\0') < 0) {
+      return text;
+    }
+    StringBuilder cleaned = new StringBuilder(text);
+    boolean reported = false;
+    for (Token t : Lexer.tokenize(text)) {
+      if (t.isSymbol("\0")) {
+        if (!reported) {
+          reported = true;
+          diagnostics.add(
+              Diagnostic.error(
+                  RULE,
+                  start.advance(text, t.offset()),
+                  "a NUL character (U+0000) is not allowed in SQL text",
+                  "remove it; it comes from a bad copy, or from a file saved as UTF-16 (save it as"
+                      + " UTF-8)"));
+        }
+        cleaned.setCharAt(t.offset(), ' ');
+      }
+    }
+    return cleaned.toString();
   }
 
   private static String describeUnterminated(String t) {

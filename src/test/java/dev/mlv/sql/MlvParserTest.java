@@ -213,4 +213,21 @@ class MlvParserTest {
             .get(0);
     assertThat(d.message()).contains("has no AS select_statement");
   }
+
+  @Test
+  void aNulOutsideLiteralsIsOneErrorAtTheFirstAndTheRestIsStillRead() {
+    MlvParser.Result r =
+        parse("CREATE MATERIALIZED LAKE VIEW s.x AS\nSELECT 1 AS x\0, '\0' AS y\0 FROM t");
+
+    assertThat(r.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.isError()).isTrue();
+              assertThat(d.position()).isEqualTo(new Position(START.file(), 2, 14));
+              assertThat(d.message())
+                  .isEqualTo("a NUL character (U+0000) is not allowed in SQL text");
+            });
+    assertThat(r.statements()).hasSize(1);
+  }
 }
