@@ -516,6 +516,62 @@ public final class Checker {
           "signal",
           "resignal");
 
+  /** First words of a query, which on its own in a view file defines nothing. */
+  private static final Set<String> QUERY_WORDS =
+      Set.of("select", "with", "from", "values", "table");
+
+  /**
+   * Words and symbols that continue a statement and never start one: text that starts with one is
+   * the rest of a statement cut by a ';' or split across files.
+   */
+  private static final Set<String> CLAUSE_WORDS =
+      Set.of(
+          "where",
+          "group",
+          "order",
+          "having",
+          "limit",
+          "offset",
+          "join",
+          "inner",
+          "left",
+          "right",
+          "full",
+          "cross",
+          "natural",
+          "anti",
+          "semi",
+          "on",
+          "using",
+          "and",
+          "or",
+          "union",
+          "intersect",
+          "except",
+          "minus",
+          "window",
+          "qualify",
+          "cluster",
+          "distribute",
+          "sort",
+          "lateral",
+          "pivot",
+          "unpivot",
+          "as",
+          "partitioned",
+          "tblproperties",
+          ",",
+          ")",
+          ".",
+          "+",
+          "-",
+          "*",
+          "/",
+          "=",
+          "<",
+          ">",
+          "||");
+
   private static void otherStatement(Project project, SqlStatement st, List<Diagnostic> out) {
     if (st instanceof SqlStatement.Other o) {
       Matcher m = DML.matcher(o.sql());
@@ -548,6 +604,31 @@ public final class Checker {
         return;
       }
       String first = o.firstWord();
+      if (CLAUSE_WORDS.contains(first)) {
+        out.add(
+            Diagnostic.error(
+                "NOT_A_VIEW",
+                o.position(),
+                "this is not a complete SQL statement: '"
+                    + first
+                    + "' continues a statement and cannot start one, so Spark cannot run it",
+                "if it is the rest of the statement before it (cut by a ';', or split across"
+                    + " files), join the two"));
+        return;
+      }
+      if (QUERY_WORDS.contains(first)) {
+        // Spark runs a query on its own (FROM t too, since Spark 4), but in a view file it changes
+        // nothing: most likely the rest of a view split across files, or a view lacking its header.
+        out.add(
+            Diagnostic.warning(
+                "NOT_A_VIEW",
+                o.position(),
+                "this is a query on its own, not a view definition: mlv does not deploy it, and"
+                    + " running it changes nothing",
+                "if it is the rest of a view (cut by a ';', or split across files), join it to its"
+                    + " CREATE MATERIALIZED LAKE VIEW; keep other SQL out of the view folders"));
+        return;
+      }
       if (first.equals("create") || !STATEMENT_WORDS.contains(first)) {
         // A misspelt header (CRATE ..., CREATE LAKE VIEW, ... LAKE VEIW) is most likely a view
         // definition gone wrong: were it a warning, plan --prune would drop the deployed view.

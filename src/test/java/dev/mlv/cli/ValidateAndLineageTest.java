@@ -681,6 +681,33 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void theRestOfAViewSplitAcrossFilesIsNotTakenForAnotherKindOfStatement() throws IOException {
+    project(
+        YML,
+        "a.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT id",
+        "b.sql",
+        "FROM bronze.orders",
+        "c.sql",
+        "WHERE id > 1",
+        "d.sql",
+        "SET spark.sql.shuffle.partitions = 4");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/b.sql:1:1: warning[NOT_A_VIEW]: this is a query on its own, not a view"
+                + " definition")
+        .contains(
+            "views/c.sql:1:1: error[NOT_A_VIEW]: this is not a complete SQL statement: 'where'"
+                + " continues a statement and cannot start one")
+        .contains(
+            "views/d.sql:1:1: warning[NOT_A_VIEW]: statement is not a CREATE MATERIALIZED LAKE"
+                + " VIEW; mlv does not deploy it");
+  }
+
+  @Test
   void pathologicallyDeepSqlIsAnErrorNotACrash() throws IOException {
     int n = 5000;
     project(
