@@ -118,6 +118,23 @@ public final class DefinitionFiles {
     public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
       String name = file.getFileName().toString();
       String lower = name.toLowerCase(Locale.ROOT);
+      if (!name.startsWith(".") && attrs.isSymbolicLink() && Files.isDirectory(file)) {
+        // The walk does not follow a linked folder; one that leads outside the project is said
+        // to, as a linked file is, since its definitions would be missing from other clones.
+        Path target = file.toRealPath();
+        if (!target.startsWith(root.toRealPath())) {
+          problems.add(
+              Diagnostic.error(
+                  "VIEWS_LINK",
+                  Position.start(root.relativize(file)),
+                  "the folder is a symbolic link to "
+                      + target
+                      + ", outside the project folder; mlv does not read the files in it",
+                  "move the folder into the project: git keeps only the link, so the views in it"
+                      + " would be missing from every other clone"));
+        }
+        return FileVisitResult.CONTINUE;
+      }
       if (name.startsWith(".") || EXTENSIONS.stream().noneMatch(lower::endsWith)) {
         return FileVisitResult.CONTINUE;
       }

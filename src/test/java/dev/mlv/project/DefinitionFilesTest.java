@@ -216,4 +216,33 @@ class DefinitionFilesTest {
               assertThat(d.hint()).contains("readable");
             });
   }
+
+  @Test
+  void linkedFolderLeadingOutsideTheProjectIsAnErrorAtTheLink() throws IOException {
+    Path outside = Files.createTempDirectory("outside");
+    try {
+      Files.writeString(outside.resolve("v.sql"), "-- v\n");
+      touch("views/inside.sql");
+      Files.createSymbolicLink(root.resolve("views/shared"), outside);
+
+      DefinitionFiles.Found found = find(BASE);
+
+      assertThat(found.files()).hasSize(1);
+      assertThat(found.problems())
+          .singleElement()
+          .satisfies(
+              d -> {
+                assertThat(d.ruleId()).isEqualTo("VIEWS_LINK");
+                assertThat(d.position().file()).isEqualTo(Path.of("views", "shared"));
+                assertThat(d.message())
+                    .isEqualTo(
+                        "the folder is a symbolic link to "
+                            + outside.toRealPath()
+                            + ", outside the project folder; mlv does not read the files in it");
+              });
+    } finally {
+      Files.deleteIfExists(outside.resolve("v.sql"));
+      Files.deleteIfExists(outside);
+    }
+  }
 }
