@@ -152,6 +152,6 @@ public final class RefreshCommand implements Callable<Integer> {
     String r = v.reason();
     return r.startsWith("NOT_DEPLOYED")
         || r.startsWith("SOURCE_MISSING")
-        || r.startsWith("UPSTREAM_FAILS");
+        || r.startsWith("UPSTREAM_FAILED");
   }
 }

@@ -58,12 +58,8 @@ public final class DagWalker {
                           preds.stream().filter(p -> blocks(futures.get(p).join())).findFirst();
                       if (failed.isPresent()) {
                         ViewRun up = futures.get(failed.get()).join();
-                        return ViewRun.skipped(
-                            id,
-                            "none",
-                            "upstream "
-                                + failed.get().shortName()
-                                + (up.status() == ViewStatus.Failed ? " failed" : " was skipped"));
+                        return ViewRun.skippedForUpstream(
+                            id, "none", failed.get().shortName(), up.status() == ViewStatus.Failed);
                       }
                       if (Instant.now().isAfter(deadline)) {
                         return new ViewRun(
@@ -122,7 +118,6 @@ public final class DagWalker {
 
   /** A failed view, or one skipped because of a failure, stops its descendants. */
   private static boolean blocks(ViewRun run) {
-    return run.status() == ViewStatus.Failed
-        || (run.status() == ViewStatus.Skipped && run.reason().startsWith("upstream "));
+    return run.status() == ViewStatus.Failed || run.skippedForUpstream();
   }
 }

@@ -78,6 +78,29 @@ public record ViewRun(
         id, ViewStatus.Failed, "none", reason, 0, 0, Map.of(), 0, Optional.of(error));
   }
 
+  /**
+   * A view not refreshed because {@code upstream} (a display name) failed, or was itself skipped
+   * for that: a stable code first, as every reason has.
+   */
+  public static ViewRun skippedForUpstream(
+      ObjectId id, String strategy, String upstream, boolean upstreamFailed) {
+    return skipped(
+        id,
+        strategy,
+        upstreamFailed
+            ? UPSTREAM_FAILED + ": upstream " + upstream + " failed"
+            : UPSTREAM_SKIPPED + ": upstream " + upstream + " was skipped");
+  }
+
+  public static final String UPSTREAM_FAILED = "UPSTREAM_FAILED";
+  public static final String UPSTREAM_SKIPPED = "UPSTREAM_SKIPPED";
+
+  /** Whether this view was skipped because an upstream view failed or was skipped. */
+  public boolean skippedForUpstream() {
+    return status == ViewStatus.Skipped
+        && (reason.startsWith(UPSTREAM_FAILED + ":") || reason.startsWith(UPSTREAM_SKIPPED + ":"));
+  }
+
   public static ViewRun skipped(ObjectId id, String strategy, String reason) {
     return new ViewRun(
         id, ViewStatus.Skipped, strategy, reason, 0, 0, Map.of(), 0, Optional.empty());

@@ -224,6 +224,7 @@ public final class RefreshAnalyzer {
       return walk.result(constraints);
     }
     walk.query(root, Level.TOP, List.of(), RefContext.FROM, Map.of());
+    walk.schemaQualifiedColumns(root);
     for (Constraint c : constraints) {
       walk.constraint(c);
     }
@@ -297,6 +298,55 @@ public final class RefreshAnalyzer {
                   ? Shape.APPEND
                   : needsPartition ? Shape.PARTITION_AGGREGATE : Shape.MERGE_AGGREGATE;
       return new RefreshAnalysis(shape, constructs, refs, aggregate ? columns : List.of());
+    }
+
+    /**
+     * A column named through its table's schema ({@code bronze.orders.id}) where the table has no
+     * alias: the incremental refresh reads the new rows in the table's place under the table's last
+     * name, which such a column name no longer reaches, so the view is refreshed in full.
+     */
+    void schemaQualifiedColumns(SqlNode root) {
+      List<List<String>> unaliased =
+          refs.stream().filter(r -> !r.aliased()).map(r -> lower(r.name().written())).toList();
+      if (unaliased.isEmpty()) {
+        return;
+      }
+      root.accept(
+          new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlIdentifier id) {
+              if (id.names.size() < 3) {
+                return null;
+              }
+              List<String> qualifier = lower(id.names.subList(0, id.names.size() - 1));
+              for (List<String> table : unaliased) {
+                int n = qualifier.size();
+                if (table.size() >= n
+                    && table.subList(table.size() - n, table.size()).equals(qualifier)) {
+                  String last = table.get(table.size() - 1);
+                  full(
+                      text(id),
+                      offset(id),
+                      "SCHEMA_QUALIFIED_COLUMN",
+                      "a column named through its table's schema is not reached by the incremental"
+                          + " rewrite; alias the table (FROM "
+                          + String.join(".", table)
+                          + " AS "
+                          + last
+                          + ") and name the column "
+                          + last
+                          + "."
+                          + id.names.get(id.names.size() - 1));
+                  break;
+                }
+              }
+              return null;
+            }
+          });
+    }
+
+    private static List<String> lower(List<String> names) {
+      return names.stream().map(x -> x.toLowerCase(Locale.ROOT)).toList();
     }
 
     // ---- verdicts ----
@@ -457,7 +507,9 @@ public final class RefreshAnalyzer {
               "only the view's own SELECT may aggregate");
         } else {
           aggregate = true;
-          groupBy(select, readsOneTableDirectly(select.getFrom(), ctes));
+          // Without GROUP BY the one group spans every partition: no partition is "touched" alone.
+          groupBy(
+              select, select.getGroup() != null && readsOneTableDirectly(select.getFrom(), ctes));
         }
       }
       if (select.getHaving() != null && !expr) {
@@ -572,8 +624,8 @@ public final class RefreshAnalyzer {
             offset(e),
             "AGG_NEEDS_PARTITIONED_SOURCE fn=" + fn,
             why
-                + "incremental only when the view reads one table directly, partitioned by a"
-                + " GROUP BY column");
+                + "incremental only when the view reads one table directly and groups by a"
+                + " partition column of it");
         return;
       }
       needsPartition = true;

@@ -329,6 +329,21 @@ class StrategyDeciderTableTest {
             World.appendTo("a"),
             "full GROUP_BY_NOT_SELECTED col=g"),
         row(
+            "AVG without GROUP BY over a partitioned source",
+            "SELECT AVG(v) AS m, COUNT(*) AS n FROM bronze.a",
+            World.appendTo("a").partitioned("a", "g"),
+            "full AGG_NEEDS_PARTITIONED_SOURCE fn=AVG"),
+        row(
+            "a column named through its table's schema",
+            "SELECT bronze.a.k, v FROM bronze.a WHERE bronze.a.v > 0",
+            World.appendTo("a"),
+            "full SCHEMA_QUALIFIED_COLUMN"),
+        row(
+            "a struct field named through the table's last name",
+            "SELECT a.s.f AS f FROM bronze.a",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
             "UNION ALL",
             "SELECT k FROM bronze.a UNION ALL SELECT k FROM bronze.b",
             World.appendTo("a"),

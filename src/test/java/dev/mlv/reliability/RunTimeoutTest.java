@@ -70,7 +70,7 @@ class RunTimeoutTest {
     JsonNode views = new ObjectMapper().readTree(r.out()).path("views");
     assertThat(view(views, "gold.after").path("status").asText()).isEqualTo("Skipped");
     assertThat(view(views, "gold.after").path("reason").asText())
-        .isEqualTo("upstream gold.slow failed");
+        .isEqualTo("UPSTREAM_FAILED: upstream gold.slow failed");
     assertThat(view(views, "gold.zz_beside").path("status").asText()).isEqualTo("Failed");
     assertThat(view(views, "gold.zz_beside").path("reason").asText()).isEqualTo("RUN_TIMEOUT");
     assertThat(seconds).as("the refresh stopped soon after its limit").isLessThan(60);

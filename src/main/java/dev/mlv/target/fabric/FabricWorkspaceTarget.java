@@ -399,10 +399,8 @@ public final class FabricWorkspaceTarget implements Target {
         if (brokenUpstream.isPresent()) {
           failed.add(id);
           ViewRun skipped =
-              ViewRun.skipped(
-                  id,
-                  "full",
-                  "upstream " + project.names().display(brokenUpstream.get()) + " failed");
+              ViewRun.skippedForUpstream(
+                  id, "full", project.names().display(brokenUpstream.get()), true);
           results.put(id, skipped);
           listener.viewFinished(skipped);
           continue;
@@ -454,8 +452,7 @@ public final class FabricWorkspaceTarget implements Target {
           lineage.ancestors(id).stream().filter(failed::contains).findFirst();
       if (broken.isPresent()) {
         ViewRun skipped =
-            ViewRun.skipped(
-                id, "full", "upstream " + project.names().display(broken.get()) + " failed");
+            ViewRun.skippedForUpstream(id, "full", project.names().display(broken.get()), true);
         results.put(id, skipped);
         listener.viewFinished(skipped);
       } else {
@@ -638,9 +635,7 @@ public final class FabricWorkspaceTarget implements Target {
       }
       History a = history(id);
       if (brokenUp.isPresent()) {
-        run =
-            ViewRun.skipped(
-                id, "skip", "upstream " + project.names().display(brokenUp.get()) + " failed");
+        run = ViewRun.skippedForUpstream(id, "skip", project.names().display(brokenUp.get()), true);
         failed.add(id);
       } else if (a.version() != b.version()) {
         String strategy =
@@ -719,16 +714,15 @@ public final class FabricWorkspaceTarget implements Target {
       ViewRun run =
           !upstreamFailed
               ? notDeployed(project, id)
-              : ViewRun.skipped(
+              : ViewRun.skippedForUpstream(
                   id,
                   "skip",
-                  "upstream "
-                      + project.lineage().ancestors(id).stream()
-                          .filter(notDeployed::contains)
-                          .findFirst()
-                          .map(project.names()::display)
-                          .orElse("?")
-                      + " failed");
+                  project.lineage().ancestors(id).stream()
+                      .filter(notDeployed::contains)
+                      .findFirst()
+                      .map(project.names()::display)
+                      .orElse("?"),
+                  true);
       runs.add(run);
       listener.viewFinished(run);
     }

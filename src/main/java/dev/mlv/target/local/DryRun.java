@@ -66,7 +66,8 @@ final class DryRun {
                 id,
                 ViewStatus.Planned,
                 "none",
-                "UPSTREAM_FAILS: upstream "
+                ViewRun.UPSTREAM_FAILED
+                    + ": upstream "
                     + up
                     + " will fail ("
                     + cause
@@ -131,7 +132,9 @@ final class DryRun {
   private Strategy upstreamAware(
       ObjectId id, LocalStrategy.Decided d, Map<ObjectId, LocalStrategy.Decided> refreshed) {
     Strategy s = d.strategy();
-    if (s instanceof Strategy.Full || s == LocalTarget.PYTHON_SKIP) {
+    // FULL_CHEAPER is the decider's last word: an upstream rewrite (D5) comes before it.
+    boolean cheaper = s instanceof Strategy.Full && s.code().equals("FULL_CHEAPER");
+    if ((s instanceof Strategy.Full && !cheaper) || s == LocalTarget.PYTHON_SKIP) {
       return s;
     }
     List<ObjectId> ups =

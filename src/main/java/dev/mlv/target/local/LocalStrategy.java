@@ -76,8 +76,12 @@ final class LocalStrategy {
                         () ->
                             new RefreshAnalysis(
                                 RefreshAnalysis.Shape.NONE, List.of(), List.of(), List.of())));
+    // A view that reads no table (VALUES, a recursive CTE) consumed nothing, and has a record
+    // once it was refreshed: no source has a new commit, so it is skipped like any other.
+    boolean sourceless =
+        current.isEmpty() && deployed.flatMap(DeployedView::lastRefresh).isPresent();
     Optional<Map<ObjectId, Long>> consumed =
-        deployed.map(DeployedView::sourceVersions).filter(m -> !m.isEmpty());
+        deployed.map(DeployedView::sourceVersions).filter(m -> !m.isEmpty() || sourceless);
     Strategy strategy =
         StrategyDecider.decide(
             new StrategyDecider.Input(

@@ -46,7 +46,11 @@ final class SparkMessages {
       return WRAPPERS.contains(s.getCondition());
     }
     String m = t.getMessage();
-    return m != null && (m.startsWith("Job aborted") || m.contains("[TASK_WRITE_FAILED]"));
+    // "Exception thrown in awaitResult:": a subquery or broadcast run on another thread.
+    return m != null
+        && (m.startsWith("Job aborted")
+            || m.contains("[TASK_WRITE_FAILED]")
+            || m.startsWith("Exception thrown in awaitResult"));
   }
 
   static String firstLine(String message) {

@@ -245,7 +245,7 @@ class FabricRefreshJobTest {
         .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason())
         .containsExactly(
             "silver.orders_clean Failed NOT_DEPLOYED",
-            "gold.by_customer Skipped upstream silver.orders_clean failed");
+            "gold.by_customer Skipped UPSTREAM_FAILED: upstream silver.orders_clean failed");
     assertThat(run.views().get(0).error().orElseThrow()).contains("run 'mlv apply' first");
     assertThat(fabric.simulator.jobsSubmitted.get()).isZero();
   }
@@ -262,7 +262,7 @@ class FabricRefreshJobTest {
         .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason())
         .containsExactly(
             "silver.orders_clean Failed RUN_TIMEOUT",
-            "gold.by_customer Skipped upstream silver.orders_clean failed");
+            "gold.by_customer Skipped UPSTREAM_FAILED: upstream silver.orders_clean failed");
     assertThat(run.views().get(0).error().orElseThrow())
         .contains("ran past the refresh timeout (0.3s) and was cancelled");
     assertThat(statuses()).contains("Cancelled");

@@ -101,7 +101,7 @@ class LocalTargetContractTest extends TargetContractTest {
             v ->
                 assertThat(v.strategy() + " " + v.reason())
                     .startsWith(
-                        "none UPSTREAM_FAILS: upstream silver.orders_clean will fail"
+                        "none UPSTREAM_FAILED: upstream silver.orders_clean will fail"
                             + " (SOURCE_MISSING source=bronze.orders)"));
     loadSource(p, orders(), ORDER_COLUMNS, List.of(List.of(101, "z", 1.0)));
     for (int id = 102; id <= 104; id++) {

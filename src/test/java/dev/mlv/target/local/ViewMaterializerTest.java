@@ -325,6 +325,17 @@ class ViewMaterializerTest {
         .isEqualTo("[X] no. SQLSTATE: 42703");
   }
 
+  /** A scalar subquery runs on another thread: Spark wraps what failed there. */
+  @Test
+  void theFailureInsideASubqueryIsShownNotItsWrapper() {
+    Exception e =
+        new org.apache.spark.SparkException(
+            "Exception thrown in awaitResult: ",
+            new RuntimeException("[INVALID_ARRAY_INDEX] The index 0 is out of bounds."));
+    assertThat(SparkMessages.firstLine(e))
+        .isEqualTo("[INVALID_ARRAY_INDEX] The index 0 is out of bounds.");
+  }
+
   @Test
   void propertiesRenameAndDrop() {
     ObjectId source = id("bronze", "events");
