@@ -72,7 +72,8 @@ public final class StrategyDecider {
     }
   }
 
-  public record NonAppend(long version, String operation) {}
+  /** A commit that was not an append: it removed files, or changed only metadata or schema. */
+  public record NonAppend(long version, String operation, boolean removedFiles) {}
 
   /**
    * A source dropped and created again since the view's last refresh: its version numbers start
@@ -228,7 +229,14 @@ public final class StrategyDecider {
                 + n.version()
                 + " operation="
                 + n.operation().replace(' ', '_'),
-            "commit " + n.version() + " of " + names.display(id) + " did not only append rows");
+            "commit "
+                + n.version()
+                + " of "
+                + names.display(id)
+                + (n.removedFiles()
+                    ? " removed or rewrote data files"
+                    : " changed the table's schema, properties or protocol")
+                + ", so the rows since the last refresh are not only new ones");
       }
       appended += log.appendedBytes();
       total += log.totalBytes();

@@ -582,7 +582,7 @@ class StrategyDeciderTableTest {
                 !world.cdfOff().contains(id.name()),
                 world.partitions().getOrDefault(id.name(), List.of()),
                 Optional.ofNullable(world.nonAppend().get(id.name()))
-                    .map(op -> new NonAppend(2, op)),
+                    .map(op -> new NonAppend(2, op, !op.equals("SET TBLPROPERTIES"))),
                 true,
                 world.changed().contains(id.name()) ? world.appendedBytes() : 0,
                 1000);

@@ -8,7 +8,7 @@ import java.time.Instant;
  * (added files, removed none); a metadata-only commit such as {@code SET TBLPROPERTIES} is not an
  * append. A commit with no action at all (an append of no rows) counts as an append. {@code
  * addedBytes} sums the sizes of the files it added; {@code userMetadata} is the writer's note, or
- * null.
+ * null; {@code removedFiles} tells a rewrite from a commit that changed only metadata.
  */
 public record CommitInfo(
     long version,
@@ -16,4 +16,5 @@ public record CommitInfo(
     boolean appendOnly,
     Instant timestamp,
     long addedBytes,
-    String userMetadata) {}
+    String userMetadata,
+    boolean removedFiles) {}

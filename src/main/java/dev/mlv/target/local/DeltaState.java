@@ -281,7 +281,8 @@ public final class DeltaState {
     // mlv's own commit that only turned change data feed on changed no row: it counts as an
     // append of nothing, so a view reading the table stays incremental.
     boolean appendOnly = !removed && (!other || (!added && ENABLE_CDF.equals(userMetadata)));
-    return new CommitInfo(version, operation, appendOnly, timestamp, addedBytes, userMetadata);
+    return new CommitInfo(
+        version, operation, appendOnly, timestamp, addedBytes, userMetadata, removed);
   }
 
   /**

@@ -44,7 +44,7 @@ final class SourceLogReader implements StrategyDecider.SourceLogs {
         commits.stream()
             .filter(c -> !c.appendOnly())
             .findFirst()
-            .map(c -> new NonAppend(c.version(), c.operation()));
+            .map(c -> new NonAppend(c.version(), c.operation(), c.removedFiles()));
     long appended = commits.stream().mapToLong(CommitInfo::addedBytes).sum();
     return new SourceLog(cdf, t.partitionColumns(), nonAppend, complete, appended, dataBytes(dir));
   }

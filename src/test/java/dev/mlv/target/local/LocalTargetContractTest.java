@@ -81,6 +81,50 @@ class LocalTargetContractTest extends TargetContractTest {
   }
 
   /**
+   * A bronze append big enough for FULL_CHEAPER, and an upstream view rewritten in the same run:
+   * the run decides the rewrite (D5) before the share of new data, so must its dry run.
+   */
+  @Test
+  void aDryRunNamesAnUpstreamRewriteBeforeFullCheaper() throws IOException {
+    enableCdf();
+    write(
+        "views/gold/ranked.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.ranked AS\n"
+            + "SELECT id, row_number() OVER (ORDER BY id) AS n FROM silver.orders_clean\n");
+    write(
+        "views/gold/after_ranked.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.after_ranked AS\n"
+            + "SELECT r.id, b.amount FROM gold.ranked r JOIN bronze.orders b ON r.id = b.id\n");
+    Project p = applied();
+    List<List<Object>> many = new java.util.ArrayList<>();
+    for (int id = 1000; id < 3000; id++) {
+      many.add(List.of(id, "c" + id, id * 1.5));
+    }
+    loadSource(p, orders(), ORDER_COLUMNS, many, true);
+    RunReport dry = target.refresh(p, dryRun(p, true), RunListener.NONE);
+    RunReport real = target.refresh(p, dryRun(p, false), RunListener.NONE);
+    assertThat(real.status()).as(describe(real)).isEqualTo(RunStatus.Completed);
+    assertThat(decisions(dry)).as(describe(dry) + "\n" + describe(real)).isEqualTo(decisions(real));
+    assertThat(decisions(real))
+        .as(describe(real))
+        .anyMatch(d -> d.startsWith("gold.after_ranked full NON_APPEND_COMMIT source=gold.ranked"));
+  }
+
+  /** A view that reads no table has nothing new after its first refresh: it is skipped. */
+  @Test
+  void aViewThatReadsNoTableIsSkippedOnceRefreshed() throws IOException {
+    write(
+        "views/gold/constants.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.constants AS\n"
+            + "SELECT * FROM VALUES (1, 'a'), (2, 'b') AS t(id, name)\n");
+    Project p = applied();
+    RunReport dry = target.refresh(p, dryRun(p, true), RunListener.NONE);
+    RunReport real = target.refresh(p, dryRun(p, false), RunListener.NONE);
+    assertThat(decisions(real)).as(describe(real)).contains("gold.constants skip NO_NEW_COMMITS");
+    assertThat(decisions(dry)).as(describe(dry)).isEqualTo(decisions(real));
+  }
+
+  /**
    * A source dropped and created again restarts its versions: three appends to the new table bring
    * it past the version the view consumed, which must not read as "only appends".
    */
