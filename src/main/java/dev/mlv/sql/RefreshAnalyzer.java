@@ -260,6 +260,9 @@ public final class RefreshAnalyzer {
     private boolean aggregate;
     private boolean needsPartition;
     private int unions;
+    // The branches of the view's own UNION ALL, so a GROUP BY in one is named as such.
+    private final Set<SqlNode> topBranches =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     private final Set<Integer> markers;
 
@@ -366,6 +369,15 @@ public final class RefreshAnalyzer {
       add(construct, offset(at), Support.INCREMENTAL, "", note);
     }
 
+    /** Where {@code keyword} is first written after {@code node} ends, else where node starts. */
+    int keywordAfter(SqlNode node, String keyword) {
+      SqlParserPos pos = node.getParserPosition();
+      int end = TableExtractor.offsetOf(sql, pos.getEndLineNum(), pos.getEndColumnNum()) + 1;
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("(?i)\\b" + keyword + "\\b").matcher(sql);
+      return end > 0 && end <= sql.length() && m.find(end) ? m.start() : offset(node);
+    }
+
     int offset(SqlNode node) {
       if (node == null) {
         return 0;
@@ -451,7 +463,12 @@ public final class RefreshAnalyzer {
         boolean unionAll = op.getKind() == SqlKind.UNION && op.isAll();
         if (level != Level.EXPRESSION) {
           if (unionAll) {
-            ok("UNION ALL", call, "each branch's new rows are appended");
+            add(
+                "UNION ALL",
+                keywordAfter(call.operand(0), "UNION"),
+                Support.INCREMENTAL,
+                "",
+                "each branch's new rows are appended");
           } else {
             // Calcite names the ALL variants "INTERSECT ALL", "EXCEPT ALL" itself.
             String name =
@@ -462,6 +479,9 @@ public final class RefreshAnalyzer {
         int id = unions++;
         List<SqlNode> operands = call.getOperandList();
         for (int i = 0; i < operands.size(); i++) {
+          if (level == Level.TOP) {
+            topBranches.add(operands.get(i));
+          }
           List<UnionBranch> inner = new ArrayList<>(branches);
           inner.add(new UnionBranch(id, i));
           // The view's own GROUP BY cannot sit in one branch of a union.
@@ -501,7 +521,9 @@ public final class RefreshAnalyzer {
       if (grouped && !expr) {
         if (level != Level.TOP) {
           full(
-              "GROUP BY in a subquery",
+              topBranches.contains(select)
+                  ? "GROUP BY in a UNION ALL branch"
+                  : "GROUP BY in a subquery",
               offset(select),
               "AGGREGATE_IN_SUBQUERY",
               "only the view's own SELECT may aggregate");

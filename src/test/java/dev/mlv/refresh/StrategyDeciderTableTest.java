@@ -474,6 +474,21 @@ class StrategyDeciderTableTest {
     assertThat(a.refs()).extracting(r -> r.name().dotted()).containsExactly("bronze.a");
   }
 
+  /** A GROUP BY in a branch of the view's own UNION ALL is not "in a subquery"; UNION is placed. */
+  @Test
+  void aGroupByInAUnionBranchIsNamedSoAndTheUnionIsPlacedAtItsKeyword() {
+    String sql =
+        "SELECT g, SUM(v) AS s FROM bronze.a GROUP BY CUBE (g)\n"
+            + "UNION ALL\n"
+            + "SELECT g, SUM(v) AS s FROM (SELECT g, MAX(v) AS v FROM bronze.b GROUP BY g) x"
+            + " GROUP BY g";
+    dev.mlv.sql.RefreshAnalysis a = RefreshAnalyzer.analyze(sql, Position.start(null), List.of());
+    assertThat(a.constructs())
+        .extracting(c -> c.construct() + " " + c.position().line() + ":" + c.position().column())
+        .contains("UNION ALL 2:1", "GROUP BY in a UNION ALL branch 1:1")
+        .anyMatch(c -> c.startsWith("GROUP BY in a subquery 3:"));
+  }
+
   @Test
   void aCallCalciteCannotReadIsStillJudgedByItsName() {
     dev.mlv.sql.RefreshAnalysis a =
