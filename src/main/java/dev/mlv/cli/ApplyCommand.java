@@ -1,6 +1,7 @@
 package dev.mlv.cli;
 
 import dev.mlv.diag.MlvException;
+import dev.mlv.diag.UsageException;
 import dev.mlv.plan.Plan;
 import dev.mlv.plan.PlanJson;
 import dev.mlv.plan.PlanRenderer;
@@ -61,7 +62,9 @@ public final class ApplyCommand implements Callable<Integer> {
 
   @Option(
       names = "--prune",
-      description = "Also drop deployed mlv views the project no longer has.")
+      description =
+          "Also drop deployed mlv views the project no longer has. Not with PLANFILE: make that"
+              + " plan with 'mlv plan --prune -o FILE'.")
   boolean prune;
 
   @Option(
@@ -78,6 +81,14 @@ public final class ApplyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (planFile != null && prune) {
+      // The saved plan already says what to drop; ignoring --prune would apply a plan the user
+      // did not ask for.
+      throw new UsageException(
+          "APPLY_PLANFILE",
+          "--prune does not apply to a saved plan, which already holds its drops (or none); make"
+              + " the plan with 'mlv plan --prune -o FILE', then 'mlv apply FILE'");
+    }
     Project project = ProjectLoading.loadDeployable(projectOptions, spec);
     var out = spec.commandLine().getOut();
     String targetName = Targets.name(project.config(), targetOptions.target);
@@ -120,6 +131,15 @@ public final class ApplyCommand implements Callable<Integer> {
                   + planFile
                   + " was made (a view applied, a source loaded, change data feed turned on or"
                   + " off); run 'mlv plan' again");
+        }
+        if (!plan.hasChanges()) {
+          // Said as a fresh plan with no changes says it, rather than printing nothing.
+          out.print(
+              format == ReportFormat.json
+                  ? PlanJson.write(plan)
+                  : PlanRenderer.text(plan, project.names(), true));
+          out.flush();
+          return ExitCodes.OK;
         }
       } else {
         DeployedState state = target.state(project);

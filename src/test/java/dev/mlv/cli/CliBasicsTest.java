@@ -226,6 +226,39 @@ class CliBasicsTest {
   }
 
   @Test
+  void aSavedPlanWithNoChangesSaysSoAndRefusesPrune(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path project = dir.resolve("p");
+    assertThat(CliRun.of("init", project.toString()).exitCode()).isZero();
+    // With no views, plan and apply read the Delta logs only: no Spark.
+    try (var files = java.nio.file.Files.walk(project.resolve("views"))) {
+      files
+          .sorted(java.util.Comparator.reverseOrder())
+          .filter(f -> !f.equals(project.resolve("views")))
+          .forEach(f -> f.toFile().delete());
+    }
+    String p = project.toString();
+    String planFile = dir.resolve("plan.json").toString();
+    assertThat(CliRun.of("plan", "-o", planFile, "-p", p).exitCode()).isZero();
+
+    CliRun fresh = CliRun.of("apply", "-p", p);
+    CliRun saved = CliRun.of("apply", planFile, "-p", p);
+    assertThat(saved.exitCode()).as(saved.toString()).isZero();
+    assertThat(saved.out()).contains("No changes.").isEqualTo(fresh.out());
+    CliRun json = CliRun.of("apply", planFile, "--format", "json", "-p", p);
+    assertThat(json.exitCode()).as(json.toString()).isZero();
+    var doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
+    assertThat(doc.path("summary").path("create").isInt()).as(json.out()).isTrue();
+    assertThat(doc.path("changes").isArray()).isTrue();
+
+    // The saved plan fixed what to drop; --prune beside it would be silently ignored.
+    CliRun prune = CliRun.of("apply", planFile, "--prune", "-p", p);
+    assertThat(prune.exitCode()).as(prune.toString()).isEqualTo(ExitCodes.USAGE);
+    assertThat(prune.err()).contains("'mlv plan --prune -o FILE'");
+    assertThat(prune.out()).isEmpty();
+  }
+
+  @Test
   void refreshingASourceTableSaysHowToSelectItsReaders(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
     String p = dir.resolve("p").toString();
