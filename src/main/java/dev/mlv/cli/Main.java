@@ -4,6 +4,7 @@ import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.diag.MlvException;
 import dev.mlv.diag.UsageException;
 import dev.mlv.logging.QuietLogging;
+import dev.mlv.quality.JunitRenderer;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -135,11 +136,14 @@ public final class Main {
             if (debug && m.getCause() != null) {
               m.getCause().printStackTrace(e);
             }
-            if (!watched.written() && asksForJson(parseResult)) {
-              watched.print(
-                  DiagnosticRenderer.jsonFailure(
-                      c.getCommandSpec().qualifiedName(" ").replaceFirst("^mlv ", ""),
-                      m.diagnostics()));
+            String format = formatAskedFor(parseResult);
+            String command = c.getCommandSpec().qualifiedName(" ").replaceFirst("^mlv ", "");
+            if (!watched.written() && "json".equalsIgnoreCase(format)) {
+              watched.print(DiagnosticRenderer.jsonFailure(command, m.diagnostics()));
+              watched.flush();
+            } else if (!watched.written() && "junit".equalsIgnoreCase(format)) {
+              // A CI reading the XML report gets a failed test, not an empty file.
+              watched.print(JunitRenderer.failure(command, m.diagnostics()));
               watched.flush();
             }
             if (m instanceof dev.mlv.diag.BusyException) {
@@ -163,14 +167,14 @@ public final class Main {
     return cl;
   }
 
-  /** Whether the command that ran was given {@code --format json}. */
-  private static boolean asksForJson(CommandLine.ParseResult parsed) {
+  /** The {@code --format} the command that ran was given, or null. */
+  private static String formatAskedFor(CommandLine.ParseResult parsed) {
     CommandLine.ParseResult leaf = parsed;
     while (leaf.subcommand() != null) {
       leaf = leaf.subcommand();
     }
     Object format = leaf.matchedOptionValue("--format", null);
-    return format != null && "json".equalsIgnoreCase(format.toString());
+    return format == null ? null : format.toString();
   }
 
   /** stdout, remembering whether anything was printed on it. */

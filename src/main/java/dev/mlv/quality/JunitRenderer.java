@@ -1,5 +1,6 @@
 package dev.mlv.quality;
 
+import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.ObjectId;
@@ -143,6 +144,35 @@ public final class JunitRenderer {
     property(xml, "target", run.target());
     xml.append("    </properties>\n");
     cases.forEach(xml::append);
+    xml.append("  </testsuite>\n</testsuites>\n");
+    return xml.toString();
+  }
+
+  /**
+   * A command that failed before any view ran (an invalid project, a target out of reach), as one
+   * failed test case: a CI that reads the file then shows why, where an empty file would read as a
+   * broken pipeline step.
+   */
+  public static String failure(String command, List<Diagnostic> diagnostics) {
+    String all = String.join("\n", diagnostics.stream().map(Diagnostic::format).toList());
+    String type = diagnostics.isEmpty() ? "FAILED" : diagnostics.get(0).ruleId();
+    String suite = "mlv " + command;
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    xml.append("<testsuites name=\"")
+        .append(attr(suite))
+        .append("\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0.000\">\n");
+    xml.append("  <testsuite name=\"")
+        .append(attr(suite))
+        .append("\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0.000\">\n");
+    xml.append(testcase("mlv", command, 0))
+        .append("      <failure type=\"")
+        .append(attr(type))
+        .append("\" message=\"")
+        .append(attr(firstLine(all)))
+        .append("\">")
+        .append(text(all))
+        .append("</failure>\n")
+        .append("    </testcase>\n");
     xml.append("  </testsuite>\n</testsuites>\n");
     return xml.toString();
   }

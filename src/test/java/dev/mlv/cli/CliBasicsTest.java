@@ -160,6 +160,25 @@ class CliBasicsTest {
     // Text output stays on stderr alone.
     CliRun text = CliRun.of("plan", "-p", p);
     assertThat(text.out()).isEmpty();
+
+    // A CI reading JUnit XML gets a report with the failure rather than an empty file; an unknown
+    // key in mlv.yml fails the loading itself.
+    java.nio.file.Files.writeString(
+        project.resolve("mlv.yml"),
+        java.nio.file.Files.readString(project.resolve("mlv.yml")) + "colour: red\n");
+    CliRun junit = CliRun.of("refresh", "--format", "junit", "-p", p);
+    assertThat(junit.exitCode()).as(junit.toString()).isEqualTo(ExitCodes.ERROR);
+    org.w3c.dom.Document xml =
+        javax.xml.parsers.DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(new org.xml.sax.InputSource(new java.io.StringReader(junit.out())));
+    org.w3c.dom.Element suites = xml.getDocumentElement();
+    assertThat(suites.getTagName()).isEqualTo("testsuites");
+    assertThat(suites.getAttribute("tests")).isEqualTo("1");
+    assertThat(suites.getAttribute("failures")).isEqualTo("1");
+    org.w3c.dom.Element failure = (org.w3c.dom.Element) xml.getElementsByTagName("failure").item(0);
+    assertThat(failure.getTextContent()).as(junit.out()).contains("colour");
+    assertThat(junit.err()).contains("colour");
   }
 
   @Test
