@@ -228,6 +228,11 @@ public final class ApplyCommand implements Callable<Integer> {
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     }
     if (answer == null) {
+      if (Targets.session(spec) == null) {
+        // End the question's line: the error below must not read as its answer.
+        out.println();
+        out.flush();
+      }
       throw new MlvException(
           "CONFIRM",
           "apply needs a confirmation and standard input is closed; pass --auto-approve");

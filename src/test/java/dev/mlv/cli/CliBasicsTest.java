@@ -278,6 +278,30 @@ class CliBasicsTest {
   }
 
   @Test
+  void applyWithStdinClosedPutsTheErrorOnALineOfItsOwn(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    String p = dir.resolve("p").toString();
+    assertThat(CliRun.of("init", p).exitCode()).isZero();
+    var stdin = System.in;
+    CliRun text;
+    CliRun json;
+    try {
+      System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
+      text = CliRun.of("apply", "-p", p);
+      System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
+      json = CliRun.of("apply", "--format", "json", "-p", p);
+    } finally {
+      System.setIn(stdin);
+    }
+    assertThat(text.exitCode()).as(text.toString()).isEqualTo(ExitCodes.ERROR);
+    // stdout and stderr meet on one terminal: the question's line ends before the error.
+    assertThat(text.out()).endsWith("Only 'yes' is accepted: \n");
+    assertThat(json.err())
+        .as(json.toString())
+        .contains("Only 'yes' is accepted: \nerror[CONFIRM]: ");
+  }
+
+  @Test
   void refreshingASourceTableSaysHowToSelectItsReaders(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
     String p = dir.resolve("p").toString();
