@@ -145,13 +145,12 @@ public final class ApplyCommand implements Callable<Integer> {
         DeployedState state = target.state(project);
         plan = PlanCommand.make(project, target, state, List.of(), prune);
         // In JSON mode stdout carries the run report alone; the plan still goes before the
-        // question (on stderr), as nobody should approve a plan they have not seen.
+        // question (on stderr), as nobody should approve a plan they have not seen, and with
+        // --auto-approve too, so a CI log shows what changed.
         var shown = format == ReportFormat.json ? spec.commandLine().getErr() : out;
-        if (format != ReportFormat.json || !autoApprove) {
-          shown.print(PlanRenderer.text(plan, project.names(), true));
-          // Flushed now: through a pipe it would otherwise come after the refresh's progress.
-          shown.flush();
-        }
+        shown.print(PlanRenderer.text(plan, project.names(), true));
+        // Flushed now: through a pipe it would otherwise come after the refresh's progress.
+        shown.flush();
         PlanCommand.warnings(
                 project, target, state, plan, new java.util.TreeSet<>(project.views().keySet()))
             .forEach(spec.commandLine().getErr()::println);

@@ -94,6 +94,10 @@ class FabricScheduleCliTest {
     assertThat(applied.path("schedules").path("summary").toString())
         .isEqualTo("{\"create\":2,\"update\":0,\"delete\":0,\"unchanged\":0}");
     assertThat(json.err()).contains("Schedules applied: 2 created, 0 updated, 0 deleted.");
+    // Approved without a question, the plan is still in the log, before what was applied.
+    assertThat(json.err()).contains("Schedules: 2 to create, 0 to update, 0 to delete");
+    assertThat(json.err().indexOf("Schedules: 2 to create"))
+        .isLessThan(json.err().indexOf("Schedules applied"));
     assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).schedules).hasSize(3);
 
     CliRun again = mlv("plan", "-t", "prod", "--format", "json", "--detailed-exitcode");
