@@ -130,8 +130,7 @@ public final class PlanCommand implements Callable<Integer> {
   }
 
   private static SortedSet<ObjectId> selection(Project project, List<String> selectors) {
-    return Selection.views(
-        project.lineage(), Selection.select(project.lineage(), project.names(), selectors));
+    return Selection.views(project.lineage(), project.names(), selectors, "plan");
   }
 
   /**

@@ -103,20 +103,8 @@ public final class RefreshCommand implements Callable<Integer> {
           spec.commandLine(), "--parallelism must be at least 1");
     }
     Project project = ProjectLoading.loadValid(projectOptions, spec);
-    SortedSet<ObjectId> selected = Selection.select(project.lineage(), project.names(), selectors);
-    SortedSet<ObjectId> views = Selection.views(project.lineage(), selected);
-    if (views.isEmpty() && !selected.isEmpty()) {
-      ObjectId table = selected.first();
-      String name = project.names().display(table);
-      spec.commandLine()
-          .getErr()
-          .println(
-              "note: the selection holds no view: "
-                  + name
-                  + " is a source table, which mlv does not refresh; '"
-                  + name
-                  + "+' selects the views that read it");
-    }
+    SortedSet<ObjectId> views =
+        Selection.views(project.lineage(), project.names(), selectors, "refresh");
     Duration timeout = project.config().defaults().refreshTimeout();
     int n = parallelism != null ? parallelism : project.config().defaults().parallelism();
     String targetName = Targets.name(project.config(), targetOptions.target);

@@ -59,6 +59,43 @@ public final class Selection {
     return out;
   }
 
+  /**
+   * The views {@code selectors} select, for a command that acts on views only ({@code verb}:
+   * refresh, plan). Selectors that name only sources are refused rather than doing nothing and
+   * succeeding: {@code refresh bronze.orders} most likely meant the views that read it. No selector
+   * is the whole project, which may well have no view yet.
+   */
+  public static SortedSet<ObjectId> views(
+      LineageGraph graph, NameResolver resolver, List<String> selectors, String verb) {
+    SortedSet<ObjectId> selected = select(graph, resolver, selectors);
+    SortedSet<ObjectId> views = views(graph, selected);
+    if (!views.isEmpty() || selectors == null || selectors.isEmpty() || selected.isEmpty()) {
+      return views;
+    }
+    List<String> names = selected.stream().limit(3).map(resolver::display).toList();
+    boolean tables = selected.stream().allMatch(id -> graph.node(id).kind() == NodeKind.TABLE);
+    String what =
+        (tables ? "the source table" : "the source")
+            + (selected.size() == 1 ? " " : "s ")
+            + String.join(", ", names)
+            + (selected.size() > names.size() ? ", ..." : "");
+    List<String> widened =
+        selectors.stream()
+            .map(String::strip)
+            .filter(s -> !s.endsWith("+"))
+            .map(s -> "'" + s + "+'")
+            .toList();
+    String hint =
+        widened.isEmpty()
+            ? ", and no view reads " + (selected.size() == 1 ? "it" : "them")
+            : "; "
+                + String.join(" ", widened)
+                + " selects the views that read "
+                + (selected.size() == 1 ? "it" : "them");
+    throw new MlvException(
+        "NO_VIEW", "nothing to " + verb + ": the selection holds no view, only " + what + hint);
+  }
+
   private static SortedSet<ObjectId> selectOne(
       LineageGraph graph, NameResolver resolver, String selector) {
     // The graph operators apply to any selector: +name, name+, +tag:pii, schema:silver+.

@@ -306,12 +306,31 @@ class CliBasicsTest {
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
     String p = dir.resolve("p").toString();
     assertThat(CliRun.of("init", p).exitCode()).isZero();
-    CliRun r = CliRun.of("refresh", "--dry-run", "bronze.orders", "-p", p);
-    assertThat(r.exitCode()).as(r.toString()).isZero();
-    assertThat(r.err())
-        .contains(
-            "note: the selection holds no view: bronze.orders is a source table, which mlv does"
-                + " not refresh; 'bronze.orders+' selects the views that read it");
+    // Succeeding at refreshing nothing would hide the mistake, as a selector naming nothing does.
+    for (String command : new String[] {"refresh", "plan"}) {
+      CliRun r =
+          command.equals("refresh")
+              ? CliRun.of("refresh", "--dry-run", "bronze.orders", "-p", p)
+              : CliRun.of("plan", "bronze.orders", "-p", p);
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+      assertThat(r.err())
+          .as(r.toString())
+          .isEqualTo(
+              "error[NO_VIEW]: nothing to "
+                  + command
+                  + ": the selection holds no view, only the source table bronze.orders;"
+                  + " 'bronze.orders+' selects the views that read it\n");
+    }
+    CliRun real = CliRun.of("refresh", "bronze.orders", "-p", p);
+    assertThat(real.exitCode()).as(real.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(real.err()).contains("'bronze.orders+' selects the views");
+    // The lineage of a table alone is a fair question.
+    CliRun lineage = CliRun.of("lineage", "--format", "text", "bronze.orders", "-p", p);
+    assertThat(lineage.exitCode()).as(lineage.toString()).isZero();
+    assertThat(lineage.out()).contains("bronze.orders");
+    // With no selector, a project without views yet has nothing to refresh, and that is fine.
+    CliRun all = CliRun.of("refresh", "--dry-run", "-p", p);
+    assertThat(all.err()).doesNotContain("NO_VIEW");
   }
 
   @Test
