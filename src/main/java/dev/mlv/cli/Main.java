@@ -279,20 +279,7 @@ public final class Main {
   }
 
   static String describe(java.nio.file.FileSystemException f) {
-    String reason;
-    if (f instanceof java.nio.file.NoSuchFileException) {
-      reason = "no such file or folder";
-    } else if (f instanceof java.nio.file.FileAlreadyExistsException) {
-      reason = "it already exists";
-    } else if (f instanceof java.nio.file.AccessDeniedException) {
-      reason = "permission denied";
-    } else if (f instanceof java.nio.file.NotDirectoryException) {
-      reason = "not a folder";
-    } else if (f instanceof java.nio.file.DirectoryNotEmptyException) {
-      reason = "the folder is not empty";
-    } else {
-      reason = f.getReason() == null ? f.getClass().getSimpleName() : f.getReason();
-    }
+    String reason = dev.mlv.diag.IoReason.of(f);
     String file = f.getFile() == null ? "a file" : f.getFile();
     String other = f.getOtherFile() == null ? "" : " (with " + f.getOtherFile() + ")";
     return "cannot use " + file + other + ": " + reason + ".";

@@ -1,5 +1,6 @@
 package dev.mlv.cli;
 
+import dev.mlv.diag.IoReason;
 import dev.mlv.diag.MlvException;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
@@ -34,14 +35,7 @@ final class UserFiles {
     } catch (CharacterCodingException e) {
       throw new MlvException(rule, what + " " + file + " is not UTF-8 text");
     } catch (IOException e) {
-      throw new MlvException(
-          rule,
-          "cannot read "
-              + what
-              + " "
-              + file
-              + ": "
-              + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+      throw new MlvException(rule, "cannot read " + what + " " + file + ": " + IoReason.of(e));
     }
   }
 
@@ -78,11 +72,15 @@ final class UserFiles {
       } catch (IOException ignored) {
         // The write failed already; that is the error to report.
       }
-      String why =
-          e instanceof java.nio.file.FileSystemException f && f.getReason() != null
-              ? f.getReason()
-              : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      throw new MlvException(rule, "cannot save " + what + " to " + out + ": " + why);
+      // The temporary file is what failed, often: name it, or the user looks at the wrong one.
+      String where =
+          e instanceof java.nio.file.FileSystemException f
+                  && f.getFile() != null
+                  && Path.of(f.getFile()).equals(tmp)
+              ? " (writing " + tmp + " beside it)"
+              : "";
+      throw new MlvException(
+          rule, "cannot save " + what + " to " + out + ": " + IoReason.of(e) + where, e);
     }
   }
 }

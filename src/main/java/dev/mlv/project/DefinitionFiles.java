@@ -1,6 +1,7 @@
 package dev.mlv.project;
 
 import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.IoReason;
 import dev.mlv.diag.Position;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
@@ -74,7 +75,7 @@ public final class DefinitionFiles {
     return Diagnostic.error(
         "VIEWS_READ",
         Position.start(root.relativize(path)),
-        "cannot read the " + (folder ? "folder" : "file") + ": " + ReadFailure.reason(e),
+        "cannot read the " + (folder ? "folder" : "file") + ": " + IoReason.of(e),
         "make it readable by the user running mlv; until then the views in it count as missing");
   }
 

@@ -1,6 +1,7 @@
 package dev.mlv.project;
 
 import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.IoReason;
 import dev.mlv.diag.Position;
 import dev.mlv.lineage.Edge;
 import dev.mlv.lineage.LineageGraph;
@@ -201,7 +202,7 @@ public final class ProjectBuilder {
           Diagnostic.error(
               "FILE_READ",
               start,
-              "cannot read the file: " + ReadFailure.reason(e),
+              "cannot read the file: " + IoReason.of(e),
               "make it readable by the user running mlv; until then its views count as missing"));
       return new ParsedFile(rel, List.of(), Map.of(), diagnostics);
     }

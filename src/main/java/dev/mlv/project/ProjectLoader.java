@@ -1,6 +1,7 @@
 package dev.mlv.project;
 
 import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.IoReason;
 import dev.mlv.diag.Position;
 import java.io.IOException;
 import java.io.StringReader;
@@ -55,7 +56,7 @@ public final class ProjectLoader {
           Diagnostic.error("YAML_SYNTAX", start, "mlv.yml is not UTF-8 text", "save it as UTF-8"));
     } catch (IOException e) {
       return failed(
-          Diagnostic.error("CONFIG_READ", start, "cannot read mlv.yml: " + e.getMessage(), null));
+          Diagnostic.error("CONFIG_READ", start, "cannot read mlv.yml: " + IoReason.of(e), null));
     }
 
     Node document;

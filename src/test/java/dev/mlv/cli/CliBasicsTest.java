@@ -302,6 +302,43 @@ class CliBasicsTest {
   }
 
   @Test
+  void aFileThatCannotBeWrittenOrReadSaysWhy(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path project = dir.resolve("p");
+    assertThat(CliRun.of("init", project.toString()).exitCode()).isZero();
+    String p = project.toString();
+    // /proc takes no new file: the temporary file beside the output cannot be made.
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        java.nio.file.Files.isRegularFile(java.nio.file.Path.of("/proc/version")));
+    for (String command : new String[] {"plan", "report"}) {
+      CliRun r = CliRun.of(command, "-o", "/proc/version", "-p", p);
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+      assertThat(r.err())
+          .as(r.toString())
+          .containsPattern(
+              "cannot save the (plan|report) to /proc/version: [a-z][a-z /-]+ \\(writing"
+                  + " /proc/version.tmp beside it\\)");
+    }
+  }
+
+  @Test
+  void anUnreadableMlvYmlSaysWhy(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    java.nio.file.Path project = dir.resolve("p");
+    assertThat(CliRun.of("init", project.toString()).exitCode()).isZero();
+    String p = project.toString();
+    // root reads any file, so this runs only elsewhere.
+    java.nio.file.Path yml = project.resolve("mlv.yml");
+    yml.toFile().setReadable(false, false);
+    try {
+      org.junit.jupiter.api.Assumptions.assumeFalse(java.nio.file.Files.isReadable(yml));
+      CliRun r = CliRun.of("validate", "-p", p);
+      assertThat(r.err()).contains("cannot read mlv.yml: permission denied");
+    } finally {
+      yml.toFile().setReadable(true, false);
+    }
+  }
+
+  @Test
   void refreshingASourceTableSaysHowToSelectItsReaders(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
     String p = dir.resolve("p").toString();
