@@ -80,7 +80,7 @@ final class UserFiles {
               ? " (writing " + tmp + " beside it)"
               : "";
       throw new MlvException(
-          rule, "cannot save " + what + " to " + out + ": " + IoReason.of(e) + where, e);
+          rule, "cannot save " + what + " to " + out + ": " + IoReason.of(e) + where);
     }
   }
 }

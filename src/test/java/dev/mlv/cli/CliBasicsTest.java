@@ -316,7 +316,7 @@ class CliBasicsTest {
       assertThat(r.err())
           .as(r.toString())
           .containsPattern(
-              "cannot save the (plan|report) to /proc/version: [a-z][a-z /-]+ \\(writing"
+              "error\\[(PLAN_OUT|REPORT_WRITE)\\]: cannot save the (plan|report) to /proc/version: [a-z][a-z /-]+ \\(writing"
                   + " /proc/version.tmp beside it\\)");
     }
   }
