@@ -1,5 +1,6 @@
 package dev.mlv.project;
 
+import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.MlvException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,9 +43,18 @@ public final class ProjectLocator {
       throw new MlvException("PROJECT_NOT_FOUND", "project folder " + root + " does not exist");
     }
     if (!Files.isRegularFile(root.resolve(ProjectConfig.FILE_NAME))) {
+      // Either a new project or a mistyped folder: say how to go on in both cases.
+      String given = dir.toString();
+      String word =
+          given.matches("[A-Za-z0-9_@%+=:,./-]+") ? given : "'" + given.replace("'", "'\\''") + "'";
       throw new MlvException(
-          "PROJECT_NOT_FOUND",
-          "no " + ProjectConfig.FILE_NAME + " in " + root + " (given with -p)");
+          Diagnostic.error(
+              "PROJECT_NOT_FOUND",
+              null,
+              "no " + ProjectConfig.FILE_NAME + " in " + root + " (given with -p)",
+              "run 'mlv init "
+                  + word
+                  + "' to make a project there, or pass -p the project folder"));
     }
     return root;
   }

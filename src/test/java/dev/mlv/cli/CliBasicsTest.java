@@ -129,6 +129,13 @@ class CliBasicsTest {
     CliRun file = CliRun.of("validate", "-p", "examples/medallion/mlv.yml");
     assertThat(file.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(file.err()).contains("mlv.yml is a file; -p takes the project folder");
+    // A folder without mlv.yml: a project not made yet, or the wrong folder.
+    CliRun empty = CliRun.of("validate", "-p", "src/test/java");
+    assertThat(empty.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(empty.err())
+        .contains(
+            "(given with -p)\n  hint: run 'mlv init src/test/java' to make a project there,"
+                + " or pass -p the project folder");
   }
 
   @Test
