@@ -796,7 +796,26 @@ final class ConfigReader {
   private Optional<String> nonBlank(Node node, String what) {
     Optional<String> value = text(node, what);
     if (value.isPresent() && value.get().isBlank()) {
-      error("CONFIG_VALUE", node, what + " is empty", null);
+      // "lakehouse is empty" over a line that plainly is not sends the user looking in mlv.yml;
+      // the value came from somewhere else.
+      String raw = node instanceof ScalarNode s ? s.getValue() : "";
+      Optional<String> env = Interpolator.wholeEnvReference(raw);
+      if (env.isPresent()) {
+        error(
+            "CONFIG_VALUE",
+            node,
+            what
+                + " is empty: it comes from environment variable "
+                + env.get()
+                + ", which is set"
+                + " but empty",
+            "set " + env.get() + " to the " + what + " to use, or write the value in mlv.yml");
+      } else if (raw.contains("${")) {
+        error(
+            "CONFIG_VALUE", node, what + " is empty once '" + raw.strip() + "' is filled in", null);
+      } else {
+        error("CONFIG_VALUE", node, what + " is empty", null);
+      }
       return Optional.empty();
     }
     return value.map(String::strip);

@@ -356,6 +356,19 @@ class ProjectLoaderTest {
   }
 
   @Test
+  void anEmptyValueFromTheEnvironmentSaysWhereItCameFrom() throws IOException {
+    Diagnostic d = only(load(BASE.replace("lh_oud_mlv", "${env:LH}"), Map.of("LH", "")));
+    assertThat(d.message())
+        .isEqualTo(
+            "lakehouse is empty: it comes from environment variable LH, which is set but empty");
+    assertThat(d.hint()).contains("set LH to the lakehouse");
+    Diagnostic mixed =
+        only(load(BASE.replace("lh_oud_mlv", "${env:A}${env:B}"), Map.of("A", "", "B", " ")));
+    assertThat(mixed.message())
+        .isEqualTo("lakehouse is empty once '${env:A}${env:B}' is filled in");
+  }
+
+  @Test
   void aControlCharacterIsAnErrorWhereItIs() throws IOException {
     LoadResult result = load("name: m\nworkspace: ws\nlakehouse: lh\nschema: dbo\u0000\n");
     assertThat(where(result)).containsExactly("4:12 YAML_SYNTAX");
