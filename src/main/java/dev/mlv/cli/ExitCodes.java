@@ -23,7 +23,11 @@ public final class ExitCodes {
   /** The command line itself is wrong: unknown option, missing argument (BSD EX_USAGE). */
   public static final int USAGE = 64;
 
-  /** Interrupted by the user (Ctrl-C), as shells report SIGINT. */
+  /**
+   * Interrupted by the user (Ctrl-C), as shells report SIGINT. A signal that ends the JVM gives
+   * 128 + its number without mlv choosing it (143 for SIGTERM); docs/exit-codes.md says what is
+   * kept.
+   */
   public static final int INTERRUPTED = 130;
 
   private ExitCodes() {}
