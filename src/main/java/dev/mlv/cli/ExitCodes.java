@@ -24,9 +24,8 @@ public final class ExitCodes {
   public static final int USAGE = 64;
 
   /**
-   * Interrupted by the user (Ctrl-C), as shells report SIGINT. A signal that ends the JVM gives
-   * 128 + its number without mlv choosing it (143 for SIGTERM); docs/exit-codes.md says what is
-   * kept.
+   * Interrupted by the user (Ctrl-C), as shells report SIGINT. A signal that ends the JVM gives 128
+   * + its number without mlv choosing it (143 for SIGTERM); docs/exit-codes.md says what is kept.
    */
   public static final int INTERRUPTED = 130;
 
