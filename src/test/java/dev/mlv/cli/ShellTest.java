@@ -80,6 +80,10 @@ class ShellTest {
     // A script fails if any of its commands did, not only the last.
     Ran early = ran("explain nope.x\nvalidate\n");
     assertThat(early.code()).as(early.out()).isEqualTo(ExitCodes.ERROR);
+    // As its help says: the code is the first failure's (1), not the last's (64).
+    Ran twice = ran("explain nope.x\nlineage +\n");
+    assertThat(twice.out()).contains("(exit code 64)");
+    assertThat(twice.code()).as(twice.out()).isEqualTo(ExitCodes.ERROR);
 
     Ran help = ran("help nope\n");
     assertThat(help.out()).contains("mlv: unknown command 'nope'");
