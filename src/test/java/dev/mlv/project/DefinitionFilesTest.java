@@ -212,7 +212,7 @@ class DefinitionFilesTest {
         .satisfies(
             d -> {
               assertThat(d.ruleId()).isEqualTo("FILE_READ");
-              assertThat(d.message()).isEqualTo("cannot read the file: it no longer exists");
+              assertThat(d.message()).isEqualTo("cannot read the file: no such file or folder");
               assertThat(d.hint()).contains("readable");
             });
   }
