@@ -100,6 +100,21 @@ public final class DefinitionFiles {
       this.problems = problems;
     }
 
+    /** The project folder with its links resolved, read once for every link met on the walk. */
+    private Path realRoot() throws IOException {
+      if (realRoot == null) {
+        realRoot = root.toRealPath();
+      }
+      return realRoot;
+    }
+
+    private Path realRoot;
+
+    private void badLink(Path file, String message, String hint) {
+      problems.add(
+          Diagnostic.error("VIEWS_LINK", Position.start(root.relativize(file)), message, hint));
+    }
+
     private String relative(Path file) {
       return root.relativize(file).toString().replace('\\', '/');
     }
@@ -123,16 +138,14 @@ public final class DefinitionFiles {
         // The walk does not follow a linked folder; one that leads outside the project is said
         // to, as a linked file is, since its definitions would be missing from other clones.
         Path target = file.toRealPath();
-        if (!target.startsWith(root.toRealPath())) {
-          problems.add(
-              Diagnostic.error(
-                  "VIEWS_LINK",
-                  Position.start(root.relativize(file)),
-                  "the folder is a symbolic link to "
-                      + target
-                      + ", outside the project folder; mlv does not read the files in it",
-                  "move the folder into the project: git keeps only the link, so the views in it"
-                      + " would be missing from every other clone"));
+        if (!target.startsWith(realRoot())) {
+          badLink(
+              file,
+              "the folder is a symbolic link to "
+                  + target
+                  + ", outside the project folder; mlv does not read the files in it",
+              "move the folder into the project: git keeps only the link, so the views in it"
+                  + " would be missing from every other clone");
         }
         return FileVisitResult.CONTINUE;
       }
@@ -146,26 +159,22 @@ public final class DefinitionFiles {
         } catch (IOException e) {
           // Reported, not skipped: a link that dangles in this clone (made on another machine,
           // say) would otherwise make its views look deleted.
-          problems.add(
-              Diagnostic.error(
-                  "VIEWS_LINK",
-                  Position.start(root.relativize(file)),
-                  "the file is a symbolic link to "
-                      + Files.readSymbolicLink(file)
-                      + ", which does not exist; mlv cannot read it",
-                  "point the link at a file of the project, or replace it with the file itself"));
+          badLink(
+              file,
+              "the file is a symbolic link to "
+                  + Files.readSymbolicLink(file)
+                  + ", which does not exist; mlv cannot read it",
+              "point the link at a file of the project, or replace it with the file itself");
           return FileVisitResult.CONTINUE;
         }
-        if (!target.startsWith(root.toRealPath())) {
-          problems.add(
-              Diagnostic.error(
-                  "VIEWS_LINK",
-                  Position.start(root.relativize(file)),
-                  "the file is a symbolic link to "
-                      + target
-                      + ", outside the project folder; mlv does not read it",
-                  "copy the file into the project: git keeps only the link, so the views it"
-                      + " defines would be missing from every other clone"));
+        if (!target.startsWith(realRoot())) {
+          badLink(
+              file,
+              "the file is a symbolic link to "
+                  + target
+                  + ", outside the project folder; mlv does not read it",
+              "copy the file into the project: git keeps only the link, so the views it"
+                  + " defines would be missing from every other clone");
           return FileVisitResult.CONTINUE;
         }
         if (!Files.isRegularFile(target)) {
