@@ -4,10 +4,10 @@ import dev.mlv.diag.Diagnostic;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
 import dev.mlv.project.RefreshPolicy;
-import dev.mlv.sql.RefreshAnalysis;
 import dev.mlv.sql.RefreshAnalyzer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code refresh_policy: incremental} is strict: a view whose SQL can never be refreshed
@@ -22,30 +22,32 @@ public final class RefreshPolicyCheck {
   public static List<Diagnostic> check(Project project) {
     List<Diagnostic> out = new ArrayList<>();
     for (ProjectView v : project.views().values()) {
-      if (v.settings().refreshPolicy() != RefreshPolicy.INCREMENTAL) {
-        continue;
-      }
-      RefreshAnalysis analysis = RefreshAnalyzer.analyze(v.definition());
-      analysis
-          .blocker()
-          .ifPresent(
-              b ->
-                  out.add(
-                      Diagnostic.error(
-                          RULE,
-                          b.position(),
-                          "view "
-                              + project.names().display(v.id())
-                              + " has refresh_policy incremental, but "
-                              + b.construct()
-                              + " always needs a full refresh ("
-                              + b.code()
-                              + ": "
-                              + b.note()
-                              + ")",
-                          "rewrite the construct, or set refresh_policy to auto or full in"
-                              + " mlv.yml")));
+      check(project, v).ifPresent(out::add);
     }
     return out;
+  }
+
+  /** The error for one view, when its policy is incremental and its SQL rules that out. */
+  public static Optional<Diagnostic> check(Project project, ProjectView v) {
+    if (v.settings().refreshPolicy() != RefreshPolicy.INCREMENTAL) {
+      return Optional.empty();
+    }
+    return RefreshAnalyzer.analyze(v.definition())
+        .blocker()
+        .map(
+            b ->
+                Diagnostic.error(
+                    RULE,
+                    b.position(),
+                    "view "
+                        + project.names().display(v.id())
+                        + " has refresh_policy incremental, but "
+                        + b.construct()
+                        + " always needs a full refresh ("
+                        + b.code()
+                        + ": "
+                        + b.note()
+                        + ")",
+                    "rewrite the construct, or set refresh_policy to auto or full in mlv.yml"));
   }
 }

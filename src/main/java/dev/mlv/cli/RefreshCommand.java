@@ -1,5 +1,8 @@
 package dev.mlv.cli;
 
+import dev.mlv.check.RefreshPolicyCheck;
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.Severity;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.lineage.Selection;
 import dev.mlv.project.Project;
@@ -105,6 +108,7 @@ public final class RefreshCommand implements Callable<Integer> {
     Project project = ProjectLoading.loadValid(projectOptions, spec);
     SortedSet<ObjectId> views =
         Selection.views(project.lineage(), project.names(), selectors, "refresh");
+    warnStrictPolicies(project, views);
     Duration timeout = project.config().defaults().refreshTimeout();
     int n = parallelism != null ? parallelism : project.config().defaults().parallelism();
     String targetName = Targets.name(project.config(), targetOptions.target);
@@ -132,6 +136,32 @@ public final class RefreshCommand implements Callable<Integer> {
         return ExitCodes.ERROR;
       }
       return code;
+    }
+  }
+
+  /**
+   * validate and plan refuse a view whose refresh_policy is incremental but whose SQL rules that
+   * out; a refresh still runs it (in full), so it says why the policy is not honoured.
+   */
+  private void warnStrictPolicies(Project project, SortedSet<ObjectId> views) {
+    for (ObjectId id : views) {
+      var view = project.views().get(id);
+      if (view == null) {
+        continue;
+      }
+      RefreshPolicyCheck.check(project, view)
+          .ifPresent(
+              d ->
+                  spec.commandLine()
+                      .getErr()
+                      .println(
+                          new Diagnostic(
+                                  Severity.WARNING,
+                                  d.ruleId(),
+                                  d.position(),
+                                  d.message() + "; this refresh rebuilds it in full",
+                                  d.hint())
+                              .format()));
     }
   }
 

@@ -126,6 +126,15 @@ class ExplainAndRefreshPolicyTest {
     CliRun plan = CliRun.of("plan", "-p", dir.toString());
     assertThat(plan.exitCode()).as(plan.toString()).isEqualTo(ExitCodes.ERROR);
     assertThat(plan.err()).contains("REFRESH_POLICY_INCREMENTAL").contains("WINDOW_FUNCTION");
+    // A refresh still runs such a view, in full, and says on stderr why the policy is not kept.
+    CliRun dry = CliRun.of("refresh", "--dry-run", "-p", dir.toString());
+    assertThat(dry.err())
+        .as(dry.toString())
+        .contains("ranked.sql:3:3: warning[REFRESH_POLICY_INCREMENTAL]")
+        .contains("this refresh rebuilds it in full")
+        .doesNotContain("silver.sums has refresh_policy");
+    CliRun onlySums = CliRun.of("refresh", "--dry-run", "silver.sums", "-p", dir.toString());
+    assertThat(onlySums.err()).as(onlySums.toString()).doesNotContain("REFRESH_POLICY");
   }
 
   @Test
