@@ -6,7 +6,6 @@ import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.ObjectId;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
-import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -29,7 +28,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.hadoop.conf.Configuration;
 
 /**
  * Reads what is deployed in a local warehouse with Delta Kernel and plain JSON, without starting
@@ -55,7 +53,6 @@ public final class DeltaState {
   private final Map<String, Instant> created = new ConcurrentHashMap<>();
 
   private final Optional<TableStateCache> stored;
-  private volatile Engine engine;
 
   /**
    * @param workspaceOf lakehouse name to workspace name, for the ids of the tables found
@@ -134,7 +131,7 @@ public final class DeltaState {
         return known.get();
       }
     }
-    Engine e = engine();
+    Engine e = KernelEngine.get();
     TableState state;
     try {
       Snapshot snapshot = Table.forPath(e, table.toString()).getLatestSnapshot(e);
@@ -338,18 +335,5 @@ public final class DeltaState {
       }
     }
     return result;
-  }
-
-  private Engine engine() {
-    Engine e = engine;
-    if (e == null) {
-      synchronized (this) {
-        if (engine == null) {
-          engine = DefaultEngine.create(new Configuration());
-        }
-        e = engine;
-      }
-    }
-    return e;
   }
 }

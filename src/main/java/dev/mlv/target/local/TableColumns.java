@@ -2,13 +2,11 @@ package dev.mlv.target.local;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
-import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.hadoop.conf.Configuration;
 
 /**
  * The column names of local Delta tables, read from their logs with Delta Kernel (no Spark), for
@@ -18,29 +16,15 @@ final class TableColumns {
   private record Key(Path table, long version) {}
 
   private final Map<Key, List<String>> cache = new ConcurrentHashMap<>();
-  private volatile Engine engine;
 
   List<String> of(TableState table) {
     return cache.computeIfAbsent(
         new Key(table.path(), table.version()),
         k -> {
-          Engine e = engine();
+          Engine e = KernelEngine.get();
           Snapshot s =
               Table.forPath(e, k.table().toString()).getSnapshotAsOfVersion(e, k.version());
           return List.copyOf(s.getSchema().fieldNames());
         });
-  }
-
-  private Engine engine() {
-    Engine e = engine;
-    if (e == null) {
-      synchronized (this) {
-        if (engine == null) {
-          engine = DefaultEngine.create(new Configuration());
-        }
-        e = engine;
-      }
-    }
-    return e;
   }
 }
