@@ -62,7 +62,7 @@ public class FileIngest {
     LoadResult loaded = ProjectLoader.load(root, Map.of());
     ProjectConfig config = loaded.orThrow();
     Project project =
-        new ProjectBuilder().build(config, DefinitionFiles.discover(config), loaded.diagnostics());
+        new ProjectBuilder().build(config, DefinitionFiles.discover(config).files(), loaded.diagnostics());
     SparkTarget local = (SparkTarget) config.target("local").orElseThrow();
     try (LocalTarget target = new LocalTarget(config, local, false)) {
       var plan =

@@ -65,7 +65,7 @@ public class IncrementalRefresh {
     LoadResult loaded = ProjectLoader.load(dir);
     ProjectConfig config = loaded.orThrow();
     Project project =
-        new ProjectBuilder().build(config, DefinitionFiles.discover(config), loaded.diagnostics());
+        new ProjectBuilder().build(config, DefinitionFiles.discover(config).files(), loaded.diagnostics());
     SparkTarget local = (SparkTarget) config.target("local").orElseThrow();
     try (LocalTarget target = new LocalTarget(config, local, false)) {
       long t0 = System.nanoTime();
