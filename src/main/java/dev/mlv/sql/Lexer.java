@@ -52,8 +52,11 @@ final class Lexer {
         }
         kind = Token.Kind.WHITESPACE;
       } else if (c == '-' && i + 1 < n && s.charAt(i + 1) == '-') {
-        while (i < n && s.charAt(i) != '\n') {
-          i++;
+        // As Spark's SIMPLE_COMMENT: it ends at a line feed or a carriage return (a file with
+        // old Mac line ends), and a backslash right before a line feed carries it on.
+        i += 2;
+        while (i < n && s.charAt(i) != '\n' && s.charAt(i) != '\r') {
+          i += s.charAt(i) == '\\' && i + 1 < n && s.charAt(i + 1) == '\n' ? 2 : 1;
         }
         kind = Token.Kind.COMMENT;
       } else if (c == '/' && i + 1 < n && s.charAt(i + 1) == '*') {

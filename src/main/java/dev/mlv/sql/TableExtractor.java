@@ -461,15 +461,12 @@ public final class TableExtractor {
     return token.replace("\"", "");
   }
 
-  /** Offset of a 1-based line and column; columns count characters, tabs included. */
+  /**
+   * Offset of a 1-based line and column of Calcite's; columns count characters, tabs included, and
+   * a lone carriage return ends a line, as in Calcite's lexer and {@link Position#advance}.
+   */
   public static int offsetOf(String text, int line, int column) {
-    int offset = 0;
-    for (int l = 1; l < line && offset < text.length(); offset++) {
-      if (text.charAt(offset) == '\n') {
-        l++;
-      }
-    }
-    return Math.min(text.length(), offset + Math.max(0, column - 1));
+    return Position.offsetOf(text, line, column);
   }
 
   /** Holds Spark's parser so that its classes load on the first fallback, not before. */

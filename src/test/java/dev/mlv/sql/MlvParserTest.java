@@ -187,6 +187,28 @@ class MlvParserTest {
   }
 
   @Test
+  void aLoneCarriageReturnEndsALineCommentAndALine() {
+    // Old Mac line ends: Spark's lexer ends a -- comment at the CR, so the WHERE is SQL.
+    ViewDefinition d =
+        single(
+            "CREATE MATERIALIZED LAKE VIEW s.j AS SELECT s.x FROM bronze.src s -- keep all\r"
+                + "WHERE s.x IN (SELECT o.x FROM bronze.other o)\r");
+    assertThat(((ViewBody.Select) d.body()).sql()).contains("WHERE s.x IN");
+    Diagnostic e =
+        parse("CREATE MATERIALIZED LAKE VIEW a\r(\r  CONSTRAINT c1 (x > 0)\r) AS SELECT 1")
+            .diagnostics()
+            .get(0);
+    assertThat(e.position()).isEqualTo(new Position(Path.of("v.sql"), 3, 17));
+  }
+
+  @Test
+  void aBackslashBeforeALineFeedCarriesALineCommentOnAsInSpark() {
+    ViewDefinition d =
+        single("CREATE MATERIALIZED LAKE VIEW s.j AS SELECT 1 AS a -- c \\\n, 2 AS b\nFROM t");
+    assertThat(Normalizer.normalize(((ViewBody.Select) d.body()).sql())).doesNotContain("2");
+  }
+
+  @Test
   void unterminatedStringIsReportedWhereItStarts() {
     Diagnostic d =
         parse("CREATE MATERIALIZED LAKE VIEW a AS\nSELECT 'oops FROM t").diagnostics().get(0);

@@ -47,6 +47,12 @@ class TableExtractorTest {
   }
 
   @Test
+  void aLineCommentEndsAtALoneCarriageReturn() {
+    assertThat(tables("SELECT s.x FROM a s -- keep all\rWHERE s.x IN (SELECT o.x FROM b o)\r"))
+        .containsExactly("a", "b");
+  }
+
+  @Test
   void joinFeaturesAreOnlyThoseWritten() {
     assertThat(facts("SELECT * FROM a LEFT JOIN b ON a.k = b.k").features())
         .containsExactly(QueryFeature.LEFT_OUTER_JOIN);

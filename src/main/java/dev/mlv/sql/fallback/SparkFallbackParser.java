@@ -100,12 +100,23 @@ public final class SparkFallbackParser {
    */
   public record Refusal(boolean tooComplex, Position at, Optional<String> near) {}
 
+  /** Offset of a line and column of Spark's ANTLR lexer, which ends a line at a line feed only. */
+  private static int antlrOffset(String sql, int line, int column) {
+    int offset = 0;
+    for (int l = 1; l < line && offset < sql.length(); offset++) {
+      if (sql.charAt(offset) == '\n') {
+        l++;
+      }
+    }
+    return Math.min(sql.length(), offset + Math.max(0, column - 1));
+  }
+
   private static Refusal refusal(String sql, Position start, ParseException e) {
     Position at = start;
     if (e.line().isDefined() && e.startPosition().isDefined()) {
       int line = (Integer) e.line().get();
       int column = (Integer) e.startPosition().get() + 1; // Spark counts from 0
-      at = start.advance(sql, TableExtractor.offsetOf(sql, line, column));
+      at = start.advance(sql, antlrOffset(sql, line, column));
     }
     String near = e.getMessageParameters().get("error");
     return new Refusal(

@@ -243,21 +243,10 @@ final class LocalSql {
       return statement;
     }
     Name old = def.get().name();
-    int offset = offsetOf(statement, old.position().line(), old.position().column());
+    int offset = Position.offsetOf(statement, old.position().line(), old.position().column());
     return statement.substring(0, offset)
         + newName.text()
         + statement.substring(offset + old.text().length());
-  }
-
-  private static int offsetOf(String text, int line, int column) {
-    int l = 1;
-    int i = 0;
-    while (l < line && i < text.length()) {
-      if (text.charAt(i++) == '\n') {
-        l++;
-      }
-    }
-    return Math.min(text.length(), i + column - 1);
   }
 
   private SqlResult drop(SqlStatement.Drop d) {
