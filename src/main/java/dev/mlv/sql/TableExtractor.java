@@ -85,10 +85,48 @@ public final class TableExtractor {
       return tooDeep(start.advance(selectSql, tooDeep));
     }
     try {
-      return parseAndWalk(selectSql, start);
+      return withNamesChecked(parseAndWalk(selectSql, start));
     } catch (StackOverflowError e) {
       return tooDeep(start);
     }
+  }
+
+  /** Rule of a table name in the SELECT with more parts than a Fabric name can have. */
+  public static final String NAME_PARTS_RULE = "TABLE_NAME_PARTS";
+
+  /**
+   * Spark's parser takes a name of any length; Fabric names a table with at most four parts. A
+   * longer one is an error at the name, left out of the tables so the lineage never sees it.
+   */
+  private static QueryFacts withNamesChecked(QueryFacts facts) {
+    List<Name> tooLong = facts.tables().stream().filter(n -> n.parts().size() > 4).toList();
+    if (tooLong.isEmpty()) {
+      return facts;
+    }
+    List<Diagnostic> found = new ArrayList<>(facts.diagnostics());
+    for (Name n : tooLong) {
+      found.add(
+          Diagnostic.error(
+              NAME_PARTS_RULE,
+              n.position(),
+              "table name '"
+                  + n.text()
+                  + "' has "
+                  + n.parts().size()
+                  + " parts; a table is named with at most 4"
+                  + " (workspace.lakehouse.schema.table)",
+              "write it as table, schema.table, lakehouse.schema.table or"
+                  + " workspace.lakehouse.schema.table; a field of a struct column is read in the"
+                  + " SELECT list, not in FROM"));
+    }
+    return new QueryFacts(
+        facts.tables().stream().filter(n -> n.parts().size() <= 4).toList(),
+        facts.functions(),
+        facts.features(),
+        facts.usedFallback(),
+        found,
+        facts.columns(),
+        facts.unreadableChecks());
   }
 
   /**

@@ -218,6 +218,31 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aTableNameOfMoreThanFourPartsIsAnErrorAtTheNameAndTheRestIsStillChecked()
+      throws IOException {
+    project(
+        YML,
+        "silver/p.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW silver.p AS
+        WITH c AS (SELECT x FROM `a`.b.c.d.e)
+        SELECT x FROM c JOIN bronze.orders o ON o.id = c.x
+        """,
+        "silver/q.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.q AS SELECT id, id FROM bronze.orders\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString(), "--format", "json");
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.err()).doesNotContain("internal error");
+    assertThat(r.out())
+        .contains("\"rule\" : \"TABLE_NAME_PARTS\"")
+        .contains("table name '`a`.b.c.d.e' has 5 parts")
+        .contains("\"line\" : 2")
+        .contains("\"column\" : 26")
+        .contains("DUPLICATE_COLUMN");
+    assertThat(CliRun.of("lineage", "-p", dir.toString()).exitCode()).isEqualTo(ExitCodes.ERROR);
+  }
+
+  @Test
   void columnMappingNeedsChangeDataFeedOff() throws IOException {
     String view =
         """
