@@ -442,17 +442,61 @@ public final class TableExtractor {
 
   private static QueryFacts parseError(String sql, Position start, SqlParseException error) {
     SqlParserPos pos = error.getPos();
-    Position position =
-        pos == null
-            ? start
-            : start.advance(sql, offsetOf(sql, pos.getLineNum(), pos.getColumnNum()));
+    if (pos == null) {
+      return parseError(start, readable(error));
+    }
+    int offset = offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
+    Optional<SqlToken> second = secondOfAValidPair(sql, offset, error);
+    if (second.isPresent()) {
+      return parseError(
+          start.advance(sql, second.get().start()),
+          "syntax error: unexpected '"
+              + second.get().text()
+              + "' after '"
+              + sql.substring(offset, firstTokenEnd(sql, offset))
+              + "'");
+    }
+    return parseError(start.advance(sql, offset), readable(error));
+  }
+
+  private static QueryFacts parseError(Position at, String message) {
     Diagnostic diagnostic =
         Diagnostic.error(
             PARSE_RULE,
-            position,
-            readable(error),
+            at,
+            message,
             "Check the SELECT at this point; mlv reads it with Spark SQL syntax.");
     return new QueryFacts(List.of(), Set.of(), Set.of(), true, List.of(diagnostic));
+  }
+
+  /**
+   * Calcite names as many tokens as its longest lookahead ({@code Encountered "= ="}) and places
+   * the error at the first, which may be a valid start of one of the sequences it expected; then
+   * the error is the token after it, where Spark places it too.
+   */
+  private static Optional<SqlToken> secondOfAValidPair(
+      String sql, int offset, SqlParseException error) {
+    String message = error.getMessage() == null ? "" : error.getMessage();
+    if (!message.startsWith("Encountered \"") || error.getExpectedTokenSequences() == null) {
+      return Optional.empty();
+    }
+    List<SqlToken> tokens = SqlToken.tokenize(sql.substring(offset)).stream().limit(2).toList();
+    if (tokens.size() < 2 || tokens.get(0).start() != 0) {
+      return Optional.empty();
+    }
+    String image = "\"" + tokens.get(0).text().toUpperCase(Locale.ROOT) + "\"";
+    String[] images = error.getTokenImages();
+    for (int[] sequence : error.getExpectedTokenSequences()) {
+      if (sequence.length >= 2 && image.equalsIgnoreCase(images[sequence[0]])) {
+        SqlToken t = tokens.get(1);
+        return Optional.of(new SqlToken(t.kind(), t.start() + offset, t.end() + offset, t.text()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static int firstTokenEnd(String sql, int offset) {
+    return offset + SqlToken.tokenize(sql.substring(offset)).get(0).end();
   }
 
   /** Calcite's first message line without its own "at line, column" and without a token dump. */

@@ -359,12 +359,28 @@ class TableExtractorTest {
     Diagnostic diagnostic = facts.diagnostics().get(0);
     assertThat(diagnostic.isError()).isTrue();
     assertThat(diagnostic.ruleId()).isEqualTo("SQL_PARSE");
-    // Calcite reports the token sequence it could not continue: ", FROM" at the comma.
-    assertThat(diagnostic.position()).isEqualTo(new Position(Path.of("bad.sql"), 3, 9));
+    // Calcite reports the token sequence it could not continue (", FROM") at the comma, which
+    // starts sequences it expected: the error is at FROM.
+    assertThat(diagnostic.position()).isEqualTo(new Position(Path.of("bad.sql"), 4, 3));
     assertThat(diagnostic.message())
-        .isEqualTo("syntax error: Encountered \", FROM\"")
+        .isEqualTo("syntax error: unexpected 'FROM' after ','")
         .doesNotContain("\n", "at line");
     assertThat(facts.usedFallback()).isTrue();
+  }
+
+  @Test
+  void anErrorIsPlacedAtTheTokenAfterAValidOneAsSparkPlacesIt() {
+    String doubled = "SELECT x FROM t WHERE x = = 1";
+    Diagnostic d = EXTRACTOR.extract(doubled, START).diagnostics().get(0);
+    assertThat(d.position().column()).isEqualTo(doubled.lastIndexOf('=') + 1);
+    assertThat(d.message()).isEqualTo("syntax error: unexpected '=' after '='");
+    String commas = "SELECT x,\n\ty,, z FROM t";
+    d = EXTRACTOR.extract(commas, START).diagnostics().get(0);
+    assertThat(d.position().line() + ":" + d.position().column()).isEqualTo("2:4");
+    // A single token Calcite could not take stays where it is.
+    d = EXTRACTOR.extract("SELECT a b c FROM t", START).diagnostics().get(0);
+    assertThat(d.position().column()).isEqualTo(12);
+    assertThat(d.message()).startsWith("syntax error: Encountered \"c\"");
   }
 
   @Test
@@ -407,11 +423,12 @@ class TableExtractorTest {
 
   @Test
   void anErrorInsideRemovedTextIsPositionedInTheFile() {
-    // DISTRIBUTE BY's list is parsed on its own; its error must still point into the file.
+    // DISTRIBUTE BY's list is parsed on its own; its error must still point into the file, at
+    // the comma that cannot follow '+'.
     QueryFacts facts = EXTRACTOR.extract("SELECT a FROM t\nDISTRIBUTE BY a +, b", START);
     assertThat(facts.diagnostics())
         .extracting(Diagnostic::position)
-        .containsExactly(new Position(Path.of("v.sql"), 2, 17));
+        .containsExactly(new Position(Path.of("v.sql"), 2, 18));
   }
 
   /** Spark lets a column be called date or range; Calcite reserves those words. */
