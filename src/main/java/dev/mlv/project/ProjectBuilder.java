@@ -172,8 +172,9 @@ public final class ProjectBuilder {
     boolean python = !file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".sql");
     String text;
     String key = null;
+    byte[] bytes = new byte[0];
     try {
-      byte[] bytes = Files.readAllBytes(file);
+      bytes = Files.readAllBytes(file);
       if (python) {
         PySparkReader.Result r =
             new PySparkReader(() -> Extractor.INSTANCE).read(rel, decode(bytes));
@@ -194,7 +195,10 @@ public final class ProjectBuilder {
           Diagnostic.error(
               "FILE_ENCODING",
               firstInvalidByte(file, start),
-              "the file is not valid UTF-8 (a byte here is not; Windows-1252 or Latin-1 text?)",
+              utf16(bytes)
+                  ? "the file is UTF-16 text (it starts with a UTF-16 byte order mark), not UTF-8"
+                  : "the file is not valid UTF-8 (a byte here is not; Windows-1252 or Latin-1"
+                      + " text?)",
               "save it as UTF-8, as Fabric notebooks expect"));
       return new ParsedFile(rel, List.of(), Map.of(), diagnostics);
     } catch (IOException e) {
@@ -235,6 +239,13 @@ public final class ProjectBuilder {
   }
 
   /** Where the first byte that is not UTF-8 is, counting the valid text before it. */
+  /** Whether the bytes start with a UTF-16 byte order mark (FF FE or FE FF). */
+  private static boolean utf16(byte[] bytes) {
+    return bytes.length >= 2
+        && ((bytes[0] == (byte) 0xFF && bytes[1] == (byte) 0xFE)
+            || (bytes[0] == (byte) 0xFE && bytes[1] == (byte) 0xFF));
+  }
+
   private static Position firstInvalidByte(Path file, Position start) {
     try {
       byte[] bytes = Files.readAllBytes(file);

@@ -17,6 +17,18 @@ import java.util.Optional;
 public final class MlvParser {
   static final String RULE = "MLV_SYNTAX";
 
+  /** The shape of a view's header, the hint of its syntax errors. */
+  private static final String HEADER =
+      "write CREATE [OR REPLACE] MATERIALIZED LAKE VIEW [IF NOT EXISTS] [schema.]name"
+          + " [(CONSTRAINT name CHECK (condition) [ON MISMATCH DROP|FAIL], ...)]"
+          + " [PARTITIONED BY (column, ...)] [COMMENT 'text'] [TBLPROPERTIES ('key' = 'value', ...)]"
+          + " AS SELECT ...";
+
+  /** The shape of one constraint, the hint of the errors inside the constraint list. */
+  private static final String CONSTRAINT =
+      "write each constraint as CONSTRAINT name CHECK (condition) [ON MISMATCH DROP|FAIL],"
+          + " separated by commas";
+
   private MlvParser() {}
 
   /** Result of parsing one file: every statement that parsed, and every problem found. */
@@ -25,7 +37,7 @@ public final class MlvParser {
   public static Result parse(Position start, String written) {
     List<SqlStatement> statements = new ArrayList<>();
     List<Diagnostic> diagnostics = new ArrayList<>();
-    String text = withoutBareNuls(start, written, diagnostics);
+    String text = withoutBareControls(start, written, diagnostics);
     List<Token> tokens = Lexer.tokenize(text);
     List<Token> current = new ArrayList<>();
     for (Token t : tokens) {
@@ -65,33 +77,52 @@ public final class MlvParser {
   }
 
   /**
-   * The text with each NUL outside a literal or comment read as a blank, after one error at the
-   * first: Spark's lexer stops at it, and Calcite's message for it ({@code Encountered: <EOF>})
-   * names neither the character nor where it is. Usually a bad copy, or a UTF-16 file (a NUL every
-   * other byte), so one error says it all.
+   * The text with each control character outside a literal or comment read as a blank, after one
+   * error at the first: Spark's lexer refuses it, and Calcite's message for it ({@code Encountered:
+   * <EOF>}, or the character printed raw) names neither the character nor where it is. A NUL is
+   * usually a UTF-16 file (a NUL every other byte), a Ctrl-Z an old end-of-file mark; either way
+   * one error says it all.
    */
-  private static String withoutBareNuls(Position start, String text, List<Diagnostic> diagnostics) {
-    if (text.indexOf('\0') < 0) {
+  private static String withoutBareControls(
+      Position start, String text, List<Diagnostic> diagnostics) {
+    if (text.chars().noneMatch(MlvParser::isControl)) {
       return text;
     }
     StringBuilder cleaned = new StringBuilder(text);
     boolean reported = false;
     for (Token t : Lexer.tokenize(text)) {
-      if (t.isSymbol("\0")) {
+      // Java counts U+001C..U+001F as white space, so they may sit in a blank run.
+      boolean outside = t.kind() == Token.Kind.SYMBOL || t.kind() == Token.Kind.WHITESPACE;
+      for (int k = 0; outside && k < t.text().length(); k++) {
+        char c = t.text().charAt(k);
+        if (!isControl(c)) {
+          continue;
+        }
         if (!reported) {
           reported = true;
           diagnostics.add(
               Diagnostic.error(
                   RULE,
-                  start.advance(text, t.offset()),
-                  "a NUL character (U+0000) is not allowed in SQL text",
-                  "remove it; it comes from a bad copy, or from a file saved as UTF-16 (save it as"
-                      + " UTF-8)"));
+                  start.advance(text, t.offset() + k),
+                  String.format(
+                      "a %s character (U+%04X) is not allowed in SQL text",
+                      c == 0 ? "NUL" : c == 0x1A ? "Ctrl-Z (end-of-file mark)" : "control",
+                      (int) c),
+                  c == 0
+                      ? "remove it; it comes from a bad copy, or from a file saved as UTF-16 (save"
+                          + " it as UTF-8)"
+                      : "remove it; it comes from a bad copy or an old editor, and most editors do"
+                          + " not show it"));
         }
-        cleaned.setCharAt(t.offset(), ' ');
+        cleaned.setCharAt(t.offset() + k, ' ');
       }
     }
     return cleaned.toString();
+  }
+
+  /** A C0 control or DEL that Spark's lexer does not read as white space (tab, CR, LF, FF, VT). */
+  private static boolean isControl(int c) {
+    return (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x0B) || c == 0x7F;
   }
 
   private static String describeUnterminated(String t) {
@@ -136,6 +167,9 @@ public final class MlvParser {
     final String text;
     final List<Token> toks;
     int i;
+
+    /** How the statement being read is written: the hint of an error that has none of its own. */
+    String usage;
 
     Cursor(Position base, String text, List<Token> toks) {
       this.base = base;
@@ -189,12 +223,19 @@ public final class MlvParser {
     }
 
     SyntaxError error(String message, String hint) {
-      Position p = atEnd() ? endPos() : pos(peek());
-      return new SyntaxError(Diagnostic.error(RULE, p, message, hint));
+      return error(atEnd() ? endPos() : pos(peek()), message, hint);
+    }
+
+    SyntaxError error(Position p, String message, String hint) {
+      return new SyntaxError(Diagnostic.error(RULE, p, message, hint != null ? hint : usage));
     }
 
     String found() {
       return atEnd() ? "end of statement" : "'" + peek().text() + "'";
+    }
+
+    static boolean startsQuery(Token t) {
+      return t.isWord("SELECT") || t.isWord("WITH") || t.isWord("FROM") || t.isSymbol("(");
     }
 
     void expectWord(String w, String context) {
@@ -224,6 +265,7 @@ public final class MlvParser {
         return new SqlStatement.CreateView(create());
       }
       if (peekWords("SHOW", "MATERIALIZED", "LAKE", "VIEWS")) {
+        usage = "write SHOW MATERIALIZED LAKE VIEWS [IN schema]";
         i += 4;
         Name schema = null;
         if (acceptWord("IN") || acceptWord("FROM")) {
@@ -233,12 +275,14 @@ public final class MlvParser {
         return new SqlStatement.ShowViews(schema, p);
       }
       if (peekWords("SHOW", "CREATE", "MATERIALIZED", "LAKE", "VIEW")) {
+        usage = "write SHOW CREATE MATERIALIZED LAKE VIEW [schema.]view";
         i += 5;
         Name v = name("view name");
         expectEnd("the view name");
         return new SqlStatement.ShowCreate(v, p);
       }
       if (peekWords("ALTER", "MATERIALIZED", "LAKE", "VIEW")) {
+        usage = "write ALTER MATERIALIZED LAKE VIEW [schema.]view RENAME TO [schema.]new_name";
         i += 4;
         Name from = name("view name");
         if (!peekWords("RENAME", "TO")) {
@@ -252,6 +296,7 @@ public final class MlvParser {
         return new SqlStatement.Rename(from, to, p);
       }
       if (peekWords("DROP", "MATERIALIZED", "LAKE", "VIEW")) {
+        usage = "write DROP MATERIALIZED LAKE VIEW [IF EXISTS] [schema.]view";
         i += 4;
         boolean ifExists = false;
         if (peekWords("IF", "EXISTS")) {
@@ -263,6 +308,7 @@ public final class MlvParser {
         return new SqlStatement.Drop(v, ifExists, p);
       }
       if (peekWords("REFRESH", "MATERIALIZED", "LAKE", "VIEW")) {
+        usage = "write REFRESH MATERIALIZED LAKE VIEW [schema.]view [FULL]";
         i += 4;
         Name v = name("view name");
         boolean full = acceptWord("FULL");
@@ -287,6 +333,7 @@ public final class MlvParser {
     }
 
     ViewDefinition create() {
+      usage = HEADER;
       Token first = peek();
       Position p = pos(first);
       i++; // CREATE
@@ -300,6 +347,10 @@ public final class MlvParser {
       if (peekWords("IF", "NOT", "EXISTS")) {
         i += 3;
         ifNotExists = true;
+      }
+      if (peekWord("AS") && i + 1 < toks.size() && startsQuery(toks.get(i + 1))) {
+        // AS is a valid name to Spark, but AS SELECT here means the name was left out.
+        throw error("expected a view name before AS, found 'AS'", null);
       }
       Name name = name("view name");
       List<Constraint> constraints = new ArrayList<>();
@@ -420,6 +471,14 @@ public final class MlvParser {
     }
 
     List<Constraint> constraints() {
+      String outer = usage;
+      usage = CONSTRAINT;
+      List<Constraint> out = constraintList();
+      usage = outer;
+      return out;
+    }
+
+    private List<Constraint> constraintList() {
       expectSymbol("(", "before constraints");
       List<Constraint> out = new ArrayList<>();
       do {
@@ -444,9 +503,10 @@ public final class MlvParser {
         int exprStart = i;
         while (depth > 0) {
           if (atEnd()) {
-            throw new SyntaxError(
-                Diagnostic.error(
-                    RULE, pos(open), "unbalanced parentheses in CHECK of '" + cname + "'", null));
+            throw error(
+                pos(open),
+                "unbalanced parentheses in CHECK of '" + cname + "'",
+                "close every ( of the condition; the CHECK itself is written CHECK (condition)");
           }
           Token t = toks.get(i++);
           if (t.isSymbol("(")) {
@@ -456,8 +516,10 @@ public final class MlvParser {
           }
         }
         if (i - 1 == exprStart) {
-          throw new SyntaxError(
-              Diagnostic.error(RULE, pos(open), "empty CHECK condition in '" + cname + "'", null));
+          throw error(
+              pos(open),
+              "empty CHECK condition in '" + cname + "'",
+              "write the condition each kept row meets, e.g. CHECK (amount >= 0)");
         }
         String expr = text.substring(toks.get(exprStart).offset(), toks.get(i - 2).end()).strip();
         OnMismatch action = OnMismatch.FAIL;
@@ -473,9 +535,10 @@ public final class MlvParser {
         }
         for (Constraint existing : out) {
           if (existing.name().equals(cname)) {
-            throw new SyntaxError(
-                Diagnostic.error(
-                    RULE, pos(nameTok), "constraint '" + cname + "' is defined twice", null));
+            throw error(
+                pos(nameTok),
+                "constraint '" + cname + "' is defined twice",
+                "give each constraint a name of its own, or join the two conditions with AND");
           }
         }
         out.add(new Constraint(cname, expr, action, pos(c)));
@@ -547,16 +610,16 @@ public final class MlvParser {
               case STRING -> vt.stringValue();
               case WORD, NUMBER, QUOTED_IDENT -> vt.identifier();
               default ->
-                  throw new SyntaxError(
-                      Diagnostic.error(
-                          RULE,
-                          pos(vt),
-                          "unexpected '" + vt.text() + "' as a value in " + clause,
-                          null));
+                  throw error(
+                      pos(vt),
+                      "unexpected '" + vt.text() + "' as a value in " + clause,
+                      "quote the value: 'key' = 'value'");
             };
         if (out.containsKey(key)) {
-          throw new SyntaxError(
-              Diagnostic.error(RULE, pos(kt), "'" + key + "' given twice in " + clause, null));
+          throw error(
+              pos(kt),
+              "'" + key + "' given twice in " + clause,
+              "keep one of the two; the later one would silently win");
         }
         out.put(key, value);
         if (positions != null) {
@@ -580,15 +643,14 @@ public final class MlvParser {
         parts.add(t.identifier().toLowerCase(Locale.ROOT));
       } while (acceptSymbol("."));
       if (parts.size() > 4) {
-        throw new SyntaxError(
-            Diagnostic.error(
-                RULE,
-                pos(first),
-                "a "
-                    + what
-                    + " has at most 4 parts (workspace.lakehouse.schema.name), found "
-                    + parts.size(),
-                null));
+        throw error(
+            pos(first),
+            "a "
+                + what
+                + " has at most 4 parts (workspace.lakehouse.schema.name), found "
+                + parts.size(),
+            "write it as name, schema.name, lakehouse.schema.name or"
+                + " workspace.lakehouse.schema.name; a part with a dot in it goes in backticks");
       }
       String raw = text.substring(first.offset(), toks.get(i - 1).end());
       return new Name(parts, raw, pos(first));

@@ -436,6 +436,20 @@ class ValidateAndLineageTest {
     CliRun r = CliRun.of("validate", "-p", dir.toString());
     assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(r.out()).contains("views/silver/latin1.sql:2:49: error[FILE_ENCODING]");
+    assertThat(r.out()).contains("Windows-1252 or Latin-1");
+
+    Files.delete(dir.resolve("views/silver/latin1.sql"));
+    byte[] text =
+        "CREATE MATERIALIZED LAKE VIEW s.w AS SELECT 1 AS x"
+            .getBytes(java.nio.charset.StandardCharsets.UTF_16LE);
+    byte[] withMark = new byte[text.length + 2];
+    withMark[0] = (byte) 0xFF; // the byte order mark of UTF-16LE
+    withMark[1] = (byte) 0xFE;
+    System.arraycopy(text, 0, withMark, 2, text.length);
+    Files.write(dir.resolve("views/silver/utf16.sql"), withMark);
+    CliRun wide = CliRun.of("validate", "-p", dir.toString());
+    assertThat(wide.out())
+        .contains("views/silver/utf16.sql:1:1: error[FILE_ENCODING]: the file is UTF-16 text");
   }
 
   @Test

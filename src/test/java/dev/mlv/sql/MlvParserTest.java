@@ -252,4 +252,66 @@ class MlvParserTest {
             });
     assertThat(r.statements()).hasSize(1);
   }
+
+  @Test
+  void otherControlCharactersAreNamedByTheirCodeWhereverTheyStand() {
+    Diagnostic soh =
+        parse("CREATE MATERIALIZED LAKE VIEW s.x AS\nSELECT 1 AS x\u0001 FROM t")
+            .diagnostics()
+            .get(0);
+    assertThat(soh.position()).isEqualTo(new Position(START.file(), 2, 14));
+    assertThat(soh.message()).isEqualTo("a control character (U+0001) is not allowed in SQL text");
+    assertThat(soh.hint()).isNotBlank();
+    // An old end-of-file mark after the statement; U+001C is blank to Java but not to Spark.
+    MlvParser.Result eof = parse("CREATE MATERIALIZED LAKE VIEW s.x AS SELECT 1 AS x;\n\u001a");
+    assertThat(eof.diagnostics())
+        .extracting(d -> d.position().line() + ":" + d.position().column() + " " + d.message())
+        .containsExactly(
+            "2:1 a Ctrl-Z (end-of-file mark) character (U+001A) is not allowed in SQL text");
+    assertThat(parse("CREATE MATERIALIZED LAKE VIEW s.x AS SELECT \u001c1 AS x").diagnostics())
+        .extracting(Diagnostic::message)
+        .containsExactly("a control character (U+001C) is not allowed in SQL text");
+    // Form feed and vertical tab are white space to Spark too.
+    assertThat(parse("CREATE MATERIALIZED LAKE VIEW s.x AS SELECT\f1 AS\u000bx").diagnostics())
+        .isEmpty();
+  }
+
+  @Test
+  void everyHeaderErrorHasAHint() {
+    List<String> broken =
+        List.of(
+            "CREATE MATERIALIZED LAKE VIEW a (CONSTRAINT c1 (x > 0)) AS SELECT 1",
+            "CREATE MATERIALIZED LAKE VIEW a (CONSTRAINT c1 CHECK (x > 0) ON MISMATCH DELETE) AS"
+                + " SELECT 1",
+            "CREATE MATERIALIZED LAKE VIEW a (CONSTRAINT c1 CHECK (x > 0) ON MISSMATCH DROP) AS"
+                + " SELECT 1",
+            "CREATE MATERIALIZED LAKE VIEW a (CONSTRAINT c CHECK (x > 0), CONSTRAINT c CHECK (y))"
+                + " AS SELECT 1",
+            "CREATE MATERIALIZED LAKE VIEW a (CONSTRAINT c CHECK ()) AS SELECT 1",
+            "CREATE MATERIALIZED LAKE VIEW a COMMENT 'x' COMMENT 'y' AS SELECT 1",
+            "CREATE MATERIALIZED LAKE VIEW a.b.c.d.e AS SELECT 1",
+            "CREATE MATERIALIZED LAKE VIEW a AS",
+            "CREATE MATERIALIZED LAKE VIEW a TBLPROPERTIES ('k' = 'v', 'k' = 'w') AS SELECT 1",
+            "CREATE MATERIALIZED LAKE VIEW a PARTITIONED BY (1) AS SELECT 1",
+            "ALTER MATERIALIZED LAKE VIEW a RENAME TO",
+            "DROP MATERIALIZED LAKE VIEW IF EXISTS",
+            "SHOW MATERIALIZED LAKE VIEWS IN",
+            "REFRESH MATERIALIZED LAKE VIEW a PARTIAL");
+    for (String text : broken) {
+      assertThat(parse(text).diagnostics())
+          .as(text)
+          .singleElement()
+          .satisfies(d -> assertThat(d.hint()).as(d.message()).isNotBlank());
+    }
+  }
+
+  @Test
+  void aViewWithoutANameSaysSo() {
+    Diagnostic d = parse("CREATE MATERIALIZED LAKE VIEW AS SELECT 1 AS x").diagnostics().get(0);
+    assertThat(d.message()).isEqualTo("expected a view name before AS, found 'AS'");
+    assertThat(d.position().column()).isEqualTo(31);
+    // AS is still a name Spark takes when a body follows it.
+    assertThat(single("CREATE MATERIALIZED LAKE VIEW as AS SELECT 1 AS x").name().dotted())
+        .isEqualTo("as");
+  }
 }
