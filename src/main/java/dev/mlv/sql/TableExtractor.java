@@ -456,16 +456,23 @@ public final class TableExtractor {
               + sql.substring(offset, firstTokenEnd(sql, offset))
               + "'");
     }
+    List<SqlToken> at = SqlToken.tokenize(sql.substring(offset));
+    if (!at.isEmpty() && at.get(0).start() == 0 && at.get(0).isWord("CREATE")) {
+      return parseError(
+          start.advance(sql, offset),
+          readable(error),
+          "a new statement starts here: end the one before it with ';'");
+    }
     return parseError(start.advance(sql, offset), readable(error));
   }
 
   private static QueryFacts parseError(Position at, String message) {
-    Diagnostic diagnostic =
-        Diagnostic.error(
-            PARSE_RULE,
-            at,
-            message,
-            "Check the SELECT at this point; mlv reads it with Spark SQL syntax.");
+    return parseError(
+        at, message, "Check the SELECT at this point; mlv reads it with Spark SQL syntax.");
+  }
+
+  private static QueryFacts parseError(Position at, String message, String hint) {
+    Diagnostic diagnostic = Diagnostic.error(PARSE_RULE, at, message, hint);
     return new QueryFacts(List.of(), Set.of(), Set.of(), true, List.of(diagnostic));
   }
 

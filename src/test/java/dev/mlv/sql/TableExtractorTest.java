@@ -369,6 +369,17 @@ class TableExtractorTest {
   }
 
   @Test
+  void aSecondStatementWithoutASemicolonIsNamedInTheHint() {
+    Diagnostic d =
+        EXTRACTOR
+            .extract("SELECT 1 AS x\nCREATE MATERIALIZED LAKE VIEW b AS SELECT 2", START)
+            .diagnostics()
+            .get(0);
+    assertThat(d.position().line()).isEqualTo(2);
+    assertThat(d.hint()).isEqualTo("a new statement starts here: end the one before it with ';'");
+  }
+
+  @Test
   void anErrorIsPlacedAtTheTokenAfterAValidOneAsSparkPlacesIt() {
     String doubled = "SELECT x FROM t WHERE x = = 1";
     Diagnostic d = EXTRACTOR.extract(doubled, START).diagnostics().get(0);
