@@ -35,8 +35,9 @@ import picocli.CommandLine.Spec;
           + " change data feed on sources, then refresh the changed views and everything downstream"
           + " in dependency order. On a Fabric target, then create, update and delete the refresh"
           + " schedules of mlv.yml (never schedules made elsewhere). With PLANFILE, applies exactly"
-          + " that saved plan, and refuses it when the deployed views, the schedules or the project"
-          + " changed since it was made."
+          + " that saved plan, and refuses it when the deployed views or tables, the schedules or"
+          + " the project's definitions changed since it was made (an edit of formatting or"
+          + " comments only is no change, as in plan)."
     },
     footer = {
       "",

@@ -72,8 +72,8 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(
       names = "--detailed-exitcode",
       description =
-          "Exit 2 when the plan has changes (views or schedules), 0 when it has none, 1 on"
-              + " error.")
+          "Exit 2 when the plan has changes (views, change data feed on sources, or"
+              + " schedules), 0 when it has none, 1 on error.")
   boolean detailedExitcode;
 
   @Option(names = "--prune", description = "Drop deployed mlv views the project no longer has.")
