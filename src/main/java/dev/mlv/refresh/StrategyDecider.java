@@ -118,8 +118,7 @@ public final class StrategyDecider {
       if (e.getValue() < 0) {
         return new Strategy.Full(
             "SOURCE_MISSING source=" + names.display(e.getKey()),
-            names.display(e.getKey())
-                + " does not exist any more; the refresh fails until it is back");
+            names.display(e.getKey()) + " does not exist; the refresh fails until it does");
       }
     }
     if (in.forcedReason().isPresent()) {

@@ -308,6 +308,19 @@ public final class RefreshAnalyzer {
      * alias: the incremental refresh reads the new rows in the table's place under the table's last
      * name, which such a column name no longer reaches, so the view is refreshed in full.
      */
+    /**
+     * How many leading parts of {@code names} are trailing parts of {@code table}'s name, at least
+     * two and leaving a column after them; 0 when none are.
+     */
+    static int qualifiedBy(List<String> names, List<String> table) {
+      for (int n = Math.min(table.size(), names.size() - 1); n >= 2; n--) {
+        if (names.subList(0, n).equals(table.subList(table.size() - n, table.size()))) {
+          return n;
+        }
+      }
+      return 0;
+    }
+
     void schemaQualifiedColumns(SqlNode root) {
       List<List<String>> unaliased =
           refs.stream().filter(r -> !r.aliased()).map(r -> lower(r.name().written())).toList();
@@ -321,11 +334,12 @@ public final class RefreshAnalyzer {
               if (id.names.size() < 3) {
                 return null;
               }
-              List<String> qualifier = lower(id.names.subList(0, id.names.size() - 1));
+              List<String> names = lower(id.names);
               for (List<String> table : unaliased) {
-                int n = qualifier.size();
-                if (table.size() >= n
-                    && table.subList(table.size() - n, table.size()).equals(qualifier)) {
+                // The qualifier is two or more trailing parts of the table's name; what follows
+                // is the column and, for a struct, its fields (bronze.t.s.a).
+                int n = qualifiedBy(names, table);
+                if (n > 0) {
                   String last = table.get(table.size() - 1);
                   full(
                       text(id),
@@ -339,7 +353,7 @@ public final class RefreshAnalyzer {
                           + ") and name the column "
                           + last
                           + "."
-                          + id.names.get(id.names.size() - 1));
+                          + String.join(".", id.names.subList(n, id.names.size())));
                   break;
                 }
               }
@@ -439,10 +453,14 @@ public final class RefreshAnalyzer {
         for (SqlNode item : with.withList) {
           SqlWithItem cte = (SqlWithItem) item;
           String name = cte.name.getSimple().toLowerCase(Locale.ROOT);
+          Map<String, Cte> own = scope;
           if (cte.recursive != null && cte.recursive.booleanValue()) {
             full("WITH RECURSIVE " + name, offset(cte), "RECURSIVE_CTE", "not supported");
+            // Its query reads itself: that name is the CTE, walked already and read once.
+            own = new HashMap<>(scope);
+            own.put(name, new Cte(false, cte.query, Map.of(), new boolean[] {true}));
           }
-          Cte c = new Cte(level != Level.EXPRESSION, cte.query, Map.copyOf(scope), new boolean[1]);
+          Cte c = new Cte(level != Level.EXPRESSION, cte.query, Map.copyOf(own), new boolean[1]);
           defined.add(c);
           scope.put(name, c);
         }

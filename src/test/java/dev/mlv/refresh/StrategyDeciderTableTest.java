@@ -11,6 +11,7 @@ import dev.mlv.refresh.StrategyDecider.SourceLog;
 import dev.mlv.sql.Constraint;
 import dev.mlv.sql.Name;
 import dev.mlv.sql.OnMismatch;
+import dev.mlv.sql.RefreshAnalysis;
 import dev.mlv.sql.RefreshAnalyzer;
 import java.util.List;
 import java.util.Map;
@@ -336,6 +337,11 @@ class StrategyDeciderTableTest {
         row(
             "a column named through its table's schema",
             "SELECT bronze.a.k, v FROM bronze.a WHERE bronze.a.v > 0",
+            World.appendTo("a"),
+            "full SCHEMA_QUALIFIED_COLUMN"),
+        row(
+            "a struct field named through its table's schema",
+            "SELECT bronze.a.s.f AS f, k FROM bronze.a",
             World.appendTo("a"),
             "full SCHEMA_QUALIFIED_COLUMN"),
         row(
@@ -672,5 +678,23 @@ class StrategyDeciderTableTest {
     assertThat(pipe.constructs().get(0).position().column()).isEqualTo(13);
     assertThat(pipe.constructs().get(0).note())
         .isEqualTo("mlv's analyser does not read the SELECT from here (Encountered \": a\")");
+  }
+
+  @Test
+  void aRecursiveCteReadsOnlyTheTablesOfItsQueryAndIsNotATable() {
+    var analysis =
+        RefreshAnalyzer.analyze(
+            "WITH RECURSIVE chain (id, lvl) AS (\n"
+                + "  SELECT id, 0 FROM bronze.c WHERE manager IS NULL\n"
+                + "  UNION ALL\n"
+                + "  SELECT c.id, ch.lvl + 1 FROM bronze.c c JOIN chain ch ON c.manager = ch.id\n"
+                + ")\nSELECT * FROM chain",
+            Position.start(null),
+            List.of());
+    assertThat(analysis.refs()).extracting(r -> r.name().dotted()).containsOnly("bronze.c");
+    assertThat(analysis.constructs())
+        .extracting(RefreshAnalysis.Construct::code)
+        .contains("RECURSIVE_CTE")
+        .noneMatch(code -> code.startsWith("CTE_REUSED"));
   }
 }
