@@ -152,8 +152,7 @@ final class ConfigReader {
             .flatMap(n -> namePart(n, "lakehouse").filter(v -> fabricLakehouse(v, n, "lakehouse")))
             .orElse(null);
     String schema = top.required("schema").flatMap(n -> namePart(n, "schema")).orElse(null);
-    List<Path> views =
-        top.get("views").map(this::viewFolders).orElseGet(() -> List.of(root.resolve("views")));
+    List<Path> views = top.get("views").map(this::viewFolders).orElseGet(() -> defaultViews(top));
 
     Map<String, Position> declaredTargets = new LinkedHashMap<>();
     Map<String, TargetConfig> targets =
@@ -265,19 +264,55 @@ final class ConfigReader {
     for (Node item : items) {
       projectPath(item, "views")
           .ifPresent(
-              folder -> {
-                if (Files.isDirectory(folder)) {
-                  folders.add(folder);
-                } else {
-                  error(
-                      "CONFIG_VALUE",
-                      item,
-                      "view folder '" + root.relativize(folder) + "' does not exist",
-                      "create the folder or correct the path under 'views:'");
-                }
-              });
+              folder ->
+                  viewFolderProblem(folder)
+                      .ifPresentOrElse(
+                          problem ->
+                              error(
+                                  "CONFIG_VALUE",
+                                  item,
+                                  problem,
+                                  Files.exists(folder)
+                                      ? "list folders under 'views:'; mlv finds the definition"
+                                          + " files inside them"
+                                      : "create the folder or correct the path under 'views:'"),
+                          () -> folders.add(folder)));
     }
     return new ArrayList<>(folders);
+  }
+
+  /**
+   * The default {@code views/}, which must exist like a listed folder: a project that silently has
+   * no views would make {@code plan --prune} propose dropping every deployed one. The error is
+   * placed where the file's other whole-file errors (missing keys) go.
+   */
+  private List<Path> defaultViews(Entries top) {
+    Path folder = root.resolve("views");
+    Optional<String> problem = viewFolderProblem(folder);
+    if (problem.isPresent()) {
+      problems.add(
+          Diagnostic.error(
+              "CONFIG_VALUE",
+              top.at,
+              problem.get() + " (mlv.yml has no 'views:' key, so mlv reads views/)",
+              (Files.exists(folder) ? "move the file away and create views/" : "create views/")
+                  + " (it may stay empty in a project of only sources), or list the view"
+                  + " folders under 'views:', e.g. views: [sql]"));
+      return List.of();
+    }
+    return List.of(folder);
+  }
+
+  /** Why {@code folder} cannot be a view folder, if it cannot. */
+  private Optional<String> viewFolderProblem(Path folder) {
+    String shown = "view folder '" + root.relativize(folder).toString().replace('\\', '/') + "'";
+    if (Files.isDirectory(folder)) {
+      return Optional.empty();
+    }
+    if (Files.exists(folder)) {
+      return Optional.of(shown + " is a file, not a folder");
+    }
+    return Optional.of(shown + " does not exist");
   }
 
   private Map<String, TargetConfig> targets(Node node, Map<String, Position> declared) {

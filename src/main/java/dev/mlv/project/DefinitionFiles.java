@@ -40,8 +40,8 @@ public final class DefinitionFiles {
    * path relative to the project root (with '/' separators, so the order is the same on every OS).
    * Hidden folders and the local warehouses are skipped. A symbolic link that leads outside the
    * project is an error, not a definition: git would keep only the link, so the project would not
-   * be self-contained. A view folder missing here was already reported by the loader (or is the
-   * unconfigured default), so it contributes nothing.
+   * be self-contained. A view folder missing here was already reported by the loader (or was
+   * removed since), so it contributes nothing.
    */
   public static Found discover(ProjectConfig config) {
     Path root = config.root();

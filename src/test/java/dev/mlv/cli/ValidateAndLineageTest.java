@@ -16,6 +16,8 @@ class ValidateAndLineageTest {
 
   private Path project(String yml, String... files) throws IOException {
     Files.writeString(dir.resolve("mlv.yml"), yml, StandardCharsets.UTF_8);
+    // The view folder exists even when a test gives no view file: it must (see ProjectLoader).
+    Files.createDirectories(dir.resolve("views"));
     for (int i = 0; i < files.length; i += 2) {
       Path f = dir.resolve("views").resolve(files[i]);
       Files.createDirectories(f.getParent());
@@ -526,6 +528,27 @@ class ValidateAndLineageTest {
     assertThat(github.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(github.out())
         .startsWith("::error file=mlv.yml,line=5,col=1,title=CONFIG_UNKNOWN_KEY::");
+  }
+
+  @Test
+  void aMissingDefaultViewFolderFailsValidateRatherThanLookLikeNoViews() throws IOException {
+    // No views would make plan --prune propose dropping every deployed view.
+    project(YML);
+    Files.delete(dir.resolve("views"));
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.err())
+        .contains(
+            "mlv.yml:1:1: error[CONFIG_VALUE]: view folder 'views' does not exist (mlv.yml has no"
+                + " 'views:' key, so mlv reads views/)")
+        .contains("create views/");
+    assertThat(CliRun.of("plan", "--prune", "-p", dir.toString()).exitCode())
+        .isEqualTo(ExitCodes.ERROR);
+
+    // An empty views/ is a project of only sources, which is fine.
+    Files.createDirectories(dir.resolve("views"));
+    CliRun empty = CliRun.of("validate", "-p", dir.toString());
+    assertThat(empty.exitCode()).as(empty.toString()).isZero();
   }
 
   @Test

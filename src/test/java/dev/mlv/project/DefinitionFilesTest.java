@@ -83,8 +83,16 @@ class DefinitionFilesTest {
   }
 
   @Test
-  void missingDefaultFolderMeansNoFiles() throws IOException {
-    assertThat(discover(BASE)).isEmpty();
+  void aViewFolderRemovedAfterLoadingMeansNoFiles() throws IOException {
+    // The loader refuses a missing view folder; one gone between loading and discovery is empty.
+    Files.createDirectories(root.resolve("views"));
+    Files.writeString(root.resolve("mlv.yml"), BASE);
+    ProjectConfig config = ProjectLoader.load(root, Map.of()).orThrow();
+    Files.delete(root.resolve("views"));
+
+    DefinitionFiles.Found found = DefinitionFiles.discover(config);
+    assertThat(found.files()).isEmpty();
+    assertThat(found.problems()).isEmpty();
   }
 
   @Test
@@ -201,6 +209,7 @@ class DefinitionFilesTest {
 
   @Test
   void aDefinitionFileThatCannotBeReadIsReportedInWords() throws IOException {
+    Files.createDirectories(root.resolve("views"));
     Files.writeString(root.resolve("mlv.yml"), BASE);
     ProjectConfig config = ProjectLoader.load(root, Map.of()).orThrow();
     Path gone = config.root().resolve("views/gone.sql"); // deleted after discovery, say

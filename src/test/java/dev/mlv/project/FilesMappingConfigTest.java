@@ -17,6 +17,8 @@ class FilesMappingConfigTest {
   @TempDir Path root;
 
   private LoadResult load(String targets) throws IOException {
+    // The default view folder, which must exist; these projects have no views yet.
+    Files.createDirectories(root.resolve("views"));
     Files.writeString(
         root.resolve("mlv.yml"),
         "name: t\nworkspace: ws\nlakehouse: lh\nschema: dbo\ntargets:\n  local:\n"

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,12 @@ class ProjectLoaderTest {
   private static final String LH_ID = "11111111-2222-4333-8444-555555555555";
 
   @TempDir Path root;
+
+  // A project reads views/ unless mlv.yml says otherwise, and that folder must exist.
+  @BeforeEach
+  void defaultViewFolder() throws IOException {
+    Files.createDirectories(root.resolve("views"));
+  }
 
   private LoadResult load(String yaml) throws IOException {
     return load(yaml, Map.of());
@@ -850,6 +857,31 @@ class ProjectLoaderTest {
     assertThat(d.position().line()).isEqualTo(7);
     assertThat(d.position().column()).isEqualTo(5);
     assertThat(d.message()).isEqualTo("view folder 'sql/gone' does not exist");
+
+    Files.writeString(root.resolve("sql/file"), "");
+    Diagnostic file = only(load(BASE + "views: [sql/file]\n"));
+    assertThat(file.message()).isEqualTo("view folder 'sql/file' is a file, not a folder");
+    assertThat(file.hint()).isNotNull();
+  }
+
+  @Test
+  void theDefaultViewFolderMustExistSoPruneCannotDropEverything() throws IOException {
+    Files.delete(root.resolve("views"));
+    Diagnostic d = only(load("# a project\n" + BASE));
+    assertThat(d.ruleId()).isEqualTo("CONFIG_VALUE");
+    // Where the missing-key errors of the whole file go: the top mapping's first key.
+    assertThat(d.position().line()).isEqualTo(2);
+    assertThat(d.position().column()).isEqualTo(1);
+    assertThat(d.message())
+        .isEqualTo(
+            "view folder 'views' does not exist (mlv.yml has no 'views:' key, so mlv reads"
+                + " views/)");
+    assertThat(d.hint()).startsWith("create views/").contains("'views:'");
+
+    Files.writeString(root.resolve("views"), "");
+    Diagnostic file = only(load(BASE));
+    assertThat(file.message()).startsWith("view folder 'views' is a file, not a folder");
+    assertThat(file.hint()).startsWith("move the file away and create views/");
   }
 
   @Test
