@@ -116,14 +116,15 @@ public final class Checker {
    */
   private static void scheduleSelectors(Project project, List<Diagnostic> out) {
     for (dev.mlv.schedule.Schedule s : project.config().schedules()) {
-      for (String selector : s.views()) {
+      for (int i = 0; i < s.views().size(); i++) {
+        String selector = s.views().get(i);
         try {
           dev.mlv.lineage.Selection.select(project.lineage(), project.names(), List.of(selector));
         } catch (dev.mlv.diag.MlvException e) {
           out.add(
               Diagnostic.error(
                   "SCHEDULE_VIEWS",
-                  s.at(),
+                  s.viewsAt().get(i),
                   "schedule '" + s.name() + "': " + e.diagnostics().get(0).message(),
                   "views: takes selectors as mlv lineage does (name, schema:x, tag:x, with +)"));
         }

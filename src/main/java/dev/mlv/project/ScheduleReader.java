@@ -149,7 +149,7 @@ final class ScheduleReader {
           what + " needs a plain name",
           "use letters, digits, '_' and '-' (at most 100)");
     }
-    List<String> views = views(keys.get("views"), what);
+    Map<String, Position> views = views(keys.get("views"), what);
     Optional<String> type =
         required(node, keys, "type", what)
             .flatMap(n -> choice(n, what + ".type", TYPES))
@@ -204,7 +204,8 @@ final class ScheduleReader {
     return Optional.of(
         new Schedule(
             name.get(),
-            views,
+            List.copyOf(views.keySet()),
+            List.copyOf(views.values()),
             recurrence,
             start.orElseThrow(),
             end.orElseThrow(),
@@ -310,17 +311,18 @@ final class ScheduleReader {
     return new Recurrence.Monthly(every, day, index, weekday, times);
   }
 
-  private List<String> views(NodeTuple tuple, String what) {
+  /** The selectors, each where it is first written, so a bad one is reported there. */
+  private Map<String, Position> views(NodeTuple tuple, String what) {
     if (tuple == null) {
-      return List.of();
+      return Map.of();
     }
     Node n = tuple.getValueNode();
     if (n instanceof ScalarNode s && s.getValue().strip().equalsIgnoreCase("all")) {
-      return List.of();
+      return Map.of();
     }
-    List<String> out = new ArrayList<>();
+    Map<String, Position> out = new LinkedHashMap<>();
     for (Node item : list(n, what + ".views")) {
-      scalar(item).filter(v -> !out.contains(v)).ifPresent(out::add);
+      scalar(item).ifPresent(v -> out.putIfAbsent(v, pos.apply(item)));
     }
     if (out.isEmpty()) {
       error(

@@ -8,11 +8,13 @@ import java.util.List;
  * A refresh schedule declared in mlv.yml: when Fabric's job scheduler runs the lakehouse's {@code
  * RefreshMaterializedLakeViews} job, over which views ({@code views} are selectors; empty means
  * all), and in which refresh mode. {@code targets} names the Fabric targets that get it (empty: all
- * of them); {@code at} is where it is declared, for messages.
+ * of them); {@code at} is where it is declared and {@code viewsAt} where each of {@code views} is
+ * written (same order), for messages.
  */
 public record Schedule(
     String name,
     List<String> views,
+    List<Position> viewsAt,
     Recurrence recurrence,
     LocalDateTime start,
     LocalDateTime end,
@@ -24,6 +26,10 @@ public record Schedule(
 
   public Schedule {
     views = List.copyOf(views);
+    viewsAt = List.copyOf(viewsAt);
+    if (viewsAt.size() != views.size()) {
+      throw new IllegalArgumentException("one position per selector of views");
+    }
     targets = List.copyOf(targets);
   }
 

@@ -393,7 +393,7 @@ class ValidateAndLineageTest {
   }
 
   @Test
-  void aScheduleSelectorThatSelectsNothingOrCannotBeReadIsAnErrorAtTheSchedule()
+  void aScheduleSelectorThatSelectsNothingOrCannotBeReadIsAnErrorAtTheSelector()
       throws IOException {
     project(
         YML
@@ -421,11 +421,14 @@ class ValidateAndLineageTest {
         "CREATE MATERIALIZED LAKE VIEW silver.orders_clean AS SELECT id FROM bronze.orders");
     CliRun r = CliRun.of("validate", "-p", dir.toString());
     assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    // Each at its own selector (the quoted one at its quote), not at the schedule's name.
     assertThat(r.out())
-        .contains("mlv.yml:19:5: error[SCHEDULE_VIEWS]: schedule 'other': ")
+        .contains("mlv.yml:20:13: error[SCHEDULE_VIEWS]: schedule 'other': ")
+        .contains("mlv.yml:20:27: error[SCHEDULE_VIEWS]: schedule 'other': ")
         .contains("silver.nope")
         .contains("colour:red")
-        .doesNotContain("schedule 'ok'");
+        .doesNotContain("schedule 'ok'")
+        .doesNotContain("mlv.yml:19:5");
   }
 
   @Test
