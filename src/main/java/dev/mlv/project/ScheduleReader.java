@@ -261,13 +261,15 @@ final class ScheduleReader {
       required(node, keys, "weekdays", what)
           .ifPresent(
               n -> {
-                for (Node d : list(n, what + ".weekdays")) {
+                List<Node> items = list(n, what + ".weekdays");
+                for (Node d : items) {
                   choice(d, what + ".weekdays", lower(ScheduleLimits.WEEKDAYS))
                       .map(ScheduleReader::capital)
                       .filter(x -> !days.contains(x))
                       .ifPresent(days::add);
                 }
-                if (days.isEmpty()) {
+                // Only an empty list: a day not understood was reported where it is written.
+                if (items.isEmpty() && n instanceof SequenceNode) {
                   error(n, what + ".weekdays lists no day", "for example [Monday, Thursday]");
                 }
               });

@@ -187,6 +187,32 @@ class ScheduleConfigTest {
   }
 
   @Test
+  void aWeekdayNotUnderstoodIsOneErrorAndAnEmptyListAnother() throws IOException {
+    String weekly =
+        """
+        schedules:
+          - name: weekly
+            type: weekly
+            times: ["01:00"]
+            weekdays: %s
+            start: 2026-01-01T00:00:00
+            end: 2027-01-01T00:00:00
+        """;
+    assertThat(errors(weekly.formatted("[Mon]")))
+        .singleElement()
+        .asString()
+        .startsWith(
+            "mlv.yml:14:16: error[CONFIG_SCHEDULE]: schedule 'weekly'.weekdays must be one of"
+                + " monday,")
+        .contains("not 'Mon'");
+    assertThat(errors(weekly.formatted("[]")))
+        .singleElement()
+        .asString()
+        .startsWith(
+            "mlv.yml:14:15: error[CONFIG_SCHEDULE]: schedule 'weekly'.weekdays lists no day");
+  }
+
+  @Test
   void moreThanTwentySchedulesForOneLakehouseAreRefused() throws IOException {
     StringBuilder sb = new StringBuilder("schedules:\n");
     for (int i = 1; i <= 21; i++) {
