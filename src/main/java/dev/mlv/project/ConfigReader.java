@@ -774,10 +774,13 @@ final class ConfigReader {
   }
 
   private List<String> tags(Node node, String what) {
-    List<Node> items = node instanceof ScalarNode ? List.of(node) : sequence(node, what);
+    boolean one = node instanceof ScalarNode;
+    List<Node> items = one ? List.of(node) : sequence(node, what);
     List<String> tags = new ArrayList<>();
-    for (Node item : items) {
-      nonBlank(item, what).filter(t -> !tags.contains(t)).ifPresent(tags::add);
+    for (int i = 0; i < items.size(); i++) {
+      // Elements are named from 1, as sources[n] is.
+      String element = one ? what : what + "[" + (i + 1) + "]";
+      nonBlank(items.get(i), element).filter(t -> !tags.contains(t)).ifPresent(tags::add);
     }
     return tags;
   }
@@ -894,11 +897,18 @@ final class ConfigReader {
       value = Integer.parseInt(digits.get().replace("_", ""));
     } catch (NumberFormatException e) {
       error(
-          "CONFIG_VALUE", node, what + " must be a whole number, not '" + digits.get() + "'", null);
+          "CONFIG_VALUE",
+          node,
+          what + " must be a whole number, not '" + digits.get() + "'",
+          typeHint(what, "a whole number"));
       return Optional.empty();
     }
     if (value < min) {
-      error("CONFIG_VALUE", node, what + " must be at least " + min + ", not " + value, null);
+      error(
+          "CONFIG_VALUE",
+          node,
+          what + " must be at least " + min + ", not " + value,
+          "write " + min + " or more, e.g. " + example(what, String.valueOf(min)));
       return Optional.empty();
     }
     return Optional.of(value);
@@ -1124,7 +1134,34 @@ final class ConfigReader {
   }
 
   private void typeError(Node node, String what, String expected) {
-    error("CONFIG_TYPE", node, what + " must be " + expected + ", not " + kind(node), null);
+    error(
+        "CONFIG_TYPE",
+        node,
+        what + " must be " + expected + ", not " + kind(node),
+        typeHint(what, expected));
+  }
+
+  /** How to write a value of the {@code expected} type, with an example where one helps. */
+  private static String typeHint(String what, String expected) {
+    return switch (expected) {
+      case "a whole number" -> "write digits without quotes, e.g. " + example(what, "4");
+      case "true or false" -> "write true or false without quotes, e.g. " + example(what, "true");
+      case "a list" -> "write [a, b] on one line, or one '- a' per line indented under the key";
+      case "a mapping of keys to values" ->
+          what.equals("mlv.yml")
+              ? "write one 'key: value' per line, starting with name, workspace, lakehouse and"
+                  + " schema"
+              : "write 'key: value' lines indented under it, or {key: value} on one line";
+      default ->
+          "write one text or number here, not a list or mapping; quote text that starts with"
+              + " [ or {";
+    };
+  }
+
+  /** {@code key: value} for the last key of {@code what}, or the value alone if it has none. */
+  private static String example(String what, String value) {
+    String key = what.substring(what.lastIndexOf('.') + 1);
+    return key.matches("[a-z_]+") ? key + ": " + value : value;
   }
 
   private static String kind(Node node) {
@@ -1190,7 +1227,11 @@ final class ConfigReader {
           continue;
         }
         if (!(keyNode instanceof ScalarNode scalar)) {
-          error("CONFIG_TYPE", keyNode, "keys " + where + " must be plain names", null);
+          error(
+              "CONFIG_TYPE",
+              keyNode,
+              "keys " + where + " must be plain names",
+              "write a name before the ':'; a list or mapping cannot be a key");
           continue;
         }
         String key = scalar.getValue();

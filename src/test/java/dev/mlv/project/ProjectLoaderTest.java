@@ -290,6 +290,38 @@ class ProjectLoaderTest {
         .isEqualTo("defaults.enable_cdf must be true or false, not a string");
     assertThat(result.diagnostics().get(2).message())
         .isEqualTo("defaults.parallelism must be a whole number, not a string");
+    // Each says what to write instead.
+    assertThat(result.diagnostics())
+        .extracting(Diagnostic::hint)
+        .containsExactly(
+            "write 'key: value' lines indented under it, or {key: value} on one line",
+            "write true or false without quotes, e.g. enable_cdf: true",
+            "write digits without quotes, e.g. parallelism: 4",
+            "write 'key: value' lines indented under it, or {key: value} on one line",
+            "write [a, b] on one line, or one '- a' per line indented under the key");
+  }
+
+  @Test
+  void aListElementOfTheWrongTypeIsNamedByItsPlace() throws IOException {
+    Diagnostic d = only(load(BASE + "view_config:\n  silver.a: {tags: [1, {a: b}]}\n"));
+    assertThat(d.ruleId()).isEqualTo("CONFIG_TYPE");
+    assertThat(d.position().column()).isEqualTo(24);
+    assertThat(d.message())
+        .isEqualTo("view_config.silver.a.tags[2] must be a single value, not a mapping");
+    assertThat(d.hint()).contains("not a list or mapping").contains("quote");
+
+    Diagnostic top = only(load("- name\n"));
+    assertThat(top.hint()).contains("name, workspace, lakehouse and schema");
+
+    Diagnostic key = only(load(BASE + "? [a, b]\n: 1\n"));
+    assertThat(key.message()).isEqualTo("keys at the top level must be plain names");
+    assertThat(key.hint())
+        .isEqualTo("write a name before the ':'; a list or mapping cannot be a key");
+
+    Diagnostic filledIn = only(load(BASE + "vars: {n: four}\ndefaults: {parallelism: '${n}'}\n"));
+    assertThat(filledIn.message())
+        .isEqualTo("defaults.parallelism must be a whole number, not 'four'");
+    assertThat(filledIn.hint()).isEqualTo("write digits without quotes, e.g. parallelism: 4");
   }
 
   @Test
@@ -426,6 +458,11 @@ class ProjectLoaderTest {
     assertThat(d.get(2).hint()).isEqualTo("did you mean 'full'?");
     assertThat(d.get(3).hint()).isEqualTo("write a number and a unit: 90s, 30m, 24h or 2d");
     assertThat(d.get(4).message()).isEqualTo("defaults.parallelism must be at least 1, not 0");
+    assertThat(d.get(4).hint()).isEqualTo("write 1 or more, e.g. parallelism: 1");
+
+    Diagnostic rows = only(load(BASE + "defaults:\n  max_dropped_rows: -1\n"));
+    assertThat(rows.message()).isEqualTo("defaults.max_dropped_rows must be at least 0, not -1");
+    assertThat(rows.hint()).isEqualTo("write 0 or more, e.g. max_dropped_rows: 0");
   }
 
   @Test
