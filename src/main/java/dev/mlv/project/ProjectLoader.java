@@ -40,6 +40,14 @@ public final class ProjectLoader {
     Path absoluteRoot = root.toAbsolutePath().normalize();
     Path file = absoluteRoot.resolve(ProjectConfig.FILE_NAME);
     Position start = Position.start(file.getFileName());
+    if (Files.isDirectory(file)) {
+      return failed(
+          Diagnostic.error(
+              "PROJECT_NOT_FOUND",
+              null,
+              file + " is a folder, not a file",
+              "mlv.yml must be the project file; move the folder away and write mlv.yml there"));
+    }
     if (!Files.isRegularFile(file)) {
       return failed(
           Diagnostic.error(

@@ -39,14 +39,28 @@ public final class ProjectLocator {
               + " is a file; -p takes the project folder"
               + (root.getParent() == null ? "" : " (here " + root.getParent() + ")"));
     }
+    String word = shellWord(dir.toString());
     if (!Files.isDirectory(root)) {
-      throw new MlvException("PROJECT_NOT_FOUND", "project folder " + root + " does not exist");
+      throw new MlvException(
+          Diagnostic.error(
+              "PROJECT_NOT_FOUND",
+              null,
+              "project folder " + root + " does not exist",
+              "check the path given with -p, or run 'mlv init " + word + "' to make a project"));
     }
-    if (!Files.isRegularFile(root.resolve(ProjectConfig.FILE_NAME))) {
+    Path file = root.resolve(ProjectConfig.FILE_NAME);
+    if (Files.isDirectory(file)) {
+      // "no mlv.yml" over a listing that shows one sends the user looking in the wrong place.
+      throw new MlvException(
+          Diagnostic.error(
+              "PROJECT_NOT_FOUND",
+              null,
+              file + " is a folder, not a file (given with -p)",
+              "mlv.yml must be the project file; move the folder away and write mlv.yml there,"
+                  + " or pass -p the project folder"));
+    }
+    if (!Files.isRegularFile(file)) {
       // Either a new project or a mistyped folder: say how to go on in both cases.
-      String given = dir.toString();
-      String word =
-          given.matches("[A-Za-z0-9_@%+=:,./-]+") ? given : "'" + given.replace("'", "'\\''") + "'";
       throw new MlvException(
           Diagnostic.error(
               "PROJECT_NOT_FOUND",
@@ -57,5 +71,10 @@ public final class ProjectLocator {
                   + "' to make a project there, or pass -p the project folder"));
     }
     return root;
+  }
+
+  /** {@code text} as one word of a POSIX shell command, quoted only when it needs it. */
+  private static String shellWord(String text) {
+    return text.matches("[A-Za-z0-9_@%+=:,./-]+") ? text : "'" + text.replace("'", "'\\''") + "'";
   }
 }

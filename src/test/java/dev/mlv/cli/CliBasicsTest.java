@@ -126,6 +126,7 @@ class CliBasicsTest {
     CliRun r = CliRun.of("validate", "-p", "/nonexistent/project");
     assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(r.err()).contains("does not exist").doesNotContain("\tat ");
+    assertThat(r.err()).contains("  hint: check the path given with -p");
     CliRun file = CliRun.of("validate", "-p", "examples/medallion/mlv.yml");
     assertThat(file.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(file.err()).contains("mlv.yml is a file; -p takes the project folder");

@@ -1007,13 +1007,19 @@ class ProjectLoaderTest {
   }
 
   @Test
-  void missingFileIsProjectNotFound() {
+  void missingFileIsProjectNotFound() throws IOException {
     LoadResult result = ProjectLoader.load(root, Map.of());
 
     Diagnostic d = only(result);
     assertThat(d.ruleId()).isEqualTo("PROJECT_NOT_FOUND");
     assertThat(d.message()).contains(root.toAbsolutePath().normalize().toString());
     assertThat(result.hasErrors()).isTrue();
+
+    Files.createDirectories(root.resolve("mlv.yml"));
+    Diagnostic folder = only(ProjectLoader.load(root, Map.of()));
+    assertThat(folder.ruleId()).isEqualTo("PROJECT_NOT_FOUND");
+    assertThat(folder.message()).endsWith("mlv.yml is a folder, not a file");
+    assertThat(folder.hint()).contains("move the folder away");
   }
 
   @Test

@@ -76,7 +76,33 @@ class ProjectLocatorTest {
         .hasMessageContaining("no mlv.yml in " + child.toAbsolutePath())
         .hasMessageContaining("-p");
     assertThatThrownBy(() -> ProjectLocator.explicit(tmp.resolve("gone")))
-        .isInstanceOf(MlvException.class)
+        .isInstanceOfSatisfying(
+            MlvException.class,
+            e ->
+                assertThat(e.diagnostics().get(0).hint())
+                    .isEqualTo(
+                        "check the path given with -p, or run 'mlv init "
+                            + tmp.resolve("gone")
+                            + "' to make a project"))
         .hasMessageContaining("does not exist");
+  }
+
+  @Test
+  void anExplicitFolderWhoseMlvYmlIsAFolderSaysSo() throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("p"));
+    Files.createDirectories(dir.resolve("mlv.yml"));
+
+    assertThatThrownBy(() -> ProjectLocator.explicit(dir))
+        .isInstanceOfSatisfying(
+            MlvException.class,
+            e -> {
+              assertThat(e.diagnostics().get(0).ruleId()).isEqualTo("PROJECT_NOT_FOUND");
+              assertThat(e.diagnostics().get(0).message())
+                  .isEqualTo(
+                      dir.toAbsolutePath().resolve("mlv.yml")
+                          + " is a folder, not a file (given"
+                          + " with -p)");
+              assertThat(e.diagnostics().get(0).hint()).contains("move the folder away");
+            });
   }
 }
