@@ -91,6 +91,9 @@ public final class TableExtractor {
     }
   }
 
+  /** Rule of a bare select item that is neither grouped nor aggregated. */
+  public static final String GROUP_BY_RULE = "UNGROUPED_COLUMN";
+
   /** Rule of a table name in the SELECT with more parts than a Fabric name can have. */
   public static final String NAME_PARTS_RULE = "TABLE_NAME_PARTS";
 
@@ -576,6 +579,11 @@ public final class TableExtractor {
     /** Lines to subtract from Calcite's positions: 1 while walking a wrapped fragment. */
     private int lineShift;
 
+    /** How many subqueries in expressions enclose the walk: their columns may be the outer's. */
+    private int inExpression;
+
+    private final List<Diagnostic> findings = new ArrayList<>();
+
     private record Ref(int offset, Name name) {}
 
     Walk(String sql, Position start, SparkSyntaxRewriter.Result rewritten) {
@@ -591,7 +599,7 @@ public final class TableExtractor {
       refs.stream()
           .sorted(Comparator.comparingInt(Ref::offset))
           .forEach(ref -> distinct.putIfAbsent(ref.name().parts(), ref.name()));
-      return new QueryFacts(List.copyOf(distinct.values()), functions, features, false, List.of());
+      return new QueryFacts(List.copyOf(distinct.values()), functions, features, false, findings);
     }
 
     /**
@@ -661,6 +669,9 @@ public final class TableExtractor {
       if (select.getGroup() != null) {
         features.add(QueryFeature.GROUP_BY);
         expression(select.getGroup(), ctes);
+        if (inExpression == 0) {
+          ungroupedColumns(select);
+        }
       }
       expression(select.getHaving(), ctes);
       expression(select.getWindowList(), ctes);
@@ -670,6 +681,109 @@ public final class TableExtractor {
         expression(select.getOrderList(), ctes);
       }
       limit(select.getOffset(), select.getFetch(), ctes);
+    }
+
+    /**
+     * A select item that is a bare column, neither grouped nor aggregated: Spark refuses the view
+     * at its first refresh (MISSING_AGGREGATION), so it is an error here. Only what is certain
+     * without a catalog counts: a column whose name appears nowhere in GROUP BY (a struct column
+     * grouped covers its fields, a qualifier may differ), that is no earlier item's alias, with no
+     * ordinal, ALL or rewritten text in GROUP BY; subqueries in expressions are left out, as their
+     * columns may belong to the outer query.
+     */
+    private void ungroupedColumns(SqlSelect select) {
+      Set<String> grouped = new HashSet<>();
+      for (SqlNode item : select.getGroup()) {
+        if (item instanceof SqlLiteral
+            || touchesMarker(item)
+            || (item instanceof SqlNodeList list && list.isEmpty())
+            || (item instanceof SqlCall call && call.operandCount() == 0)) {
+          return; // an ordinal, rewritten text, or GROUP BY ALL (which the rewriter makes "()")
+        }
+        boolean[] other = new boolean[1];
+        item.accept(
+            new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+              @Override
+              public Void visit(SqlIdentifier id) {
+                List<String> parts = writtenParts(id);
+                if (parts == null || parts.equals(List.of("all"))) {
+                  other[0] = true;
+                } else {
+                  grouped.add(parts.get(parts.size() - 1));
+                }
+                return null;
+              }
+            });
+        if (other[0]) {
+          return;
+        }
+      }
+      Set<String> aliases = new HashSet<>();
+      for (SqlNode item : select.getSelectList()) {
+        SqlNode expr = item;
+        String alias = null;
+        if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+          expr = as.operand(0);
+          alias = writtenAlias(as.operand(1));
+        }
+        if (expr instanceof SqlIdentifier id && !id.isStar() && !touchesMarker(id)) {
+          List<String> parts = writtenParts(id);
+          if (parts != null
+              && !(alias != null && grouped.contains(alias))
+              && !(parts.size() == 1 && aliases.contains(parts.get(0)))
+              && parts.stream().noneMatch(grouped::contains)) {
+            SqlParserPos pos = id.getParserPosition();
+            int from = offsetOf(sql, pos.getLineNum() - lineShift, pos.getColumnNum());
+            String shown = String.join(".", id.names);
+            findings.add(
+                Diagnostic.error(
+                    GROUP_BY_RULE,
+                    start.advance(sql, from),
+                    "column "
+                        + shown
+                        + " is neither in GROUP BY nor inside an aggregate function; Spark refuses"
+                        + " the view at its first refresh ([MISSING_AGGREGATION])",
+                    "add "
+                        + shown
+                        + " to GROUP BY, or aggregate it (MAX("
+                        + shown
+                        + "), any_value("
+                        + shown
+                        + "))"));
+          }
+        }
+        if (alias != null) {
+          aliases.add(alias);
+        }
+      }
+    }
+
+    /** Whether a placeholder of the rewriter sits in {@code node}'s text. */
+    private boolean touchesMarker(SqlNode node) {
+      SqlParserPos pos = node.getParserPosition();
+      if (pos == null || pos.getLineNum() <= lineShift) {
+        return true;
+      }
+      int from = offsetOf(sql, pos.getLineNum() - lineShift, pos.getColumnNum());
+      int to = offsetOf(sql, pos.getEndLineNum() - lineShift, pos.getEndColumnNum()) + 1;
+      return markers.stream().anyMatch(m -> m >= from && m < to);
+    }
+
+    /** The parts of an identifier as the file writes it, lower case; null if not found there. */
+    private List<String> writtenParts(SqlIdentifier id) {
+      SqlParserPos pos = id.getParserPosition();
+      if (pos == null || pos.getLineNum() <= lineShift) {
+        return null;
+      }
+      int from = offsetOf(sql, pos.getLineNum() - lineShift, pos.getColumnNum());
+      int to = offsetOf(sql, pos.getEndLineNum() - lineShift, pos.getEndColumnNum()) + 1;
+      List<String> parts = partsOf(sql.substring(from, Math.min(sql.length(), Math.max(from, to))));
+      return parts.size() == id.names.size() && !parts.isEmpty() ? parts : null;
+    }
+
+    private String writtenAlias(SqlNode node) {
+      List<String> parts = node instanceof SqlIdentifier id ? writtenParts(id) : null;
+      return parts == null || parts.size() != 1 ? null : parts.get(0);
     }
 
     private void limit(SqlNode offset, SqlNode fetch, Set<String> ctes) {
@@ -710,7 +824,13 @@ public final class TableExtractor {
 
     private void fromCall(SqlBasicCall call, Set<String> ctes) {
       switch (call.getKind()) {
-        case AS, LATERAL, EXPLICIT_TABLE -> from(call.operand(0), ctes);
+        case AS, EXPLICIT_TABLE -> from(call.operand(0), ctes);
+        case LATERAL -> {
+          // A lateral subquery may name the columns of the tables before it, as an expression's.
+          inExpression++;
+          from(call.operand(0), ctes);
+          inExpression--;
+        }
         case TABLESAMPLE -> {
           features.add(QueryFeature.TABLE_SAMPLE);
           from(call.operand(0), ctes);
@@ -785,7 +905,9 @@ public final class TableExtractor {
         }
       } else if (isQuery(node)) {
         features.add(QueryFeature.SUBQUERY_EXPRESSION);
+        inExpression++;
         query(node, ctes);
+        inExpression--;
       } else if (node instanceof SqlCall call) {
         call(call, ctes);
       } else if (node instanceof SqlIdentifier id

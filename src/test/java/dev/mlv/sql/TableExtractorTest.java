@@ -369,6 +369,54 @@ class TableExtractorTest {
   }
 
   @Test
+  void aBareColumnNeitherGroupedNorAggregatedIsAnErrorAtTheColumn() {
+    Diagnostic d =
+        EXTRACTOR
+            .extract(
+                "SELECT region,\n  product, SUM(amount) AS total\nFROM t GROUP BY region", START)
+            .diagnostics()
+            .get(0);
+    assertThat(d.ruleId()).isEqualTo(TableExtractor.GROUP_BY_RULE);
+    assertThat(d.position().line() + ":" + d.position().column()).isEqualTo("2:3");
+    assertThat(d.message()).startsWith("column product is neither in GROUP BY");
+    assertThat(d.hint()).contains("add product to GROUP BY");
+    // In a CTE and with a qualifier as well; and a grouped CTE in the view's FROM.
+    assertThat(
+            EXTRACTOR
+                .extract("WITH c AS (SELECT o.k, o.v FROM t o GROUP BY o.k) SELECT k FROM c", START)
+                .diagnostics())
+        .extracting(x -> x.message().substring(0, 12))
+        .containsExactly("column o.v i");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          SELECT t.k, SUM(v) AS s FROM t GROUP BY k
+          SELECT k, v FROM t GROUP BY k, v
+          SELECT K FROM t GROUP BY k
+          SELECT a AS x, COUNT(*) AS n FROM t GROUP BY x
+          SELECT s.f, COUNT(*) AS n FROM t GROUP BY s
+          SELECT k, 1 AS one, COUNT(*) AS n FROM t GROUP BY 1
+          SELECT k, v FROM t GROUP BY ALL
+          SELECT k, v, COUNT(*) AS n FROM t GROUP BY ROLLUP (k, v)
+          SELECT k, v, COUNT(*) AS n FROM t GROUP BY GROUPING SETS ((k), (k, v))
+          SELECT upper(k) AS u, u, COUNT(*) AS n FROM t GROUP BY upper(k)
+          SELECT SUM(v) AS s, s FROM t GROUP BY k
+          SELECT *, COUNT(*) OVER () AS n FROM t
+          SELECT k, (SELECT MAX(x) FROM u WHERE u.k = t.k GROUP BY u.g) AS m FROM t GROUP BY k
+          SELECT t.k, l.c FROM t, LATERAL (SELECT t.k AS c, COUNT(*) AS n FROM u GROUP BY u.g) l
+          SELECT k, v FROM t WHERE v IN (SELECT v FROM u GROUP BY v)
+          SELECT `my col`, COUNT(*) AS n FROM t GROUP BY `My Col`
+          SELECT date, COUNT(*) AS n FROM t GROUP BY date
+          """)
+  void validGroupingIsNotFlagged(String sql) {
+    assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
+  }
+
+  @Test
   void aSecondStatementWithoutASemicolonIsNamedInTheHint() {
     Diagnostic d =
         EXTRACTOR
@@ -452,7 +500,7 @@ class TableExtractorTest {
                 + "  date(o.ts) AS d3, row_number() OVER (PARTITION BY date ORDER BY timestamp\n"
                 + "  ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS rn, next.x AS nx\n"
                 + "FROM bronze.orders o JOIN bronze.range next ON o.id = next.id\n"
-                + "WHERE o.date > DATE'2020-01-01' GROUP BY date");
+                + "WHERE o.date > DATE'2020-01-01' ORDER BY date");
     assertThat(facts.tables())
         .extracting(Name::dotted)
         .containsExactly("bronze.orders", "bronze.range");
