@@ -159,7 +159,7 @@ public final class RefreshCommand implements Callable<Integer> {
                                   Severity.WARNING,
                                   d.ruleId(),
                                   d.position(),
-                                  d.message() + "; this refresh rebuilds it in full",
+                                  d.message() + "; each refresh that does not skip it rebuilds it in full",
                                   d.hint())
                               .format()));
     }

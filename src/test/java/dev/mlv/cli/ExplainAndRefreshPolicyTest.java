@@ -131,7 +131,7 @@ class ExplainAndRefreshPolicyTest {
     assertThat(dry.err())
         .as(dry.toString())
         .contains("ranked.sql:3:3: warning[REFRESH_POLICY_INCREMENTAL]")
-        .contains("this refresh rebuilds it in full")
+        .contains("each refresh that does not skip it rebuilds it in full")
         .doesNotContain("silver.sums has refresh_policy");
     CliRun onlySums = CliRun.of("refresh", "--dry-run", "silver.sums", "-p", dir.toString());
     assertThat(onlySums.err()).as(onlySums.toString()).doesNotContain("REFRESH_POLICY");
