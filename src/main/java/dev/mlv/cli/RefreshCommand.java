@@ -159,7 +159,8 @@ public final class RefreshCommand implements Callable<Integer> {
                                   Severity.WARNING,
                                   d.ruleId(),
                                   d.position(),
-                                  d.message() + "; each refresh that does not skip it rebuilds it in full",
+                                  d.message()
+                                      + "; each refresh that does not skip it rebuilds it in full",
                                   d.hint())
                               .format()));
     }

@@ -296,7 +296,8 @@ final class ConfigReader {
               top.at,
               problem.get() + " (mlv.yml has no 'views:' key, so mlv reads views/)",
               (Files.exists(folder) ? "move the file away and create views/" : "create views/")
-                  + " (it may stay empty in a project of only sources), or list the view"
+                  + " (it may stay empty in a project of only sources; git keeps an empty folder"
+                  + " only with a file in it, such as views/.gitkeep), or list the view"
                   + " folders under 'views:', e.g. views: [sql]"));
       return List.of();
     }
