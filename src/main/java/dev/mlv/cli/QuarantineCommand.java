@@ -68,7 +68,8 @@ public final class QuarantineCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--limit must be at least 1");
     }
-    Project project = ProjectLoading.loadValid(projectOptions, spec);
+    // Read-only over what earlier runs stored: a view file broken since must not hide them.
+    Project project = ProjectLoading.load(projectOptions, spec);
     SortedSet<ObjectId> views =
         Selection.views(
             project.lineage(), Selection.select(project.lineage(), project.names(), List.of(view)));

@@ -51,7 +51,8 @@ public final class RunsCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--limit must be at least 1");
     }
-    Project project = ProjectLoading.loadValid(projectOptions, spec);
+    // Read-only over what earlier runs stored: a view file broken since must not hide them.
+    Project project = ProjectLoading.load(projectOptions, spec);
     var out = spec.commandLine().getOut();
     String targetName = Targets.name(project.config(), targetOptions.target);
     try (Target target = Targets.open(project.config(), targetName, spec)) {

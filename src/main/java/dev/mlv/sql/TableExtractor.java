@@ -41,6 +41,7 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 /**
@@ -520,8 +521,11 @@ public final class TableExtractor {
             .matcher(message);
     if (lexical.find()) {
       // Calcite's lexer: 'Encountered: "\u20ac" (8364), after : ""'.
-      String c = new String(Character.toChars(Integer.parseInt(lexical.group(1))));
-      return "syntax error: unexpected character '" + c + "'";
+      int code = Integer.parseInt(lexical.group(1));
+      String c = new String(Character.toChars(code));
+      // A zero-width space or byte order mark shows as nothing between the quotes: name it.
+      return String.format(
+          Locale.ROOT, "syntax error: unexpected character '%s' (U+%04X)", c, code);
     }
     String first =
         message.lines().findFirst().orElse(message).replaceAll(" at line \\d+, column \\d+", "");
@@ -694,15 +698,21 @@ public final class TableExtractor {
     private void ungroupedColumns(SqlSelect select) {
       Set<String> grouped = new HashSet<>();
       for (SqlNode item : select.getGroup()) {
-        if (item instanceof SqlLiteral
-            || touchesMarker(item)
+        if (touchesMarker(item)
             || (item instanceof SqlNodeList list && list.isEmpty())
             || (item instanceof SqlCall call && call.operandCount() == 0)) {
-          return; // an ordinal, rewritten text, or GROUP BY ALL (which the rewriter makes "()")
+          return; // rewritten text, or GROUP BY ALL (which the rewriter makes "()")
         }
         boolean[] other = new boolean[1];
         item.accept(
             new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+              @Override
+              public Void visit(SqlLiteral literal) {
+                // An ordinal, also inside ROLLUP (1, 2): resolving it is not worth the risk.
+                other[0] |= literal.getTypeName().getFamily() == SqlTypeFamily.NUMERIC;
+                return null;
+              }
+
               @Override
               public Void visit(SqlIdentifier id) {
                 List<String> parts = writtenParts(id);
@@ -729,6 +739,8 @@ public final class TableExtractor {
         if (expr instanceof SqlIdentifier id && !id.isStar() && !touchesMarker(id)) {
           List<String> parts = writtenParts(id);
           if (parts != null
+              // current_timestamp, user, ...: functions Spark calls without parentheses
+              && !(parts.size() == 1 && NILADIC.contains(parts.get(0)))
               && !(alias != null && grouped.contains(alias))
               && !(parts.size() == 1 && aliases.contains(parts.get(0)))
               && parts.stream().noneMatch(grouped::contains)) {

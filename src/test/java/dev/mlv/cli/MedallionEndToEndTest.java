@@ -218,6 +218,23 @@ class MedallionEndToEndTest {
   }
 
   @Test
+  @Order(6)
+  void theHistoryStaysReadableWhileAViewFileIsBroken() throws IOException {
+    Path broken = Path.of(project, "views/gold/broken.sql");
+    Files.writeString(broken, "CREATE MATERIALIZED LAKE VIEW gold.broken AS SELECT a,, b FROM t\n");
+    try {
+      CliRun runs = mlv("runs");
+      assertThat(runs.exitCode()).as(runs.toString()).isZero();
+      assertThat(runs.out()).contains("Completed");
+      CliRun quarantine = mlv("quarantine", "silver.trials_clean");
+      assertThat(quarantine.exitCode()).as(quarantine.toString()).isZero();
+      assertThat(mlv("validate").exitCode()).isEqualTo(ExitCodes.ERROR);
+    } finally {
+      Files.delete(broken);
+    }
+  }
+
+  @Test
   @Order(7)
   void dmlIntoAViewIsRefusedAndManagementStatementsWork() {
     CliRun dml = mlv("sql", "DELETE FROM silver.trials_clean WHERE n_testers > 0");

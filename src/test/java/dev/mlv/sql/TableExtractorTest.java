@@ -411,6 +411,9 @@ class TableExtractorTest {
           SELECT k, v FROM t WHERE v IN (SELECT v FROM u GROUP BY v)
           SELECT `my col`, COUNT(*) AS n FROM t GROUP BY `My Col`
           SELECT date, COUNT(*) AS n FROM t GROUP BY date
+          SELECT k, a, SUM(x) AS sx FROM t GROUP BY ROLLUP (1, 2)
+          SELECT d, COUNT(*) AS n, current_timestamp AS loaded_at FROM t GROUP BY d
+          SELECT k, user AS u, session_user AS su, current_user AS cu, current_date AS cd FROM t GROUP BY k
           """)
   void validGroupingIsNotFlagged(String sql) {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
@@ -527,7 +530,7 @@ class TableExtractorTest {
     QueryFacts facts = EXTRACTOR.extract("SELECT id AS prix_\u20ac FROM t", START);
     assertThat(facts.diagnostics())
         .extracting(Diagnostic::message)
-        .containsExactly("syntax error: unexpected character '\u20ac'");
+        .containsExactly("syntax error: unexpected character '\u20ac' (U+20AC)");
   }
 
   @Test
