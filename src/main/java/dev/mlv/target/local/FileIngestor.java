@@ -1,6 +1,7 @@
 package dev.mlv.target.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.NameResolver;
@@ -234,10 +235,23 @@ final class FileIngestor {
     rt.registerLakehouse(id.workspace(), id.lakehouse());
     SparkSession spark = rt.session();
     FileReader reader = new FileReader(spark, source, folder);
-    List<Group> groups = reader.groups(toRead);
+    String display = names.display(id);
+    List<Group> groups;
+    try {
+      groups = reader.groups(toRead);
+    } catch (MlvException e) {
+      // Said as the other failures of a file view are: which view, then the file's problem.
+      Diagnostic d = e.diagnostics().get(0);
+      throw new MlvException(
+          Diagnostic.error(
+              d.ruleId(),
+              d.position(),
+              "refresh of " + display + " failed: " + d.message(),
+              d.hint()),
+          e);
+    }
     StructType existing =
         create ? null : spark.read().format("delta").load(table.toString()).schema();
-    String display = names.display(id);
     StructType target = targetSchema(display, source.schemaMode(), existing, groups, create);
     String prefix = prefix(source.path());
 

@@ -1,5 +1,7 @@
 package dev.mlv.target.local;
 
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.IoReason;
 import dev.mlv.diag.MlvException;
 import dev.mlv.target.local.IngestedFiles.SourceFile;
 import java.io.BufferedReader;
@@ -101,7 +103,7 @@ final class FileReader {
       Path p = folder.resolve(f.path());
       String key;
       if (source.format() == FileSource.Format.CSV) {
-        List<String> columns = csvColumns(p);
+        List<String> columns = csvColumns(p, f.path());
         if (columns.isEmpty()) {
           continue;
         }
@@ -142,6 +144,10 @@ final class FileReader {
               .option("header", String.valueOf(source.header()))
               .option("sep", String.valueOf(source.delimiter()))
               .option("mode", "PERMISSIVE")
+              // As the header is read (firstRecord): a quoted field may hold line breaks, and a
+              // doubled quote inside one is a quote (RFC 4180), not Spark's backslash escape.
+              .option("multiLine", "true")
+              .option("escape", "\"")
               .csv(paths);
     } else {
       data = spark.read().schema(group.schema()).parquet(paths);
@@ -206,21 +212,31 @@ final class FileReader {
    * _c<i>}, repeats numbered as Spark numbers them), or {@code _c0..} by the first line's field
    * count. Only the first record is read.
    */
-  List<String> csvColumns(Path file) {
+  List<String> csvColumns(Path file, String shown) {
     List<String> fields;
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       fields = firstRecord(in, source.delimiter());
+      // Spark replaces bytes that are not UTF-8 with U+FFFD without a word: the whole file is
+      // decoded here first, so such a file fails wherever the byte is.
+      char[] rest = new char[8192];
+      while (in.read(rest) >= 0) {
+        // only decoding
+      }
     } catch (java.nio.charset.CharacterCodingException e) {
       // The decoder's own text is only "Input length = 1".
       throw new MlvException(
-          FileSource.RULE,
-          "cannot read "
-              + file
-              + ": it is not UTF-8 text, so not a valid CSV file (is a binary file in the"
-              + " folder of a 'format' = 'csv' view?)",
+          Diagnostic.error(
+              FileSource.RULE,
+              null,
+              "file '" + shown + "' is not UTF-8 text, so not a valid CSV file",
+              "save it as UTF-8, or move it out of the folder if it is not CSV (a binary file in"
+                  + " the folder of a 'format' = 'csv' view?)"),
           e);
     } catch (IOException e) {
-      throw new MlvException(FileSource.RULE, "cannot read " + file + ": " + e.getMessage(), e);
+      throw new MlvException(
+          Diagnostic.error(
+              FileSource.RULE, null, "cannot read file '" + shown + "': " + IoReason.of(e), null),
+          e);
     }
     if (fields == null) {
       return List.of();

@@ -13,6 +13,7 @@ import dev.mlv.target.local.IngestedFiles.SourceFile;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -128,10 +129,23 @@ class FileSourceTest {
     Files.write(file, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2, '\n'});
     FileReader reader =
         new FileReader(null, FileSource.of(view("'format' = 'csv', 'path' = 'x'", null)), dir);
-    assertThatThrownBy(() -> reader.csvColumns(file))
+    assertThatThrownBy(() -> reader.csvColumns(file, "blob.csv"))
         .isInstanceOf(MlvException.class)
-        .hasMessageContaining("cannot read " + file + ": it is not UTF-8 text, so not a valid CSV")
+        .hasMessageContaining(
+            "error[FILE_OPTION]: file 'blob.csv' is not UTF-8 text, so not a valid CSV file")
         .hasMessageNotContaining("Input length");
+    // A bad byte far past the header, where Spark would put U+FFFD in its place without a word.
+    Path late = dir.resolve("late.csv");
+    StringBuilder rows = new StringBuilder("id,note\n");
+    for (int i = 0; i < 2000; i++) {
+      rows.append(i).append(",padding-padding\n");
+    }
+    byte[] head = rows.toString().getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = java.util.Arrays.copyOf(head, head.length + 6);
+    System.arraycopy(new byte[] {'9', ',', 'J', 'o', 's', (byte) 0xe9}, 0, bytes, head.length, 6);
+    Files.write(late, bytes);
+    assertThatThrownBy(() -> reader.csvColumns(late, "late.csv"))
+        .hasMessageContaining("file 'late.csv' is not UTF-8 text");
   }
 
   @Test

@@ -233,6 +233,37 @@ class FileViewTest {
   // ---- paths ----
 
   @Test
+  void quotedLineBreaksAndDoubledQuotesAreOneFieldAndALatin1FileFailsTheRefresh()
+      throws IOException {
+    drop(
+        "notes.csv",
+        "\uFEFFid,note,qty\r\n1,\"first line\nsecond line\",5\r\n2,\"say \"\"hi\"\"\",6\r\n");
+    Project p = fileView("'header' = 'true'", "'refresh_mode' = 'APPEND_ONLY'");
+    ViewRun created = apply(p);
+    assertThat(created.rowsWritten()).isEqualTo(2);
+    assertThat(rows("id, note, qty"))
+        .containsExactly("1|first line\nsecond line|5", "2|say \"hi\"|6");
+
+    Path latin1 = dir.resolve("landing/later.csv");
+    StringBuilder text = new StringBuilder("id,note,qty\n");
+    for (int i = 0; i < 1000; i++) {
+      text.append(10 + i).append(",padding-padding,1\n");
+    }
+    byte[] head = text.toString().getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = java.util.Arrays.copyOf(head, head.length + 8);
+    System.arraycopy(
+        "9,Jos\u00e9,1\n".getBytes(StandardCharsets.ISO_8859_1), 0, bytes, head.length, 8);
+    Files.write(latin1, bytes);
+    long before = version();
+    ViewRun refused = refresh(p, false);
+    assertThat(refused.status()).isEqualTo(dev.mlv.refresh.ViewStatus.Failed);
+    assertThat(refused.error().orElseThrow())
+        .contains(
+            "error[FILE_OPTION]: refresh of bronze.raw failed: file 'later.csv' is not UTF-8");
+    assertThat(version()).isEqualTo(before);
+  }
+
+  @Test
   void aMissingFolderFailsTheViewWithItsLocalPath() throws IOException {
     Project p = fileView("'header' = 'true'", null);
     Files.delete(dir.resolve("landing"));
