@@ -313,7 +313,9 @@ final class FileIngestor {
         metrics.getOrDefault("numOutputRows", 0L),
         metrics.getOrDefault("numDeletedRows", 0L),
         toRead.size(),
-        whole ? 0 : toRemove.size());
+        // A whole rewrite also takes away the rows of files changed or gone since the last
+        // ingestion, as MIRROR's incremental refresh counts them; a new table removes nothing.
+        whole ? (create ? 0 : c.replaced().size() + c.deleted().size()) : toRemove.size());
   }
 
   /**

@@ -96,9 +96,11 @@ class FileViewTest {
     assertThat(third.reason()).startsWith("NO_NEW_FILES");
     assertThat(version()).isEqualTo(before + 1);
 
-    // A full refresh reads the folder as it is now: the deleted file's rows go.
+    // A full refresh reads the folder as it is now: the deleted file's rows go, and the replaced
+    // file's old rows, so both count as removed.
     ViewRun full = refresh(p, true);
     assertThat(full.strategy()).isEqualTo("full");
+    assertThat(full.files()).contains(new FileCounts(2, 2));
     assertThat(rows("id")).containsExactly("1", "2", "4", "9");
   }
 
