@@ -47,6 +47,23 @@ public final class Checker {
   public static List<Diagnostic> check(Project project) {
     List<Diagnostic> out = new ArrayList<>();
     for (ProjectView v : project.views().values()) {
+      out.addAll(checkView(project, v));
+    }
+    for (SqlStatement st : project.otherStatements()) {
+      otherStatement(project, st, out);
+    }
+    out.addAll(RefreshPolicyCheck.check(project));
+    scheduleSelectors(project, out);
+    return out;
+  }
+
+  /**
+   * The rules of one view on its own, for a view of the project or one created ad hoc ({@code mlv
+   * sql}, the shell), which Fabric would refuse alike.
+   */
+  public static List<Diagnostic> checkView(Project project, ProjectView v) {
+    List<Diagnostic> out = new ArrayList<>();
+    {
       ViewDefinition d = v.definition();
       replaceWithIfNotExists(d, out);
       reservedProperties(d, out);
@@ -71,11 +88,6 @@ public final class Checker {
       }
       v.facts().ifPresent(f -> queryRules(project, v, f, out));
     }
-    for (SqlStatement st : project.otherStatements()) {
-      otherStatement(project, st, out);
-    }
-    out.addAll(RefreshPolicyCheck.check(project));
-    scheduleSelectors(project, out);
     return out;
   }
 
@@ -178,25 +190,32 @@ public final class Checker {
 
   private static void uppercaseSchema(
       ViewDefinition d, String defaultSchema, List<Diagnostic> out) {
-    List<String> written = d.name().written();
+    uppercaseSchema(d.name(), defaultSchema).ifPresent(out::add);
+  }
+
+  /** An all-uppercase schema in a view's name, which Fabric does not support (seed 001). */
+  public static java.util.Optional<Diagnostic> uppercaseSchema(
+      dev.mlv.sql.Name name, String defaultSchema) {
+    List<String> written = name.written();
     // A one-part name lands in mlv.yml's schema, which is then the schema that breaks the rule.
     String schema = written.size() < 2 ? defaultSchema : written.get(written.size() - 2);
     if (schema == null) {
-      return;
+      return java.util.Optional.empty();
     }
     boolean hasLetter = schema.chars().anyMatch(Character::isLetter);
-    if (hasLetter && schema.equals(schema.toUpperCase(Locale.ROOT))) {
-      out.add(
-          Diagnostic.error(
-              "UPPERCASE_SCHEMA",
-              written.size() < 2 ? d.name().position() : d.name().partPosition(written.size() - 2),
-              "all-uppercase schema name '"
-                  + schema
-                  + "' is not supported for materialized lake"
-                  + " views"
-                  + (written.size() < 2 ? " (the view lands in mlv.yml's schema)" : ""),
-              "write it in lower or mixed case: " + schema.toLowerCase(Locale.ROOT)));
+    if (!hasLetter || !schema.equals(schema.toUpperCase(Locale.ROOT))) {
+      return java.util.Optional.empty();
     }
+    return java.util.Optional.of(
+        Diagnostic.error(
+            "UPPERCASE_SCHEMA",
+            written.size() < 2 ? name.position() : name.partPosition(written.size() - 2),
+            "all-uppercase schema name '"
+                + schema
+                + "' is not supported for materialized lake"
+                + " views"
+                + (written.size() < 2 ? " (the view lands in mlv.yml's schema)" : ""),
+            "write it in lower or mixed case: " + schema.toLowerCase(Locale.ROOT)));
   }
 
   private static void fileView(ViewDefinition d, ViewBody.Files f, List<Diagnostic> out) {

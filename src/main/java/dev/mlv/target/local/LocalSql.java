@@ -1,11 +1,13 @@
 package dev.mlv.target.local;
 
+import dev.mlv.check.Checker;
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.diag.MlvException;
 import dev.mlv.diag.Position;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
+import dev.mlv.project.ProjectView;
 import dev.mlv.refresh.RefreshRequest;
 import dev.mlv.refresh.RunListener;
 import dev.mlv.refresh.RunReport;
@@ -14,6 +16,7 @@ import dev.mlv.refresh.ViewRun;
 import dev.mlv.sql.Name;
 import dev.mlv.sql.QueryFacts;
 import dev.mlv.sql.SqlStatement;
+import dev.mlv.sql.ViewBody;
 import dev.mlv.sql.ViewDefinition;
 import dev.mlv.target.DeployedView;
 import dev.mlv.target.SqlResult;
@@ -222,7 +225,18 @@ final class LocalSql {
 
   private SqlResult rename(SqlStatement.Rename r) {
     DeployedView v = view(r.from());
-    ObjectId to = project.names().resolve(r.to());
+    Checker.uppercaseSchema(r.to(), project.config().schema())
+        .ifPresent(
+            d -> {
+              throw new MlvException(d);
+            });
+    // A one-part new name keeps the view in its schema, as a rename does in Spark's catalog;
+    // read in mlv.yml's default schema it would move the view out of silver.
+    ObjectId to =
+        r.to().parts().size() == 1
+            ? new ObjectId(
+                v.id().workspace(), v.id().lakehouse(), v.id().schema(), r.to().parts().get(0))
+            : project.names().resolve(r.to());
     if (!to.lakehouse().equals(v.id().lakehouse())) {
       throw at("RENAME_LAKEHOUSE", r.position(), "a view can be renamed only within its lakehouse");
     }
@@ -231,7 +245,12 @@ final class LocalSql {
     }
     ViewMaterializer m = target.materializer(project);
     m.renameView(v.id(), to);
-    m.setTableProperties(to, Map.of(LocalTarget.P_DEFINITION, renamed(v.definition(), r.to())));
+    // The stored statement names the view with its schema, or SHOW CREATE would put it in dbo.
+    Name written =
+        r.to().parts().size() == 1
+            ? Name.of(SparkRuntime.quote(to.schema()) + "." + r.to().text())
+            : r.to();
+    m.setTableProperties(to, Map.of(LocalTarget.P_DEFINITION, renamed(v.definition(), written)));
     return SqlResult.message(
         "Renamed " + project.names().display(v.id()) + " to " + project.names().display(to));
   }
@@ -364,6 +383,10 @@ final class LocalSql {
 
   private SqlResult create(ViewDefinition def) {
     ObjectId id = project.names().resolve(def.name());
+    List<Diagnostic> refused = adHocRules(id, def);
+    if (!refused.isEmpty()) {
+      throw new MlvException(refused);
+    }
     Optional<DeployedView> existing = target.deployed(id);
     if (def.orReplace() && def.ifNotExists()) {
       throw at(
@@ -404,6 +427,22 @@ final class LocalSql {
             + " written, "
             + r.rowsDropped()
             + " dropped");
+  }
+
+  /**
+   * What validate would refuse in a project file (an all-uppercase schema, time travel, a UDF, a
+   * column Delta cannot store): Fabric refuses the same statement, so an ad-hoc CREATE does too,
+   * with the same rule, rather than with whatever Spark says later or not at all.
+   */
+  private List<Diagnostic> adHocRules(ObjectId id, ViewDefinition def) {
+    Optional<QueryFacts> facts =
+        def.body() instanceof ViewBody.Select select
+            ? Optional.of(
+                target.extractor().extractView(select.sql(), select.position(), def.constraints()))
+            : Optional.empty();
+    ProjectView view =
+        new ProjectView(id, def, facts, project.config().defaults().views().resolve());
+    return Checker.checkView(project, view).stream().filter(Diagnostic::isError).toList();
   }
 
   /** An error placed in the SQL text, the place first as in every other diagnostic. */

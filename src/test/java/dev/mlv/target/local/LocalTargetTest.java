@@ -363,6 +363,28 @@ class LocalTargetTest {
     assertThatThrownBy(() -> sql(p, "DROP MATERIALIZED LAKE VIEW gold.nothing"))
         .isInstanceOf(MlvException.class)
         .hasMessageContaining("does not exist");
+    // A one-part new name keeps the view in its schema; an all-uppercase one is refused.
+    assertThat(sql(p, "ALTER MATERIALIZED LAKE VIEW gold.totals RENAME TO sums").message())
+        .isEqualTo("Renamed gold.totals to gold.sums");
+    assertThat(sql(p, "SHOW CREATE MATERIALIZED LAKE VIEW gold.sums").rows().get(0).get(0))
+        .contains("`gold`.sums");
+    assertThatThrownBy(() -> sql(p, "ALTER MATERIALIZED LAKE VIEW gold.sums RENAME TO GOLD.t"))
+        .hasMessageContaining("error[UPPERCASE_SCHEMA]");
+    sql(p, "ALTER MATERIALIZED LAKE VIEW gold.sums RENAME TO gold.totals");
+    // An ad-hoc CREATE meets the rules validate applies to a project's files.
+    assertThatThrownBy(() -> sql(p, "CREATE MATERIALIZED LAKE VIEW MYSCHEMA.up AS SELECT 1 AS x"))
+        .hasMessageContaining("error[UPPERCASE_SCHEMA]");
+    assertThatThrownBy(
+            () ->
+                sql(
+                    p,
+                    "CREATE MATERIALIZED LAKE VIEW silver.tt AS SELECT * FROM bronze.orders"
+                        + " VERSION AS OF 0"))
+        .hasMessageContaining("error[TIME_TRAVEL]");
+    assertThatThrownBy(
+            () -> sql(p, "CREATE MATERIALIZED LAKE VIEW silver.u AS SELECT my_udf(1) AS x"))
+        .hasMessageContaining("error[UDF]");
+
     sql(p, "DROP MATERIALIZED LAKE VIEW gold.totals");
     assertThat(rows(p, "SHOW MATERIALIZED LAKE VIEWS")).hasSize(1);
 
