@@ -206,6 +206,18 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
     return delta().loadTable(pathIdent(dir));
   }
 
+  /** {@code VERSION AS OF} in an ad-hoc query (a view's SELECT may not use it: validate). */
+  @Override
+  public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
+    return delta().loadTable(pathIdent(requireTableDir(ident)), version);
+  }
+
+  /** {@code TIMESTAMP AS OF} in an ad-hoc query, in microseconds as Spark passes it. */
+  @Override
+  public Table loadTable(Identifier ident, long timestamp) throws NoSuchTableException {
+    return delta().loadTable(pathIdent(requireTableDir(ident)), timestamp);
+  }
+
   @Override
   public boolean tableExists(Identifier ident) {
     return tableDir(ident).map(Warehouse::isTable).orElse(false);

@@ -189,10 +189,20 @@ final class LocalSql {
         .deployed(id)
         .orElseThrow(
             () ->
-                at(
-                    "VIEW_NOT_FOUND",
-                    name.position(),
-                    "materialized lake view " + name.text() + " does not exist"));
+                new MlvException(
+                    Diagnostic.error(
+                        "VIEW_NOT_FOUND",
+                        name.position(),
+                        "materialized lake view "
+                            + name.text()
+                            + " does not exist"
+                            + (name.parts().size() == 1 ? " in schema " + id.schema() : ""),
+                        "SHOW MATERIALIZED LAKE VIEWS lists the views"
+                            + (name.parts().size() == 1
+                                ? "; a one-part name is read in the current schema, so name it"
+                                    + " with its own: <schema>."
+                                    + name.text()
+                                : ""))));
   }
 
   private SqlResult showViews(SqlStatement.ShowViews s) {
