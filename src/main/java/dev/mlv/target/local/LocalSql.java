@@ -398,12 +398,6 @@ final class LocalSql {
       throw new MlvException(refused);
     }
     Optional<DeployedView> existing = target.deployed(id);
-    if (def.orReplace() && def.ifNotExists()) {
-      throw at(
-          "REPLACE_IF_NOT_EXISTS",
-          def.position(),
-          "OR REPLACE and IF NOT EXISTS cannot be combined");
-    }
     if (existing.isPresent() && def.ifNotExists()) {
       return SqlResult.message(def.name().text() + " already exists; nothing done (IF NOT EXISTS)");
     }

@@ -400,6 +400,14 @@ class LocalTargetTest {
     assertThatThrownBy(
             () -> sql(p, "CREATE MATERIALIZED LAKE VIEW silver.u AS SELECT my_udf(1) AS x"))
         .hasMessageContaining("error[UDF]");
+    assertThatThrownBy(
+            () ->
+                sql(
+                    p,
+                    "CREATE OR REPLACE MATERIALIZED LAKE VIEW IF NOT EXISTS silver.z AS"
+                        + " SELECT 1 AS x"))
+        .hasMessageContaining("error[REPLACE_IF_NOT_EXISTS]")
+        .hasMessageContaining("hint: keep CREATE OR REPLACE");
 
     sql(p, "DROP MATERIALIZED LAKE VIEW gold.totals");
     assertThat(rows(p, "SHOW MATERIALIZED LAKE VIEWS")).hasSize(1);
