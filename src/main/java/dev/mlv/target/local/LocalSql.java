@@ -214,6 +214,16 @@ final class LocalSql {
       if (p.size() >= 2) {
         lakehouse = p.get(p.size() - 2);
       }
+      if (!java.nio.file.Files.isDirectory(
+          target.warehouse().tablesDir(lakehouse).resolve(schema))) {
+        // As Spark's SHOW TABLES IN says: an empty answer would read as "no views there".
+        throw new MlvException(
+            Diagnostic.error(
+                "SCHEMA_NOT_FOUND",
+                s.schema().position(),
+                "schema " + s.schema().text() + " does not exist in lakehouse " + lakehouse,
+                "SHOW MATERIALIZED LAKE VIEWS without IN lists the views of every schema"));
+      }
     }
     List<List<String>> rows = new ArrayList<>();
     for (TableState t : target.deltaState().scan(target.warehouse().root())) {

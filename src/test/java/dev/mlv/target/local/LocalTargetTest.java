@@ -356,6 +356,8 @@ class LocalTargetTest {
         .extracting(r -> r.substring(0, r.indexOf('|', r.indexOf('|') + 1)))
         .containsExactly("gold|by_customer", "silver|orders_clean");
     assertThat(rows(p, "SHOW MATERIALIZED LAKE VIEWS IN silver")).hasSize(1);
+    assertThatThrownBy(() -> sql(p, "SHOW MATERIALIZED LAKE VIEWS IN nosuchschema"))
+        .hasMessageContaining("error[SCHEMA_NOT_FOUND]: schema nosuchschema does not exist");
 
     sql(p, "ALTER MATERIALIZED LAKE VIEW gold.by_customer RENAME TO gold.totals");
     assertThat(sql(p, "SHOW CREATE MATERIALIZED LAKE VIEW gold.totals").rows().get(0).get(0))
