@@ -117,14 +117,6 @@ class LocalTargetTest {
     // Once the run is over, the same statement goes through.
     sql(p, "ALTER MATERIALIZED LAKE VIEW gold.by_customer RENAME TO gold.totals");
     assertThat(rows(p, "SELECT count(*) FROM gold.totals")).containsExactly("2");
-    // Time travel is for ad-hoc queries: the table's first version, by number and by time.
-    assertThat(rows(p, "SELECT count(*) FROM gold.totals VERSION AS OF 0")).containsExactly("2");
-    assertThatThrownBy(() -> sql(p, "SHOW CREATE MATERIALIZED LAKE VIEW totals"))
-        .hasMessageContaining("does not exist in schema dbo")
-        .hasMessageContaining("name it with its own: <schema>.totals");
-    Object latest = sql(p, "DESCRIBE HISTORY gold.totals").rows().get(0).get(1);
-    assertThat(rows(p, "SELECT count(*) FROM gold.totals TIMESTAMP AS OF '" + latest + "'"))
-        .containsExactly("2");
   }
 
   /** Each statement commits as it runs: a typo in the last must be found before the first runs. */
