@@ -142,7 +142,7 @@ class ValidateAndLineageTest {
         CREATE MATERIALIZED LAKE VIEW gold.sums
         AS SELECT cat, SUM(amt), amt AS `my amt`, -amt AS neg, arr[0], s.f, -1, explode(arr),
                   CASE WHEN amt > 0 THEN 1 END, CAST(amt AS STRING)
-        FROM bronze.orders GROUP BY cat
+        FROM bronze.orders GROUP BY cat, amt, arr, s
         """;
     project(YML, "gold/sums.sql", view);
     CliRun r = CliRun.of("validate", "-p", dir.toString());
