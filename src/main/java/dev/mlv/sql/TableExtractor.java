@@ -745,7 +745,7 @@ public final class TableExtractor {
               && !(parts.size() == 1 && aliases.contains(parts.get(0)))
               && parts.stream().noneMatch(grouped::contains)) {
             SqlParserPos pos = id.getParserPosition();
-            int from = offsetOf(sql, pos.getLineNum() - lineShift, pos.getColumnNum());
+            int from = startOf(pos);
             String shown = String.join(".", id.names);
             findings.add(
                 Diagnostic.error(
@@ -770,14 +770,24 @@ public final class TableExtractor {
       }
     }
 
+    /** Offset in the file's SQL where Calcite's {@code pos} starts, fragments' wrapper line off. */
+    private int startOf(SqlParserPos pos) {
+      return offsetOf(sql, pos.getLineNum() - lineShift, pos.getColumnNum());
+    }
+
+    /** Offset just past Calcite's {@code pos}. */
+    private int endOf(SqlParserPos pos) {
+      return offsetOf(sql, pos.getEndLineNum() - lineShift, pos.getEndColumnNum()) + 1;
+    }
+
     /** Whether a placeholder of the rewriter sits in {@code node}'s text. */
     private boolean touchesMarker(SqlNode node) {
       SqlParserPos pos = node.getParserPosition();
       if (pos == null || pos.getLineNum() <= lineShift) {
         return true;
       }
-      int from = offsetOf(sql, pos.getLineNum() - lineShift, pos.getColumnNum());
-      int to = offsetOf(sql, pos.getEndLineNum() - lineShift, pos.getEndColumnNum()) + 1;
+      int from = startOf(pos);
+      int to = endOf(pos);
       return markers.stream().anyMatch(m -> m >= from && m < to);
     }
 
@@ -787,8 +797,8 @@ public final class TableExtractor {
       if (pos == null || pos.getLineNum() <= lineShift) {
         return null;
       }
-      int from = offsetOf(sql, pos.getLineNum() - lineShift, pos.getColumnNum());
-      int to = offsetOf(sql, pos.getEndLineNum() - lineShift, pos.getEndColumnNum()) + 1;
+      int from = startOf(pos);
+      int to = endOf(pos);
       List<String> parts = partsOf(sql.substring(from, Math.min(sql.length(), Math.max(from, to))));
       return parts.size() == id.names.size() && !parts.isEmpty() ? parts : null;
     }
@@ -877,11 +887,11 @@ public final class TableExtractor {
 
     private void table(SqlIdentifier identifier, Set<String> ctes) {
       SqlParserPos pos = identifier.getParserPosition();
-      int from = offsetOf(sql, pos.getLineNum() - lineShift, pos.getColumnNum());
+      int from = startOf(pos);
       if (markers.contains(from)) {
         return;
       }
-      int to = offsetOf(sql, pos.getEndLineNum() - lineShift, pos.getEndColumnNum()) + 1;
+      int to = endOf(pos);
       String text = sql.substring(from, Math.min(sql.length(), Math.max(from, to)));
       List<String> parts = partsOf(text);
       if (parts.size() != identifier.names.size()) {
