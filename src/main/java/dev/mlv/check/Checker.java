@@ -393,7 +393,7 @@ public final class Checker {
         out.add(
             Diagnostic.error(
                 "COMPUTED_NAME",
-                Places.call(body.sql(), body.position(), fn),
+                Places.call(body.sql(), body.position(), v.definition().constraints(), fn),
                 "IDENTIFIER(...) builds a table name from an expression, so mlv cannot tell which"
                     + " table the view reads, nor order it in the lineage",
                 "write the name as one string literal, IDENTIFIER('bronze.orders'), or plainly"));
@@ -401,7 +401,7 @@ public final class Checker {
         out.add(
             Diagnostic.error(
                 "UDF",
-                Places.call(body.sql(), body.position(), fn),
+                Places.call(body.sql(), body.position(), v.definition().constraints(), fn),
                 "function '"
                     + fn
                     + "' is not a Spark built-in; user-defined functions are not"

@@ -3,6 +3,7 @@ package dev.mlv.sql;
 import dev.mlv.diag.Position;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /** Where something sits in a SELECT's text, for the diagnostics about it. */
 public final class Places {
@@ -17,6 +18,27 @@ public final class Places {
    * comments. {@code start} itself when the text has no such call.
    */
   public static Position call(String sql, Position start, String function) {
+    return findCall(sql, start, function).orElse(start);
+  }
+
+  /**
+   * Where a view calls {@code function}: at the call in its SELECT, else at the constraint whose
+   * CHECK calls it, else at the SELECT's start.
+   */
+  public static Position call(
+      String sql, Position start, List<Constraint> constraints, String function) {
+    Optional<Position> inSelect = findCall(sql, start, function);
+    if (inSelect.isPresent()) {
+      return inSelect.get();
+    }
+    return constraints.stream()
+        .filter(c -> findCall(c.expression(), c.position(), function).isPresent())
+        .map(Constraint::position)
+        .findFirst()
+        .orElse(start);
+  }
+
+  private static Optional<Position> findCall(String sql, Position start, String function) {
     List<Token> tokens = significant(sql);
     String wanted = function.toLowerCase(Locale.ROOT);
     for (int i = 0; i + 1 < tokens.size(); i++) {
@@ -24,10 +46,10 @@ public final class Places {
       if ((t.kind() == Token.Kind.WORD || t.kind() == Token.Kind.QUOTED_IDENT)
           && t.identifier().toLowerCase(Locale.ROOT).equals(wanted)
           && tokens.get(i + 1).isSymbol("(")) {
-        return start.advance(sql, t.offset());
+        return Optional.of(start.advance(sql, t.offset()));
       }
     }
-    return start;
+    return Optional.empty();
   }
 
   /**

@@ -134,13 +134,15 @@ public final class TableExtractor {
   }
 
   /**
-   * The facts of a view's SELECT and constraints: those of {@link #extract}, plus the names of the
-   * constraints whose CHECK neither parser reads as an expression.
+   * The facts of a view's SELECT and constraints: those of {@link #extract}, with the functions the
+   * CHECKs call added to the SELECT's, plus the names of the constraints whose CHECK neither parser
+   * reads as an expression.
    */
   public QueryFacts extractView(String selectSql, Position start, List<Constraint> constraints) {
     QueryFacts facts = extract(selectSql, start);
     List<String> unreadable = new ArrayList<>();
     List<Diagnostic> found = new ArrayList<>(facts.diagnostics());
+    Set<String> functions = new java.util.HashSet<>(facts.functions());
     for (Constraint c : constraints) {
       Optional<SqlToken> query =
           SqlToken.tokenize(c.expression()).stream()
@@ -158,15 +160,20 @@ public final class TableExtractor {
                     + " holds a subquery; a constraint tests each row of the view on its own"
                     + " columns",
                 "join the other table in the view's SELECT and check the joined column"));
-      } else if (!extract("SELECT " + c.expression(), c.position()).parsed()) {
-        unreadable.add(c.name());
       } else {
-        unknownColumn(c, facts.columns()).ifPresent(found::add);
+        QueryFacts check = extract("SELECT " + c.expression(), c.position());
+        if (!check.parsed()) {
+          unreadable.add(c.name());
+        } else {
+          // A CHECK runs in the view's refresh: a UDF there fails it as one in the SELECT would.
+          functions.addAll(check.functions());
+          unknownColumn(c, facts.columns()).ifPresent(found::add);
+        }
       }
     }
     return new QueryFacts(
         facts.tables(),
-        facts.functions(),
+        functions,
         facts.features(),
         facts.usedFallback(),
         found,

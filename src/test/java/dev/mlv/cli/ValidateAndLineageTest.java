@@ -647,6 +647,23 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aUdfInACheckIsReportedAtItsConstraint() throws IOException {
+    project(
+        YML,
+        "s/a.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW s.a (
+          CONSTRAINT ok CHECK (id > 0) ON MISMATCH DROP,
+          CONSTRAINT valid CHECK (is_valid_id(id)) ON MISMATCH DROP
+        ) AS SELECT id, upper(name) AS name FROM bronze.orders
+        """);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out()).contains("views/s/a.sql:3:3: error[UDF]: function 'is_valid_id'");
+    assertThat(r.out()).doesNotContain("'upper'");
+  }
+
+  @Test
   void localCommandsDoNotNeedTheCredentialsOfAFabricTarget() throws IOException {
     // What mlv init scaffolds, uncommented, in CI where no secret is set.
     project(
