@@ -109,6 +109,11 @@ public final class RefreshAnalyzer {
 
   private RefreshAnalyzer() {}
 
+  /** Whether {@code fn} (lower case) is one of Spark's aggregate functions mlv knows. */
+  static boolean isAggregateName(String fn) {
+    return MERGEABLE.contains(fn) || OTHER_AGGREGATES.contains(fn);
+  }
+
   /** The verdict for a view; a file-ingesting or PySpark view is never incremental here. */
   public static RefreshAnalysis analyze(ViewDefinition def) {
     if (def.body() instanceof ViewBody.Python) {
@@ -907,8 +912,7 @@ public final class RefreshAnalyzer {
 
     private static boolean isAggregate(SqlCall call) {
       String fn = SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT);
-      return (MERGEABLE.contains(fn) || OTHER_AGGREGATES.contains(fn))
-          && call.getKind() != SqlKind.OVER;
+      return isAggregateName(fn) && call.getKind() != SqlKind.OVER;
     }
 
     /** The aggregate an expression over aggregates is blamed on: a non-mergeable one first. */

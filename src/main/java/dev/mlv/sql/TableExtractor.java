@@ -95,6 +95,9 @@ public final class TableExtractor {
   /** Rule of a bare select item that is neither grouped nor aggregated. */
   public static final String GROUP_BY_RULE = "UNGROUPED_COLUMN";
 
+  /** Rule of an aggregate, window function or generator where Spark does not allow one. */
+  public static final String MISPLACED_CALL_RULE = "MISPLACED_CALL";
+
   /** Rule of a table name in the SELECT with more parts than a Fabric name can have. */
   public static final String NAME_PARTS_RULE = "TABLE_NAME_PARTS";
 
@@ -684,6 +687,7 @@ public final class TableExtractor {
           ungroupedColumns(select);
         }
       }
+      misplacedCalls(select);
       expression(select.getHaving(), ctes);
       expression(select.getWindowList(), ctes);
       expression(select.getQualify(), ctes);
@@ -774,6 +778,70 @@ public final class TableExtractor {
         if (alias != null) {
           aliases.add(alias);
         }
+      }
+    }
+
+    /**
+     * An aggregate nested in another, and (outside subqueries in expressions, whose aggregates may
+     * be the outer query's) an aggregate, window function or generator in WHERE or GROUP BY: Spark
+     * refuses each at the view's first refresh. One finding per clause.
+     */
+    private void misplacedCalls(SqlSelect select) {
+      List<Optional<MisplacedCalls.Found>> found = new ArrayList<>();
+      if (inExpression == 0) {
+        found.add(MisplacedCalls.inWhere(select.getWhere()));
+        if (select.getGroup() != null) {
+          found.add(
+              select.getGroup().stream()
+                  .map(MisplacedCalls::inGroupBy)
+                  .flatMap(Optional::stream)
+                  .findFirst());
+        }
+      }
+      found.add(
+          select.getSelectList().stream()
+              .map(MisplacedCalls::nestedAggregate)
+              .flatMap(Optional::stream)
+              .findFirst());
+      found.add(MisplacedCalls.nestedAggregate(select.getHaving()));
+      for (MisplacedCalls.Found f : found.stream().flatMap(Optional::stream).toList()) {
+        if (touchesMarker(f.call())) {
+          continue; // rewritten text: its span is not the call as written
+        }
+        SqlParserPos pos = f.call().getParserPosition();
+        int from = startOf(pos);
+        String text = sql.substring(from, Math.min(sql.length(), Math.max(from, endOf(pos))));
+        String shown = text.length() > 60 ? text.substring(0, 57) + "..." : text;
+        String where =
+            switch (f.sparkError()) {
+              case "GROUP_BY_AGGREGATE" -> " in GROUP BY";
+              case "NESTED_AGGREGATE_FUNCTION" -> "";
+              default -> " in WHERE";
+            };
+        findings.add(
+            Diagnostic.error(
+                MISPLACED_CALL_RULE,
+                start.advance(sql, from),
+                f.what()
+                    + where
+                    + " ("
+                    + shown
+                    + "); Spark refuses the view at its first refresh (["
+                    + f.sparkError()
+                    + "])",
+                switch (f.sparkError()) {
+                  case "GROUP_BY_AGGREGATE" ->
+                      "group by the columns the aggregate reads, or compute it in a subquery or"
+                          + " CTE and group by its result";
+                  case "NESTED_AGGREGATE_FUNCTION" ->
+                      "compute the inner aggregate in a subquery or CTE and aggregate its result"
+                          + " outside";
+                  default ->
+                      f.what().startsWith("aggregate")
+                          ? "filter groups with HAVING, or compute the aggregate in a subquery or"
+                              + " CTE and filter on its result"
+                          : "compute it in a subquery or CTE and filter on its result outside";
+                }));
       }
     }
 

@@ -419,6 +419,50 @@ class TableExtractorTest {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
   }
 
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          SELECT k FROM t WHERE SUM(v) > 1                                  | 23 | aggregate function sum in WHERE | INVALID_WHERE_CONDITION
+          SELECT k FROM t WHERE k = 1 AND collect_list(v) IS NULL           | 33 | aggregate function collect_list in WHERE | INVALID_WHERE_CONDITION
+          SELECT k FROM t WHERE row_number() OVER (ORDER BY k) = 1          | 23 | window function row_number in WHERE | INVALID_WHERE_CONDITION
+          SELECT k FROM t WHERE explode(a) > 1                              | 23 | generator explode in WHERE | UNSUPPORTED_GENERATOR.OUTSIDE_SELECT
+          SELECT k FROM t GROUP BY k, max(v)                                | 29 | aggregate function max in GROUP BY | GROUP_BY_AGGREGATE
+          SELECT SUM(COUNT(v)) AS x FROM t GROUP BY k                       | 12 | aggregate function count inside sum | NESTED_AGGREGATE_FUNCTION
+          SELECT k FROM t GROUP BY k HAVING MAX(AVG(v)) > 1                 | 39 | aggregate function avg inside max | NESTED_AGGREGATE_FUNCTION
+          SELECT x FROM (SELECT k AS x FROM t WHERE MIN(v) > 0) s           | 43 | aggregate function min in WHERE | INVALID_WHERE_CONDITION
+          """)
+  void aCallSparkRefusesWhereItStandsIsAnErrorAtTheCall(
+      String sql, int column, String what, String sparkError) {
+    List<Diagnostic> found = EXTRACTOR.extract(sql, START).diagnostics();
+    assertThat(found).as(sql).hasSize(1);
+    Diagnostic d = found.get(0);
+    assertThat(d.ruleId()).isEqualTo(TableExtractor.MISPLACED_CALL_RULE);
+    assertThat(d.isError()).isTrue();
+    assertThat(d.position().line() + ":" + d.position().column()).isEqualTo("1:" + column);
+    assertThat(d.message()).startsWith(what + " (").contains("[" + sparkError + "]");
+    assertThat(d.hint()).isNotBlank();
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          SELECT k, SUM(COUNT(v)) OVER (PARTITION BY k) AS x FROM t GROUP BY k
+          SELECT k, COUNT(*) FILTER (WHERE v > 1) AS n FROM t GROUP BY k HAVING SUM(v) > 0
+          SELECT k FROM t WHERE v IN (SELECT MAX(v) FROM u GROUP BY g)
+          SELECT k FROM t WHERE v > (SELECT AVG(v) FROM u)
+          SELECT k, (SELECT MAX(x) FROM u WHERE u.k = MAX(t.k)) AS m FROM t GROUP BY k
+          SELECT k FROM t WHERE exists(a, x -> x > 0) AND greatest(v, 1) > least(v, 2)
+          SELECT k, MAX(v) - MIN(v) AS spread FROM t GROUP BY k, upper(g)
+          SELECT explode(a) AS e FROM t WHERE k > 0
+          """)
+  void callsWhereSparkTakesThemAreNotFlagged(String sql) {
+    assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
+  }
+
   @Test
   void aSecondStatementWithoutASemicolonIsNamedInTheHint() {
     Diagnostic d =

@@ -1,0 +1,140 @@
+package dev.mlv.sql;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.calcite.sql.SqlAggFunction;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSetOperator;
+import org.apache.calcite.sql.SqlUnresolvedFunction;
+import org.apache.calcite.sql.SqlWith;
+
+/**
+ * Calls Spark's analyzer refuses where they stand, found in the parse tree so that validate reports
+ * them instead of the view's first refresh: an aggregate, window function or generator in WHERE
+ * ([INVALID_WHERE_CONDITION], [UNSUPPORTED_GENERATOR.OUTSIDE_SELECT]), an aggregate or window
+ * function in GROUP BY ([GROUP_BY_AGGREGATE]), and an aggregate in the argument of another
+ * ([NESTED_AGGREGATE_FUNCTION]). Subqueries are not entered: they are walked as queries of their
+ * own.
+ */
+final class MisplacedCalls {
+
+  /** The offending call, what it is ("aggregate function sum") and Spark's error class. */
+  record Found(SqlCall call, String what, String sparkError) {}
+
+  private static final Set<String> GENERATORS =
+      Set.of(
+          "explode",
+          "explode_outer",
+          "posexplode",
+          "posexplode_outer",
+          "inline",
+          "inline_outer",
+          "stack",
+          "json_tuple");
+
+  private MisplacedCalls() {}
+
+  /** The first aggregate, window function or generator in a WHERE condition. */
+  static Optional<Found> inWhere(SqlNode where) {
+    return first(where, true, "INVALID_WHERE_CONDITION");
+  }
+
+  /** The first aggregate or window function in a GROUP BY item. */
+  static Optional<Found> inGroupBy(SqlNode item) {
+    return first(item, false, "GROUP_BY_AGGREGATE");
+  }
+
+  private static Optional<Found> first(SqlNode node, boolean generators, String error) {
+    if (!(node instanceof SqlCall call) || isQuery(call)) {
+      return Optional.empty();
+    }
+    if (call.getKind() == SqlKind.OVER) {
+      String fn = call.operand(0) instanceof SqlCall f ? name(f) : "window";
+      return Optional.of(new Found(call, "window function " + fn, error));
+    }
+    if (isAggregate(call)) {
+      return Optional.of(new Found(call, "aggregate function " + name(call), error));
+    }
+    if (generators && isNamedCall(call) && GENERATORS.contains(name(call))) {
+      return Optional.of(
+          new Found(call, "generator " + name(call), "UNSUPPORTED_GENERATOR.OUTSIDE_SELECT"));
+    }
+    for (SqlNode operand : call.getOperandList()) {
+      Optional<Found> found = first(operand, generators, error);
+      if (found.isPresent()) {
+        return found;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The first aggregate called in the argument of another, as in {@code SUM(COUNT(x))}. A window
+   * over an aggregate ({@code SUM(COUNT(x)) OVER (...)}) is Spark's way to write that and is fine.
+   */
+  static Optional<Found> nestedAggregate(SqlNode node) {
+    return nested(node, null);
+  }
+
+  private static Optional<Found> nested(SqlNode node, SqlCall outer) {
+    if (!(node instanceof SqlCall call) || isQuery(call)) {
+      return Optional.empty();
+    }
+    if (call.getKind() == SqlKind.OVER) {
+      // The window's own function is not an enclosing aggregate of what it reads.
+      return call.operand(0) instanceof SqlCall windowed
+          ? operands(windowed, outer)
+          : Optional.empty();
+    }
+    if (isAggregate(call)) {
+      if (outer != null) {
+        return Optional.of(
+            new Found(
+                call,
+                "aggregate function " + name(call) + " inside " + name(outer),
+                "NESTED_AGGREGATE_FUNCTION"));
+      }
+      return operands(call, call);
+    }
+    return operands(call, outer);
+  }
+
+  private static Optional<Found> operands(SqlCall call, SqlCall outer) {
+    for (SqlNode operand : call.getOperandList()) {
+      Optional<Found> found = nested(operand, outer);
+      if (found.isPresent()) {
+        return found;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * A call of an aggregate by name: Calcite's own aggregates or a function it does not know. Not
+   * {@code x = ANY (SELECT ...)}, whose operator Calcite also names SOME.
+   */
+  private static boolean isAggregate(SqlCall call) {
+    return isNamedCall(call) && RefreshAnalyzer.isAggregateName(name(call));
+  }
+
+  private static boolean isNamedCall(SqlCall call) {
+    return call.getOperator() instanceof SqlAggFunction
+        || call.getOperator() instanceof SqlUnresolvedFunction;
+  }
+
+  private static String name(SqlCall call) {
+    return SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT);
+  }
+
+  private static boolean isQuery(SqlNode node) {
+    return node instanceof SqlSelect
+        || node instanceof SqlOrderBy
+        || node instanceof SqlWith
+        || (node instanceof SqlCall call && call.getOperator() instanceof SqlSetOperator);
+  }
+}
