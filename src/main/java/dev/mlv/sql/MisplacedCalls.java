@@ -23,7 +23,10 @@ import org.apache.calcite.sql.SqlWith;
  */
 final class MisplacedCalls {
 
-  /** The offending call, what it is ("aggregate function sum") and Spark's error class. */
+  /**
+   * The offending call, what it is and where ("aggregate function sum in WHERE"), and Spark's error
+   * class.
+   */
   record Found(SqlCall call, String what, String sparkError) {}
 
   private static final Set<String> GENERATORS =
@@ -41,31 +44,35 @@ final class MisplacedCalls {
 
   /** The first aggregate, window function or generator in a WHERE condition. */
   static Optional<Found> inWhere(SqlNode where) {
-    return first(where, true, "INVALID_WHERE_CONDITION");
+    return first(where, " in WHERE", "INVALID_WHERE_CONDITION", "INVALID_WHERE_CONDITION");
   }
 
   /** The first aggregate or window function in a GROUP BY item. */
   static Optional<Found> inGroupBy(SqlNode item) {
-    return first(item, false, "GROUP_BY_AGGREGATE");
+    return first(item, " in GROUP BY", "GROUP_BY_AGGREGATE", "UNSUPPORTED_EXPR_FOR_OPERATOR");
   }
 
-  private static Optional<Found> first(SqlNode node, boolean generators, String error) {
+  /** Generators are looked for only in WHERE: GROUP BY has no generator error of its own. */
+  private static Optional<Found> first(
+      SqlNode node, String clause, String aggregateError, String windowError) {
     if (!(node instanceof SqlCall call) || isQuery(call)) {
       return Optional.empty();
     }
     if (call.getKind() == SqlKind.OVER) {
       String fn = call.operand(0) instanceof SqlCall f ? name(f) : "window";
-      return Optional.of(new Found(call, "window function " + fn, error));
+      return Optional.of(new Found(call, "window function " + fn + clause, windowError));
     }
     if (isAggregate(call)) {
-      return Optional.of(new Found(call, "aggregate function " + name(call), error));
-    }
-    if (generators && isNamedCall(call) && GENERATORS.contains(name(call))) {
       return Optional.of(
-          new Found(call, "generator " + name(call), "UNSUPPORTED_GENERATOR.OUTSIDE_SELECT"));
+          new Found(call, "aggregate function " + name(call) + clause, aggregateError));
+    }
+    if (clause.equals(" in WHERE") && isNamedCall(call) && GENERATORS.contains(name(call))) {
+      return Optional.of(
+          new Found(
+              call, "generator " + name(call) + clause, "UNSUPPORTED_GENERATOR.OUTSIDE_SELECT"));
     }
     for (SqlNode operand : call.getOperandList()) {
-      Optional<Found> found = first(operand, generators, error);
+      Optional<Found> found = first(operand, clause, aggregateError, windowError);
       if (found.isPresent()) {
         return found;
       }

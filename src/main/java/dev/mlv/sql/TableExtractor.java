@@ -812,37 +812,32 @@ public final class TableExtractor {
         int from = startOf(pos);
         String text = sql.substring(from, Math.min(sql.length(), Math.max(from, endOf(pos))));
         String shown = text.length() > 60 ? text.substring(0, 57) + "..." : text;
-        String where =
-            switch (f.sparkError()) {
-              case "GROUP_BY_AGGREGATE" -> " in GROUP BY";
-              case "NESTED_AGGREGATE_FUNCTION" -> "";
-              default -> " in WHERE";
-            };
         findings.add(
             Diagnostic.error(
                 MISPLACED_CALL_RULE,
                 start.advance(sql, from),
                 f.what()
-                    + where
                     + " ("
                     + shown
                     + "); Spark refuses the view at its first refresh (["
                     + f.sparkError()
                     + "])",
-                switch (f.sparkError()) {
-                  case "GROUP_BY_AGGREGATE" ->
-                      "group by the columns the aggregate reads, or compute it in a subquery or"
-                          + " CTE and group by its result";
-                  case "NESTED_AGGREGATE_FUNCTION" ->
-                      "compute the inner aggregate in a subquery or CTE and aggregate its result"
-                          + " outside";
-                  default ->
-                      f.what().startsWith("aggregate")
-                          ? "filter groups with HAVING, or compute the aggregate in a subquery or"
-                              + " CTE and filter on its result"
-                          : "compute it in a subquery or CTE and filter on its result outside";
-                }));
+                misplacedHint(f)));
       }
+    }
+
+    private static String misplacedHint(MisplacedCalls.Found f) {
+      if (f.sparkError().equals("NESTED_AGGREGATE_FUNCTION")) {
+        return "compute the inner aggregate in a subquery or CTE and aggregate its result outside";
+      }
+      if (f.what().endsWith(" in GROUP BY")) {
+        return "group by the columns it reads, or compute it in a subquery or CTE and group by"
+            + " its result";
+      }
+      return f.what().startsWith("aggregate")
+          ? "filter groups with HAVING, or compute the aggregate in a subquery or CTE and filter"
+              + " on its result"
+          : "compute it in a subquery or CTE and filter on its result outside";
     }
 
     /** Offset in the file's SQL where Calcite's {@code pos} starts, fragments' wrapper line off. */

@@ -429,6 +429,7 @@ class TableExtractorTest {
           SELECT k FROM t WHERE row_number() OVER (ORDER BY k) = 1          | 23 | window function row_number in WHERE | INVALID_WHERE_CONDITION
           SELECT k FROM t WHERE explode(a) > 1                              | 23 | generator explode in WHERE | UNSUPPORTED_GENERATOR.OUTSIDE_SELECT
           SELECT k FROM t GROUP BY k, max(v)                                | 29 | aggregate function max in GROUP BY | GROUP_BY_AGGREGATE
+          SELECT k FROM t GROUP BY k, rank() OVER (ORDER BY k)              | 29 | window function rank in GROUP BY | UNSUPPORTED_EXPR_FOR_OPERATOR
           SELECT SUM(COUNT(v)) AS x FROM t GROUP BY k                       | 12 | aggregate function count inside sum | NESTED_AGGREGATE_FUNCTION
           SELECT k FROM t GROUP BY k HAVING MAX(AVG(v)) > 1                 | 39 | aggregate function avg inside max | NESTED_AGGREGATE_FUNCTION
           SELECT x FROM (SELECT k AS x FROM t WHERE MIN(v) > 0) s           | 43 | aggregate function min in WHERE | INVALID_WHERE_CONDITION
