@@ -403,7 +403,13 @@ final class LocalSql {
 
   private SqlResult create(ViewDefinition def) {
     ObjectId id = project.names().resolve(def.name());
-    List<Diagnostic> refused = adHocRules(id, def);
+    Optional<QueryFacts> facts =
+        def.body() instanceof ViewBody.Select select
+            ? Optional.of(
+                target.extractor().extractView(select.sql(), select.position(), def.constraints()))
+            : Optional.empty();
+    List<Diagnostic> refused = new ArrayList<>(adHocRules(id, def, facts));
+    facts.ifPresent(f -> refused.addAll(tempViewSources(f)));
     if (!refused.isEmpty()) {
       throw new MlvException(refused);
     }
@@ -448,15 +454,44 @@ final class LocalSql {
    * column Delta cannot store): Fabric refuses the same statement, so an ad-hoc CREATE does too,
    * with the same rule, rather than with whatever Spark says later or not at all.
    */
-  private List<Diagnostic> adHocRules(ObjectId id, ViewDefinition def) {
-    Optional<QueryFacts> facts =
-        def.body() instanceof ViewBody.Select select
-            ? Optional.of(
-                target.extractor().extractView(select.sql(), select.position(), def.constraints()))
-            : Optional.empty();
+  private List<Diagnostic> adHocRules(ObjectId id, ViewDefinition def, Optional<QueryFacts> facts) {
     ProjectView view =
         new ProjectView(id, def, facts, project.config().defaults().views().resolve());
     return Checker.checkView(project, view).stream().filter(Diagnostic::isError).toList();
+  }
+
+  /**
+   * A temporary view of this shell or statement list lives only in the session: the view's
+   * refreshes, here and in Fabric, read what the lakehouse stores, so a view over one is refused at
+   * its name (else mlv's lineage looks for a table of that name and reports it missing).
+   */
+  private List<Diagnostic> tempViewSources(QueryFacts facts) {
+    var catalog = target.runtime().session().sessionState().catalog();
+    String globalDb =
+        target.runtime().session().conf().get("spark.sql.globalTempDatabase", "global_temp");
+    List<Diagnostic> out = new ArrayList<>();
+    for (Name t : facts.tables()) {
+      List<String> parts = t.parts();
+      boolean temp =
+          (parts.size() == 1 && catalog.getTempView(parts.get(0)).isDefined())
+              || (parts.size() == 2
+                  && parts.get(0).equalsIgnoreCase(globalDb)
+                  && catalog.getGlobalTempView(parts.get(1)).isDefined());
+      if (temp) {
+        out.add(
+            Diagnostic.error(
+                "TEMP_VIEW_SOURCE",
+                t.position(),
+                t.text()
+                    + " is a temporary view, which lives only in this Spark session; a"
+                    + " materialized lake view reads tables and views stored in the lakehouse, as"
+                    + " each refresh runs in a session of its own",
+                "put the temporary view's SELECT in the view as a CTE (WITH "
+                    + parts.get(parts.size() - 1)
+                    + " AS (...)), or save it as a table first"));
+      }
+    }
+    return out;
   }
 
   /** An error placed in the SQL text, the place first as in every other diagnostic. */

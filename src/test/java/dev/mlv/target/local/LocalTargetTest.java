@@ -402,6 +402,14 @@ class LocalTargetTest {
                         + " SELECT 1 AS x"))
         .hasMessageContaining("error[REPLACE_IF_NOT_EXISTS]")
         .hasMessageContaining("hint: keep CREATE OR REPLACE");
+    // A temporary view lives only in the session, so no refresh could read it.
+    sql(p, "CREATE OR REPLACE TEMP VIEW recent AS SELECT 1 AS x");
+    assertThatThrownBy(
+            () -> sql(p, "CREATE MATERIALIZED LAKE VIEW silver.r AS SELECT * FROM recent"))
+        .hasMessageContaining("<input>:1:57: error[TEMP_VIEW_SOURCE]: recent is a temporary view")
+        .hasMessageContaining("WITH recent AS (...)");
+    sql(p, "DROP VIEW recent");
+    assertThat(target.deployed(new ObjectId(WS, LH, "silver", "r"))).isEmpty();
 
     sql(p, "DROP MATERIALIZED LAKE VIEW gold.totals");
     assertThat(rows(p, "SHOW MATERIALIZED LAKE VIEWS")).hasSize(1);
