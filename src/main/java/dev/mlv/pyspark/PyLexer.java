@@ -138,7 +138,64 @@ final class PyLexer {
       tokens.add(token(PyToken.Kind.NEWLINE, "", null, pos, line, pos - lineOffset + 1));
     }
     tokens.add(token(PyToken.Kind.END, "", null, pos, line, pos - lineOffset + 1));
+    return indentation(tokens);
+  }
+
+  /**
+   * Python's indentation rules over the logical lines: a line is indented deeper only after one
+   * that ends with ':', such a line must be followed by a deeper one, and a line that dedents must
+   * return to a level an enclosing line started at. What Python would refuse before running any of
+   * the cell, with its words.
+   */
+  static Optional<Failure> indentation(List<PyToken> tokens) {
+    java.util.ArrayDeque<Integer> levels = new java.util.ArrayDeque<>();
+    levels.push(0);
+    PyToken opener = null; // the first token of a line that ended with ':'
+    PyToken last = null;
+    PyToken lineFirst = null;
+    for (PyToken t : tokens) {
+      if (t.kind() == PyToken.Kind.NEWLINE || t.kind() == PyToken.Kind.END) {
+        if (last != null && last.is(":")) {
+          opener = lineFirst;
+        }
+        if (t.kind() == PyToken.Kind.END && opener != null) {
+          return Optional.of(expectedBlock(opener, t));
+        }
+        last = null;
+        continue;
+      }
+      if (t.lineStart()) {
+        lineFirst = t;
+        int indent = t.indent();
+        if (opener != null) {
+          if (indent <= levels.peek()) {
+            return Optional.of(expectedBlock(opener, t));
+          }
+          levels.push(indent);
+          opener = null;
+        } else if (indent > levels.peek()) {
+          return Optional.of(new Failure(t.line(), t.column(), "unexpected indent"));
+        } else {
+          while (indent < levels.peek()) {
+            levels.pop();
+          }
+          if (indent != levels.peek()) {
+            return Optional.of(
+                new Failure(
+                    t.line(), t.column(), "unindent does not match any outer indentation level"));
+          }
+        }
+      }
+      last = t;
+    }
     return Optional.empty();
+  }
+
+  private static Failure expectedBlock(PyToken opener, PyToken at) {
+    return new Failure(
+        at.line(),
+        at.column(),
+        "expected an indented block after the '" + opener.text() + "' on line " + opener.line());
   }
 
   private static boolean isLineBreak(char c) {

@@ -366,6 +366,49 @@ class PySparkReaderTest {
   }
 
   @Test
+  void indentationPythonRefusesIsASyntaxErrorAtTheLine() {
+    String view =
+        """
+        import fmlv
+        @fmlv.materialized_lake_view(name="silver.a")
+        def a():
+        %s
+        """;
+    var unexpected =
+        read("v.py", view.formatted("    df = spark.table(\"bronze.x\")\n        return df"));
+    assertThat(rules(unexpected)).containsExactly("PY_SYNTAX");
+    assertThat(unexpected.diagnostics().get(0).format())
+        .startsWith("v.py:5:9: error[PY_SYNTAX]: unexpected indent");
+    var unindent = read("v.py", view.formatted("    df = spark.table(\"bronze.x\")\n  return df"));
+    assertThat(unindent.diagnostics().get(0).format())
+        .startsWith(
+            "v.py:5:3: error[PY_SYNTAX]: unindent does not match any outer indentation level");
+    var noBody = read("v.py", view.formatted("return spark.table(\"bronze.x\")"));
+    assertThat(noBody.diagnostics().get(0).format())
+        .startsWith(
+            "v.py:4:1: error[PY_SYNTAX]: expected an indented block after the 'def' on line 3");
+    var atEnd = read("v.py", view.formatted("    if True:"));
+    assertThat(atEnd.diagnostics().get(0).format())
+        .contains("error[PY_SYNTAX]: expected an indented block after the 'if' on line 4");
+    // Brackets, continuation lines, comments and one-line compound statements are not lines.
+    var fine =
+        read(
+            "v.py",
+            view.formatted(
+                """
+                    df = spark.table(
+                  "bronze.x")  # an odd indent inside brackets
+                    if df is None: return None
+                    x = {"k":
+                1}
+                    y = 1 + \\
+                  2
+                # a comment at column 1
+                    return df"""));
+    assertThat(fine.diagnostics()).isEmpty();
+  }
+
+  @Test
   void aCheckThatIsNotAnExpressionIsFoundAsInASqlView() {
     var r =
         read(
