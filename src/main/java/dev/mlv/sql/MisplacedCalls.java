@@ -2,7 +2,6 @@ package dev.mlv.sql;
 
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
@@ -28,17 +27,6 @@ final class MisplacedCalls {
    * class.
    */
   record Found(SqlCall call, String what, String sparkError) {}
-
-  private static final Set<String> GENERATORS =
-      Set.of(
-          "explode",
-          "explode_outer",
-          "posexplode",
-          "posexplode_outer",
-          "inline",
-          "inline_outer",
-          "stack",
-          "json_tuple");
 
   private MisplacedCalls() {}
 
@@ -66,7 +54,9 @@ final class MisplacedCalls {
       return Optional.of(
           new Found(call, "aggregate function " + name(call) + clause, aggregateError));
     }
-    if (clause.equals(" in WHERE") && isNamedCall(call) && GENERATORS.contains(name(call))) {
+    if (clause.equals(" in WHERE")
+        && isNamedCall(call)
+        && OutputNames.GENERATORS.contains(name(call))) {
       return Optional.of(
           new Found(
               call, "generator " + name(call) + clause, "UNSUPPORTED_GENERATOR.OUTSIDE_SELECT"));

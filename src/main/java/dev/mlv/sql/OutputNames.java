@@ -33,8 +33,11 @@ public final class OutputNames {
    */
   public record Columns(List<OutputName> names, boolean complete) {}
 
-  /** Functions whose columns Spark names itself (explode's {@code col}, stack's {@code col0}). */
-  private static final Set<String> GENERATORS =
+  /**
+   * Spark's generators: functions whose columns Spark names itself (explode's {@code col}, stack's
+   * {@code col0}), and which only a SELECT list may call.
+   */
+  static final Set<String> GENERATORS =
       Set.of(
           "explode",
           "explode_outer",
