@@ -6,11 +6,7 @@ import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlOrderBy;
-import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
-import org.apache.calcite.sql.SqlWith;
 
 /**
  * Calls Spark's analyzer refuses where they stand, found in the parse tree so that validate reports
@@ -43,7 +39,7 @@ final class MisplacedCalls {
   /** Generators are looked for only in WHERE: GROUP BY has no generator error of its own. */
   private static Optional<Found> first(
       SqlNode node, String clause, String aggregateError, String windowError) {
-    if (!(node instanceof SqlCall call) || isQuery(call)) {
+    if (!(node instanceof SqlCall call) || TableExtractor.isQuery(call)) {
       return Optional.empty();
     }
     if (call.getKind() == SqlKind.OVER) {
@@ -79,7 +75,7 @@ final class MisplacedCalls {
   }
 
   private static Optional<Found> nested(SqlNode node, SqlCall outer) {
-    if (!(node instanceof SqlCall call) || isQuery(call)) {
+    if (!(node instanceof SqlCall call) || TableExtractor.isQuery(call)) {
       return Optional.empty();
     }
     if (call.getKind() == SqlKind.OVER) {
@@ -126,12 +122,5 @@ final class MisplacedCalls {
 
   private static String name(SqlCall call) {
     return SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT);
-  }
-
-  private static boolean isQuery(SqlNode node) {
-    return node instanceof SqlSelect
-        || node instanceof SqlOrderBy
-        || node instanceof SqlWith
-        || (node instanceof SqlCall call && call.getOperator() instanceof SqlSetOperator);
   }
 }

@@ -838,7 +838,7 @@ public final class RefreshAnalyzer {
         for (SqlNode item : list) {
           expressions(item, level, branches, context, ctes);
         }
-      } else if (isQuery(node)) {
+      } else if (TableExtractor.isQuery(node)) {
         if (level != Level.EXPRESSION) {
           add(
               "subquery " + text(node),
@@ -874,13 +874,6 @@ public final class RefreshAnalyzer {
         String fn = id.getSimple().toLowerCase(Locale.ROOT);
         full(text(id), offset(id), "NON_DETERMINISTIC fn=" + fn, "the current time");
       }
-    }
-
-    private static boolean isQuery(SqlNode node) {
-      return node instanceof SqlSelect
-          || node instanceof SqlOrderBy
-          || node instanceof SqlWith
-          || (node instanceof SqlCall call && call.getOperator() instanceof SqlSetOperator);
     }
 
     private static SqlNode unalias(SqlNode item) {
@@ -926,7 +919,9 @@ public final class RefreshAnalyzer {
     }
 
     private static void collectAggregates(SqlNode node, List<String> found) {
-      if (node instanceof SqlCall call && !isQuery(call) && call.getKind() != SqlKind.OVER) {
+      if (node instanceof SqlCall call
+          && !TableExtractor.isQuery(call)
+          && call.getKind() != SqlKind.OVER) {
         if (isAggregate(call)) {
           found.add(
               SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT));
@@ -948,7 +943,7 @@ public final class RefreshAnalyzer {
         }
         return false;
       }
-      if (node instanceof SqlCall call && !isQuery(call)) {
+      if (node instanceof SqlCall call && !TableExtractor.isQuery(call)) {
         if (call.getKind() == SqlKind.OVER) {
           return false;
         }

@@ -1028,12 +1028,18 @@ public final class TableExtractor {
         expression(operand, ctes);
       }
     }
+  }
 
-    private static boolean isQuery(SqlNode node) {
-      return node instanceof SqlSelect
-          || node instanceof SqlOrderBy
-          || node instanceof SqlWith
-          || (node instanceof SqlCall call && call.getOperator() instanceof SqlSetOperator);
-    }
+  /**
+   * Whether a node is a query: a SELECT, WITH, ORDER BY over one, a set operation, or {@code TABLE
+   * t}, which is a query too wherever a subquery may stand ({@code x IN (TABLE t)}).
+   */
+  static boolean isQuery(SqlNode node) {
+    return node instanceof SqlSelect
+        || node instanceof SqlOrderBy
+        || node instanceof SqlWith
+        || (node instanceof SqlCall call
+            && (call.getOperator() instanceof SqlSetOperator
+                || call.getKind() == SqlKind.EXPLICIT_TABLE));
   }
 }

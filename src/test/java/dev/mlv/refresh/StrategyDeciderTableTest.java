@@ -375,6 +375,11 @@ class StrategyDeciderTableTest {
             World.appendTo("a", "b"),
             "full SUBQUERY_TABLE_CHANGED"),
         row(
+            "IN (TABLE t), its table changed",
+            "SELECT k FROM bronze.a WHERE k IN (TABLE bronze.b)",
+            World.appendTo("b"),
+            "full SUBQUERY_TABLE_CHANGED"),
+        row(
             "CTE and subquery in FROM of supported clauses",
             "WITH x AS (SELECT k, v FROM bronze.a WHERE v > 0) SELECT s.k FROM (SELECT k FROM x)"
                 + " s",

@@ -74,6 +74,11 @@ class TableExtractorTest {
     assertThat(facts.features()).contains(QueryFeature.SUBQUERY_EXPRESSION);
     assertThat(facts("SELECT * FROM (SELECT * FROM s2) q").features())
         .doesNotContain(QueryFeature.SUBQUERY_EXPRESSION);
+    // TABLE t is a query wherever a subquery may stand.
+    QueryFacts table =
+        facts("SELECT k FROM a WHERE k IN (TABLE b) OR EXISTS (TABLE c) OR k = (TABLE d)");
+    assertThat(table.tables()).extracting(Name::dotted).containsExactly("a", "b", "c", "d");
+    assertThat(table.features()).contains(QueryFeature.SUBQUERY_EXPRESSION);
   }
 
   @Test
