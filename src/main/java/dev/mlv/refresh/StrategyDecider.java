@@ -58,7 +58,8 @@ public final class StrategyDecider {
   /**
    * What a source's Delta log says: change data feed on, its partition columns, the first commit
    * since the consumed version that did not only append (if any), whether every commit since is
-   * still in the log, and the bytes appended since against the bytes of the whole table.
+   * still in the log, the bytes appended since against the bytes of the whole table, and the
+   * version at which change data feed was turned on when earlier commits since had it off.
    */
   public record SourceLog(
       boolean changeDataFeed,
@@ -66,9 +67,27 @@ public final class StrategyDecider {
       Optional<NonAppend> firstNonAppend,
       boolean historyComplete,
       long appendedBytes,
-      long totalBytes) {
+      long totalBytes,
+      java.util.OptionalLong feedTurnedOnAt) {
     public SourceLog {
       partitionColumns = List.copyOf(partitionColumns);
+    }
+
+    public SourceLog(
+        boolean changeDataFeed,
+        List<String> partitionColumns,
+        Optional<NonAppend> firstNonAppend,
+        boolean historyComplete,
+        long appendedBytes,
+        long totalBytes) {
+      this(
+          changeDataFeed,
+          partitionColumns,
+          firstNonAppend,
+          historyComplete,
+          appendedBytes,
+          totalBytes,
+          java.util.OptionalLong.empty());
     }
   }
 
@@ -218,6 +237,17 @@ public final class StrategyDecider {
             "the commits of "
                 + names.display(id)
                 + " since the last refresh are no longer all in its Delta log");
+      }
+      if (log.feedTurnedOnAt().isPresent()) {
+        long on = log.feedTurnedOnAt().getAsLong();
+        return new Strategy.Full(
+            "CDF_OFF source=" + names.display(id),
+            what
+                + "; change data feed was turned on at version "
+                + on
+                + " of "
+                + names.display(id)
+                + ", so the rows of its commits before that are not in the feed");
       }
       if (log.firstNonAppend().isPresent()) {
         NonAppend n = log.firstNonAppend().get();

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
@@ -46,7 +47,16 @@ final class SourceLogReader implements StrategyDecider.SourceLogs {
             .findFirst()
             .map(c -> new NonAppend(c.version(), c.operation(), c.removedFiles()));
     long appended = commits.stream().mapToLong(CommitInfo::addedBytes).sum();
-    return new SourceLog(cdf, t.partitionColumns(), nonAppend, complete, appended, dataBytes(dir));
+    // apply's own commit that turns the feed on is no rewrite, but the commits before it in the
+    // range wrote no change data: the view cannot read their rows from the feed.
+    OptionalLong turnedOn = OptionalLong.empty();
+    for (int i = 1; i < commits.size(); i++) {
+      if (DeltaState.ENABLE_CDF.equals(commits.get(i).userMetadata())) {
+        turnedOn = OptionalLong.of(commits.get(i).version());
+      }
+    }
+    return new SourceLog(
+        cdf, t.partitionColumns(), nonAppend, complete, appended, dataBytes(dir), turnedOn);
   }
 
   @Override

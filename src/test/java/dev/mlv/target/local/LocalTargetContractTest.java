@@ -110,6 +110,36 @@ class LocalTargetContractTest extends TargetContractTest {
         .anyMatch(d -> d.startsWith("gold.after_ranked full NON_APPEND_COMMIT source=gold.ranked"));
   }
 
+  /**
+   * Rows a source took while its change data feed was off are not in the feed that apply turns on
+   * afterwards: the next refresh rebuilds the view rather than fail reading them (found by QA).
+   */
+  @Test
+  void rowsCommittedBeforeApplyTurnsTheFeedOnAreNotReadFromIt() throws IOException {
+    enableCdf();
+    Project p = applied();
+    sql(p, "ALTER TABLE bronze.orders SET TBLPROPERTIES (delta.enableChangeDataFeed = false)");
+    RunReport rebuilt = target.refresh(p, request(p, false), RunListener.NONE);
+    assertThat(rebuilt.status()).as(describe(rebuilt)).isEqualTo(RunStatus.Completed);
+    loadSource(p, orders(), ORDER_COLUMNS, List.of(row(9, "c", 4.0)), true);
+    var plan = plan(p, false);
+    assertThat(plan.enableCdf()).as(plan.toString()).isNotEmpty();
+    target.apply(p, plan, RunListener.NONE);
+    RunReport run = target.refresh(p, request(p, false), RunListener.NONE);
+    assertThat(run.status()).as(describe(run)).isEqualTo(RunStatus.Completed);
+    assertThat(run.views())
+        .filteredOn(v -> v.id().name().equals("orders_clean"))
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.strategy()).isEqualTo("full");
+              assertThat(v.reason())
+                  .startsWith("CDF_OFF source=bronze.orders")
+                  .contains("change data feed was turned on at version");
+            });
+    assertThat(rows(p, "SELECT id FROM silver.orders_clean WHERE id = 9")).containsExactly("9");
+  }
+
   /** A view that reads no table has nothing new after its first refresh: it is skipped. */
   @Test
   void aViewThatReadsNoTableIsSkippedOnceRefreshed() throws IOException {
