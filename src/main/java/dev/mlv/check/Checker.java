@@ -1,6 +1,7 @@
 package dev.mlv.check;
 
 import dev.mlv.diag.Diagnostic;
+import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.Node;
 import dev.mlv.lineage.NodeKind;
 import dev.mlv.lineage.ObjectId;
@@ -365,6 +366,7 @@ public final class Checker {
   private static void queryRules(
       Project project, ProjectView v, QueryFacts facts, List<Diagnostic> out) {
     undeclaredTables(project, facts, out);
+    lakehouseSchemaClash(project, facts, out);
     if (!(v.definition().body() instanceof ViewBody.Select body)) {
       return;
     }
@@ -457,6 +459,58 @@ public final class Checker {
         at,
         "function '" + fn + "' is not deterministic; the view can never be refreshed incrementally",
         "compute the value upstream, or accept full refreshes");
+  }
+
+  /**
+   * A two-part name {@code s.t} is schema {@code s} of the default lakehouse to mlv and to Fabric's
+   * name rules, but Spark takes a first part that names a catalog for the catalog: when {@code s}
+   * is also a lakehouse of the project, Spark reads table {@code t} of lakehouse {@code s}, and the
+   * view reads something else than its lineage says (or fails).
+   */
+  private static void lakehouseSchemaClash(
+      Project project, QueryFacts facts, List<Diagnostic> out) {
+    NameResolver names = project.names();
+    Set<String> lakehouses = new java.util.TreeSet<>(names.lakehouseWorkspaces().keySet());
+    lakehouses.add(names.lakehouse());
+    project.lineage().nodes().keySet().forEach(id -> lakehouses.add(id.lakehouse()));
+    // The view's own name is not in the list: mlv creates the view by its resolved name.
+    for (Name t : facts.tables()) {
+      if (t.parts().size() != 2
+          || !lakehouses.contains(t.parts().get(0).toLowerCase(Locale.ROOT))) {
+        continue;
+      }
+      ObjectId id = names.resolve(t);
+      String schema = id.schema();
+      out.add(
+          Diagnostic.error(
+              "LAKEHOUSE_SCHEMA_CLASH",
+              t.position(),
+              "'"
+                  + t.text()
+                  + "' names schema "
+                  + schema
+                  + " of lakehouse "
+                  + id.lakehouse()
+                  + ", but "
+                  + schema
+                  + " is also a lakehouse of this project, and Spark reads a first part that"
+                  + " names a lakehouse as the lakehouse: table "
+                  + id.name()
+                  + " of lakehouse "
+                  + schema
+                  + ", without a schema",
+              "write all three parts: "
+                  + id.lakehouse()
+                  + "."
+                  + schema
+                  + "."
+                  + id.name()
+                  + " for this schema, or "
+                  + schema
+                  + ".<schema>."
+                  + id.name()
+                  + " for the other lakehouse"));
+    }
   }
 
   private static void undeclaredTables(Project project, QueryFacts facts, List<Diagnostic> out) {

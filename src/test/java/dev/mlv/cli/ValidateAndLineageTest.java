@@ -664,6 +664,30 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aSchemaNamedLikeALakehouseIsReportedWhereSparkWouldReadTheLakehouse() throws IOException {
+    project(
+        """
+        name: t
+        workspace: ws
+        lakehouse: gold
+        schema: dbo
+        sources: [bronze.dbo.orders, bronze.orders]
+        """,
+        "v.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.v AS\n"
+            + "SELECT o.id FROM gold.bronze.orders o JOIN bronze.orders b ON o.id = b.id\n"
+            + "JOIN bronze.dbo.orders d ON d.id = o.id");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/v.sql:2:44: error[LAKEHOUSE_SCHEMA_CLASH]: 'bronze.orders' names schema bronze"
+                + " of lakehouse gold, but bronze is also a lakehouse of this project")
+        .contains("hint: write all three parts: gold.bronze.orders for this schema")
+        .contains("1 error");
+  }
+
+  @Test
   void localCommandsDoNotNeedTheCredentialsOfAFabricTarget() throws IOException {
     // What mlv init scaffolds, uncommented, in CI where no secret is set.
     project(
