@@ -1075,6 +1075,18 @@ final class ConfigReader {
           "write name, schema.name, lakehouse.schema.name or workspace.lakehouse.schema.name");
       return Optional.empty();
     }
+    Optional<String> dotted = parts.stream().filter(p -> p.contains(".")).findFirst();
+    if (dotted.isPresent()) {
+      // Joined again, `bronze.orders` would read as two parts: schema bronze, table orders.
+      error(
+          "CONFIG_VALUE",
+          node,
+          what + " '" + name + "' has a dot inside the part `" + dotted.get() + "`",
+          "names in mlv are dotted (workspace.lakehouse.schema.table), so a part cannot hold a"
+              + " dot; rename the table, e.g. "
+              + dotted.get().replace('.', '_'));
+      return Optional.empty();
+    }
     return Optional.of(String.join(".", parts));
   }
 

@@ -937,11 +937,16 @@ class ProjectLoaderTest {
                   - {name: s.d, seed: seeds/none.csv}
                   - {name: s.e, format: parquet}
                   - {name: w.l.s.t.x}
+                  - {name: "dbo.`bronze.orders`"}
                 """);
 
     assertThat(where(result))
         .containsExactly(
-            "7:23 CONFIG_VALUE", "9:23 CONFIG_VALUE", "10:17 CONFIG_VALUE", "11:12 CONFIG_VALUE");
+            "7:23 CONFIG_VALUE",
+            "9:23 CONFIG_VALUE",
+            "10:17 CONFIG_VALUE",
+            "11:12 CONFIG_VALUE",
+            "12:12 CONFIG_VALUE");
     List<Diagnostic> d = result.diagnostics();
     assertThat(d.get(0).message()).isEqualTo("cannot tell the format of seed 'seeds/b.txt'");
     assertThat(d.get(1).message()).isEqualTo("seed file 'seeds/none.csv' does not exist");
@@ -949,6 +954,10 @@ class ProjectLoaderTest {
         .isEqualTo("sources[5].format is set but there is no seed to read");
     assertThat(d.get(3).message())
         .isEqualTo("sources[6].name 'w.l.s.t.x' is not a name of 1 to 4 dotted parts");
+    // Joined again, the backticked part would be read as two: schema bronze, table orders.
+    assertThat(d.get(4).message())
+        .isEqualTo(
+            "sources[7].name 'dbo.`bronze.orders`' has a dot inside the part `bronze.orders`");
   }
 
   @Test
