@@ -14,6 +14,7 @@ import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.Strategy;
 import dev.mlv.refresh.ViewRun;
 import dev.mlv.sql.Name;
+import dev.mlv.sql.Places;
 import dev.mlv.sql.QueryFacts;
 import dev.mlv.sql.SqlStatement;
 import dev.mlv.sql.ViewBody;
@@ -133,12 +134,38 @@ final class LocalSql {
           rows.size() > MAX_ROWS ? "(only the first " + MAX_ROWS + " rows are shown)" : null;
       return SqlResult.typed(List.of(cols), out, note);
     } catch (Exception e) { // Spark's AnalysisException is checked, yet thrown undeclared
+      Optional<String> unknown = unknownFunction(e, facts);
+      if (unknown.isPresent()) {
+        throw new MlvException(
+            Diagnostic.error(
+                "SQL_FAILED",
+                Places.call(o.sql(), o.position(), unknown.get()),
+                "[UNRESOLVED_ROUTINE] function '"
+                    + unknown.get()
+                    + "' is not a Spark built-in, and the lakehouse holds no functions",
+                "check the name against Spark's functions (SHOW FUNCTIONS)"),
+            e);
+      }
       Position at = SparkMessages.place(e, o.sql(), o.position()).orElse(o.position());
       throw new MlvException(
           Diagnostic.error(
               "SQL_FAILED", at, SparkMessages.withoutSparkPlace(SparkMessages.firstLine(e)), null),
           e);
     }
+  }
+
+  /**
+   * The function Spark could not find, when it says so only as "Catalog lh does not support
+   * functions" (an unknown name is looked up in the current catalog, a lakehouse): the first call
+   * in the statement that is no Spark built-in.
+   */
+  private static Optional<String> unknownFunction(Exception e, QueryFacts facts) {
+    if (!String.valueOf(e.getMessage()).contains("MISSING_CATALOG_ABILITY.FUNCTIONS")) {
+      return Optional.empty();
+    }
+    return facts.functions().stream()
+        .filter(fn -> !dev.mlv.check.SparkFunctions.isBuiltin(fn))
+        .findFirst();
   }
 
   /**

@@ -409,6 +409,11 @@ class LocalTargetTest {
         .hasMessageContaining("<input>:1:57: error[TEMP_VIEW_SOURCE]: recent is a temporary view")
         .hasMessageContaining("WITH recent AS (...)");
     sql(p, "DROP VIEW recent");
+    // Spark says only that the lakehouse's catalog has no functions; mlv names the function.
+    assertThatThrownBy(() -> sql(p, "SELECT 1 AS a, no_such_fn(2) AS b"))
+        .hasMessageContaining(
+            "<input>:1:16: error[SQL_FAILED]: [UNRESOLVED_ROUTINE] function 'no_such_fn' is not a"
+                + " Spark built-in");
     assertThat(target.deployed(new ObjectId(WS, LH, "silver", "r"))).isEmpty();
 
     sql(p, "DROP MATERIALIZED LAKE VIEW gold.totals");
