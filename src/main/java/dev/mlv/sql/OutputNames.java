@@ -98,8 +98,11 @@ public final class OutputNames {
         complete = false; // Spark names a generator's columns itself: col, pos, col0, ...
       } else if (item instanceof SqlCall call) {
         out.add(new OutputName(derivedName(call), text(sql, item), at));
+      } else if (item instanceof org.apache.calcite.sql.SqlCharStringLiteral literal) {
+        // Spark names a string's column after its value: 'a b' is a column named a b.
+        out.add(new OutputName(literal.getValueAs(String.class), text(sql, item), at));
       } else {
-        complete = false; // a literal: Spark names it after its value, not checked here
+        complete = false; // another literal: Spark names it after its value, not checked here
       }
     }
     return new Columns(out, complete);

@@ -141,7 +141,7 @@ class ValidateAndLineageTest {
         """
         CREATE MATERIALIZED LAKE VIEW gold.sums
         AS SELECT cat, SUM(amt), amt AS `my amt`, -amt AS neg, arr[0], s.f, -1, explode(arr),
-                  CASE WHEN amt > 0 THEN 1 END, CAST(amt AS STRING)
+                  CASE WHEN amt > 0 THEN 1 END, CAST(amt AS STRING), 'a b', 'fine'
         FROM bronze.orders GROUP BY cat, amt, arr, s
         """;
     project(YML, "gold/sums.sql", view);
@@ -154,7 +154,9 @@ class ValidateAndLineageTest {
         .contains("views/gold/sums.sql:2:26: error[COLUMN_NAME]: column name 'my amt'")
         .contains("hint: rename it (for example my_amt)")
         .contains("views/gold/sums.sql:3:11: error[COLUMN_NAME]: the expression CASE WHEN")
-        .contains("invalid: 1 file, 1 view, 3 errors");
+        // Spark names a string's column after its value.
+        .contains("views/gold/sums.sql:3:62: error[COLUMN_NAME]: column name 'a b'")
+        .contains("invalid: 1 file, 1 view, 4 errors");
 
     // Under column mapping Delta stores any name.
     project(
