@@ -34,10 +34,12 @@ import picocli.CommandLine.Spec;
       "Create, replace, rename and drop views so the target matches the project, turn on"
           + " change data feed on sources, then refresh the changed views and everything downstream"
           + " in dependency order. On a Fabric target, then create, update and delete the refresh"
-          + " schedules of mlv.yml (never schedules made elsewhere). With PLANFILE, applies exactly"
-          + " that saved plan, and refuses it when the deployed views or tables, the schedules or"
-          + " the project's definitions changed since it was made (an edit of formatting or"
-          + " comments only is no change, as in plan)."
+          + " schedules of mlv.yml (never schedules made elsewhere). With PLANFILE, applies the"
+          + " changes of that saved plan, and refuses it when the deployed views, the tables that"
+          + " exist and their change data feed, the schedules, the project's definitions or the"
+          + " views' settings in mlv.yml changed since it was made. An edit of formatting or"
+          + " comments only is no change, as in plan: the view is deployed with its file's text"
+          + " as it is now. New rows loaded into a source do not make a plan stale."
     },
     footer = {
       "",
@@ -120,7 +122,7 @@ public final class ApplyCommand implements Callable<Integer> {
         if (!plan.projectFingerprint().equals(Planner.projectFingerprint(project))) {
           throw new MlvException(
               "PLAN_STALE",
-              "the project's definitions changed since "
+              "the project's definitions, or their settings in mlv.yml, changed since "
                   + planFile
                   + " was made; run 'mlv plan'"
                   + " again");
@@ -130,8 +132,8 @@ public final class ApplyCommand implements Callable<Integer> {
               "PLAN_STALE",
               "the deployed views or tables changed since "
                   + planFile
-                  + " was made (a view applied, a source loaded, change data feed turned on or"
-                  + " off); run 'mlv plan' again");
+                  + " was made (a view applied, renamed or dropped, a table created or dropped,"
+                  + " change data feed turned on or off); run 'mlv plan' again");
         }
         if (!plan.hasChanges()) {
           // Said as a fresh plan with no changes says it, rather than printing nothing.

@@ -297,7 +297,14 @@ public final class Planner {
     StringBuilder sb = new StringBuilder();
     new TreeMap<>(project.views())
         .forEach(
-            (id, v) -> sb.append(id).append('=').append(v.definition().fingerprint()).append('\n'));
+            (id, v) ->
+                sb.append(id)
+                    .append('=')
+                    .append(v.definition().fingerprint())
+                    // The settings decide the plan too: change data feed turned on, policy.
+                    .append(' ')
+                    .append(v.settings())
+                    .append('\n'));
     return dev.mlv.sql.Fingerprint.of(sb.toString());
   }
 }

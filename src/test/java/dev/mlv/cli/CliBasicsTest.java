@@ -286,6 +286,24 @@ class CliBasicsTest {
   }
 
   @Test
+  void aSavedPlanIsStaleOnceTheViewsSettingsInMlvYmlChange(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path project = dir.resolve("p");
+    assertThat(CliRun.of("init", project.toString()).exitCode()).isZero();
+    String p = project.toString();
+    String planFile = dir.resolve("plan.json").toString();
+    assertThat(CliRun.of("plan", "-o", planFile, "-p", p).exitCode()).isZero();
+    // The plan turns change data feed on for the views' sources; this setting says not to.
+    java.nio.file.Path yml = project.resolve("mlv.yml");
+    java.nio.file.Files.writeString(
+        yml, java.nio.file.Files.readString(yml) + "defaults:\n  enable_cdf: false\n");
+    CliRun stale = CliRun.of("apply", planFile, "--auto-approve", "-p", p);
+    assertThat(stale.exitCode()).as(stale.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(stale.err())
+        .contains("error[PLAN_STALE]: the project's definitions, or their settings in mlv.yml,");
+  }
+
+  @Test
   void applyWithStdinClosedPutsTheErrorOnALineOfItsOwn(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
     String p = dir.resolve("p").toString();
