@@ -132,9 +132,7 @@ final class FileReader {
    */
   Dataset<Row> read(Group group, String pathPrefix) {
     String[] paths =
-        group.files().stream()
-            .map(f -> folder.resolve(f.path()).toAbsolutePath().toString())
-            .toArray(String[]::new);
+        group.files().stream().map(f -> literal(folder.resolve(f.path()))).toArray(String[]::new);
     Dataset<Row> data;
     if (source.format() == FileSource.Format.CSV) {
       data =
@@ -332,6 +330,23 @@ final class FileReader {
   }
 
   private StructType sparkParquetSchema(SourceFile f) {
-    return spark.read().parquet(folder.resolve(f.path()).toAbsolutePath().toString()).schema();
+    return spark.read().parquet(literal(folder.resolve(f.path()))).schema();
+  }
+
+  /**
+   * A listed file's path as Spark must be given it: Spark expands a path with any of {@code
+   * []{}*?\} as a glob, so {@code [x].csv} would read {@code x.csv} instead and {@code c{1,2}.csv}
+   * two files that may not exist; escaped, each character is itself.
+   */
+  static String literal(Path file) {
+    String path = file.toAbsolutePath().toString();
+    StringBuilder out = new StringBuilder(path.length());
+    for (char c : path.toCharArray()) {
+      if ("[]{}*?\\".indexOf(c) >= 0) {
+        out.append('\\');
+      }
+      out.append(c);
+    }
+    return out.toString();
   }
 }

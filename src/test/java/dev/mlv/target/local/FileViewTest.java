@@ -235,6 +235,19 @@ class FileViewTest {
   // ---- paths ----
 
   @Test
+  void fileNamesWithGlobCharactersAreReadAsTheyAreNamed() throws IOException {
+    drop("[x].csv", "id,name\n6,bracket\n");
+    drop("x.csv", "id,name\n7,plain\n");
+    drop("c{1,2}.csv", "id,name\n8,braces\n");
+    drop("q?.csv", "id,name\n9,question\n");
+    Project p = fileView("'header' = 'true'", "'refresh_mode' = 'MIRROR'");
+    ViewRun created = apply(p);
+    assertThat(created.error()).isEmpty();
+    assertThat(rows("id, name"))
+        .containsExactlyInAnyOrder("6|bracket", "7|plain", "8|braces", "9|question");
+  }
+
+  @Test
   void quotedLineBreaksAndDoubledQuotesAreOneFieldAndALatin1FileFailsTheRefresh()
       throws IOException {
     drop(
