@@ -47,8 +47,9 @@ public final class Checker {
 
   public static List<Diagnostic> check(Project project) {
     List<Diagnostic> out = new ArrayList<>();
+    Set<String> lakehouses = lakehouses(project);
     for (ProjectView v : project.views().values()) {
-      out.addAll(checkView(project, v));
+      out.addAll(checkView(project, v, lakehouses));
     }
     for (SqlStatement st : project.otherStatements()) {
       otherStatement(project, st, out);
@@ -63,6 +64,12 @@ public final class Checker {
    * sql}, the shell), which Fabric would refuse alike.
    */
   public static List<Diagnostic> checkView(Project project, ProjectView v) {
+    return checkView(project, v, lakehouses(project));
+  }
+
+  /** {@code lakehouses}: those of the project, found once for all its views. */
+  private static List<Diagnostic> checkView(
+      Project project, ProjectView v, Set<String> lakehouses) {
     List<Diagnostic> out = new ArrayList<>();
     {
       ViewDefinition d = v.definition();
@@ -87,7 +94,7 @@ public final class Checker {
       if (d.body() instanceof ViewBody.Files f) {
         fileView(d, f, out);
       }
-      v.facts().ifPresent(f -> queryRules(project, v, f, out));
+      v.facts().ifPresent(f -> queryRules(project, v, f, lakehouses, out));
     }
     return out;
   }
@@ -364,9 +371,13 @@ public final class Checker {
   }
 
   private static void queryRules(
-      Project project, ProjectView v, QueryFacts facts, List<Diagnostic> out) {
+      Project project,
+      ProjectView v,
+      QueryFacts facts,
+      Set<String> lakehouses,
+      List<Diagnostic> out) {
     undeclaredTables(project, facts, out);
-    lakehouseSchemaClash(project, facts, out);
+    lakehouseSchemaClash(project, facts, lakehouses, out);
     if (!(v.definition().body() instanceof ViewBody.Select body)) {
       return;
     }
@@ -468,11 +479,8 @@ public final class Checker {
    * view reads something else than its lineage says (or fails).
    */
   private static void lakehouseSchemaClash(
-      Project project, QueryFacts facts, List<Diagnostic> out) {
+      Project project, QueryFacts facts, Set<String> lakehouses, List<Diagnostic> out) {
     NameResolver names = project.names();
-    Set<String> lakehouses = new java.util.TreeSet<>(names.lakehouseWorkspaces().keySet());
-    lakehouses.add(names.lakehouse());
-    project.lineage().nodes().keySet().forEach(id -> lakehouses.add(id.lakehouse()));
     // The view's own name is not in the list: mlv creates the view by its resolved name.
     for (Name t : facts.tables()) {
       if (t.parts().size() != 2
@@ -511,6 +519,15 @@ public final class Checker {
                   + id.name()
                   + " for the other lakehouse"));
     }
+  }
+
+  /** The lakehouses the project knows: its own, those under lakehouses:, those a name mentions. */
+  private static Set<String> lakehouses(Project project) {
+    NameResolver names = project.names();
+    Set<String> lakehouses = new HashSet<>(names.lakehouseWorkspaces().keySet());
+    lakehouses.add(names.lakehouse());
+    project.lineage().nodes().keySet().forEach(id -> lakehouses.add(id.lakehouse()));
+    return lakehouses;
   }
 
   private static void undeclaredTables(Project project, QueryFacts facts, List<Diagnostic> out) {

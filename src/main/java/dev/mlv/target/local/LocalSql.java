@@ -1,6 +1,7 @@
 package dev.mlv.target.local;
 
 import dev.mlv.check.Checker;
+import dev.mlv.check.SparkFunctions;
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.diag.MlvException;
@@ -163,9 +164,7 @@ final class LocalSql {
     if (!String.valueOf(e.getMessage()).contains("MISSING_CATALOG_ABILITY.FUNCTIONS")) {
       return Optional.empty();
     }
-    return facts.functions().stream()
-        .filter(fn -> !dev.mlv.check.SparkFunctions.isBuiltin(fn))
-        .findFirst();
+    return facts.functions().stream().filter(fn -> !SparkFunctions.isBuiltin(fn)).findFirst();
   }
 
   /**
