@@ -1,28 +1,103 @@
 package dev.mlv.sql;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * SQL that Calcite's Babel parser accepts from other dialects but Spark 4.1 (Fabric Runtime 2.0)
- * rejects. Calcite is mlv's first parser, so without this check such a view passes {@code mlv
- * validate} and fails only when {@code apply} runs it. Found on tokens, so strings, quoted names
- * and comments never match.
+ * rejects: syntax it cannot parse, type names it does not have, and calls of Calcite's own
+ * operators (ROW, JSON_VALUE) that Spark parses as functions it does not have. Calcite is mlv's
+ * first parser, so without this check such a view passes {@code mlv validate} and fails only when
+ * {@code apply} runs it. Found on tokens, so strings, quoted names and comments never match.
  */
 final class ForeignSyntax {
 
-  /** One construct Spark does not parse: where it starts, what it is, and the Spark spelling. */
-  record Finding(int offset, String construct, String hint) {}
+  /**
+   * One construct Spark refuses: where it starts, what it is, why Spark refuses it (the end of "...
+   * is not Spark SQL: Spark 4.1 (Fabric Runtime 2.0) ...") and the Spark spelling.
+   */
+  record Finding(int offset, String construct, String refusal, String hint) {
+
+    /**
+     * Whether Spark's parser reads it (as a call of a function Spark does not have), so it fails
+     * only when the view runs, and a SELECT Spark's parser read may still hold it.
+     */
+    boolean sparkParses() {
+      return refusal.startsWith(NO_FUNCTION);
+    }
+  }
+
+  private static final String CANNOT_PARSE = "cannot parse it";
+
+  private static final String NO_FUNCTION = "has no function ";
 
   private static final Set<String> COMPARISONS = Set.of("=", "<>", "!=", "<", ">", "<=", ">=");
 
+  /** Words that start a join; Spark takes none of them after a LATERAL VIEW clause. */
+  private static final Set<String> JOIN_WORDS =
+      Set.of("JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "SEMI", "ANTI");
+
+  /**
+   * Calcite's own JSON operators, which it parses as syntax (so the UDF rule never sees a call),
+   * and the Spark functions that do their work. Spark has no function of these names.
+   */
+  private static final Map<String, String> JSON_OPERATORS =
+      Map.of(
+          "JSON_VALUE",
+              "write get_json_object(json, path), or from_json(json, schema) for typed values",
+          "JSON_QUERY",
+              "write get_json_object(json, path): it returns objects and arrays as JSON text",
+          "JSON_EXISTS", "write get_json_object(json, path) IS NOT NULL",
+          "JSON_OBJECT", "write to_json(named_struct('key', value, ...))",
+          "JSON_ARRAY", "write to_json(array(...))",
+          "JSON_OBJECTAGG", "write to_json(map_from_entries(collect_list(struct(key, value))))",
+          "JSON_ARRAYAGG", "write to_json(collect_list(value))");
+
+  /**
+   * Type names of other dialects that Calcite takes as a user-defined type and Spark refuses as
+   * UNSUPPORTED_DATATYPE (each measured), with the Spark type to write.
+   */
+  private static final Map<String, String> FOREIGN_TYPES =
+      Map.ofEntries(
+          Map.entry("TEXT", "STRING"),
+          Map.entry("TINYTEXT", "STRING"),
+          Map.entry("CLOB", "STRING"),
+          Map.entry("NVARCHAR", "STRING"),
+          Map.entry("NCHAR", "STRING"),
+          Map.entry("VARCHAR2", "STRING"),
+          Map.entry("UUID", "STRING"),
+          Map.entry("JSON", "STRING"),
+          Map.entry("INT4", "INT"),
+          Map.entry("INT8", "BIGINT"),
+          Map.entry("FLOAT8", "DOUBLE"),
+          Map.entry("BOOL", "BOOLEAN"),
+          Map.entry("BYTEA", "BINARY"),
+          Map.entry("BLOB", "BINARY"),
+          Map.entry("VARBINARY", "BINARY"),
+          Map.entry("MONEY", "DECIMAL(p, s)"),
+          Map.entry("NUMBER", "DECIMAL(p, s)"),
+          Map.entry("DATETIME", "TIMESTAMP"));
+
   private ForeignSyntax() {}
 
-  /** The first construct of a SELECT, given as its tokens, that Spark would refuse to parse. */
+  /** The first construct of a SELECT, given as its tokens, that Spark would refuse. */
   static Optional<Finding> find(List<SqlToken> t) {
+    return first(t, f -> true);
+  }
+
+  /** The first construct Spark's parser reads as a call but Spark cannot run: ROW(a, b). */
+  static Optional<Finding> findCall(List<SqlToken> t) {
+    return first(t, Finding::sparkParses);
+  }
+
+  private static Optional<Finding> first(List<SqlToken> t, Predicate<Finding> which) {
     for (int i = 0; i < t.size(); i++) {
-      Optional<Finding> f = at(t, i);
+      Optional<Finding> f = at(t, i).filter(which);
       if (f.isPresent()) {
         return f;
       }
@@ -105,7 +180,244 @@ final class ForeignSyntax {
     if (token.isWord("TABLESAMPLE") && (word(t, i + 1, "SYSTEM") || word(t, i + 1, "BERNOULLI"))) {
       return found(at, "TABLESAMPLE " + t.get(i + 1).upper(), "write TABLESAMPLE (n PERCENT)");
     }
+    // A map column called map is subscripted map['k']; the constructor always has a pair.
+    if (token.isWord("MAP") && symbol(t, i + 1, "[") && commaInside(t, i + 1)) {
+      return found(at, "MAP[...]", "write map(key, value, ...)");
+    }
+    if (token.isWord("MULTISET") && symbol(t, i + 1, "[")) {
+      return found(at, "MULTISET[...]", "write array(...)");
+    }
+    // "x BETWEEN symmetric AND 5" compares with a column called symmetric.
+    if (token.isWord("BETWEEN")
+        && (word(t, i + 1, "SYMMETRIC") || word(t, i + 1, "ASYMMETRIC"))
+        && !word(t, i + 2, "AND")) {
+      return t.get(i + 1).isWord("SYMMETRIC")
+          ? found(at, "BETWEEN SYMMETRIC", "write x BETWEEN least(a, b) AND greatest(a, b)")
+          : found(at, "BETWEEN ASYMMETRIC", "leave out ASYMMETRIC: Spark's BETWEEN is asymmetric");
+    }
+    if ((token.isWord("CAST") || token.isWord("TRY_CAST")) && symbol(t, i + 1, "(")) {
+      int as = topLevelWord(t, i + 1, "AS");
+      if (as > 0) {
+        return type(t, as + 1);
+      }
+    }
+    if (token.isSymbol("::")) {
+      return type(t, i + 1);
+    }
+    if ((token.isWord("CEIL") || token.isWord("CEILING") || token.isWord("FLOOR"))
+        && symbol(t, i + 1, "(")
+        && topLevelWord(t, i + 1, "TO") > 0
+        && topLevelWord(t, i + 1, "INTERVAL") < 0) {
+      int to = topLevelWord(t, i + 1, "TO");
+      String unit = kind(t, to + 1, SqlToken.Kind.WORD) ? t.get(to + 1).upper() : "MONTH";
+      String trunc = "date_trunc('" + unit + "', x)";
+      return found(
+          at,
+          token.upper() + "(x TO " + unit + ")",
+          token.isWord("FLOOR")
+              ? "write " + trunc
+              : "write "
+                  + trunc
+                  + ", plus one "
+                  + unit.toLowerCase(Locale.ROOT)
+                  + " where x is past it");
+    }
+    if (token.isWord("UNIQUE")
+        && symbol(t, i + 1, "(")
+        && (word(t, i + 2, "SELECT") || word(t, i + 2, "WITH"))) {
+      return found(
+          at,
+          "UNIQUE (subquery)",
+          "write NOT EXISTS (SELECT ... GROUP BY the columns HAVING count(*) > 1)");
+    }
+    if (token.isWord("IN")
+        && symbol(t, i + 1, "(")
+        && word(t, i + 2, "VALUES")
+        && symbol(t, i + 3, "(")) {
+      return call(
+          at,
+          "IN (VALUES ...)",
+          "values: it reads VALUES (...) there as a call",
+          "write IN ('a', 'b'), or IN (SELECT * FROM VALUES ('a'), ('b'))");
+    }
+    if (token.isSymbol("*")
+        && word(t, i + 1, "EXCLUDE")
+        && symbol(t, i + 2, "(")
+        && (word(t, i - 1, "SELECT")
+            || word(t, i - 1, "DISTINCT")
+            || word(t, i - 1, "ALL")
+            || symbol(t, i - 1, ",")
+            || symbol(t, i - 1, "."))) {
+      return found(at, "* EXCLUDE (...)", "write * EXCEPT (...), or list the columns");
+    }
+    if (token.isWord("ROW") && symbol(t, i + 1, "(") && !symbol(t, i - 1, ".")) {
+      return call(
+          at,
+          "ROW(...)",
+          "row",
+          "write struct(a, b), or named_struct('a', a, 'b', b) to name the fields");
+    }
+    if (token.kind() == SqlToken.Kind.WORD
+        && JSON_OPERATORS.containsKey(token.upper())
+        && symbol(t, i + 1, "(")
+        && !symbol(t, i - 1, ".")) {
+      return call(
+          at,
+          token.upper() + "(...)",
+          token.text().toLowerCase(Locale.ROOT),
+          JSON_OPERATORS.get(token.upper()));
+    }
+    if (token.isWord("IS")
+        && (word(t, i + 1, "JSON") || (word(t, i + 1, "NOT") && word(t, i + 2, "JSON")))) {
+      return found(
+          at,
+          "IS " + (word(t, i + 1, "NOT") ? "NOT " : "") + "JSON",
+          "write get_json_object(x, '$') IS NOT NULL");
+    }
+    return joinAfterLateralView(t, i);
+  }
+
+  /**
+   * A type name at {@code i} (after {@code CAST(x AS} or {@code ::}) that Calcite takes and Spark
+   * refuses. A column called text elsewhere is never at such a place.
+   */
+  private static Optional<Finding> type(List<SqlToken> t, int i) {
+    if (!kind(t, i, SqlToken.Kind.WORD)) {
+      return Optional.empty();
+    }
+    SqlToken type = t.get(i);
+    String name = type.upper();
+    int at = type.start();
+    boolean character = name.equals("VARCHAR") || name.equals("CHAR") || name.equals("CHARACTER");
+    if (character && word(t, i + 1, "VARYING")) {
+      return found(at, name + " VARYING", "write VARCHAR(n), or STRING");
+    }
+    if (character && !symbol(t, i + 1, "(")) {
+      return Optional.of(
+          new Finding(
+              at,
+              name + " without a length",
+              "refuses it (DATATYPE_MISSING_SIZE)",
+              "write STRING, or " + (name.equals("VARCHAR") ? "VARCHAR" : "CHAR") + "(n)"));
+    }
+    if (name.equals("DOUBLE") && word(t, i + 1, "PRECISION")) {
+      return found(at, "DOUBLE PRECISION", "write DOUBLE");
+    }
+    if (name.equals("TIMESTAMP") && symbol(t, i + 1, "(")) {
+      return found(at, "TIMESTAMP(p)", "write TIMESTAMP: Spark's timestamps keep microseconds");
+    }
+    if (name.equals("TIMESTAMP") && word(t, i + 1, "WITH")) {
+      return found(
+          at,
+          "TIMESTAMP WITH ... TIME ZONE",
+          "write TIMESTAMP (in the session time zone), or TIMESTAMP_NTZ");
+    }
+    if ((name.equals("BINARY") || name.equals("FLOAT")) && symbol(t, i + 1, "(")) {
+      return Optional.of(
+          new Finding(
+              at,
+              name + "(n)",
+              "refuses it (UNSUPPORTED_DATATYPE)",
+              name.equals("BINARY") ? "write BINARY" : "write FLOAT or DOUBLE"));
+    }
+    int end = symbol(t, i + 1, "(") ? close(t, i + 1) + 1 : i + 1;
+    if (end > 0 && (word(t, end, "ARRAY") || word(t, end, "MULTISET"))) {
+      return found(
+          t.get(end).start(),
+          "the type suffix " + t.get(end).upper(),
+          "write ARRAY<"
+              + t.subList(i, end).stream().map(SqlToken::text).collect(Collectors.joining())
+              + ">");
+    }
+    if (FOREIGN_TYPES.containsKey(name)) {
+      return Optional.of(
+          new Finding(
+              at,
+              "the type " + name,
+              "refuses it (UNSUPPORTED_DATATYPE)",
+              "write " + FOREIGN_TYPES.get(name)));
+    }
     return Optional.empty();
+  }
+
+  /**
+   * A join after {@code LATERAL VIEW gen(...) alias AS col, ...}: Spark's FROM takes its joins
+   * first and its lateral views after them, so it stops at the JOIN.
+   */
+  private static Optional<Finding> joinAfterLateralView(List<SqlToken> t, int i) {
+    if (!word(t, i, "LATERAL") || !word(t, i + 1, "VIEW")) {
+      return Optional.empty();
+    }
+    int j = word(t, i + 2, "OUTER") ? i + 3 : i + 2;
+    while (j < t.size() && (t.get(j).isIdentifier() || t.get(j).isSymbol("."))) {
+      j++;
+    }
+    int close = symbol(t, j, "(") ? close(t, j) : -1;
+    if (close < 0) {
+      return Optional.empty();
+    }
+    int k = close + 1;
+    while (k < t.size()
+        && (t.get(k).isWord("AS")
+            || t.get(k).isSymbol(",")
+            || t.get(k).isIdentifier()
+                && !SparkSyntaxRewriter.CLAUSE_WORDS.contains(t.get(k).upper()))) {
+      k++;
+    }
+    if (kind(t, k, SqlToken.Kind.WORD) && JOIN_WORDS.contains(t.get(k).upper())) {
+      return found(
+          t.get(k).start(),
+          "a JOIN after LATERAL VIEW",
+          "put the JOIN before LATERAL VIEW: Spark applies the lateral views after all the joins");
+    }
+    return Optional.empty();
+  }
+
+  /** The index of the parenthesis that closes the one at {@code open}, or -1. */
+  private static int close(List<SqlToken> t, int open) {
+    int depth = 0;
+    for (int j = open; j < t.size(); j++) {
+      if (t.get(j).isSymbol("(")) {
+        depth++;
+      } else if (t.get(j).isSymbol(")") && --depth == 0) {
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  /** The first {@code word} directly inside the parentheses opened at {@code open}, or -1. */
+  private static int topLevelWord(List<SqlToken> t, int open, String word) {
+    int depth = 0;
+    for (int j = open; j < t.size(); j++) {
+      SqlToken u = t.get(j);
+      if (u.isSymbol("(")) {
+        depth++;
+      } else if (u.isSymbol(")") && --depth == 0) {
+        return -1;
+      } else if (depth == 1 && u.isWord(word)) {
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether the brackets opened at {@code open} hold a comma of their own. */
+  private static boolean commaInside(List<SqlToken> t, int open) {
+    int depth = 0;
+    for (int j = open; j < t.size(); j++) {
+      SqlToken u = t.get(j);
+      if (u.isSymbol("[") || u.isSymbol("(")) {
+        depth++;
+      } else if (u.isSymbol("]") || u.isSymbol(")")) {
+        if (--depth == 0) {
+          return false;
+        }
+      } else if (depth == 1 && u.isSymbol(",")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -135,7 +447,13 @@ final class ForeignSyntax {
   }
 
   private static Optional<Finding> found(int offset, String construct, String hint) {
-    return Optional.of(new Finding(offset, construct, hint));
+    return Optional.of(new Finding(offset, construct, CANNOT_PARSE, hint));
+  }
+
+  /** Spark parses it as a call of {@code function}, which it does not have. */
+  private static Optional<Finding> call(
+      int offset, String construct, String function, String hint) {
+    return Optional.of(new Finding(offset, construct, NO_FUNCTION + function, hint));
   }
 
   private static boolean word(List<SqlToken> t, int i, String word) {

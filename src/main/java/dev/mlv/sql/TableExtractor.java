@@ -334,7 +334,9 @@ public final class TableExtractor {
     } catch (SqlParseException calciteError) {
       SparkFallbackParser.Outcome spark = Fallback.PARSER.read(selectSql, start);
       if (spark.facts().isPresent()) {
-        return spark.facts().get();
+        // Spark's parser reads ROW(a, b) as a call; only running it fails.
+        Optional<ForeignSyntax.Finding> call = ForeignSyntax.findCall(rewritten.tokens());
+        return call.isPresent() ? notSpark(selectSql, start, call.get()) : spark.facts().get();
       }
       if (calciteError.getCause() instanceof StackOverflowError) {
         // Calcite gave up without a position or a reason: Spark's parser tells a statement it
@@ -405,7 +407,8 @@ public final class TableExtractor {
             NOT_SPARK_RULE,
             start.advance(sql, finding.offset()),
             finding.construct()
-                + " is not Spark SQL: Spark 4.1 (Fabric Runtime 2.0) cannot parse it",
+                + " is not Spark SQL: Spark 4.1 (Fabric Runtime 2.0) "
+                + finding.refusal(),
             finding.hint());
     return new QueryFacts(List.of(), Set.of(), Set.of(), false, List.of(diagnostic));
   }

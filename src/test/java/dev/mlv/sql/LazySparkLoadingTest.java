@@ -61,8 +61,8 @@ class LazySparkLoadingTest {
   void calciteExtractionLoadsNoSparkClass() throws Exception {
     RecordingLoader loader =
         run(
-            "SELECT o.id, explode_outer(o.items) FROM orders o LATERAL VIEW explode(tags) t AS tag"
-                + " LEFT ANTI JOIN returns r ON o.id = r.id DISTRIBUTE BY o.id");
+            "SELECT o.id, explode_outer(o.items) FROM orders o LEFT ANTI JOIN returns r"
+                + " ON o.id = r.id LATERAL VIEW explode(tags) t AS tag DISTRIBUTE BY o.id");
     assertThat(loader.requested).contains(TableExtractor.class.getName());
     assertThat(loader.loadedSpark()).isFalse();
   }
