@@ -1,5 +1,6 @@
 package dev.mlv.refresh;
 
+import dev.mlv.diag.EngineMessage;
 import dev.mlv.lineage.LineageGraph;
 import dev.mlv.lineage.ObjectId;
 import java.time.Instant;
@@ -97,8 +98,7 @@ public final class DagWalker {
     try {
       return task.apply(id);
     } catch (Exception e) { // checked exceptions too: Spark throws them undeclared
-      String m =
-          e.getMessage() == null ? "" : e.getMessage().strip().lines().findFirst().orElse("");
+      String m = e.getMessage() == null ? "" : EngineMessage.explanation(e.getMessage());
       return new ViewRun(
           id,
           ViewStatus.Failed,

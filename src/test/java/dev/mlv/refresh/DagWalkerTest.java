@@ -43,7 +43,7 @@ class DagWalkerTest {
             view -> {
               if (view.equals(a)) {
                 // As Spark does: a checked exception nobody declared.
-                sneaky(new Exception("boom in the writer"));
+                sneaky(new Exception("boom in the writer\nof part 0"));
               }
               return new ViewRun(
                   view, ViewStatus.Completed, "full", "FULL", 1, 0, Map.of(), 1, Optional.empty());
@@ -52,7 +52,7 @@ class DagWalkerTest {
     Map<ObjectId, ViewRun> byId = runs.stream().collect(Collectors.toMap(ViewRun::id, r -> r));
     assertThat(byId.get(a).status()).isEqualTo(ViewStatus.Failed);
     assertThat(byId.get(a).reason()).isEqualTo("INTERNAL_ERROR");
-    assertThat(byId.get(a).error()).get().asString().contains("boom in the writer");
+    assertThat(byId.get(a).error()).get().asString().contains("boom in the writer of part 0");
     assertThat(byId.get(b).status()).isEqualTo(ViewStatus.Skipped);
     assertThat(byId.get(c).status()).isEqualTo(ViewStatus.Completed);
   }

@@ -301,7 +301,7 @@ final class FileIngestor {
     } catch (Exception e) {
       throw new MlvException(
           ViewMaterializer.REFRESH_FAILED,
-          "refresh of " + display + " failed: " + SparkMessages.firstLine(e),
+          "refresh of " + display + " failed: " + SparkMessages.explanation(e),
           e);
     }
     OptionalLong version = Warehouse.latestCommit(table);

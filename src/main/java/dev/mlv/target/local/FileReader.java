@@ -324,7 +324,7 @@ final class FileReader {
     } catch (IOException | RuntimeException e) {
       throw new MlvException(
           FileSource.RULE,
-          "cannot read the Parquet footer of " + name + ": " + SparkMessages.firstLine(e),
+          "cannot read the Parquet footer of " + name + ": " + SparkMessages.explanation(e),
           e);
     }
   }

@@ -137,7 +137,7 @@ final class IncrementalMaterializer {
       MlvException failure =
           new MlvException(
               ViewMaterializer.REFRESH_FAILED,
-              "incremental refresh failed: " + SparkMessages.firstLine(e),
+              "incremental refresh failed: " + SparkMessages.explanation(e),
               e);
       return LocalTarget.failed(id, strategy.label(), reason, LocalTarget.placed(failure, def), t0);
     } finally {
@@ -278,8 +278,7 @@ final class IncrementalMaterializer {
       rows.schema();
       return rows;
     } catch (Exception e) { // AnalysisException is checked in Java's eyes, thrown unchecked
-      String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      throw new RewriteFailed(SparkMessages.firstLine(m), e);
+      throw new RewriteFailed(SparkMessages.explanation(e), e);
     }
   }
 

@@ -92,7 +92,7 @@ final class LocalSql {
             Diagnostic.error(
                 "SQL_PARSE",
                 at,
-                SparkMessages.withoutSparkPlace(SparkMessages.firstLine(e)),
+                SparkMessages.withoutSparkPlace(SparkMessages.explanation(e)),
                 "no statement was run: the statements run one by one and each commits, so all are"
                     + " checked first"),
             e);
@@ -150,7 +150,10 @@ final class LocalSql {
       Position at = SparkMessages.place(e, o.sql(), o.position()).orElse(o.position());
       throw new MlvException(
           Diagnostic.error(
-              "SQL_FAILED", at, SparkMessages.withoutSparkPlace(SparkMessages.firstLine(e)), null),
+              "SQL_FAILED",
+              at,
+              SparkMessages.withoutSparkPlace(SparkMessages.explanation(e)),
+              null),
           e);
     }
   }

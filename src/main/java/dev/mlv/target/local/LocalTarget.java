@@ -473,12 +473,11 @@ public final class LocalTarget implements Target {
     try {
       history.record(report, spark);
     } catch (Exception e) {
-      String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
       listener.message(
           "warning: run "
               + report.id()
               + " could not be written to mlv_history.runs ("
-              + SparkMessages.firstLine(m)
+              + SparkMessages.explanation(e)
               + "); it is kept in .mlv/runs/pending and written by the next run");
       history.record(report, Optional.empty());
     }
@@ -501,7 +500,7 @@ public final class LocalTarget implements Target {
                   : "refresh of "
                       + project.names().display(id)
                       + " failed: "
-                      + SparkMessages.firstLine(e),
+                      + SparkMessages.explanation(e),
               t0);
       listener.viewFinished(failed);
       return failed;
@@ -765,7 +764,7 @@ public final class LocalTarget implements Target {
               ? m
               : new MlvException(
                   ViewMaterializer.REFRESH_FAILED,
-                  "refresh failed: " + SparkMessages.firstLine(e),
+                  "refresh failed: " + SparkMessages.explanation(e),
                   e);
       return failed(id, strategy.label(), reason, placed(failure, def), t0);
     }

@@ -129,7 +129,7 @@ final class QuarantineStore {
                   + "), but the rows its DROP rules removed could not be written to "
                   + table
                   + ": "
-                  + SparkMessages.firstLine(e),
+                  + SparkMessages.explanation(e),
               "fix the cause and run 'mlv refresh --full' on the view to record its dropped rows"),
           e);
     }
@@ -309,7 +309,7 @@ final class QuarantineStore {
       // The run is recorded; stale quarantined rows are pruned by the next run instead.
       listener.message(
           "warning: quarantine tables could not be pruned ("
-              + SparkMessages.firstLine(e)
+              + SparkMessages.explanation(e)
               + "); the next run tries again");
     }
   }

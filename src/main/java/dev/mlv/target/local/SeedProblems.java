@@ -189,7 +189,7 @@ final class SeedProblems {
       }
     }
     String said =
-        SparkMessages.firstLine(e)
+        SparkMessages.explanation(e)
             .replaceAll("^\\[[A-Z_.]+\\]\\s*", "")
             .replaceAll("\\s*SQLSTATE: \\w+\\s*$", "");
     return new MlvException(

@@ -1,5 +1,6 @@
 package dev.mlv.target.local;
 
+import dev.mlv.diag.EngineMessage;
 import dev.mlv.diag.Position;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,19 +10,20 @@ import java.util.regex.Pattern;
 import org.apache.spark.QueryContext;
 import org.apache.spark.QueryContextType;
 import org.apache.spark.SparkThrowable;
+import org.apache.spark.sql.AnalysisException;
 
 /**
- * The one line of a Spark, Delta or Hadoop error that mlv shows: its first line with text. Spark 4
- * starts some messages with a line break ({@code PARSE_SYNTAX_ERROR}), so "the first line" alone
- * would print nothing.
+ * What mlv shows of a Spark, Delta or Hadoop error: the explanation of the exception that says what
+ * went wrong, as one paragraph ({@link EngineMessage}), and where in a view's file it is.
  */
 final class SparkMessages {
   private SparkMessages() {}
 
-  static String firstLine(Throwable e) {
+  static String explanation(Throwable e) {
     Throwable t = telling(e);
-    String m = t.getMessage();
-    return m == null || m.isBlank() ? t.getClass().getSimpleName() : firstLine(m);
+    // An analysis error's simple message is its message without the logical plan under it.
+    String m = t instanceof AnalysisException a ? a.getSimpleMessage() : t.getMessage();
+    return m == null || m.isBlank() ? t.getClass().getSimpleName() : EngineMessage.explanation(m);
   }
 
   /** Spark's wrappers around a task's failure; what failed is in their cause. */
@@ -53,6 +55,10 @@ final class SparkMessages {
             || m.startsWith("Exception thrown in awaitResult"));
   }
 
+  /**
+   * The first line with text of a message that is matched line by line (a CSV record, a Delta
+   * Kernel error): Spark 4 starts some messages with a line break.
+   */
   static String firstLine(String message) {
     return message
         .lines()
@@ -80,7 +86,7 @@ final class SparkMessages {
         return Optional.of(start.advance(sql, c.startIndex()));
       }
     }
-    Matcher m = SPARK_PLACE.matcher(firstLine(e));
+    Matcher m = SPARK_PLACE.matcher(explanation(e));
     if (!m.find()) {
       return Optional.empty();
     }

@@ -267,7 +267,7 @@ public final class ViewMaterializer {
                 c.position(),
                 failedConstraint(view, c)
                     + " cannot be evaluated: "
-                    + SparkMessages.withoutSparkPlace(SparkMessages.firstLine(e)),
+                    + SparkMessages.withoutSparkPlace(SparkMessages.explanation(e)),
                 "a constraint reads the columns of the view's SELECT: "
                     + String.join(", ", columns)
                     + "; nothing was written"),
@@ -400,7 +400,7 @@ public final class ViewMaterializer {
       return columns;
     } catch (Exception e) { // Spark's AnalysisException is a checked exception thrown unchecked
       Optional<Position> place = selectAt.flatMap(at -> SparkMessages.place(e, select, at));
-      String message = "refresh of " + view + " failed: " + SparkMessages.firstLine(e);
+      String message = "refresh of " + view + " failed: " + SparkMessages.explanation(e);
       if (place.isEmpty()) {
         throw new MlvException(REFRESH_FAILED, message, e);
       }
@@ -586,7 +586,7 @@ public final class ViewMaterializer {
       }
     }
     return new MlvException(
-        REFRESH_FAILED, "refresh of " + view + " failed: " + SparkMessages.firstLine(e), e);
+        REFRESH_FAILED, "refresh of " + view + " failed: " + SparkMessages.explanation(e), e);
   }
 
   /**

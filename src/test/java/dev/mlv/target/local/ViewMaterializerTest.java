@@ -332,8 +332,50 @@ class ViewMaterializerTest {
         new org.apache.spark.SparkException(
             "Exception thrown in awaitResult: ",
             new RuntimeException("[INVALID_ARRAY_INDEX] The index 0 is out of bounds."));
-    assertThat(SparkMessages.firstLine(e))
+    assertThat(SparkMessages.explanation(e))
         .isEqualTo("[INVALID_ARRAY_INDEX] The index 0 is out of bounds.");
+  }
+
+  /**
+   * Delta words its errors over several lines: the refresh's error is all of it, as one paragraph,
+   * and an analysis error leaves out the plan Spark prints under it.
+   */
+  @Test
+  void aDeltaErrorIsShownWholeAndAnAnalysisErrorWithoutItsPlan() {
+    spark.sql("CREATE TABLE lh_mat.bronze.late_cdf (id INT) USING delta");
+    spark.sql("INSERT INTO lh_mat.bronze.late_cdf VALUES (1)");
+    spark.sql(
+        "ALTER TABLE lh_mat.bronze.late_cdf SET TBLPROPERTIES (delta.enableChangeDataFeed=true)");
+    spark.sql("INSERT INTO lh_mat.bronze.late_cdf VALUES (2)");
+    ObjectId view = id("silver", "late_changes");
+
+    MlvException delta =
+        catchThrowableOfType(
+            MlvException.class,
+            () ->
+                materializer.materialize(
+                    request(
+                        view,
+                        "SELECT id FROM table_changes('lh_mat.bronze.late_cdf', 1)",
+                        List.of())));
+    assertThat(delta.diagnostics().get(0).message())
+        .contains("[DELTA_MISSING_CHANGE_DATA] Error getting change data for range [1 , 3]")
+        .contains("as change data was not recorded for version [1].")
+        .endsWith("SET TBLPROPERTIES (delta.enableChangeDataFeed=true)`.")
+        .doesNotContain("\n");
+
+    MlvException analysis =
+        catchThrowableOfType(
+            MlvException.class,
+            () ->
+                materializer.materialize(
+                    request(view, "SELECT nope FROM lh_mat.bronze.late_cdf", List.of())));
+    assertThat(analysis.diagnostics().get(0).message())
+        .contains("[UNRESOLVED_COLUMN.WITH_SUGGESTION]")
+        .contains("SQLSTATE: 42703")
+        .doesNotContain("\n")
+        .doesNotContain("Project [")
+        .doesNotContain("Relation");
   }
 
   @Test
