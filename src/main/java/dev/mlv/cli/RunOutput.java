@@ -32,9 +32,16 @@ final class RunOutput {
 
   /**
    * The progress a command shows: nothing when quiet; on a terminal, unless --no-progress, a live
-   * view redrawn in place; otherwise one line per event. Colours follow --color and NO_COLOR.
+   * view redrawn in place; otherwise one line per event. Colours follow --color and NO_COLOR. With
+   * --debug, the stack trace of what failed a view too, quiet or not.
    */
   static Progress progress(
+      CommandSpec spec, NameResolver names, boolean quiet, ProgressOptions options) {
+    Progress shown = shown(spec, names, quiet, options);
+    return Targets.debug(spec) ? withStackTraces(shown, spec.commandLine().getErr(), names) : shown;
+  }
+
+  private static Progress shown(
       CommandSpec spec, NameResolver names, boolean quiet, ProgressOptions options) {
     if (quiet) {
       return Progress.NONE;
@@ -125,6 +132,55 @@ final class RunOutput {
           err.println(text);
           err.flush();
         }
+      }
+    };
+  }
+
+  /**
+   * {@code shown}, printing the stack trace of the exception that failed a view: the run's report
+   * keeps only its text. As the edge of the CLI does for a command's failure, an mlv error prints
+   * the engine's exception behind it, and nothing when it has none (its diagnostic says it all).
+   */
+  static Progress withStackTraces(Progress shown, PrintWriter err, NameResolver names) {
+    return new Progress() {
+      @Override
+      public void viewStarted(ObjectId id, Strategy strategy) {
+        shown.viewStarted(id, strategy);
+      }
+
+      @Override
+      public void viewFinished(ViewRun run) {
+        shown.viewFinished(run);
+      }
+
+      @Override
+      public void viewFailed(ObjectId id, Throwable cause) {
+        Throwable trace = cause instanceof dev.mlv.diag.MlvException m ? m.getCause() : cause;
+        if (trace == null) {
+          return;
+        }
+        java.io.StringWriter text = new java.io.StringWriter();
+        trace.printStackTrace(new PrintWriter(text));
+        String lines =
+            "debug: " + names.display(id) + " failed with " + text.toString().stripTrailing();
+        if (shown == Progress.NONE) {
+          synchronized (err) {
+            err.println(lines);
+            err.flush();
+          }
+        } else {
+          shown.message(lines);
+        }
+      }
+
+      @Override
+      public void message(String text) {
+        shown.message(text);
+      }
+
+      @Override
+      public void close() {
+        shown.close();
       }
     };
   }

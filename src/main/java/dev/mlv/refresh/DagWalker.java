@@ -28,7 +28,8 @@ public final class DagWalker {
       SortedSet<ObjectId> selected,
       int parallelism,
       Instant deadline,
-      Function<ObjectId, ViewRun> task) {
+      Function<ObjectId, ViewRun> task,
+      RunListener listener) {
     ExecutorService pool =
         Executors.newFixedThreadPool(
             Math.max(1, parallelism),
@@ -75,7 +76,7 @@ public final class DagWalker {
                             Optional.of(
                                 "the run exceeded its time limit before this view started"));
                       }
-                      return refreshOne(task, id);
+                      return refreshOne(task, id, listener);
                     },
                     pool);
         futures.put(id, f);
@@ -94,10 +95,12 @@ public final class DagWalker {
    * One view's refresh. A target reports a view's failure as a failed ViewRun; an exception it did
    * not expect fails that view alone, so the run goes on and its report and history are written.
    */
-  private static ViewRun refreshOne(Function<ObjectId, ViewRun> task, ObjectId id) {
+  private static ViewRun refreshOne(
+      Function<ObjectId, ViewRun> task, ObjectId id, RunListener listener) {
     try {
       return task.apply(id);
     } catch (Exception e) { // checked exceptions too: Spark throws them undeclared
+      listener.viewFailed(id, e);
       String m = e.getMessage() == null ? "" : EngineMessage.explanation(e.getMessage());
       return new ViewRun(
           id,

@@ -10,5 +10,11 @@ public interface RunListener {
 
   default void viewFinished(ViewRun run) {}
 
+  /**
+   * The exception behind a view's failure, as the view fails: the run keeps only its text, and
+   * {@code --debug} prints its stack trace.
+   */
+  default void viewFailed(ObjectId id, Throwable cause) {}
+
   default void message(String text) {}
 }

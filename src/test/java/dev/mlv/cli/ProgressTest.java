@@ -138,4 +138,43 @@ class ProgressTest {
     assertThat(help.out()).contains("--no-progress").contains("--color=WHEN");
     assertThat(CliRun.of("refresh", "--color", "sometimes").exitCode()).isEqualTo(ExitCodes.USAGE);
   }
+
+  /** --debug: the stack trace of what failed a view, which the run's report keeps as text only. */
+  @Test
+  void withDebugTheExceptionBehindAFailedViewIsPrintedWithItsStackTrace() {
+    StringWriter sink = new StringWriter();
+    PrintWriter err = new PrintWriter(sink);
+    RunOutput.Progress quiet = RunOutput.withStackTraces(RunOutput.Progress.NONE, err, NAMES);
+    quiet.viewFailed(
+        SILVER,
+        new dev.mlv.diag.MlvException(
+            "REFRESH_FAILED", "refresh failed", new IllegalStateException("[DELTA_X] broken")));
+    assertThat(sink.toString())
+        .startsWith(
+            "debug: silver.orders_clean failed with java.lang.IllegalStateException: [DELTA_X]"
+                + " broken\n\tat dev.mlv.cli.ProgressTest.");
+    // mlv's own error without an engine exception behind it: its diagnostic says all there is.
+    sink.getBuffer().setLength(0);
+    quiet.viewFailed(SILVER, new dev.mlv.diag.MlvException("SOURCE_MISSING", "gone"));
+    assertThat(sink.toString()).isEmpty();
+
+    // With progress shown, the trace is one of its messages, so a live view draws it above itself.
+    StringBuilder messages = new StringBuilder();
+    RunOutput.Progress shown =
+        RunOutput.withStackTraces(
+            new RunOutput.Progress() {
+              @Override
+              public void message(String text) {
+                messages.append(text);
+              }
+            },
+            err,
+            NAMES);
+    shown.viewFailed(GOLD, new ArithmeticException("x"));
+    assertThat(messages.toString())
+        .startsWith(
+            "debug: gold.daily_revenue_by_customer failed with java.lang.ArithmeticException: x\n"
+                + "\tat ");
+    assertThat(sink.toString()).isEmpty();
+  }
 }

@@ -47,7 +47,8 @@ class DagWalkerTest {
               }
               return new ViewRun(
                   view, ViewStatus.Completed, "full", "FULL", 1, 0, Map.of(), 1, Optional.empty());
-            });
+            },
+            RunListener.NONE);
 
     Map<ObjectId, ViewRun> byId = runs.stream().collect(Collectors.toMap(ViewRun::id, r -> r));
     assertThat(byId.get(a).status()).isEqualTo(ViewStatus.Failed);

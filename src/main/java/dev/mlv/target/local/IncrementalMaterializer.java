@@ -132,14 +132,15 @@ final class IncrementalMaterializer {
           LocalTarget.elapsed(t0),
           Optional.empty());
     } catch (MlvException e) {
-      return LocalTarget.failed(id, strategy.label(), reason, LocalTarget.placed(e, def), t0);
+      return target.failed(id, strategy.label(), reason, LocalTarget.placed(e, def), t0, e);
     } catch (Exception e) { // Spark's AnalysisException is checked, yet thrown undeclared
       MlvException failure =
           new MlvException(
               ViewMaterializer.REFRESH_FAILED,
               "incremental refresh failed: " + SparkMessages.explanation(e),
               e);
-      return LocalTarget.failed(id, strategy.label(), reason, LocalTarget.placed(failure, def), t0);
+      return target.failed(
+          id, strategy.label(), reason, LocalTarget.placed(failure, def), t0, failure);
     } finally {
       for (String t : temps) {
         spark.catalog().dropTempView(t);

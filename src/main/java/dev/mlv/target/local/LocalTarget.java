@@ -73,6 +73,8 @@ public final class LocalTarget implements Target {
   private volatile SparkRuntime runtime;
   private volatile String currentRun = "none"; // the id quarantined rows are recorded under
   private volatile RunDeadline runDeadline; // of the run in progress, if any
+  // The listener of the run in progress: it hears of the exception behind a view's failure.
+  private volatile RunListener runListener = RunListener.NONE;
 
   public LocalTarget(ProjectConfig config, SparkTarget target, boolean debug) {
     this.config = config;
@@ -373,6 +375,13 @@ public final class LocalTarget implements Target {
             }
 
             @Override
+            public void viewFailed(ObjectId id, Throwable cause) {
+              if (!stopping.get()) {
+                listener.viewFailed(id, cause);
+              }
+            }
+
+            @Override
             public void message(String text) {
               if (!stopping.get()) {
                 listener.message(text);
@@ -384,6 +393,7 @@ public final class LocalTarget implements Target {
         try (RunDeadline limit =
             new RunDeadline(runId, deadline, request.timeout(), this::startedContext)) {
           runDeadline = limit;
+          this.runListener = untilStopped;
           runs =
               DagWalker.walk(
                   project.lineage(),
@@ -415,9 +425,11 @@ public final class LocalTarget implements Target {
                               runId, RunStatus.Running, started, Instant.now(), name(), done));
                     }
                     return r;
-                  });
+                  },
+                  untilStopped);
         } finally {
           runDeadline = null;
+          this.runListener = RunListener.NONE;
           try {
             Runtime.getRuntime().removeShutdownHook(onExit);
           } catch (IllegalStateException shuttingDown) {
@@ -489,6 +501,7 @@ public final class LocalTarget implements Target {
     try {
       return refreshView(project, request, id, listener);
     } catch (RuntimeException e) {
+      listener.viewFailed(id, e);
       ViewRun failed =
           failed(
               id,
@@ -766,7 +779,7 @@ public final class LocalTarget implements Target {
                   ViewMaterializer.REFRESH_FAILED,
                   "refresh failed: " + SparkMessages.explanation(e),
                   e);
-      return failed(id, strategy.label(), reason, placed(failure, def), t0);
+      return failed(id, strategy.label(), reason, placed(failure, def), t0, e);
     }
   }
 
@@ -851,7 +864,7 @@ public final class LocalTarget implements Target {
           Optional.empty(),
           Optional.of(new dev.mlv.refresh.FileCounts(r.filesIngested(), r.filesRemoved())));
     } catch (MlvException e) {
-      return failed(id, strategy.label(), reason, e.getMessage(), t0);
+      return failed(id, strategy.label(), reason, e.getMessage(), t0, e);
     }
   }
 
@@ -900,6 +913,13 @@ public final class LocalTarget implements Target {
       Optional<ViewDefinition> def,
       List<ObjectId> upstream) {
     return new LocalStrategy(this, project).decide(full, forced, id, deployed, def, upstream);
+  }
+
+  /** A view that {@code cause} failed: the run's listener hears of it, the run keeps the text. */
+  ViewRun failed(
+      ObjectId id, String strategy, String reason, String error, long t0, Throwable cause) {
+    runListener.viewFailed(id, cause);
+    return failed(id, strategy, reason, error, t0);
   }
 
   static ViewRun failed(ObjectId id, String strategy, String reason, String error, long t0) {

@@ -587,6 +587,37 @@ class LocalTargetTest {
     java.nio.file.Files.delete(dir.resolve("views/silver/broken.sql"));
   }
 
+  /** The run keeps a failure's text; its listener hears of the exception, for --debug. */
+  @Test
+  void theExceptionBehindAViewsFailureReachesTheListener() throws IOException {
+    applied("");
+    write(
+        "views/silver/broken.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.broken AS"
+            + " SELECT CAST(concat('x', customer) AS INT) AS n FROM bronze.orders");
+    Project edited = project("");
+    Map<ObjectId, Throwable> causes = new java.util.concurrent.ConcurrentHashMap<>();
+    RunListener listener =
+        new RunListener() {
+          @Override
+          public void viewFailed(ObjectId id, Throwable cause) {
+            causes.put(id, cause);
+          }
+        };
+
+    RunReport run = target.apply(edited, plan(edited), listener);
+
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    assertThat(causes).containsOnlyKeys(id("silver.broken"));
+    List<String> chain = new java.util.ArrayList<>();
+    for (Throwable t = causes.get(id("silver.broken")); t != null; t = t.getCause()) {
+      chain.add(t.getClass().getName() + ": " + t.getMessage());
+    }
+    assertThat(chain)
+        .anyMatch(m -> m.contains("org.apache.spark") && m.contains("CAST_INVALID_INPUT"));
+    java.nio.file.Files.delete(dir.resolve("views/silver/broken.sql"));
+  }
+
   @Test
   void aRefreshErrorOfAViewWhoseFileIsOnlyReformattedIsPlacedInTheFile() throws IOException {
     applied("");
