@@ -709,14 +709,17 @@ public final class LocalTarget implements Target {
     for (ObjectId up : upstream) {
       OptionalLong v = Warehouse.latestCommit(warehouse.tableDir(up));
       if (v.isEmpty()) {
+        // Placed where the view's file names the table, as validate places it.
+        Position at = referenceTo(project, id, def, up);
+        String missing =
+            "source " + project.names().display(up) + " does not exist in the local lakehouse";
         return failed(
             id,
             strategy.label(),
             reason,
-            "source "
-                + project.names().display(up)
-                + " does not exist in the local lakehouse"
-                + hintFor(project, up),
+            at == null
+                ? missing + "; " + hintFor(project, up)
+                : Diagnostic.error("SOURCE_MISSING", at, missing, hintFor(project, up)).format(),
             t0);
       }
       sources.put(up, v.getAsLong());
@@ -877,9 +880,42 @@ public final class LocalTarget implements Target {
   private static String hintFor(Project project, ObjectId up) {
     Node n = project.lineage().node(up);
     if (n != null && n.isView()) {
-      return "; run 'mlv apply' to create it";
+      return "run 'mlv apply' to create it";
     }
-    return "; " + loadHint(project, up);
+    return loadHint(project, up);
+  }
+
+  /**
+   * Where the view's file names {@code table}: the reference in its SELECT, as validate places it;
+   * else (a deployed definition that is not the file's, whose text has no file) the view's
+   * statement in its file; null for a view of no file (one made with mlv sql).
+   */
+  private Position referenceTo(Project project, ObjectId view, ViewDefinition def, ObjectId table) {
+    if (def.body() instanceof ViewBody.Select select) {
+      QueryFacts facts =
+          project
+              .view(view)
+              .filter(v -> v.definition() == def)
+              .flatMap(dev.mlv.project.ProjectView::facts)
+              .orElseGet(() -> extractor().extract(select.sql(), select.position()));
+      for (dev.mlv.sql.Name name : facts.tables()) {
+        if (inFile(name.position()) && project.names().resolve(name).equals(table)) {
+          return name.position();
+        }
+      }
+    }
+    if (inFile(def.position())) {
+      return def.position();
+    }
+    return project
+        .view(view)
+        .map(v -> v.definition().position())
+        .filter(LocalTarget::inFile)
+        .orElse(null);
+  }
+
+  private static boolean inFile(Position at) {
+    return at != null && at.file() != null;
   }
 
   /** How a missing table gets its rows locally: its seed, or by hand. */

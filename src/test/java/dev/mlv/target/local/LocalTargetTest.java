@@ -618,6 +618,49 @@ class LocalTargetTest {
     java.nio.file.Files.delete(dir.resolve("views/silver/broken.sql"));
   }
 
+  /**
+   * A source dropped after apply fails the views that read it, at the place in the view's file that
+   * names it, as validate places a table reference.
+   */
+  @Test
+  void aMissingSourceIsReportedWhereTheViewsFileNamesIt() throws IOException {
+    Project p = applied("");
+    sql(p, "DROP TABLE bronze.orders");
+
+    RunReport run = target.refresh(p, all(p, Duration.ofMinutes(5)), RunListener.NONE);
+
+    ViewRun silver = run.views().get(0);
+    assertThat(silver.id()).isEqualTo(id("silver.orders_clean"));
+    assertThat(silver.error())
+        .get()
+        .asString()
+        .isEqualTo(
+            "views/silver/orders_clean.sql:3:37: error[SOURCE_MISSING]: source bronze.orders does"
+                + " not exist in the local lakehouse\n  hint: create and load it with 'mlv sql',"
+                + " or declare a seed for it in mlv.yml");
+
+    // Refresh runs the deployed definition, which the edited file no longer is: the view's
+    // statement is the place. Apply replaces the view from the file: the place is the file's.
+    write(
+        "views/silver/orders_clean.sql",
+        TargetContractTest.SILVER.replace("amount FROM", "amount, 1 AS one\nFROM"));
+    Project edited = project("");
+    RunReport deployed =
+        target.refresh(edited, all(edited, Duration.ofMinutes(5)), RunListener.NONE);
+    assertThat(deployed.views().get(0).error())
+        .get()
+        .asString()
+        .startsWith("views/silver/orders_clean.sql:1:1: error[SOURCE_MISSING]");
+    RunReport applied = target.apply(edited, plan(edited), RunListener.NONE);
+    assertThat(applied.views().get(0).error())
+        .get()
+        .asString()
+        .startsWith(
+            "views/silver/orders_clean.sql:4:6: error[SOURCE_MISSING]: source bronze.orders does"
+                + " not exist in the local lakehouse");
+    write("views/silver/orders_clean.sql", TargetContractTest.SILVER);
+  }
+
   @Test
   void aRefreshErrorOfAViewWhoseFileIsOnlyReformattedIsPlacedInTheFile() throws IOException {
     applied("");
