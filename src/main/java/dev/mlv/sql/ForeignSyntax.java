@@ -320,7 +320,7 @@ final class ForeignSyntax {
               "refuses it (UNSUPPORTED_DATATYPE)",
               name.equals("BINARY") ? "write BINARY" : "write FLOAT or DOUBLE"));
     }
-    int end = symbol(t, i + 1, "(") ? close(t, i + 1) + 1 : i + 1;
+    int end = symbol(t, i + 1, "(") ? SqlToken.closingParen(t, i + 1) + 1 : i + 1;
     if (end > 0 && (word(t, end, "ARRAY") || word(t, end, "MULTISET"))) {
       return found(
           t.get(end).start(),
@@ -352,7 +352,7 @@ final class ForeignSyntax {
     while (j < t.size() && (t.get(j).isIdentifier() || t.get(j).isSymbol("."))) {
       j++;
     }
-    int close = symbol(t, j, "(") ? close(t, j) : -1;
+    int close = symbol(t, j, "(") ? SqlToken.closingParen(t, j) : -1;
     if (close < 0) {
       return Optional.empty();
     }
@@ -371,19 +371,6 @@ final class ForeignSyntax {
           "put the JOIN before LATERAL VIEW: Spark applies the lateral views after all the joins");
     }
     return Optional.empty();
-  }
-
-  /** The index of the parenthesis that closes the one at {@code open}, or -1. */
-  private static int close(List<SqlToken> t, int open) {
-    int depth = 0;
-    for (int j = open; j < t.size(); j++) {
-      if (t.get(j).isSymbol("(")) {
-        depth++;
-      } else if (t.get(j).isSymbol(")") && --depth == 0) {
-        return j;
-      }
-    }
-    return -1;
   }
 
   /** The first {@code word} directly inside the parentheses opened at {@code open}, or -1. */

@@ -968,15 +968,7 @@ final class SparkSyntaxRewriter {
     }
 
     private int matchingParen(int open) {
-      int depth = 0;
-      for (int j = open; j < t.size(); j++) {
-        if (t.get(j).isSymbol("(")) {
-          depth++;
-        } else if (t.get(j).isSymbol(")") && --depth == 0) {
-          return j;
-        }
-      }
-      return -1;
+      return SqlToken.closingParen(t, open);
     }
 
     /**

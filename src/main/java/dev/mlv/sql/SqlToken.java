@@ -43,6 +43,19 @@ record SqlToken(Kind kind, int start, int end, String text) {
     return text.substring(1, text.length() - 1).replace("``", "`");
   }
 
+  /** The index of the parenthesis in {@code tokens} that closes the one at {@code open}, or -1. */
+  static int closingParen(List<SqlToken> tokens, int open) {
+    int depth = 0;
+    for (int j = open; j < tokens.size(); j++) {
+      if (tokens.get(j).isSymbol("(")) {
+        depth++;
+      } else if (tokens.get(j).isSymbol(")") && --depth == 0) {
+        return j;
+      }
+    }
+    return -1;
+  }
+
   /**
    * Tokens of {@code sql}, from the one lexer of the package with comments and whitespace left out.
    * Unterminated strings and identifiers run to the end of the text: the parser reports them, the

@@ -672,18 +672,25 @@ public final class LocalTarget implements Target {
     return parsed;
   }
 
+  /**
+   * What the SELECT of {@code def} reads: the project's own definition comes with it, another (a
+   * deployed one, or one given to mlv sql) is parsed here.
+   */
+  private QueryFacts factsOf(
+      Project project, ObjectId id, ViewDefinition def, ViewBody.Select select) {
+    return project
+        .view(id)
+        .filter(v -> v.definition() == def)
+        .flatMap(dev.mlv.project.ProjectView::facts)
+        .orElseGet(() -> extractor().extract(select.sql(), select.position()));
+  }
+
   /** The tables a definition of view {@code id} reads, resolved with the project's defaults. */
   List<ObjectId> upstreamOf(Project project, ObjectId id, ViewDefinition def) {
     if (!(def.body() instanceof ViewBody.Select select)) {
       return List.of();
     }
-    // The project's own definition comes with what its SELECT reads.
-    QueryFacts facts =
-        project
-            .view(id)
-            .filter(v -> v.definition() == def)
-            .flatMap(dev.mlv.project.ProjectView::facts)
-            .orElseGet(() -> extractor().extract(select.sql(), select.position()));
+    QueryFacts facts = factsOf(project, id, def, select);
     if (!facts.parsed()) {
       throw new MlvException(facts.diagnostics());
     }
@@ -892,12 +899,7 @@ public final class LocalTarget implements Target {
    */
   private Position referenceTo(Project project, ObjectId view, ViewDefinition def, ObjectId table) {
     if (def.body() instanceof ViewBody.Select select) {
-      QueryFacts facts =
-          project
-              .view(view)
-              .filter(v -> v.definition() == def)
-              .flatMap(dev.mlv.project.ProjectView::facts)
-              .orElseGet(() -> extractor().extract(select.sql(), select.position()));
+      QueryFacts facts = factsOf(project, view, def, select);
       for (dev.mlv.sql.Name name : facts.tables()) {
         if (inFile(name.position()) && project.names().resolve(name).equals(table)) {
           return name.position();
