@@ -133,6 +133,12 @@ final class FabricSimulator implements AutoCloseable {
   /** Milliseconds between job status moves. */
   volatile long jobStepMs = 5;
 
+  /**
+   * While set, refresh jobs stay in progress: a test that needs a job still running when it acts
+   * holds it, instead of hoping a sleep outlasts its steps on a loaded machine.
+   */
+  volatile boolean holdJobs;
+
   /** The next this-many refresh jobs fail with Fabric's capacity throttling error code. */
   final AtomicInteger throttleJobs = new AtomicInteger();
 
@@ -1437,6 +1443,10 @@ final class FabricSimulator implements AutoCloseable {
   }
 
   private void finish(Lakehouse lh, ObjectNode job, ObjectNode def) {
+    if (holdJobs) {
+      jobRunner.schedule(() -> finish(lh, job, def), jobStepMs, TimeUnit.MILLISECONDS);
+      return;
+    }
     if (throttleJobs.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       synchronized (lh.jobs) {
         job.put("endTimeUtc", now());

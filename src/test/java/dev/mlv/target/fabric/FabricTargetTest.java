@@ -173,10 +173,11 @@ class FabricTargetTest {
   @Test
   void aRefreshWhileAnotherRunsIsSkippedAsFabricDedupesIt() throws Exception {
     Project p = applied();
-    fabric.simulator.jobStepMs = 300;
+    fabric.simulator.holdJobs = true;
     Thread other = refreshElsewhere(p);
     FabricWorkspaceTarget second = fabric.open(FabricTargetContractTest.fast());
     RunReport run = second.refresh(p, SimulatedFabric.request(p, true), RunListener.NONE);
+    fabric.simulator.holdJobs = false;
     other.join();
     assertThat(run.status()).isEqualTo(RunStatus.Skipped);
     assertThat(run.views()).isEmpty();
@@ -185,7 +186,7 @@ class FabricTargetTest {
   @Test
   void anApplyWhoseRefreshFabricDedupesIsSkippedAndListsTheViewsLeftForLater() throws Exception {
     Project p = applied();
-    fabric.simulator.jobStepMs = 1500; // still running when apply submits its refresh
+    fabric.simulator.holdJobs = true; // still running when apply submits its refresh
     Thread other = refreshElsewhere(p);
     fabric.write(
         "views/silver/orders_clean.sql",
@@ -193,6 +194,7 @@ class FabricTargetTest {
     Project changed = fabric.project();
     FabricWorkspaceTarget second = fabric.open(FabricTargetContractTest.fast());
     RunReport run = second.apply(changed, fabric.plan(changed, false), RunListener.NONE);
+    fabric.simulator.holdJobs = false;
     other.join();
     assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Skipped);
     assertThat(run.views())
