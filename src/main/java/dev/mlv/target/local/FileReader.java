@@ -56,7 +56,9 @@ final class FileReader {
 
   /**
    * Every file under {@code folder}, recursively, sorted by path; names starting with '.' or '_'
-   * are skipped as Spark skips them ({@code _SUCCESS}, {@code .crc}, staging folders).
+   * are skipped as Spark skips them ({@code _SUCCESS}, {@code .crc}, staging folders). A file of 0
+   * bytes is left out too: it holds no rows, and were it recorded as ingested, APPEND_ONLY would
+   * never read the rows written to it later (a file just created, not yet written).
    */
   static List<SourceFile> list(Path folder) {
     List<SourceFile> out = new ArrayList<>();
@@ -73,7 +75,7 @@ final class FileReader {
 
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-              if (attrs.isRegularFile() && !hidden(file)) {
+              if (attrs.isRegularFile() && attrs.size() > 0 && !hidden(file)) {
                 String rel = folder.relativize(file).toString().replace('\\', '/');
                 out.add(new SourceFile(rel, attrs.size(), attrs.lastModifiedTime().toMillis()));
               }
@@ -97,9 +99,6 @@ final class FileReader {
     Map<String, List<SourceFile>> byKey = new LinkedHashMap<>();
     Map<String, StructType> schemas = new LinkedHashMap<>();
     for (SourceFile f : files) {
-      if (f.size() == 0) {
-        continue;
-      }
       Path p = folder.resolve(f.path());
       String key;
       if (source.format() == FileSource.Format.CSV) {

@@ -149,7 +149,7 @@ class FileSourceTest {
   }
 
   @Test
-  void listingIsRecursiveSortedAndSkipsHiddenFiles() throws IOException {
+  void listingIsRecursiveSortedAndSkipsHiddenAndEmptyFiles() throws IOException {
     Files.createDirectories(dir.resolve("src/b/c"));
     Files.createDirectories(dir.resolve("src/_tmp"));
     Files.writeString(dir.resolve("src/b/c/x.csv"), "1");
@@ -157,6 +157,7 @@ class FileSourceTest {
     Files.writeString(dir.resolve("src/_SUCCESS"), "");
     Files.writeString(dir.resolve("src/.a.csv.crc"), "");
     Files.writeString(dir.resolve("src/_tmp/y.csv"), "");
+    Files.writeString(dir.resolve("src/b/empty.csv"), "");
     assertThat(FileReader.list(dir.resolve("src")))
         .extracting(SourceFile::path, SourceFile::size)
         .containsExactly(

@@ -105,6 +105,24 @@ class FileViewTest {
   }
 
   @Test
+  void anEmptyFileIsNotIngestedUnderAppendOnlySoRowsWrittenToItLaterAreRead() throws IOException {
+    drop("a.csv", "id,name\n1,ann\n");
+    drop("later.csv", "");
+    Project p = fileView("'header' = 'true'", "'refresh_mode' = 'APPEND_ONLY'");
+    ViewRun created = apply(p);
+    assertThat(created.files()).contains(new FileCounts(1, 0));
+    // Still empty: nothing to do, and the empty file is not a new file at every refresh.
+    assertThat(refresh(p, false).strategy()).isEqualTo("skip");
+
+    drop("later.csv", "id,name\n2,bob\n");
+    ViewRun grown = refresh(p, false);
+    assertThat(grown.strategy()).isEqualTo("incremental");
+    assertThat(grown.reason()).isEqualTo("NEW_FILES: 1 new file to ingest");
+    assertThat(rows("id, name, __filepath__"))
+        .containsExactly("1|ann|landing/a.csv", "2|bob|landing/later.csv");
+  }
+
+  @Test
   void mirrorAddsNewFilesAndReplacesRowsOfChangedAndDeletedFilesInOneCommit() throws IOException {
     drop("a.csv", "id,name\n1,ann\n2,bob\n");
     drop("sub/b.csv", "id,name\n3,cid\n");
