@@ -206,8 +206,8 @@ final class FileReader {
 
   /**
    * The column names of a CSV file: its header's names (made valid Delta names, blanks named {@code
-   * _c<i>}, repeats numbered as Spark numbers them), or {@code _c0..} by the first line's field
-   * count. Only the first record is read.
+   * _c<i>}, repeats numbered as Spark numbers them, then suffixed where that collides), or {@code
+   * _c0..} by the first line's field count. Only the first record is read.
    */
   List<String> csvColumns(Path file, String shown) {
     List<String> fields;
@@ -250,9 +250,23 @@ final class FileReader {
         repeated.add(n.toLowerCase(Locale.ROOT));
       }
     }
+    // Spark's numbering alone can collide (a,a,a1 gives a1 twice, which Delta refuses): a
+    // numbered name that another column holds gets _2, _3, ... until it is free.
+    Set<String> taken = new HashSet<>();
+    for (String n : names) {
+      if (!repeated.contains(n.toLowerCase(Locale.ROOT))) {
+        taken.add(n.toLowerCase(Locale.ROOT));
+      }
+    }
     for (int i = 0; i < names.size(); i++) {
       if (repeated.contains(names.get(i).toLowerCase(Locale.ROOT))) {
-        names.set(i, names.get(i) + i);
+        String numbered = names.get(i) + i;
+        String unique = numbered;
+        for (int k = 2; taken.contains(unique.toLowerCase(Locale.ROOT)); k++) {
+          unique = numbered + "_" + k;
+        }
+        taken.add(unique.toLowerCase(Locale.ROOT));
+        names.set(i, unique);
       }
     }
     return names;

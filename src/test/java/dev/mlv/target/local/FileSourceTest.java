@@ -124,6 +124,27 @@ class FileSourceTest {
   }
 
   @Test
+  void repeatedHeaderNamesGetTheirPositionAndThenASuffixUntilNoNameCollides() throws IOException {
+    FileReader reader =
+        new FileReader(
+            null,
+            FileSource.of(view("'format' = 'csv', 'header' = 'true', 'path' = 'x'", null)),
+            dir);
+    Path file = dir.resolve("h.csv");
+    // As Spark numbers them: a repeated name gets its position.
+    Files.writeString(file, "id,A,a, ,name\n");
+    assertThat(reader.csvColumns(file, "h.csv")).containsExactly("id", "A1", "a2", "_c3", "name");
+    // The repeated a at position 1 would be a1, which the header's own a1 holds; a1_2 is free.
+    Files.writeString(file, "a,a,a1\n");
+    assertThat(reader.csvColumns(file, "h.csv")).containsExactly("a0", "a1_2", "a1");
+    // A blank name is _c<i>, which may be a real header name as well; so may a suffixed name.
+    Files.writeString(file, ",_c0\n");
+    assertThat(reader.csvColumns(file, "h.csv")).containsExactly("_c00", "_c01");
+    Files.writeString(file, "b,b,b1,b1_2\n");
+    assertThat(reader.csvColumns(file, "h.csv")).containsExactly("b0", "b1_3", "b1", "b1_2");
+  }
+
+  @Test
   void aBinaryFileReadAsCsvIsNamedAsNotUtf8Text() throws IOException {
     Path file = dir.resolve("blob.csv");
     Files.write(file, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2, '\n'});
