@@ -332,12 +332,60 @@ final class FileReader {
 
   /** The footer schema of a Parquet file, as text, to group files without reading data. */
   private static String parquetSchema(Path file, String name) {
+    // Checked here because Parquet's own refusal names the reader object, not the file.
+    if (!hasParquetMagic(file, name)) {
+      throw new MlvException(
+          Diagnostic.error(
+              FileSource.RULE,
+              null,
+              "file '"
+                  + name
+                  + "' is not a Parquet file (a Parquet file starts and ends with the bytes"
+                  + " PAR1), so the view cannot read it",
+              "move it out of the folder of this 'format' = 'parquet' view, or start its name"
+                  + " with '_' or '.' so it is skipped; the folder should hold Parquet files"
+                  + " only"));
+    }
     try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(file))) {
       return r.getFooter().getFileMetaData().getSchema().toString();
     } catch (IOException | RuntimeException e) {
+      String why =
+          String.valueOf(SparkMessages.explanation(e))
+              .replaceAll("\\S*LocalInputFile@\\p{XDigit}+", "the file");
       throw new MlvException(
-          FileSource.RULE,
-          "cannot read the Parquet footer of " + name + ": " + SparkMessages.explanation(e),
+          Diagnostic.error(
+              FileSource.RULE,
+              null,
+              "cannot read the Parquet footer of file '" + name + "': " + why,
+              "the file may be cut short or damaged: write it again, or move it out of the"
+                  + " folder"),
+          e);
+    }
+  }
+
+  /** Whether the file starts and ends with Parquet's magic bytes ("PAR1"), as every one does. */
+  private static boolean hasParquetMagic(Path file, String name) {
+    byte[] magic = "PAR1".getBytes(StandardCharsets.US_ASCII);
+    try (var ch = java.nio.channels.FileChannel.open(file)) {
+      long size = ch.size();
+      // magic, footer length (4 bytes), magic: nothing shorter can be Parquet.
+      if (size < 12) {
+        return false;
+      }
+      java.nio.ByteBuffer head = java.nio.ByteBuffer.allocate(4);
+      java.nio.ByteBuffer tail = java.nio.ByteBuffer.allocate(4);
+      while (head.hasRemaining() && ch.read(head, head.position()) >= 0) {
+        // read until full
+      }
+      while (tail.hasRemaining() && ch.read(tail, size - 4 + tail.position()) >= 0) {
+        // read until full
+      }
+      return java.util.Arrays.equals(head.array(), magic)
+          && java.util.Arrays.equals(tail.array(), magic);
+    } catch (IOException e) {
+      throw new MlvException(
+          Diagnostic.error(
+              FileSource.RULE, null, "cannot read file '" + name + "': " + IoReason.of(e), null),
           e);
     }
   }

@@ -145,6 +145,25 @@ class FileSourceTest {
   }
 
   @Test
+  void aFileThatIsNotParquetInAParquetFolderIsNamedInOneClearParagraph() throws IOException {
+    FileReader reader =
+        new FileReader(null, FileSource.of(view("'format' = 'parquet', 'path' = 'x'", null)), dir);
+    Files.writeString(dir.resolve("README.txt"), "hello, this is a readme\n");
+    Files.writeString(dir.resolve("tiny"), "PAR1");
+    for (String name : List.of("README.txt", "tiny")) {
+      assertThatThrownBy(
+              () ->
+                  reader.groups(
+                      FileReader.list(dir).stream().filter(f -> f.path().equals(name)).toList()))
+          .isInstanceOf(MlvException.class)
+          .hasMessageContaining("error[FILE_OPTION]: file '" + name + "' is not a Parquet file")
+          .hasMessageContaining("hint: move it out of the folder")
+          .hasMessageNotContaining("LocalInputFile")
+          .hasMessageNotContaining("magic number");
+    }
+  }
+
+  @Test
   void aBinaryFileReadAsCsvIsNamedAsNotUtf8Text() throws IOException {
     Path file = dir.resolve("blob.csv");
     Files.write(file, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2, '\n'});
