@@ -311,7 +311,21 @@ public final class LocalTarget implements Target {
               + ") is running on lakehouse "
               + config.lakehouse()
               + "; this one is skipped, not queued");
-      return new RunReport(runId, RunStatus.Skipped, started, Instant.now(), name(), List.of());
+      RunReport skipped =
+          new RunReport(runId, RunStatus.Skipped, started, Instant.now(), name(), List.of());
+      // Parked, not written: the table belongs to the run holding the lock, whose history write
+      // (or the next run's) takes the parked record in, as Fabric lists its deduped runs too.
+      try {
+        history().record(skipped, Optional.empty());
+      } catch (RuntimeException e) {
+        listener.message(
+            "warning: run "
+                + runId
+                + " could not be kept in .mlv/runs/pending ("
+                + SparkMessages.explanation(e)
+                + ")");
+      }
+      return skipped;
     }
     try (RefreshLock held = lock.get()) {
       HistoryStore history = history();

@@ -88,6 +88,10 @@ class LocalTargetTest {
     // Nothing was deployed, so the run after the lock is released fails, but it runs.
     RunReport after = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
     assertThat(after.status()).isEqualTo(RunStatus.Failed);
+    // The skipped runs are in the history too, as documented in history.md.
+    assertThat(target.runs(10))
+        .extracting(RunReport::status)
+        .containsExactly(RunStatus.Failed, RunStatus.Skipped, RunStatus.Skipped);
   }
 
   /** A rename or drop under a running refresh would pull the table from under its writer. */
