@@ -365,8 +365,8 @@ public final class LocalTarget implements Target {
                           + done.size()
                           + " of "
                           + DiagnosticRenderer.plural(request.views().size(), "view")
-                          + ", and a view being written was left as it was; the next run"
-                          + " records it as Interrupted");
+                          + "; any view still being written keeps its previous version, and"
+                          + " the next run records this one as Interrupted");
                   parked.await(PARK_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
