@@ -171,6 +171,19 @@ public final class Checker {
                 d.name().partPosition(i),
                 "'" + held + "' starts or ends with a blank, which is easy to miss and to mistype",
                 "remove the blank: " + part));
+      } else if (part.indexOf('/') >= 0
+          || part.indexOf('\\') >= 0
+          || part.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+        // The table is a folder named after it, locally and in OneLake.
+        out.add(
+            Diagnostic.error(
+                "VIEW_NAME",
+                d.name().partPosition(i),
+                "'"
+                    + part.replaceAll("\\p{Cntrl}", "?")
+                    + "' has a path separator or a control character in it, so it cannot name"
+                    + " the folder that holds the view's table",
+                "use letters, digits and '_'"));
       } else if (part.contains(".")) {
         out.add(
             Diagnostic.error(
@@ -376,6 +389,7 @@ public final class Checker {
       QueryFacts facts,
       Set<String> lakehouses,
       List<Diagnostic> out) {
+    dottedParts(facts, out);
     undeclaredTables(project, facts, out);
     lakehouseSchemaClash(project, facts, lakehouses, out);
     if (!(v.definition().body() instanceof ViewBody.Select body)) {
@@ -530,8 +544,39 @@ public final class Checker {
     return lakehouses;
   }
 
+  /**
+   * A dot inside a quoted part ({@code `a.b`.c}) makes a name that mlv's dotted ids, and Fabric's,
+   * cannot tell from {@code a.`b.c`}: two tables would share one lineage node and one refresh
+   * state. mlv.yml refuses such names as CONFIG_VALUE; a view's SQL is held to the same.
+   */
+  private static void dottedParts(QueryFacts facts, List<Diagnostic> out) {
+    for (Name t : facts.tables()) {
+      List<String> written = t.written();
+      for (int i = 0; i < written.size(); i++) {
+        if (written.get(i).contains(".")) {
+          out.add(
+              Diagnostic.error(
+                  "TABLE_NAME",
+                  t.partPosition(i),
+                  "'"
+                      + written.get(i)
+                      + "' in "
+                      + t.text()
+                      + " has a dot in it, so the table cannot be told from one whose name splits"
+                      + " at that dot",
+                  "name it with letters, digits and '_' only: "
+                      + written.get(i).replace('.', '_')));
+          break;
+        }
+      }
+    }
+  }
+
   private static void undeclaredTables(Project project, QueryFacts facts, List<Diagnostic> out) {
     for (Name t : facts.tables()) {
+      if (t.written().stream().anyMatch(part -> part.contains("."))) {
+        continue; // dottedParts reports it
+      }
       ObjectId id = project.names().resolve(t);
       Node n = project.lineage().node(id);
       if (n != null && n.kind() == NodeKind.TABLE && n.position() == null) {

@@ -690,6 +690,33 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aDotInsideAQuotedPartOfATableNameIsAnErrorAtThatPart() throws IOException {
+    // `a.b`.c and a.`b.c` would be one lineage node and one refresh state.
+    project(
+        YML,
+        "v.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.v AS\n"
+            + "SELECT x.id FROM `a.b`.c x JOIN a.`b.c` y ON x.id = y.id");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains("views/v.sql:2:18: error[TABLE_NAME]: 'a.b' in `a.b`.c has a dot in it")
+        .contains("views/v.sql:2:35: error[TABLE_NAME]: 'b.c' in a.`b.c` has a dot in it")
+        .doesNotContain("UNDECLARED_TABLE");
+  }
+
+  @Test
+  void aViewNameWithAPathSeparatorIsAnErrorAtValidate() throws IOException {
+    project(YML, "v.sql", "CREATE MATERIALIZED LAKE VIEW silver.`back\\slash` AS SELECT 1 AS id\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/v.sql:1:38: error[VIEW_NAME]: 'back\\slash' has a path separator or a control"
+                + " character in it");
+  }
+
+  @Test
   void localCommandsDoNotNeedTheCredentialsOfAFabricTarget() throws IOException {
     // What mlv init scaffolds, uncommented, in CI where no secret is set.
     project(
