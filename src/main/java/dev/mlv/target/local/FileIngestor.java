@@ -172,6 +172,24 @@ final class FileIngestor {
 
   private Path folder(FileSource source) {
     SourceFolders.Resolved where = folders.resolve(source.path());
+    if (Files.isRegularFile(where.folder())) {
+      String path = source.path().strip();
+      String parent = path.substring(0, path.lastIndexOf('/') + 1);
+      throw new MlvException(
+          Diagnostic.error(
+              FileSource.RULE,
+              null,
+              "source path "
+                  + where.folder()
+                  + " is a file, not a folder (path '"
+                  + source.path()
+                  + "', "
+                  + where.how()
+                  + ")",
+              "the path of a file view names the folder that holds its files: "
+                  + (parent.isEmpty() ? "" : "write '" + parent + "', or ")
+                  + "move the file into a folder of its own and name that folder"));
+    }
     if (!Files.isDirectory(where.folder())) {
       throw new MlvException(
           FileSource.RULE,

@@ -164,6 +164,40 @@ class FileSourceTest {
   }
 
   @Test
+  void aPathThatNamesAFileIsSaidToBeAFileNotAMissingFolder() throws IOException {
+    Files.createDirectories(dir.resolve("landing"));
+    Files.writeString(dir.resolve("landing/orders.csv"), "id\n1\n");
+    Warehouse wh = new Warehouse(dir.resolve("wh"));
+    FileIngestor ingestor =
+        new FileIngestor(
+            () -> {
+              throw new AssertionError("listing a folder needs no Spark");
+            },
+            wh,
+            new SourceFolders(Map.of(), wh, dir));
+    dev.mlv.lineage.ObjectId id = new dev.mlv.lineage.ObjectId("ws", "lh", "b", "raw");
+    assertThatThrownBy(
+            () ->
+                ingestor.changes(
+                    id,
+                    FileSource.of(view("'format' = 'csv', 'path' = 'landing/orders.csv'", null))))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining(
+            "error[FILE_OPTION]: source path "
+                + dir.resolve("landing/orders.csv")
+                + " is a file, not a folder (path 'landing/orders.csv'")
+        .hasMessageNotContaining("does not exist")
+        .hasMessageContaining(
+            "hint: the path of a file view names the folder that holds its"
+                + " files: write 'landing/'");
+    assertThatThrownBy(
+            () ->
+                ingestor.changes(
+                    id, FileSource.of(view("'format' = 'csv', 'path' = 'landing/none'", null))))
+        .hasMessageContaining("source folder " + dir.resolve("landing/none") + " does not exist");
+  }
+
+  @Test
   void aBinaryFileReadAsCsvIsNamedAsNotUtf8Text() throws IOException {
     Path file = dir.resolve("blob.csv");
     Files.write(file, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2, '\n'});
