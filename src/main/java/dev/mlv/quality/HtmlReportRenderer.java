@@ -227,6 +227,8 @@ public final class HtmlReportRenderer {
     }
     int width = Math.max(300, 32 + colW * layers - (colW - nodeW));
     int height = Math.max(70, 32 + rowH * rows - (rowH - nodeH) + (layers > 1 ? rowH / 2 : 0));
+    // A deep lineage scrolls sideways: shrunk to the page's width, its labels became unreadable.
+    h.append("<div class=\"wide\">");
     h.append(
         String.format(
             Locale.ROOT,
@@ -282,9 +284,14 @@ public final class HtmlReportRenderer {
               statusColor(n.lastStatus()),
               p[0] + nodeW / 2.0,
               p[1] + nodeH / 2.0 + 4,
-              Html.esc(SvgCharts.shorten(n.name(), 30))));
+              Html.esc(keepEnd(n.name(), 30))));
     }
-    h.append("</svg>\n</section>\n");
+    h.append("</svg></div>\n</section>\n");
+  }
+
+  /** A long name cut at its start: the end (schema and view) is what tells nodes apart. */
+  private static String keepEnd(String s, int max) {
+    return s.length() <= max ? s : "…" + s.substring(s.length() - (max - 1));
   }
 
   // ---- one view ----
@@ -427,7 +434,7 @@ public final class HtmlReportRenderer {
       .cards{display:flex;gap:12px;flex-wrap:wrap}
       .card{border:1px solid #e3e6ea;border-radius:6px;padding:8px 14px;min-width:110px}
       .card .v{font-size:22px;font-weight:600}.card .k{color:#666;font-size:12px}
-      svg{max-width:100%;height:auto}
+      svg{max-width:100%;height:auto}.wide{overflow-x:auto}.wide svg{max-width:none}
       table{border-collapse:collapse;width:100%;font-size:13px}
       th,td{border-bottom:1px solid #eceef1;padding:4px 8px;text-align:left;vertical-align:top}
       th{background:#fafbfc;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums}
@@ -456,6 +463,11 @@ public final class HtmlReportRenderer {
         var lineage = document.querySelectorAll('svg.lineage g.node').length;
         check.setAttribute('data-charts', String(charts));
         check.setAttribute('data-lineage-nodes', String(lineage));
+        var svg = document.querySelector('svg.lineage');
+        if (svg) {
+          var scale = svg.getBoundingClientRect().width / svg.width.baseVal.value;
+          check.setAttribute('data-lineage-scale', scale.toFixed(2));
+        }
         if (errors.length === 0) {
           check.setAttribute('data-status', lineage > 0 ? 'ok' : 'no-lineage');
         }

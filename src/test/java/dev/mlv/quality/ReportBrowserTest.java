@@ -65,6 +65,10 @@ class ReportBrowserTest {
 
   /** Runs headless Chromium with a fresh profile; returns stdout, with stderr kept in a file. */
   private static String chromium(String name, String... args) throws Exception {
+    return chromium(html, name, args);
+  }
+
+  private static String chromium(Path page, String name, String... args) throws Exception {
     Path profile = Files.createTempDirectory("mlv-chromium");
     List<String> cmd = new ArrayList<>();
     cmd.add(chromium.get().toString());
@@ -81,7 +85,7 @@ class ReportBrowserTest {
             "--v=0",
             "--virtual-time-budget=3000"));
     cmd.addAll(List.of(args));
-    cmd.add(html.toUri().toString());
+    cmd.add(page.toUri().toString());
     Path stdout = OUT.resolve(name + ".out");
     Path stderr = OUT.resolve(name + ".err");
     Process p =
@@ -121,6 +125,50 @@ class ReportBrowserTest {
     assertThat(attribute(marker, "data-charts")).as(marker).isEqualTo("7");
     assertThat(attribute(marker, "data-lineage-nodes")).as(marker).isEqualTo("4");
     assertThat(dom).contains("<rect", "<polyline", "marker-end=\"url(#arrow)\"");
+  }
+
+  /** The check marker's attributes, as the page's script set them after rendering. */
+  private static String marker(String dom) {
+    Matcher m = Pattern.compile("<div id=\"mlv-report-check\"[^>]*>").matcher(dom);
+    assertThat(m.find()).as("the check marker in the rendered DOM").isTrue();
+    return m.group();
+  }
+
+  @Test
+  void aDeepLineageScrollsInsteadOfShrinkingItsLabels() throws Exception {
+    assumeChromium();
+    QualityReport known = KnownHistory.report();
+    List<QualityReport.LineageNode> chain = new ArrayList<>();
+    List<QualityReport.LineageEdge> edges = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      chain.add(
+          new QualityReport.LineageNode(
+              "ws.lh.silver.a_rather_long_view_name_" + i, "view", i, "Completed"));
+      if (i > 0) {
+        edges.add(new QualityReport.LineageEdge(chain.get(i - 1).name(), chain.get(i).name()));
+      }
+    }
+    Path wide = OUT.resolve("wide.html").toAbsolutePath();
+    Files.writeString(
+        wide,
+        HtmlReportRenderer.render(
+            new QualityReport(
+                known.project(),
+                known.generatedAt(),
+                known.days(),
+                known.runs(),
+                known.views(),
+                chain,
+                edges)),
+        StandardCharsets.UTF_8);
+    String dom = chromium(wide, "wide", "--dump-dom", "--window-size=1180,1500");
+
+    String marker = marker(dom);
+    assertThat(attribute(marker, "data-lineage-nodes")).as(marker).isEqualTo("12");
+    // Drawn at its own size (1.00), not squeezed to the page's width as it was (about 0.35).
+    assertThat(attribute(marker, "data-lineage-scale")).as(marker).isEqualTo("1.00");
+    // The end of a long name, not its start, is what tells the nodes apart.
+    assertThat(dom).contains("_long_view_name_11</text>").doesNotContain("a_rather_long_v…");
   }
 
   @Test
