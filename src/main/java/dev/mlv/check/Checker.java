@@ -239,7 +239,35 @@ public final class Checker {
             "write it in lower or mixed case: " + schema.toLowerCase(Locale.ROOT)));
   }
 
+  /**
+   * Without a header, a CSV file view's columns are _c0, _c1, ... and __filepath__ whatever its
+   * files hold, so a PARTITIONED BY column of another name can only fail the first refresh. With a
+   * header, or Parquet, the columns come from the files and the refresh checks them.
+   */
+  private static void fileViewPartitions(ViewDefinition d, ViewBody.Files f, List<Diagnostic> out) {
+    boolean header = f.options().getOrDefault("header", "false").strip().equalsIgnoreCase("true");
+    if (!f.format().equalsIgnoreCase("csv") || header) {
+      return;
+    }
+    for (String p : d.partitionedBy()) {
+      String name = p.replace("`", "");
+      if (!name.matches("(?i)_c\\d+|__filepath__")) {
+        out.add(
+            Diagnostic.error(
+                "PARTITION_COLUMN",
+                d.partitionColumnPosition(p),
+                "PARTITIONED BY column "
+                    + name
+                    + " is not a column of this file view: a CSV file view without 'header' ="
+                    + " 'true' has the columns _c0, _c1, ... and __filepath__",
+                "partition by one of those, or set 'header' = 'true' to name the columns after"
+                    + " the files' first line"));
+      }
+    }
+  }
+
   private static void fileView(ViewDefinition d, ViewBody.Files f, List<Diagnostic> out) {
+    fileViewPartitions(d, f, out);
     if (!d.constraints().isEmpty()) {
       out.add(
           Diagnostic.error(

@@ -28,6 +28,20 @@ public record ViewDefinition(
     properties = Map.copyOf(properties);
   }
 
+  private static final java.util.regex.Pattern PARTITIONED_BY =
+      java.util.regex.Pattern.compile("(?i)\\bPARTITIONED\\s+BY\\s*\\(");
+
+  /**
+   * Where the statement names partition column {@code column} (one of {@link #partitionedBy}, as
+   * written): in its PARTITIONED BY list, not wherever the same word first appears; else the
+   * statement's position.
+   */
+  public Position partitionColumnPosition(String column) {
+    java.util.regex.Matcher m = PARTITIONED_BY.matcher(statement);
+    int at = m.find() ? statement.indexOf(column, m.end()) : -1;
+    return at < 0 ? position : position.advance(statement, at);
+  }
+
   public boolean isFileSource() {
     return body instanceof ViewBody.Files;
   }

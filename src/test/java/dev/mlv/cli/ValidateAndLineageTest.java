@@ -118,6 +118,42 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aHeaderlessCsvFileViewPartitionedByAColumnItCannotHaveIsAnErrorAtTheColumn()
+      throws IOException {
+    String url = "abfss://w@onelake.dfs.fabric.microsoft.com/lh.Lakehouse/Files/in/";
+    project(
+        YML,
+        "bronze/files.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW bronze.region_raw
+        COMMENT 'by region'
+        PARTITIONED BY (_C1, region, `__filepath__`)
+        USING OneLake_Files
+        OPTIONS ('format' = 'csv', 'path' = '%s')
+        """
+            .formatted(url),
+        "bronze/named.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW bronze.named
+        PARTITIONED BY (region)
+        USING OneLake_Files
+        OPTIONS ('format' = 'csv', 'header' = 'true', 'path' = '%s')
+        """
+            .formatted(url));
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/bronze/files.sql:3:22: error[PARTITION_COLUMN]: PARTITIONED BY column region is"
+                + " not a column of this file view: a CSV file view without 'header' = 'true' has"
+                + " the columns _c0, _c1, ... and __filepath__")
+        .contains("hint: partition by one of those, or set 'header' = 'true'")
+        // With a header the columns come from the files: only the refresh can tell.
+        .doesNotContain("named.sql")
+        .contains("invalid: 2 files, 2 views, 1 error");
+  }
+
+  @Test
   void aFileViewPathThatClimbsOutOfFilesIsAnErrorAtThePath() throws IOException {
     project(
         YML,

@@ -271,6 +271,9 @@ final class FileIngestor {
     StructType existing =
         create ? null : spark.read().format("delta").load(table.toString()).schema();
     StructType target = targetSchema(display, source.schemaMode(), existing, groups, create);
+    if (create) {
+      partitionColumns(display, def, target, groups.isEmpty());
+    }
     String prefix = prefix(source.path());
 
     Dataset<Row> rows = null;
@@ -438,6 +441,44 @@ final class FileIngestor {
       out = out.add(f);
     }
     return out;
+  }
+
+  /**
+   * The columns of a file view come from its files, so only now can a PARTITIONED BY column be
+   * checked; Spark's own refusal quotes the schema as a tree and names no file.
+   */
+  static void partitionColumns(
+      String view, ViewDefinition def, StructType target, boolean noFiles) {
+    Set<String> have = new java.util.HashSet<>();
+    for (String n : target.fieldNames()) {
+      have.add(n.toLowerCase(Locale.ROOT));
+    }
+    for (String p : def.partitionedBy()) {
+      String name = p.replace("`", "");
+      if (have.contains(name.toLowerCase(Locale.ROOT))) {
+        continue;
+      }
+      String columns = String.join(", ", target.fieldNames());
+      throw new MlvException(
+          Diagnostic.error(
+              "PARTITION_COLUMN",
+              def.position() != null && def.position().file() != null
+                  ? def.partitionColumnPosition(p)
+                  : null,
+              "refresh of "
+                  + view
+                  + " failed: PARTITIONED BY column "
+                  + name
+                  + " is not a column of the view; "
+                  + (noFiles
+                      ? "the folder has no file to read yet, so its only column is " + columns
+                      : "its files give the columns " + columns)
+                  + "; nothing was written",
+              noFiles
+                  ? "drop a file with that column in the folder, or remove PARTITIONED BY"
+                  : "partition by one of those columns, or remove PARTITIONED BY and partition a"
+                      + " downstream view"));
+    }
   }
 
   /** "missing column(s) a, b; extra column(s) c; column d is int in the view but string here". */

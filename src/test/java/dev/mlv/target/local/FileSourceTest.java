@@ -198,6 +198,37 @@ class FileSourceTest {
   }
 
   @Test
+  void aPartitionColumnTheFilesDoNotGiveFailsTheRefreshInOneParagraphAtTheColumn() {
+    ViewDefinition d =
+        ((SqlStatement.CreateView)
+                MlvParser.parse(
+                        Position.start(Path.of("views/bronze/raw.sql")),
+                        "CREATE MATERIALIZED LAKE VIEW b.region\nPARTITIONED BY (id, region)\n"
+                            + "USING OneLake_Files OPTIONS ('format' = 'csv', 'header' = 'true',"
+                            + " 'path' = 'x')")
+                    .statements()
+                    .get(0))
+            .definition();
+    StructType files =
+        new StructType()
+            .add("id", DataTypes.StringType)
+            .add("name", DataTypes.StringType)
+            .add(FileReader.PATH_COLUMN, DataTypes.StringType);
+    assertThatThrownBy(() -> FileIngestor.partitionColumns("b.region", d, files, false))
+        .isInstanceOf(MlvException.class)
+        .hasMessage(
+            "views/bronze/raw.sql:2:21: error[PARTITION_COLUMN]: refresh of b.region failed:"
+                + " PARTITIONED BY column region is not a column of the view; its files give the"
+                + " columns id, name, __filepath__; nothing was written\n"
+                + "  hint: partition by one of those columns, or remove PARTITIONED BY and"
+                + " partition a downstream view");
+    StructType none = new StructType().add(FileReader.PATH_COLUMN, DataTypes.StringType);
+    assertThatThrownBy(() -> FileIngestor.partitionColumns("b.region", d, none, true))
+        .hasMessageContaining("the folder has no file to read yet, so its only column is");
+    FileIngestor.partitionColumns("b.region", d, files.add("REGION", DataTypes.StringType), false);
+  }
+
+  @Test
   void aBinaryFileReadAsCsvIsNamedAsNotUtf8Text() throws IOException {
     Path file = dir.resolve("blob.csv");
     Files.write(file, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2, '\n'});
