@@ -55,6 +55,7 @@ public final class Checker {
       otherStatement(project, st, out);
     }
     out.addAll(RefreshPolicyCheck.check(project));
+    UpstreamColumnCheck.check(project, out);
     scheduleSelectors(project, out);
     return out;
   }

@@ -3,6 +3,7 @@ package dev.mlv.project;
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.Position;
 import dev.mlv.diag.Severity;
+import dev.mlv.sql.ColumnRefs;
 import dev.mlv.sql.Constraint;
 import dev.mlv.sql.Name;
 import dev.mlv.sql.OnMismatch;
@@ -47,7 +48,7 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 4; // 3: column-name case; 4: CHECK columns
+  private static final int FORMAT = 5; // 3: column-name case; 4: CHECK columns; 5: column refs
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -448,6 +449,21 @@ final class ParseCache {
       }
     }
     writeStrings(out, f.unreadableChecks());
+    out.writeInt(f.columnRefs().size());
+    for (ColumnRefs.Ref r : f.columnRefs()) {
+      writeString(out, r.text());
+      writePosition(out, r.position());
+      out.writeInt(r.tables().size());
+      for (Name t : r.tables()) {
+        writeName(out, t);
+      }
+      out.writeInt(r.readings().size());
+      for (ColumnRefs.Reading reading : r.readings()) {
+        out.writeInt(reading.table());
+        writeString(out, reading.column());
+        out.writeBoolean(reading.qualified());
+      }
+    }
   }
 
   private static QueryFacts readFacts(DataInputStream in) throws IOException {
@@ -473,8 +489,26 @@ final class ParseCache {
       }
       columns = Optional.of(new OutputNames.Columns(names, complete));
     }
+    List<String> unreadableChecks = readStrings(in);
+    int nr = count(in);
+    List<ColumnRefs.Ref> refs = new ArrayList<>(nr);
+    for (int i = 0; i < nr; i++) {
+      String text = readString(in);
+      Position position = readPosition(in);
+      int nTables = count(in);
+      List<Name> refTables = new ArrayList<>(nTables);
+      for (int k = 0; k < nTables; k++) {
+        refTables.add(readName(in));
+      }
+      int nReadings = count(in);
+      List<ColumnRefs.Reading> readings = new ArrayList<>(nReadings);
+      for (int k = 0; k < nReadings; k++) {
+        readings.add(new ColumnRefs.Reading(in.readInt(), readString(in), in.readBoolean()));
+      }
+      refs.add(new ColumnRefs.Ref(text, position, refTables, readings));
+    }
     return new QueryFacts(
-        tables, functions, features, fallback, diagnostics, columns, readStrings(in));
+        tables, functions, features, fallback, diagnostics, columns, unreadableChecks, refs);
   }
 
   private static void writeDiagnostics(DataOutputStream out, List<Diagnostic> ds)

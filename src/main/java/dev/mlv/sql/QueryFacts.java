@@ -14,7 +14,9 @@ import java.util.TreeSet;
  * constructs it uses, whether Spark's parser had to step in, and a parse error if neither parser
  * accepted the text. For a view's SELECT also the columns its SELECT list shows (when Calcite read
  * it) and the names of the view's constraints whose CHECK neither parser reads: taken from the
- * parse that is cached, so that validate need not parse again.
+ * parse that is cached, so that validate need not parse again. Also the columns it reads by name
+ * where every table in scope is read by its name ({@code columnRefs}), for validate to check
+ * against the columns of the views of the project it reads.
  */
 public record QueryFacts(
     List<Name> tables,
@@ -23,7 +25,8 @@ public record QueryFacts(
     boolean usedFallback,
     List<Diagnostic> diagnostics,
     Optional<OutputNames.Columns> columns,
-    List<String> unreadableChecks) {
+    List<String> unreadableChecks,
+    List<ColumnRefs.Ref> columnRefs) {
 
   public QueryFacts(
       List<Name> tables,
@@ -31,7 +34,15 @@ public record QueryFacts(
       Set<QueryFeature> features,
       boolean usedFallback,
       List<Diagnostic> diagnostics) {
-    this(tables, functions, features, usedFallback, diagnostics, Optional.empty(), List.of());
+    this(
+        tables,
+        functions,
+        features,
+        usedFallback,
+        diagnostics,
+        Optional.empty(),
+        List.of(),
+        List.of());
   }
 
   public QueryFacts {
@@ -42,12 +53,23 @@ public record QueryFacts(
         features.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(features));
     diagnostics = List.copyOf(diagnostics);
     unreadableChecks = List.copyOf(unreadableChecks);
+    columnRefs = List.copyOf(columnRefs);
   }
 
-  /** These facts with the view's columns and unreadable CHECKs added. */
-  public QueryFacts withView(Optional<OutputNames.Columns> columns, List<String> unreadableChecks) {
+  /** These facts with the view's columns, unreadable CHECKs and column references added. */
+  public QueryFacts withView(
+      Optional<OutputNames.Columns> columns,
+      List<String> unreadableChecks,
+      List<ColumnRefs.Ref> columnRefs) {
     return new QueryFacts(
-        tables, functions, features, usedFallback, diagnostics, columns, unreadableChecks);
+        tables,
+        functions,
+        features,
+        usedFallback,
+        diagnostics,
+        columns,
+        unreadableChecks,
+        columnRefs);
   }
 
   public boolean parsed() {

@@ -133,7 +133,8 @@ public final class TableExtractor {
         facts.usedFallback(),
         found,
         facts.columns(),
-        facts.unreadableChecks());
+        facts.unreadableChecks(),
+        facts.columnRefs());
   }
 
   /**
@@ -181,11 +182,12 @@ public final class TableExtractor {
         facts.usedFallback(),
         found,
         facts.columns(),
-        unreadable);
+        unreadable,
+        facts.columnRefs());
   }
 
   /** Functions Spark calls without parentheses, which Calcite may read as names. */
-  private static final Set<String> NILADIC =
+  static final Set<String> NILADIC =
       Set.of(
           "current_date",
           "current_timestamp",
@@ -330,7 +332,12 @@ public final class TableExtractor {
       // The fragments Calcite did not see (a LATERAL VIEW's or table function's arguments, a
       // time-travel value, a DISTRIBUTE BY list) are never select items: the list is all here.
       Optional<OutputNames.Columns> columns = OutputNames.of(selectSql, start, root);
-      return walk.facts().withView(columns, List.of());
+      // Removed text may bring names into scope (a LATERAL VIEW's columns) that the tree lacks.
+      List<ColumnRefs.Ref> refs =
+          rewritten.fragments().isEmpty() && rewritten.markers().isEmpty()
+              ? ColumnRefs.of(selectSql, start, root)
+              : List.of();
+      return walk.facts().withView(columns, List.of(), refs);
     } catch (SqlParseException calciteError) {
       SparkFallbackParser.Outcome spark = Fallback.PARSER.read(selectSql, start);
       if (spark.facts().isPresent()) {

@@ -196,6 +196,28 @@ class MedallionEndToEndTest {
   }
 
   @Test
+  @Order(5)
+  void aColumnAnUpstreamViewNoLongerProducesIsRefusedBeforeAnythingIsReplaced() throws IOException {
+    // Until validate knew it, apply replaced gold.formula_preference first and then failed on
+    // gold.repeat_winners, which reads its column trials.
+    Path upstream = Path.of(project, "views/gold/formula_preference.sql");
+    String deployed = Files.readString(upstream);
+    Files.writeString(upstream, deployed.replace("COUNT(*) AS trials", "COUNT(*) AS n_trials"));
+    try {
+      CliRun apply = mlv("apply", "--auto-approve");
+      assertThat(apply.exitCode()).as(apply.toString()).isEqualTo(ExitCodes.ERROR);
+      assertThat(apply.out()).as(apply.toString()).isEmpty();
+      Golden.assertMatches("apply-unresolved-column.txt", apply.err());
+    } finally {
+      Files.writeString(upstream, deployed);
+    }
+    // The deployed views are still those of the files as they were: nothing to apply.
+    CliRun plan = mlv("plan", "--detailed-exitcode");
+    assertThat(plan.exitCode()).as(plan.toString()).isZero();
+    assertThat(plan.out()).contains("No changes.");
+  }
+
+  @Test
   @Order(6)
   void newBronzeRowsRefreshSilverAndGoldInOrder() {
     CliRun ins =

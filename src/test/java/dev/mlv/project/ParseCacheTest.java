@@ -60,12 +60,15 @@ class ParseCacheTest {
     assertThat(parsed.statements()).hasSize(4);
     assertThat(parsed.diags()).isNotEmpty();
 
-    // The view's columns and its unreadable CHECK travel too (validate reads them from here).
+    // The view's columns, its unreadable CHECK and its column references travel too (validate reads
+    // them from here).
     assertThat(parsed.facts().values())
         .anySatisfy(
             f -> {
               assertThat(f.columns()).isPresent();
               assertThat(f.unreadableChecks()).containsExactly("c2");
+              // and the columns it reads, which validate checks against the views upstream
+              assertThat(f.columnRefs()).extracting(r -> r.text()).contains("o.id", "c.id");
             });
     ParseCache.Entry back = ParseCache.decode(ParseCache.encode(parsed));
 

@@ -1,0 +1,160 @@
+package dev.mlv.check;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectView;
+import dev.mlv.project.Suggestions;
+import dev.mlv.sql.ColumnRefs;
+import dev.mlv.sql.Name;
+import dev.mlv.sql.OutputNames;
+import dev.mlv.sql.ViewBody;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A column a view reads from another view of the project that the other view's SELECT does not
+ * produce: Spark refuses the view when apply creates or replaces it, after apply has already
+ * replaced the views upstream of it. Only where the columns of every table in scope are known from
+ * their files (SQL views whose SELECT lists every column by name), so what is reported is certain.
+ */
+final class UpstreamColumnCheck {
+  static final String RULE = "UNRESOLVED_COLUMN";
+
+  private UpstreamColumnCheck() {}
+
+  /**
+   * For the views of the project only: a view created ad hoc ({@code mlv sql}) runs against the
+   * deployed views, whose columns may not yet be those of their files.
+   */
+  static void check(Project project, List<Diagnostic> out) {
+    Map<ObjectId, Optional<Set<String>>> produced = new HashMap<>();
+    for (ProjectView v : project.views().values()) {
+      if (v.facts().isEmpty()) {
+        continue;
+      }
+      for (ColumnRefs.Ref ref : v.facts().get().columnRefs()) {
+        unresolved(project, v, ref, produced).ifPresent(out::add);
+      }
+    }
+  }
+
+  private static Optional<Diagnostic> unresolved(
+      Project project,
+      ProjectView v,
+      ColumnRefs.Ref ref,
+      Map<ObjectId, Optional<Set<String>>> produced) {
+    if (ref.tables().isEmpty()) {
+      return Optional.empty();
+    }
+    List<ObjectId> ids = new ArrayList<>();
+    List<Set<String>> columns = new ArrayList<>();
+    for (Name t : ref.tables()) {
+      ObjectId id;
+      try {
+        id = project.names().resolve(t);
+      } catch (IllegalArgumentException e) {
+        return Optional.empty();
+      }
+      Optional<Set<String>> c = produced.computeIfAbsent(id, i -> columnsOf(project, i));
+      if (c.isEmpty()) {
+        return Optional.empty(); // a source, a PySpark or file view, a SELECT with *: unknown
+      }
+      ids.add(id);
+      columns.add(c.get());
+    }
+    for (ColumnRefs.Reading r : ref.readings()) {
+      if (columns.get(r.table()).contains(r.column())) {
+        return Optional.empty();
+      }
+    }
+    // The views its qualifier names (s.amount), else every view in scope (amount).
+    List<ColumnRefs.Reading> meant =
+        ref.readings().stream().filter(ColumnRefs.Reading::qualified).toList();
+    if (meant.isEmpty()) {
+      meant = ref.readings();
+    }
+    String column = meant.get(0).column();
+    Set<Integer> named = new LinkedHashSet<>();
+    meant.forEach(r -> named.add(r.table()));
+    List<String> views = new ArrayList<>();
+    List<String> placed = new ArrayList<>();
+    Set<String> offered = new LinkedHashSet<>();
+    for (int i : named) {
+      ObjectId id = ids.get(i);
+      String shown = project.names().display(id);
+      if (!views.contains(shown)) {
+        views.add(shown);
+        placed.add(shown + " (" + project.views().get(id).definition().position().file() + ")");
+        offered.addAll(columns.get(i));
+      }
+    }
+    Optional<String> near = Suggestions.nearest(column, offered);
+    return Optional.of(
+        Diagnostic.error(
+            RULE,
+            ref.position(),
+            "column "
+                + ref.text()
+                + " cannot be resolved: "
+                + String.join(", ", placed)
+                + (views.size() == 1 ? " does not produce " : " do not produce ")
+                + column
+                + (views.size() == 1 ? ", only " : "; their columns are ")
+                + listed(offered)
+                + "; Spark would refuse "
+                + project.names().display(v.id())
+                + " when apply or refresh runs it ([UNRESOLVED_COLUMN.WITH_SUGGESTION])",
+            near.map(n -> "did you mean '" + n + "'? If not, select " + column + " in ")
+                    .orElse(
+                        "read a column "
+                            + String.join(" or ", views)
+                            + " produces, or select "
+                            + column
+                            + " in ")
+                + (views.size() == 1 ? views.get(0) : "one of them")));
+  }
+
+  /** At most 20 column names, so that a view of thousands of columns stays readable. */
+  private static String listed(Set<String> columns) {
+    List<String> shown = columns.stream().limit(20).toList();
+    return String.join(", ", shown)
+        + (columns.size() > shown.size()
+            ? " and " + (columns.size() - shown.size()) + " more"
+            : "");
+  }
+
+  /**
+   * The columns a view of the project produces, lower case, when its file tells all of them: a SQL
+   * view whose SELECT names each column (no {@code *}, generator or unnamed expression).
+   */
+  private static Optional<Set<String>> columnsOf(Project project, ObjectId id) {
+    ProjectView u = project.views().get(id);
+    if (u == null
+        || !(u.definition().body() instanceof ViewBody.Select)
+        || u.facts().isEmpty()
+        || !u.facts().get().parsed()) {
+      return Optional.empty();
+    }
+    Optional<OutputNames.Columns> columns = u.facts().get().columns();
+    if (columns.isEmpty() || !columns.get().complete()) {
+      return Optional.empty();
+    }
+    Set<String> names = new LinkedHashSet<>();
+    for (OutputNames.OutputName n : columns.get().names()) {
+      // An unnamed expression is named after its text, and a[0] or (x).f by rules OutputNames
+      // only approximates: such a view's columns are not claimed to be known.
+      if (n.name() == null || n.name().contains("`") || n.name().contains("[")) {
+        return Optional.empty();
+      }
+      names.add(n.name().toLowerCase(Locale.ROOT));
+    }
+    return Optional.of(names);
+  }
+}

@@ -1,0 +1,175 @@
+package dev.mlv.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.project.DefinitionFiles;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectBuilder;
+import dev.mlv.project.ProjectConfig;
+import dev.mlv.project.ProjectLoader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** UNRESOLVED_COLUMN: a column read from a view of the project that its SELECT does not produce. */
+class UpstreamColumnCheckTest {
+  @TempDir Path dir;
+
+  /** silver.s produces id, amt and info (a struct); silver.t produces id and qty. */
+  private static final String SILVER_S =
+      "CREATE MATERIALIZED LAKE VIEW silver.s AS\n"
+          + "SELECT id, amount AS amt, named_struct('city', c) AS info FROM bronze.orders\n";
+
+  private static final String SILVER_T =
+      "CREATE MATERIALIZED LAKE VIEW silver.t AS SELECT id, qty FROM bronze.orders\n";
+
+  private List<Diagnostic> check(String gold) throws IOException {
+    return check(gold, SILVER_S);
+  }
+
+  private List<Diagnostic> check(String gold, String silverS) throws IOException {
+    Files.writeString(
+        dir.resolve("mlv.yml"),
+        "name: p\nworkspace: ws\nlakehouse: lh\nschema: dbo\n"
+            + "sources: [bronze.orders, bronze.customers]\n");
+    write("silver/s.sql", silverS);
+    write("silver/t.sql", SILVER_T);
+    write("gold/g.sql", gold);
+    ProjectConfig config = ProjectLoader.load(dir).orThrow();
+    Project project =
+        new ProjectBuilder().build(config, DefinitionFiles.discover(config).files(), List.of());
+    assertThat(project.diagnostics()).as("load").noneMatch(Diagnostic::isError);
+    return Checker.check(project).stream()
+        .filter(d -> d.ruleId().equals(UpstreamColumnCheck.RULE))
+        .toList();
+  }
+
+  private void write(String name, String text) throws IOException {
+    Path f = dir.resolve("views").resolve(name);
+    Files.createDirectories(f.getParent());
+    Files.writeString(f, text);
+  }
+
+  private static String gold(String select) {
+    return "CREATE MATERIALIZED LAKE VIEW gold.g AS\n" + select + "\n";
+  }
+
+  @Test
+  void aQualifiedColumnTheUpstreamViewDoesNotProduceIsAnErrorWhereItIsRead() throws IOException {
+    List<Diagnostic> found =
+        check(gold("SELECT s.id, s.amount * 2 AS doubled\nFROM silver.s AS s"));
+    assertThat(found).hasSize(1);
+    Diagnostic d = found.get(0);
+    assertThat(d.isError()).isTrue();
+    assertThat(d.position().toString()).isEqualTo("views/gold/g.sql:2:14");
+    assertThat(d.message())
+        .isEqualTo(
+            "column s.amount cannot be resolved: silver.s (views/silver/s.sql) does not produce"
+                + " amount, only id, amt, info; Spark would refuse gold.g when apply or refresh"
+                + " runs it ([UNRESOLVED_COLUMN.WITH_SUGGESTION])");
+    assertThat(d.hint()).isEqualTo("read a column silver.s produces, or select amount in silver.s");
+  }
+
+  @Test
+  void anAliasUnqualifiedNamesAndANearMissAreFollowed() throws IOException {
+    // x is silver.s here, and the typo is close to a column: named in the hint.
+    List<Diagnostic> aliased = check(gold("SELECT x.ammt FROM silver.s x"));
+    assertThat(aliased)
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:8");
+    assertThat(aliased.get(0).hint())
+        .isEqualTo("did you mean 'amt'? If not, select ammt in silver.s");
+    // One table in scope: a bare name is its column or nothing.
+    assertThat(check(gold("SELECT id, amount FROM silver.s")))
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:12");
+    // In WHERE, GROUP BY, a join's ON, and a subquery of its own, likewise.
+    assertThat(
+            check(
+                gold(
+                    "SELECT s.id FROM silver.s s JOIN silver.t t ON s.id = t.idd\n"
+                        + "WHERE s.amount > 0 AND t.id IN (SELECT qtty FROM silver.t)")))
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:55", "views/gold/g.sql:3:7", "views/gold/g.sql:3:40");
+    // Inside a derived table, its own FROM is the scope.
+    assertThat(check(gold("SELECT q.a FROM (SELECT amount AS a FROM silver.s) q")))
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:25");
+    // A bare name no view in scope produces names them all.
+    List<Diagnostic> two = check(gold("SELECT s.id, price FROM silver.s s, silver.t t"));
+    assertThat(two.get(0).message())
+        .contains(
+            "silver.s (views/silver/s.sql), silver.t (views/silver/t.sql) do not produce price;"
+                + " their columns are id, amt, info, qty;");
+  }
+
+  @Test
+  void whatTheUpstreamViewProducesOrWhatElseTheNameMayBeIsNotReported() throws IOException {
+    List<String> fine =
+        List.of(
+            "SELECT s.id, s.amt, S.AMT, `s`.`amt`, amt, s.info.city FROM silver.s AS s",
+            "SELECT s.id, t.qty, qty FROM silver.s s JOIN silver.t t USING (id)",
+            // select aliases: lateral, in GROUP BY, HAVING and ORDER BY
+            "SELECT amt * 2 AS d, d + 1 AS e FROM silver.s GROUP BY d HAVING e > 0 ORDER BY e",
+            // lambda parameters, bare functions, datetime units
+            "SELECT transform(array(amt), amount -> amount + 1) AS a, current_date AS c,"
+                + " timestampadd(DAY, 1, current_timestamp()) AS n FROM silver.s",
+            // a column of the enclosing query, in a correlated subquery
+            "SELECT id FROM silver.t t WHERE EXISTS (SELECT 1 FROM silver.s s WHERE s.id = qty)",
+            // windows by name
+            "SELECT sum(amt) OVER w AS r FROM silver.s WINDOW w AS (PARTITION BY id ORDER BY amt)",
+            "SELECT amt FROM silver.s ORDER BY amt");
+    for (String select : fine) {
+      assertThat(check(gold(select))).as(select).isEmpty();
+    }
+  }
+
+  @Test
+  void nothingIsReportedWhenTheColumnsInScopeAreNotAllKnown() throws IOException {
+    List<String> unsure =
+        List.of(
+            // a source's columns are unknown: it may have a struct column named s
+            "SELECT s.amount FROM silver.s s JOIN bronze.customers c ON s.id = c.id",
+            "SELECT amount FROM silver.s s JOIN bronze.customers c ON s.id = c.id",
+            // a CTE hides the view of its name; a derived table's columns are its own
+            "WITH t AS (SELECT 1 AS amount) SELECT t.amount FROM t",
+            "SELECT q.amount FROM (SELECT amt AS amount FROM silver.s) q",
+            "SELECT s.amount, q.x FROM silver.s s, (SELECT 1 AS x) q",
+            // schema-qualified column of an unaliased table
+            "SELECT silver.s.amount FROM silver.s",
+            // a LATERAL VIEW brings its own columns
+            "SELECT amount FROM silver.s LATERAL VIEW explode(array(amt)) e AS amount",
+            // a table function, and a PIVOT
+            "SELECT s.amount FROM silver.s s, range(3) r");
+    for (String select : unsure) {
+      assertThat(check(gold(select))).as(select).isEmpty();
+    }
+    // The view read has a *, a generator or an unnamed expression: its columns are not all known.
+    for (String silver :
+        List.of(
+            "SELECT * FROM bronze.orders",
+            "SELECT id, explode(items) FROM bronze.orders",
+            "SELECT id, amount + 1 FROM bronze.orders")) {
+      String s = "CREATE MATERIALIZED LAKE VIEW silver.s AS " + silver + "\n";
+      assertThat(check(gold("SELECT s.amount FROM silver.s s"), s)).as(silver).isEmpty();
+    }
+  }
+
+  @Test
+  void aPySparkViewUpstreamIsNotKnown() throws IOException {
+    write(
+        "silver/p.py",
+        """
+        import fmlv
+
+        @fmlv.materialized_lake_view(name="silver.p")
+        def p():
+            return spark.read.table("bronze.orders")
+        """);
+    assertThat(check(gold("SELECT p.amount FROM silver.p p"))).isEmpty();
+  }
+}
