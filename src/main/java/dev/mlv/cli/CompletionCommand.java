@@ -21,10 +21,10 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  source <(mlv completion bash)",
-      "  source <(mlv completion zsh)             # in ~/.zshrc; zsh runs it with bashcompinit",
+      "  source <(mlv completion zsh)    # in ~/.zshrc; zsh runs it with bashcompinit",
       "",
-      "View names after refresh, plan, lineage, explain and quarantine are completed from the",
-      "project (mlv lineage runs on each Tab, with the -p given on the command line)."
+      "View names after refresh, plan, lineage, explain and quarantine are completed from the"
+          + " project (mlv lineage runs on each Tab, with the -p given on the command line)."
     })
 public final class CompletionCommand implements Callable<Integer> {
   enum Shell {

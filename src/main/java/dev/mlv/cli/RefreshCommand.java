@@ -41,8 +41,8 @@ import picocli.CommandLine.Spec;
       "  mlv refresh",
       "  mlv refresh silver.trials_clean+ --full",
       "  mlv refresh --dry-run --format json",
-      "  mlv refresh -t prod --extended-lineage             # and every upstream lakehouse",
-      "  mlv refresh -t prod --upstream-lakehouse 6f1c...   # and that upstream lakehouse"
+      "  mlv refresh -t prod --extended-lineage           # all upstream lakehouses",
+      "  mlv refresh -t prod --upstream-lakehouse 6f1c... # one upstream lakehouse"
     })
 public final class RefreshCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

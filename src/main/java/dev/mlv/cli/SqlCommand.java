@@ -46,7 +46,7 @@ import picocli.CommandLine.Spec;
     footer = {
       "",
       "Examples:",
-      "  mlv sql \"SELECT * FROM gold.formula_preference ORDER BY avg_first_choice_pct DESC\"",
+      "  mlv sql \"SELECT * FROM gold.formula_preference ORDER BY 2 DESC\"",
       "  mlv sql \"SHOW MATERIALIZED LAKE VIEWS IN silver\"",
       "  mlv sql -f load_bronze.sql --format csv"
     })

@@ -19,6 +19,26 @@ class CliBasicsTest {
   }
 
   @Test
+  void everyExampleFitsOnOneLineOf80Columns() {
+    // Picocli wraps a footer line longer than the help's width, so an example's comment ended up
+    // alone on the next line, where it reads as a command.
+    java.io.PrintWriter none = new java.io.PrintWriter(java.io.Writer.nullWriter());
+    for (var e : Main.createCommandLine(none, none, false).getSubcommands().entrySet()) {
+      String help = e.getValue().getUsageMessage();
+      int examples = help.indexOf("Examples:");
+      if (examples < 0) {
+        continue;
+      }
+      for (String line : help.substring(examples).split("\\R")) {
+        if (line.isBlank()) {
+          break;
+        }
+        assertThat(line).as(e.getKey()).matches("Examples:|  \\S.*");
+      }
+    }
+  }
+
+  @Test
   void theCommandListGivesEachCommandAWholeOneLineSummary() {
     // Each command's summary is its header; without one, picocli lists the description's first
     // line, cut mid-sentence. In 80 columns the list indents summaries by 14.
