@@ -328,6 +328,7 @@ final class SparkSyntaxRewriter {
           || (next = numberSuffix(i)) > 0
           || (next = adjacentStrings(i)) > 0
           || (next = trailingSemicolon(i)) > 0
+          || (next = likeQuantifier(i)) > 0
           || (next = keywordAsName(i)) > 0
           || (next = starExcept(i)) > 0
           || (next = existsFunction(i)) > 0
@@ -762,6 +763,23 @@ final class SparkSyntaxRewriter {
       }
       out[token.end() - 1] = '\\';
       return i + 1;
+    }
+
+    /**
+     * {@code x [NOT] LIKE|ILIKE SOME|ALL (p, ...)}: Calcite reads SOME (...) as the aggregate and
+     * ALL (...) as a call, so the quantifier goes and Calcite reads the patterns as a row. ANY it
+     * refuses, so that one is left to Spark's parser.
+     */
+    private int likeQuantifier(int i) {
+      if (!(t.get(i).isWord("LIKE") || t.get(i).isWord("ILIKE"))
+          || !(is(i + 1, "SOME") || is(i + 1, "ALL"))
+          || !symbol(i + 2, "(")
+          || is(i + 3, "SELECT")
+          || is(i + 3, "WITH")) {
+        return -1;
+      }
+      blank(t.get(i + 1).start(), t.get(i + 1).end());
+      return i + 2;
     }
 
     /**

@@ -554,6 +554,26 @@ class TableExtractorTest {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT k FROM t WHERE name LIKE ALL ('%i%', upper(v))",
+        "SELECT k FROM t WHERE name ILIKE ALL ('%I%')",
+        "SELECT k FROM t WHERE name NOT LIKE ALL ('x%', 'y%')",
+        "SELECT k FROM t WHERE name NOT ILIKE ALL ('X%')",
+        "SELECT k FROM t WHERE name LIKE SOME ('s%', upper(v))",
+        "SELECT k, name ILIKE SOME ('s%') AS s FROM t",
+        "SELECT k FROM t WHERE name ILIKE ANY ('S%')"
+      })
+  void quantifiedLikeIsNeitherACallNorAnAggregate(String sql) {
+    QueryFacts facts = facts(sql);
+    assertThat(facts.functions()).as(sql).doesNotContain("all", "some", "any");
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("t");
+    if (sql.contains("upper")) {
+      assertThat(facts.functions()).contains("upper");
+    }
+  }
+
   @Test
   void aSecondStatementWithoutASemicolonIsNamedInTheHint() {
     Diagnostic d =
