@@ -863,7 +863,12 @@ public final class RefreshAnalyzer {
         } else if (fn.equals("unix_timestamp") && call.operandCount() == 0) {
           full(text(call), offset(call), "NON_DETERMINISTIC fn=" + fn, "the current time");
         }
-        for (SqlNode operand : call.getOperandList()) {
+        // The name after AS is an alias, not a column: x AS current_date does not read the time.
+        List<SqlNode> operands =
+            call.getKind() == SqlKind.AS
+                ? call.getOperandList().subList(0, 1)
+                : call.getOperandList();
+        for (SqlNode operand : operands) {
           expressions(operand, level, branches, context, ctes);
         }
       } else if (node instanceof SqlIdentifier id

@@ -833,6 +833,19 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void anAliasNamedLikeTheCurrentTimeIsNoCall() throws IOException {
+    project(
+        YML,
+        "s/a.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.a AS\n"
+            + "SELECT id AS current_date, name current_time, order_ts AS localtimestamp,\n"
+            + "  id AS current_timestamp, name AS current_user FROM bronze.orders");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out()).doesNotContain("NON_DETERMINISTIC").contains("0 warnings");
+  }
+
+  @Test
   void debugSaysWhichSelectNeededSparksParser() throws IOException {
     project(
         YML,

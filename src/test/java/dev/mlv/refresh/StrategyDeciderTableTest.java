@@ -225,6 +225,11 @@ class StrategyDeciderTableTest {
             "SELECT k, `current_date` FROM bronze.a",
             World.appendTo("a"),
             "incremental ONLY_APPENDS"),
+        row(
+            "a column aliased current_date",
+            "SELECT k AS current_date, v current_timestamp FROM bronze.a",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
         row("DISTINCT", "SELECT DISTINCT k FROM bronze.a", World.appendTo("a"), "full DISTINCT"),
         row(
             "bare VALUES joined (Spark-only syntax)",
