@@ -40,7 +40,9 @@ public final class MlvParser {
     String text = withoutBareControls(start, written, diagnostics);
     List<Token> tokens = Lexer.tokenize(text);
     List<Token> current = new ArrayList<>();
-    for (Token t : tokens) {
+    for (int i = 0; i < tokens.size(); i++) {
+      Token t = tokens.get(i);
+      LexicalRules.at(start, text, tokens, i).ifPresent(diagnostics::add);
       if (t.kind() == Token.Kind.UNTERMINATED) {
         diagnostics.add(
             Diagnostic.error(

@@ -209,6 +209,31 @@ class MlvParserTest {
   }
 
   @Test
+  void aHintIsSparkSqlOnlyRightAfterSelect() {
+    single(
+        "CREATE MATERIALIZED LAKE VIEW s.v AS SELECT /*+ BROADCAST(c) */ /* why */"
+            + " /*+ COALESCE(2) */ a FROM t JOIN (select /*+ REPARTITION(3) */ k FROM c) c"
+            + " -- /*+ in a line comment */\n WHERE a = '/*+ in a string */'"
+            + " /* /*+ nested in a comment */ */ /*+ after the statement, which Spark never sees */");
+    for (String misplaced :
+        List.of(
+            "SELECT a /*+ BROADCAST(c) */ FROM t",
+            "SELECT DISTINCT /*+ BROADCAST(c) */ a FROM t",
+            "SELECT a FROM t /*+ BROADCAST(t) */ WHERE a > 0",
+            "/*+ BROADCAST(t) */ SELECT a FROM t")) {
+      String text = "CREATE MATERIALIZED LAKE VIEW s.v AS\n" + misplaced;
+      MlvParser.Result r = parse(text);
+      assertThat(r.statements()).as(misplaced).hasSize(1);
+      assertThat(r.diagnostics()).as(misplaced).hasSize(1);
+      Diagnostic d = r.diagnostics().get(0);
+      assertThat(d.ruleId()).isEqualTo(TableExtractor.PARSE_RULE);
+      assertThat(d.position().line() + ":" + d.position().column())
+          .isEqualTo("2:" + (misplaced.indexOf("/*+") + 1));
+      assertThat(d.message()).contains("'/*+'");
+    }
+  }
+
+  @Test
   void unterminatedStringIsReportedWhereItStarts() {
     Diagnostic d =
         parse("CREATE MATERIALIZED LAKE VIEW a AS\nSELECT 'oops FROM t").diagnostics().get(0);

@@ -1,0 +1,71 @@
+package dev.mlv.sql;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.Position;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What Spark's parser refuses in a statement's tokens, comments included, that Calcite reads as
+ * something else or not at all, so the analysis never sees it: a hint that does not follow SELECT
+ * (Calcite and mlv read it as a comment).
+ */
+final class LexicalRules {
+
+  private LexicalRules() {}
+
+  /** The error at token {@code i} of a file's tokens (trivia included), if there is one. */
+  static Optional<Diagnostic> at(Position start, String text, List<Token> tokens, int i) {
+    Token t = tokens.get(i);
+    if (t.kind() == Token.Kind.COMMENT && t.text().startsWith("/*+")) {
+      return misplacedHint(
+          start, text, t, token(tokens, before(tokens, i)), token(tokens, after(tokens, i)));
+    }
+    return Optional.empty();
+  }
+
+  /** The index of the last token before {@code i} that is no comment or blank, or -1. */
+  private static int before(List<Token> tokens, int i) {
+    int j = i - 1;
+    while (j >= 0 && tokens.get(j).isTrivia()) {
+      j--;
+    }
+    return j;
+  }
+
+  /** The index of the first token after {@code i} that is no comment or blank, or -1. */
+  private static int after(List<Token> tokens, int i) {
+    int j = i + 1;
+    while (j < tokens.size() && tokens.get(j).isTrivia()) {
+      j++;
+    }
+    return j < tokens.size() ? j : -1;
+  }
+
+  private static Token token(List<Token> tokens, int i) {
+    return i >= 0 ? tokens.get(i) : null;
+  }
+
+  /**
+   * A hint anywhere but right after SELECT: Spark's lexer reads {@code /*+} as a hint wherever it
+   * stands, and its parser takes one only there. One before or after all of a statement's tokens is
+   * outside the statement's text, which is all that Spark is given.
+   */
+  private static Optional<Diagnostic> misplacedHint(
+      Position start, String text, Token hint, Token before, Token after) {
+    if (before == null
+        || before.isWord("SELECT")
+        || before.isSymbol(";")
+        || after == null
+        || after.isSymbol(";")) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        Diagnostic.error(
+            TableExtractor.PARSE_RULE,
+            start.advance(text, hint.offset()),
+            "syntax error at or near '/*+': Spark takes a hint only right after SELECT",
+            "move it right after SELECT (SELECT /*+ BROADCAST(t) */ ...), or write /* ... */"
+                + " for a comment"));
+  }
+}
