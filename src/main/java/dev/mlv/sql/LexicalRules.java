@@ -3,14 +3,52 @@ package dev.mlv.sql;
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.Position;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What Spark's parser refuses in a statement's tokens, comments included, that Calcite reads as
  * something else or not at all, so the analysis never sees it: a hint that does not follow SELECT
- * (Calcite and mlv read it as a comment).
+ * (Calcite and mlv read it as a comment) and a parameter marker, which nothing binds in a view.
  */
 final class LexicalRules {
+
+  /**
+   * Symbols after which an expression starts, so {@code :name} there is a parameter marker (after a
+   * name or {@code )} it is the variant path {@code v:a}, in a type {@code STRUCT<a: INT>} a
+   * field's type).
+   */
+  private static final Set<String> OPERATORS =
+      Set.of(
+          "(", ",", "=", "==", "<>", "!=", "<", ">", "<=", ">=", "<=>", "+", "-", "*", "/", "%",
+          "||", "&", "|", "^", "~", "!", "&&", "=>");
+
+  /** Words after which an expression starts. */
+  private static final Set<String> EXPRESSION_WORDS =
+      Set.of(
+          "SELECT",
+          "WHERE",
+          "AND",
+          "OR",
+          "NOT",
+          "CASE",
+          "WHEN",
+          "THEN",
+          "ELSE",
+          "ON",
+          "BY",
+          "HAVING",
+          "LIMIT",
+          "OFFSET",
+          "IN",
+          "BETWEEN",
+          "LIKE",
+          "ILIKE",
+          "RLIKE",
+          "REGEXP",
+          "DISTINCT",
+          "QUALIFY");
 
   private LexicalRules() {}
 
@@ -20,6 +58,14 @@ final class LexicalRules {
     if (t.kind() == Token.Kind.COMMENT && t.text().startsWith("/*+")) {
       return misplacedHint(
           start, text, t, token(tokens, before(tokens, i)), token(tokens, after(tokens, i)));
+    }
+    if (t.isSymbol("?")
+        || t.isSymbol(":")
+            && i + 1 < tokens.size()
+            && (tokens.get(i + 1).kind() == Token.Kind.WORD
+                || tokens.get(i + 1).kind() == Token.Kind.QUOTED_IDENT)
+            && startsExpression(token(tokens, before(tokens, i)))) {
+      return Optional.of(parameter(start, text, tokens, i));
     }
     return Optional.empty();
   }
@@ -46,6 +92,13 @@ final class LexicalRules {
     return i >= 0 ? tokens.get(i) : null;
   }
 
+  private static boolean startsExpression(Token before) {
+    return before != null
+        && (before.kind() == Token.Kind.SYMBOL && OPERATORS.contains(before.text())
+            || before.kind() == Token.Kind.WORD
+                && EXPRESSION_WORDS.contains(before.text().toUpperCase(Locale.ROOT)));
+  }
+
   /**
    * A hint anywhere but right after SELECT: Spark's lexer reads {@code /*+} as a hint wherever it
    * stands, and its parser takes one only there. One before or after all of a statement's tokens is
@@ -67,5 +120,18 @@ final class LexicalRules {
             "syntax error at or near '/*+': Spark takes a hint only right after SELECT",
             "move it right after SELECT (SELECT /*+ BROADCAST(t) */ ...), or write /* ... */"
                 + " for a comment"));
+  }
+
+  /** {@code :name} or {@code ?}: Spark binds them only to the arguments of a spark.sql call. */
+  private static Diagnostic parameter(Position start, String text, List<Token> tokens, int i) {
+    String marker = tokens.get(i).isSymbol("?") ? "?" : ":" + tokens.get(i + 1).text();
+    return Diagnostic.error(
+        "SQL_PARAMETER",
+        start.advance(text, tokens.get(i).offset()),
+        "the parameter marker "
+            + marker
+            + " is never bound (a materialized lake view has no parameters, nor does mlv pass"
+            + " any), so Spark refuses it ([UNBOUND_SQL_PARAMETER])",
+        "write the value itself, or read it from a table");
   }
 }

@@ -234,6 +234,29 @@ class MlvParserTest {
   }
 
   @Test
+  void aParameterMarkerIsAnErrorAtTheMarker() {
+    for (String sql :
+        List.of(
+            "SELECT a FROM t WHERE a = :since",
+            "SELECT :`limit` AS x FROM t",
+            "SELECT a FROM t WHERE a IN (1, :b)",
+            "SELECT a FROM t LIMIT ?",
+            "SELECT a FROM t WHERE a = ?")) {
+      MlvParser.Result r = parse("CREATE MATERIALIZED LAKE VIEW s.v AS\n" + sql);
+      assertThat(r.diagnostics()).as(sql).hasSize(1);
+      Diagnostic d = r.diagnostics().get(0);
+      assertThat(d.ruleId()).isEqualTo("SQL_PARAMETER");
+      int marker = sql.contains("?") ? sql.indexOf('?') : sql.indexOf(':');
+      assertThat(d.position().line() + ":" + d.position().column()).isEqualTo("2:" + (marker + 1));
+      assertThat(d.message()).contains("[UNBOUND_SQL_PARAMETER]");
+    }
+    // The variant path, struct field types and colons in strings and comments are no markers.
+    single(
+        "CREATE MATERIALIZED LAKE VIEW s.v AS SELECT v:a.b, v:['c'], f(v):d, arr[0]:e,"
+            + " CAST(s AS STRUCT<a: INT, `b`:STRING>), 'x = :y ?' AS t /* :z ? */ FROM t");
+  }
+
+  @Test
   void unterminatedStringIsReportedWhereItStarts() {
     Diagnostic d =
         parse("CREATE MATERIALIZED LAKE VIEW a AS\nSELECT 'oops FROM t").diagnostics().get(0);
