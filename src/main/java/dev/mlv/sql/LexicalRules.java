@@ -2,22 +2,34 @@ package dev.mlv.sql;
 
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.Position;
+import java.math.BigInteger;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * What Spark's parser refuses in a statement's tokens, comments included, that Calcite reads as
  * something else or not at all, so the analysis never sees it: a hint that does not follow SELECT
- * (Calcite and mlv read it as a comment) and a parameter marker, which nothing binds in a view.
+ * (Calcite and mlv read it as a comment), a parameter marker, which nothing binds in a view, and a
+ * typed numeric literal out of its type's range (Calcite reads 128Y as 128).
  */
 final class LexicalRules {
+
+  /** Spark's integral literal suffixes, with the type each makes and its range. */
+  private record Integral(String type, BigInteger min, BigInteger max) {}
+
+  private static final Map<String, Integral> INTEGRALS =
+      Map.of(
+          "Y", integral("TINYINT", Byte.MIN_VALUE, Byte.MAX_VALUE),
+          "S", integral("SMALLINT", Short.MIN_VALUE, Short.MAX_VALUE),
+          "L", integral("BIGINT", Long.MIN_VALUE, Long.MAX_VALUE));
 
   /**
    * Symbols after which an expression starts, so {@code :name} there is a parameter marker (after a
    * name or {@code )} it is the variant path {@code v:a}, in a type {@code STRUCT<a: INT>} a
-   * field's type).
+   * field's type) and {@code -} a sign.
    */
   private static final Set<String> OPERATORS =
       Set.of(
@@ -52,6 +64,10 @@ final class LexicalRules {
 
   private LexicalRules() {}
 
+  private static Integral integral(String type, long min, long max) {
+    return new Integral(type, BigInteger.valueOf(min), BigInteger.valueOf(max));
+  }
+
   /** The error at token {@code i} of a file's tokens (trivia included), if there is one. */
   static Optional<Diagnostic> at(Position start, String text, List<Token> tokens, int i) {
     Token t = tokens.get(i);
@@ -66,6 +82,14 @@ final class LexicalRules {
                 || tokens.get(i + 1).kind() == Token.Kind.QUOTED_IDENT)
             && startsExpression(token(tokens, before(tokens, i)))) {
       return Optional.of(parameter(start, text, tokens, i));
+    }
+    if (t.kind() == Token.Kind.NUMBER
+        && t.text().chars().allMatch(Character::isDigit)
+        && i + 1 < tokens.size()
+        && tokens.get(i + 1).kind() == Token.Kind.WORD
+        && tokens.get(i + 1).offset() == t.end()
+        && INTEGRALS.containsKey(tokens.get(i + 1).text().toUpperCase(Locale.ROOT))) {
+      return outOfRange(start, text, tokens, i);
     }
     return Optional.empty();
   }
@@ -133,5 +157,42 @@ final class LexicalRules {
             + " is never bound (a materialized lake view has no parameters, nor does mlv pass"
             + " any), so Spark refuses it ([UNBOUND_SQL_PARAMETER])",
         "write the value itself, or read it from a table");
+  }
+
+  /** A typed integral literal ({@code 128Y}, with a sign before it) beyond its type's range. */
+  private static Optional<Diagnostic> outOfRange(
+      Position start, String text, List<Token> tokens, int i) {
+    Token digits = tokens.get(i);
+    Token suffix = tokens.get(i + 1);
+    Integral type = INTEGRALS.get(suffix.text().toUpperCase(Locale.ROOT));
+    BigInteger value = new BigInteger(digits.text());
+    int sign = before(tokens, i);
+    int at = digits.offset();
+    if (sign >= 0
+        && tokens.get(sign).isSymbol("-")
+        && startsExpression(token(tokens, before(tokens, sign)))) {
+      // Spark's literal takes its sign: -128Y is a TINYINT.
+      value = value.negate();
+      at = tokens.get(sign).offset();
+    }
+    if (value.compareTo(type.min()) >= 0 && value.compareTo(type.max()) <= 0) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        Diagnostic.error(
+            TableExtractor.PARSE_RULE,
+            start.advance(text, at),
+            "the literal "
+                + text.substring(at, suffix.end())
+                + " is outside the range of "
+                + type.type()
+                + " ("
+                + type.min()
+                + " to "
+                + type.max()
+                + "): Spark refuses it ([INVALID_NUMERIC_LITERAL_RANGE])",
+            suffix.text().equalsIgnoreCase("L")
+                ? "write it without the L (a DECIMAL), or with BD"
+                : "write it without the " + suffix.text() + " (an INT), or with S or L"));
   }
 }

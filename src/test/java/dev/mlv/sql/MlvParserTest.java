@@ -6,6 +6,7 @@ import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.Position;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MlvParserTest {
@@ -254,6 +255,34 @@ class MlvParserTest {
     single(
         "CREATE MATERIALIZED LAKE VIEW s.v AS SELECT v:a.b, v:['c'], f(v):d, arr[0]:e,"
             + " CAST(s AS STRUCT<a: INT, `b`:STRING>), 'x = :y ?' AS t /* :z ? */ FROM t");
+  }
+
+  @Test
+  void aTypedLiteralBeyondItsTypesRangeIsAnErrorAtTheLiteral() {
+    // The column of the literal: a minus where an expression starts is its sign; after 1 it is a
+    // subtraction.
+    Map<String, Integer> literals =
+        Map.of(
+            "SELECT 128Y AS x FROM t", 8,
+            "SELECT a FROM t WHERE a = -129y", 27,
+            "SELECT 100000S AS x FROM t", 8,
+            "SELECT 9223372036854775808L AS x FROM t", 8,
+            "SELECT (-9223372036854775809L) AS x FROM t", 9,
+            "SELECT 1 -128Y AS x FROM t", 11);
+    literals.forEach(
+        (sql, column) -> {
+          MlvParser.Result r = parse("CREATE MATERIALIZED LAKE VIEW s.v AS\n" + sql);
+          assertThat(r.diagnostics()).as(sql).hasSize(1);
+          Diagnostic d = r.diagnostics().get(0);
+          assertThat(d.ruleId()).isEqualTo(TableExtractor.PARSE_RULE);
+          assertThat(d.position().line() + ":" + d.position().column())
+              .as(sql)
+              .isEqualTo("2:" + column);
+          assertThat(d.message()).contains("[INVALID_NUMERIC_LITERAL_RANGE]");
+        });
+    single(
+        "CREATE MATERIALIZED LAKE VIEW s.v AS SELECT 127Y, -128Y, - 128Y, 32767S, -32768S,"
+            + " 9223372036854775807L, -9223372036854775808L, 128 Y, 99999999999 AS l FROM t");
   }
 
   @Test
