@@ -170,7 +170,7 @@ public final class ColumnRefs {
     private void select(SqlSelect select, List<Scope> outer, SqlNodeList orderBy) {
       List<Entry> entries = new ArrayList<>();
       List<SqlNode> conditions = new ArrayList<>();
-      boolean known = from(select.getFrom(), entries, conditions);
+      boolean known = from(select.getFrom(), entries, conditions, outer);
       Set<String> aliases = new HashSet<>();
       for (SqlNode item : select.getSelectList()) {
         if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
@@ -196,7 +196,8 @@ public final class ColumnRefs {
     }
 
     /** Adds the FROM items to {@code entries}; whether every one is a table read by name. */
-    private boolean from(SqlNode node, List<Entry> entries, List<SqlNode> conditions) {
+    private boolean from(
+        SqlNode node, List<Entry> entries, List<SqlNode> conditions, List<Scope> outer) {
       if (node == null) {
         return true;
       }
@@ -204,8 +205,8 @@ public final class ColumnRefs {
         return table(id, null, entries);
       }
       if (node instanceof SqlJoin join) {
-        boolean left = from(join.getLeft(), entries, conditions);
-        boolean right = from(join.getRight(), entries, conditions);
+        boolean left = from(join.getLeft(), entries, conditions, outer);
+        boolean right = from(join.getRight(), entries, conditions, outer);
         if (join.getConditionType() == JoinConditionType.ON) {
           conditions.add(join.getCondition());
         }
@@ -221,9 +222,10 @@ public final class ColumnRefs {
       SqlNode inner =
           node instanceof SqlCall call && call.getKind() == SqlKind.AS ? call.operand(0) : node;
       if (TableExtractor.isQuery(inner)) {
-        // A derived table's own columns are checked against its own FROM; outside it, the
-        // columns it shows are not a table's.
-        query(inner, List.of());
+        // A derived table's own columns are checked against its own FROM and, inside a subquery,
+        // the enclosing queries' (Spark lets it correlate); outside it, the columns it shows are
+        // not a table's.
+        query(inner, outer);
       }
       return false;
     }
@@ -286,9 +288,14 @@ public final class ColumnRefs {
       }
       List<String> parts = id.names.stream().map(Walk::lower).toList();
       String head = parts.get(0);
+      // ORDER BY ALL and GROUP BY ALL name no column; _metadata is the hidden column of every
+      // Delta table's file details.
       if (lambdaParameters.contains(head)
+          || head.equals("_metadata")
           || (parts.size() == 1
-              && (TableExtractor.NILADIC.contains(head) || UNITS.contains(head)))) {
+              && (TableExtractor.NILADIC.contains(head)
+                  || UNITS.contains(head)
+                  || head.equals("all")))) {
         return;
       }
       List<Entry> entries = new ArrayList<>();

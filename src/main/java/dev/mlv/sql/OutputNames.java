@@ -97,10 +97,20 @@ public final class OutputNames {
           && GENERATORS.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))) {
         complete = false; // Spark names a generator's columns itself: col, pos, col0, ...
       } else if (item instanceof SqlCall call) {
+        if (call.getKind() == SqlKind.CAST
+            && call.operand(0) instanceof SqlIdentifier id
+            && id.names.size() > 1) {
+          // CAST(t.x AS ...) is named x, but CAST(s.f AS ...) of a struct's field is named after
+          // its text: which one s is, only the catalog knows.
+          complete = false;
+        }
         out.add(new OutputName(derivedName(call), text(sql, item), at));
       } else if (item instanceof org.apache.calcite.sql.SqlCharStringLiteral literal) {
-        // Spark names a string's column after its value: 'a b' is a column named a b.
-        out.add(new OutputName(literal.getValueAs(String.class), text(sql, item), at));
+        // Spark names a string's column after its value: 'a b' is a column named a b. Calcite
+        // leaves backslash escapes as written, which Spark reads ('x\\y' is x\y).
+        String value = literal.getValueAs(String.class);
+        complete &= value.indexOf('\\') < 0;
+        out.add(new OutputName(value, text(sql, item), at));
       } else {
         complete = false; // another literal: Spark names it after its value, not checked here
       }
