@@ -1,6 +1,7 @@
 package dev.mlv.cli;
 
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -23,8 +24,10 @@ import picocli.CommandLine.Spec;
       "  source <(mlv completion bash)",
       "  source <(mlv completion zsh)    # in ~/.zshrc; zsh runs it with bashcompinit",
       "",
-      "View names after refresh, plan, lineage, explain and quarantine are completed from the"
-          + " project (mlv lineage runs on each Tab, with the -p given on the command line)."
+      "After refresh, plan, explain and quarantine, Tab offers the project's views; after"
+          + " lineage, its tables and folders too (mlv lineage --format names runs on each Tab,"
+          + " with the -p given on the command line). Each name is escaped for the shell, as it"
+          + " runs."
     })
 public final class CompletionCommand implements Callable<Integer> {
   enum Shell {
@@ -37,29 +40,45 @@ public final class CompletionCommand implements Callable<Integer> {
   @Parameters(paramLabel = "SHELL", description = "bash or zsh.")
   Shell shell;
 
-  /** The commands whose positional arguments are view selectors. */
-  static final List<String> SELECTOR_COMMANDS =
-      List.of("refresh", "plan", "lineage", "explain", "quarantine");
+  /**
+   * The commands whose positional arguments are view selectors, and whether they take views only.
+   */
+  static final Map<String, Boolean> SELECTOR_COMMANDS =
+      new LinkedHashMap<>(
+          Map.of(
+              "refresh", true,
+              "plan", true,
+              "lineage", false,
+              "explain", true,
+              "quarantine", true));
 
   /**
-   * Prints the project's view and table names for a selector, asking {@code mlv lineage} (with the
-   * command line's {@code -p}, if any): names change with the project, so they cannot be written
-   * into the script.
+   * Completes the word under the cursor with the project's names, asking {@code mlv lineage
+   * --format names} (with the command line's {@code -p}, if any): names change with the project, so
+   * they cannot be written into the script. One name a line, each escaped for the shell with {@code
+   * %q}, so {@code silver.`clean orders`} is inserted as one word that runs as typed.
    */
   static final String NAMES_FUNCTION =
       """
 
-      # Names of the project's views and tables, for selectors; honours -p/--project.
+      # Completes view (or, with "all", also table and folder) names; honours -p/--project.
       function _mlv_complete_names() {
-        local i project=()
+        local i project=() only=(--views-only) name escaped
+        local cur=${COMP_WORDS[COMP_CWORD]}
+        [ "$1" = all ] && only=()
         for ((i = 1; i < COMP_CWORD; i++)); do
           case ${COMP_WORDS[i]} in
             -p|--project) project=(-p "${COMP_WORDS[i+1]}") ;;
             --project=*) project=(-p "${COMP_WORDS[i]#--project=}") ;;
           esac
         done
-        "${COMP_WORDS[0]}" lineage "${project[@]}" --format text 2>/dev/null \\
-          | awk 'NF >= 2 && $1 != "layer" { print $2 }'
+        COMPREPLY=()
+        while IFS= read -r name; do
+          printf -v escaped '%q' "$name"
+          if [[ $name == "$cur"* || $escaped == "$cur"* ]]; then
+            COMPREPLY+=("$escaped")
+          fi
+        done < <("${COMP_WORDS[0]}" lineage "${project[@]}" --format names "${only[@]}" 2>/dev/null)
       }
       """;
 
@@ -73,18 +92,24 @@ public final class CompletionCommand implements Callable<Integer> {
 
   static String script(CommandLine root) {
     String script = AutoComplete.bash("mlv", root);
-    for (String command : SELECTOR_COMMANDS) {
-      String header = "function _picocli_mlv_" + command + "() {";
+    // picocli's words go through compgen -W, which expands $(...) and `...` in them and splits at
+    // spaces: names are completed by our function instead.
+    String picocli =
+        """
+            local positionals=""
+            local IFS=$'\\n'
+            COMPREPLY=( $(compgen -W "${commands// /$'\\n'}${IFS}${positionals}" -- "${curr_word}") )
+        """;
+    for (var command : SELECTOR_COMMANDS.entrySet()) {
+      String header = "function _picocli_mlv_" + command.getKey() + "() {";
       int at = script.indexOf(header);
-      String empty = "local positionals=\"\"";
-      int slot = at < 0 ? -1 : script.indexOf(empty, at);
+      int slot = at < 0 ? -1 : script.indexOf(picocli, at);
       if (slot < 0) {
-        throw new IllegalStateException("picocli's script has no positionals for " + command);
+        throw new IllegalStateException(
+            "picocli's script has no positionals for " + command.getKey());
       }
-      script =
-          script.substring(0, slot)
-              + "local positionals=$(_mlv_complete_names)"
-              + script.substring(slot + empty.length());
+      String names = "    _mlv_complete_names " + (command.getValue() ? "views" : "all") + "\n";
+      script = script.substring(0, slot) + names + script.substring(slot + picocli.length());
     }
     int complete = script.lastIndexOf("complete -F _complete_mlv");
     return script.substring(0, complete)

@@ -50,7 +50,9 @@ public final class ExplainCommand implements Callable<Integer> {
   public Integer call() {
     // Another file's error does not stop the explanation of a view whose own file is sound.
     Project project = ProjectLoading.load(projectOptions, spec);
-    if (view.isBlank() || view.contains(":") || view.contains(",") || view.contains("+")) {
+    // Inside backticks, ':' ',' and '+' are part of a name (silver.`a:b`).
+    String bare = view.replaceAll("`[^`]*`", "");
+    if (view.isBlank() || bare.contains(":") || bare.contains(",") || bare.contains("+")) {
       // A selector or an empty argument is a usage error (64); a name that matches nothing is 1.
       throw new dev.mlv.diag.UsageException(
           "SELECTOR",

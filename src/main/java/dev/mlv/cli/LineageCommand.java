@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
       "Examples:",
       "  mlv lineage --dot | dot -Tsvg > lineage.svg",
       "  mlv lineage +gold.formula_preference --format mermaid",
-      "  mlv lineage schema:silver --format json"
+      "  mlv lineage schema:silver --format json",
+      "  mlv lineage --format names              # one name a line, as selectors take it"
     })
 public final class LineageCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -49,7 +50,8 @@ public final class LineageCommand implements Callable<Integer> {
     dot,
     mermaid,
     json,
-    text
+    text,
+    names
   }
 
   @Option(
@@ -60,6 +62,12 @@ public final class LineageCommand implements Callable<Integer> {
 
   @Option(names = "--dot", description = "Short for --format dot.")
   boolean dot;
+
+  /**
+   * Only the views of the selection: completion offers views to the commands that take only those.
+   */
+  @Option(names = "--views-only", hidden = true)
+  boolean viewsOnly;
 
   @Override
   public Integer call() {
@@ -76,6 +84,9 @@ public final class LineageCommand implements Callable<Integer> {
       throw new MlvException(errors);
     }
     SortedSet<ObjectId> selection = Selection.select(project.lineage(), project.names(), selectors);
+    if (viewsOnly) {
+      selection = Selection.views(project.lineage(), selection);
+    }
     spec.commandLine()
         .getOut()
         .print(LineageRenderer.forFormat(f).render(project.lineage(), selection, project.names()));

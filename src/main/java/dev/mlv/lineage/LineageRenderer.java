@@ -14,6 +14,7 @@ public interface LineageRenderer {
       case "mermaid" -> new MermaidRenderer();
       case "json" -> new JsonRenderer();
       case "text" -> new TextRenderer();
+      case "names" -> new NamesRenderer();
       default -> throw new IllegalArgumentException("unknown lineage format: " + format);
     };
   }

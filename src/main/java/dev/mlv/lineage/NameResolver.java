@@ -2,8 +2,10 @@ package dev.mlv.lineage;
 
 import dev.mlv.sql.Name;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Turns 1-4 part names into fully qualified ids with the project's defaults, the same way Fabric
@@ -44,12 +46,22 @@ public record NameResolver(
 
   /** The shortest name that resolves back to {@code id}, for messages and output. */
   public String display(ObjectId id) {
+    return String.join(".", shortest(id));
+  }
+
+  /**
+   * {@link #display} with each part quoted only when a selector would misread it, so the name can
+   * be pasted back as a selector: {@code silver.`clean orders`}.
+   */
+  public String selector(ObjectId id) {
+    return shortest(id).stream().map(Name::quote).collect(Collectors.joining("."));
+  }
+
+  private List<String> shortest(ObjectId id) {
+    List<String> parts = id.parts();
     if (!id.workspace().equals(workspaceOf(id.lakehouse()))) {
-      return id.toString();
+      return parts;
     }
-    if (!id.lakehouse().equals(lakehouse)) {
-      return id.lakehouse() + "." + id.schema() + "." + id.name();
-    }
-    return id.schema() + "." + id.name();
+    return parts.subList(id.lakehouse().equals(lakehouse) ? 2 : 1, 4);
   }
 }

@@ -37,7 +37,7 @@ public final class Selection {
         throw new UsageException(
             "SELECTOR", "empty selector: name a view, or leave the selector out to select all");
       }
-      for (String s : raw.split(",", -1)) {
+      for (String s : outsideBackticks(raw)) {
         if (s.isBlank()) {
           throw new UsageException(
               "SELECTOR", "empty item in selector '" + raw + "': remove the extra comma");
@@ -96,6 +96,24 @@ public final class Selection {
         "NO_VIEW", "nothing to " + verb + ": the selection holds no view, only " + what + hint);
   }
 
+  /** The comma-separated items of a selector; a comma between backticks belongs to a name. */
+  private static List<String> outsideBackticks(String raw) {
+    List<String> items = new ArrayList<>();
+    boolean quoted = false;
+    int start = 0;
+    for (int i = 0; i < raw.length(); i++) {
+      char c = raw.charAt(i);
+      if (c == '`') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        items.add(raw.substring(start, i));
+        start = i + 1;
+      }
+    }
+    items.add(raw.substring(start));
+    return items;
+  }
+
   private static SortedSet<ObjectId> selectOne(
       LineageGraph graph, NameResolver resolver, String selector) {
     // The graph operators apply to any selector: +name, name+, +tag:pii, schema:silver+.
@@ -112,8 +130,10 @@ public final class Selection {
           "SELECTOR", "selector '" + selector + "': '+' goes once before or after a name");
     }
     SortedSet<ObjectId> base = new TreeSet<>();
+    // schema:x is a method; a colon in a backticked name (silver.`a:b`) is part of the name.
     int colon = core.indexOf(':');
-    if (colon > 0) {
+    int backtick = core.indexOf('`');
+    if (colon > 0 && (backtick < 0 || colon < backtick)) {
       base.addAll(byMethod(graph, core.substring(0, colon), core.substring(colon + 1), selector));
     } else {
       base.add(resolve(graph, resolver, core));

@@ -6,7 +6,8 @@ import java.util.SortedSet;
 
 /**
  * The layers in refresh order: what runs first, what can run side by side. A selection shows its
- * views in the layers of the whole graph, each with everything it reads, selected or not.
+ * views in the layers of the whole graph, each with everything it reads, selected or not. Names are
+ * written as selectors take them, so one can be pasted back.
  */
 public final class TextRenderer implements LineageRenderer {
 
@@ -23,11 +24,11 @@ public final class TextRenderer implements LineageRenderer {
       for (ObjectId id : ids) {
         Node n = graph.node(id);
         String loc = LineageRenderer.location(n);
-        sb.append("  ").append(padded(n.kind().label())).append(names.display(id));
+        sb.append("  ").append(padded(n.kind().label())).append(names.selector(id));
         if (!loc.isEmpty()) {
           sb.append("  (").append(loc).append(')');
         }
-        var ups = graph.upstream(id).stream().map(names::display).toList();
+        var ups = graph.upstream(id).stream().map(names::selector).toList();
         if (!ups.isEmpty()) {
           sb.append("  <- ").append(String.join(", ", ups));
         }

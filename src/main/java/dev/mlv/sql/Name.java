@@ -36,14 +36,28 @@ public record Name(List<String> parts, String text, Position position) {
     return dotted();
   }
 
-  /** The dotted parts as written: backticks removed, case kept. */
+  /**
+   * A part in the form {@link #of} reads back and a selector takes whole: as it is when plain
+   * (letters, digits, {@code _}, and {@code /} or {@code -} after the first), else in backticks
+   * with a backtick inside doubled, so {@code clean orders} is {@code `clean orders`}.
+   */
+  public static String quote(String part) {
+    return part.matches("[\\p{L}\\p{N}_][\\p{L}\\p{N}_/-]*")
+        ? part
+        : "`" + part.replace("`", "``") + "`";
+  }
+
+  /** The dotted parts as written: backticks removed (a doubled one inside them kept), case kept. */
   public List<String> written() {
     List<String> out = new java.util.ArrayList<>();
     StringBuilder cur = new StringBuilder();
     boolean quoted = false;
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (c == '`') {
+      if (c == '`' && quoted && i + 1 < text.length() && text.charAt(i + 1) == '`') {
+        cur.append('`');
+        i++;
+      } else if (c == '`') {
         quoted = !quoted;
       } else if (c == '.' && !quoted) {
         out.add(cur.toString().strip());

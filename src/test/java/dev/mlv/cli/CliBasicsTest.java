@@ -534,14 +534,23 @@ class CliBasicsTest {
     String registered = new String(p.getInputStream().readAllBytes());
     assertThat(p.waitFor()).as(registered).isZero();
     assertThat(registered).contains("-F _complete_mlv mlv");
-    // View names come from 'mlv lineage' with the -p typed (a stub mlv here says what it got).
+    // Names come from 'mlv lineage' with the -p typed (a stub mlv here says what it got): views
+    // only for the commands that take only views, each escaped so the shell reads it as one word.
     String stub =
-        "mlv() { [ \"$1 $2 $3 $4 $5\" = 'lineage -p /proj --format text' ] || return 1;"
-            + " printf 'layer 0\\n  table bronze.orders  (mlv.yml:3)\\nlayer 1\\n"
-            + "  view  silver.orders_clean  (v.sql:1)  <- bronze.orders\\n"
-            + "  view  silver.other  (w.sql:1)  <- bronze.orders\\n'; };"
-            + " COMP_WORDS=(mlv refresh -p /proj silver.o); COMP_CWORD=4; _complete_mlv;"
-            + " printf '%s\\n' \"${COMP_WORDS[@]:0:0}\" \"${COMPREPLY[@]}\"";
+        "mlv() { case \"$*\" in"
+            + " 'lineage -p /proj --format names --views-only')"
+            + "   printf '%s\\n' 'silver.`clean orders`' 'silver.`a\\b`' silver.other ;;"
+            + " 'lineage -p /proj --format names')"
+            + "   printf '%s\\n' bronze.orders 'silver.`clean orders`' ;;"
+            + " *) return 1 ;; esac; };"
+            + " offered() { COMP_WORDS=(\"$@\"); COMP_CWORD=$(( $# - 1 )); _complete_mlv;"
+            + "   printf '%s\\n' \"${COMPREPLY[@]}\" ---; };"
+            + " offered mlv explain -p /proj '';"
+            + " offered mlv refresh -p /proj silver.o;"
+            + " offered mlv lineage -p /proj '';"
+            + " offered mlv plan -p /proj 'silver.\\`c';"
+            // what is offered runs as typed: bash reads the escaped word back as the name
+            + " eval \"printf '<%s>' $(offered mlv explain -p /proj 'silver.\\`a' | head -1)\"";
     Process names =
         new ProcessBuilder("bash", "-c", "source \"$0\" && " + stub, script.toString())
             // compopt complains outside a real completion; the names are what counts
@@ -549,8 +558,22 @@ class CliBasicsTest {
             .start();
     String completed = new String(names.getInputStream().readAllBytes());
     assertThat(names.waitFor()).as(completed).isZero();
-    assertThat(completed.lines().filter(l -> !l.isEmpty()))
-        .containsExactlyInAnyOrder("silver.orders_clean", "silver.other");
+    assertThat(completed)
+        .isEqualTo(
+            String.join(
+                "\n",
+                "silver.\\`clean\\ orders\\`",
+                "silver.\\`a\\\\b\\`",
+                "silver.other",
+                "---",
+                "silver.other",
+                "---",
+                "bronze.orders",
+                "silver.\\`clean\\ orders\\`",
+                "---",
+                "silver.\\`clean\\ orders\\`",
+                "---",
+                "<silver.`a\\b`>"));
     java.nio.file.Files.delete(script);
     // picocli's script serves zsh too, loading compinit only when it is not loaded yet.
     CliRun zsh = CliRun.of("completion", "zsh");

@@ -79,6 +79,45 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void lineageWritesNamesAsSelectorsTakeThemSoEachPastesBack() throws IOException {
+    project(
+        YML,
+        "silver/a.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW silver.`clean orders`
+        AS SELECT * FROM `raw data`.`orders "2024"`
+        """,
+        "silver/b.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW silver.`a\\b:c,d`
+        AS SELECT * FROM silver.`clean orders`
+        """);
+    CliRun text = CliRun.of("lineage", "-p", dir.toString(), "--format", "text");
+    assertThat(text.out())
+        .contains("  table `raw data`.`orders \"2024\"`\n")
+        .contains("  view  silver.`clean orders`  (views/silver/a.sql:1)  <- `raw data`.`orders")
+        .contains("  view  silver.`a\\b:c,d`  (views/silver/b.sql:1)  <- silver.`clean orders`");
+    CliRun names = CliRun.of("lineage", "-p", dir.toString(), "--format", "names");
+    assertThat(names.out().lines())
+        .containsExactly(
+            "bronze.orders",
+            "`raw data`.`orders \"2024\"`",
+            "silver.`a\\b:c,d`",
+            "silver.`clean orders`");
+    // every name printed selects that node, a colon or comma between backticks included
+    for (String name : names.out().lines().toList()) {
+      CliRun back = CliRun.of("lineage", "-p", dir.toString(), "--format", "names", name);
+      assertThat(back.out()).as(back.toString()).isEqualTo(name + "\n");
+    }
+    assertThat(
+            CliRun.of("lineage", "-p", dir.toString(), "--format", "names", "--views-only")
+                .out()
+                .lines())
+        .containsExactly("silver.`a\\b:c,d`", "silver.`clean orders`");
+    assertThat(CliRun.of("explain", "-p", dir.toString(), "silver.`a\\b:c,d`").exitCode()).isZero();
+  }
+
+  @Test
   void theFileFedMedallionIsValidAndShowsItsFolderAsAFilesNode() {
     String project = "examples/medallion-files";
     CliRun r = CliRun.of("validate", "-p", project);
