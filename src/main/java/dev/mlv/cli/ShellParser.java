@@ -77,6 +77,34 @@ final class ShellParser extends DefaultParser {
     return super.parse(line, cursor, context);
   }
 
+  /**
+   * A space between backticks does not end a word: {@code silver.`clean orders`} is one selector,
+   * backticks kept, as selectors read them. JLine keeps "..." and '...' together itself.
+   */
+  @Override
+  public boolean isDelimiterChar(CharSequence buffer, int pos) {
+    return super.isDelimiterChar(buffer, pos) && !insideBackticks(buffer, pos);
+  }
+
+  /** Whether an odd number of backticks outside '...' and "..." come before {@code pos}. */
+  private static boolean insideBackticks(CharSequence buffer, int pos) {
+    boolean inside = false;
+    char quote = 0;
+    for (int i = 0; i < pos; i++) {
+      char c = buffer.charAt(i);
+      if (c == '\\' && quote != 0) {
+        i++;
+      } else if (quote != 0) {
+        quote = c == quote ? 0 : quote;
+      } else if (c == '`') {
+        inside = !inside;
+      } else if (!inside && (c == '\'' || c == '"')) {
+        quote = c;
+      }
+    }
+    return inside;
+  }
+
   /** {@code exit} or {@code quit} alone on the last line of unfinished SQL: leave, not run it. */
   static boolean leavesStatement(String text) {
     List<String> lines = text.strip().lines().toList();

@@ -255,4 +255,12 @@ class ShellTest {
     p.answering(true);
     assertThat(p.parse("yes", 3, ParseContext.ACCEPT_LINE).words()).containsExactly("yes");
   }
+
+  @Test
+  void aBacktickedNameIsOneWordWithItsBackticks() {
+    ShellParser p = new ShellParser(java.util.Set.of("lineage"));
+    String line = "lineage silver.`clean orders`,`raw data`.t+ 'a b' `x`y z";
+    assertThat(p.parse(line, line.length(), ParseContext.ACCEPT_LINE).words())
+        .containsExactly("lineage", "silver.`clean orders`,`raw data`.t+", "a b", "`x`y", "z");
+  }
 }
