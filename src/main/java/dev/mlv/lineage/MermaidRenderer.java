@@ -62,7 +62,22 @@ public final class MermaidRenderer implements LineageRenderer {
     return sb.toString();
   }
 
+  /**
+   * Mermaid reads a quoted label as HTML and {@code #...;} as its entity codes: a name with {@code
+   * <b>x</b>} would render bold, and {@code #quot;} written in a name would turn into a quote.
+   */
   private static String escape(String s) {
-    return s.replace("\"", "#quot;");
+    StringBuilder out = new StringBuilder();
+    for (char c : s.toCharArray()) {
+      switch (c) {
+        case '"' -> out.append("#quot;");
+        case '<' -> out.append("#lt;");
+        case '>' -> out.append("#gt;");
+        case '&' -> out.append("#amp;");
+        case '#' -> out.append("#35;");
+        default -> out.append(c);
+      }
+    }
+    return out.toString();
   }
 }

@@ -118,6 +118,21 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void mermaidLabelsEscapeWhatMermaidReadsAsHtmlOrEntities() throws IOException {
+    project(
+        YML,
+        "silver/a.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW silver.`<b>x</b> & "#quot;"`
+        AS SELECT * FROM bronze.orders
+        """);
+    CliRun r = CliRun.of("lineage", "-p", dir.toString(), "--format", "mermaid");
+    assertThat(r.out())
+        .contains("([\"#lt;b#gt;x#lt;/b#gt; #amp; #quot;#35;quot;#quot;\"])")
+        .doesNotContain("<b>");
+  }
+
+  @Test
   void theFileFedMedallionIsValidAndShowsItsFolderAsAFilesNode() {
     String project = "examples/medallion-files";
     CliRun r = CliRun.of("validate", "-p", project);
