@@ -124,7 +124,7 @@ public final class RefreshCommand implements Callable<Integer> {
       int code =
           QualityOutput.finish(
               spec.commandLine().getOut(), spec.commandLine().getErr(), run, project, format);
-      long doomed = run.views().stream().filter(RefreshCommand::willFail).count();
+      long doomed = run.views().stream().filter(v -> v.wouldFail() || v.wouldBeSkipped()).count();
       if (dryRun && doomed > 0 && code == ExitCodes.OK) {
         spec.commandLine()
             .getErr()
@@ -164,13 +164,5 @@ public final class RefreshCommand implements Callable<Integer> {
                                   d.hint())
                               .format()));
     }
-  }
-
-  /** A planned view the dry run already knows cannot refresh, or whose upstream cannot. */
-  private static boolean willFail(dev.mlv.refresh.ViewRun v) {
-    String r = v.reason();
-    return r.startsWith("NOT_DEPLOYED")
-        || r.startsWith("SOURCE_MISSING")
-        || r.startsWith("UPSTREAM_FAILED");
   }
 }

@@ -18,7 +18,8 @@ import java.util.Set;
  * A run report as JUnit XML, the format every CI shows natively: one test case per view (its
  * refresh) and one per constraint of the view. A failed view, a constraint that failed it, and a
  * view over its quality gate (with the constraints that dropped rows) are failures; views skipped
- * because an upstream view failed are skipped.
+ * because an upstream view failed are skipped. In a dry run, a view that would fail (not deployed,
+ * a source missing) is a failure and one that would be skipped for it is skipped.
  */
 public final class JunitRenderer {
   private JunitRenderer() {}
@@ -58,7 +59,15 @@ public final class JunitRenderer {
             .append("\">")
             .append(text(error))
             .append("</failure>\n");
-      } else if (v.status() == ViewStatus.Skipped) {
+      } else if (v.wouldFail()) {
+        // A dry run that exits 1 for this view must not report it as passing.
+        failures++;
+        c.append("      <failure type=\"WOULD_FAIL\" message=\"")
+            .append(attr(v.reason()))
+            .append("\">")
+            .append(text(v.reason()))
+            .append("</failure>\n");
+      } else if (v.status() == ViewStatus.Skipped || v.wouldBeSkipped()) {
         skipped++;
         c.append("      <skipped message=\"").append(attr(v.reason())).append("\"/>\n");
       } else if (!over.isEmpty()) {

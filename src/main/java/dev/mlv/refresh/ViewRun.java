@@ -101,6 +101,20 @@ public record ViewRun(
         && (reason.startsWith(UPSTREAM_FAILED + ":") || reason.startsWith(UPSTREAM_SKIPPED + ":"));
   }
 
+  /**
+   * Whether a dry run already knows this view's refresh would fail: it is not deployed, or reads a
+   * source that does not exist.
+   */
+  public boolean wouldFail() {
+    return status == ViewStatus.Planned
+        && (reason.startsWith("NOT_DEPLOYED") || reason.startsWith("SOURCE_MISSING"));
+  }
+
+  /** Whether a dry run knows this view would be skipped, because a view it reads would fail. */
+  public boolean wouldBeSkipped() {
+    return status == ViewStatus.Planned && reason.startsWith(UPSTREAM_FAILED);
+  }
+
   public static ViewRun skipped(ObjectId id, String strategy, String reason) {
     return new ViewRun(
         id, ViewStatus.Skipped, strategy, reason, 0, 0, Map.of(), 0, Optional.empty());

@@ -41,6 +41,14 @@ class ExplainAndRefreshPolicyTest {
     assertThat(dry.exitCode()).as(dry.toString()).isEqualTo(ExitCodes.ERROR);
     assertThat(dry.out()).contains("NOT_DEPLOYED").doesNotContain(" full ");
     assertThat(dry.err()).contains("1 view would fail or be skipped");
+    // JUnit says the same as the exit code: the view that would fail is a failed test case
+    CliRun junit = CliRun.of("refresh", "--dry-run", "--format", "junit", "-p", copy.toString());
+    assertThat(junit.exitCode()).as(junit.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(junit.out())
+        .contains("<testsuites name=\"mlv refresh\" tests=\"4\" failures=\"1\"")
+        .contains(
+            "<testcase classname=\"silver.trials_clean\" name=\"refresh\" time=\"0.000\">\n"
+                + "      <failure type=\"WOULD_FAIL\" message=\"NOT_DEPLOYED: ");
   }
 
   @Test
