@@ -101,8 +101,9 @@ public final class ExplainCommand implements Callable<Integer> {
         .getOut()
         .print(
             format == ReportFormat.json
-                ? ExplainRenderer.json(id, v.settings(), analysis, project.names())
-                : ExplainRenderer.text(id, v.settings(), analysis, project.names()));
+                ? ExplainRenderer.json(id, v.settings(), v.definition(), analysis, project.names())
+                : ExplainRenderer.text(
+                    id, v.settings(), v.definition(), analysis, project.names()));
     return ExitCodes.OK;
   }
 }

@@ -11,13 +11,16 @@ import dev.mlv.project.ViewSettings;
 import dev.mlv.sql.RefreshAnalysis;
 import dev.mlv.sql.RefreshAnalysis.Construct;
 import dev.mlv.sql.RefreshAnalysis.TableRef;
+import dev.mlv.sql.ViewBody;
+import dev.mlv.sql.ViewDefinition;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * The construct-by-construct verdict of one view ({@code mlv explain}), as text for people and as
- * JSON, both from the same {@link RefreshAnalysis}.
+ * JSON, both from the same {@link RefreshAnalysis}. A file view is explained by its {@code
+ * refresh_mode}, which is what its refresh reads, not by SQL constructs.
  */
 public final class ExplainRenderer {
   public static final int FORMAT_VERSION = 1;
@@ -25,7 +28,30 @@ public final class ExplainRenderer {
   private ExplainRenderer() {}
 
   public static String text(
-      ObjectId view, ViewSettings.Effective settings, RefreshAnalysis a, NameResolver names) {
+      ObjectId view,
+      ViewSettings.Effective settings,
+      ViewDefinition def,
+      RefreshAnalysis a,
+      NameResolver names) {
+    if (def.body() instanceof ViewBody.Files files) {
+      String mode = refreshMode(def);
+      return names.display(view)
+          + "  (file view, refresh_mode "
+          + mode
+          + "; refresh_policy and optimal refresh do not apply)\n\n"
+          + String.format(
+              Locale.ROOT,
+              "  %s  %-34s %5s  %s\n",
+              "if  ",
+              "USING OneLake_Files",
+              files.position() == null
+                  ? ""
+                  : files.position().line() + ":" + files.position().column(),
+              fileNote(mode))
+          + "\nVerdict: "
+          + fileVerdict(mode)
+          + "\n";
+    }
     StringBuilder sb = new StringBuilder();
     sb.append(names.display(view))
         .append("  (refresh_policy ")
@@ -60,11 +86,30 @@ public final class ExplainRenderer {
   }
 
   public static String json(
-      ObjectId view, ViewSettings.Effective settings, RefreshAnalysis a, NameResolver names) {
+      ObjectId view,
+      ViewSettings.Effective settings,
+      ViewDefinition def,
+      RefreshAnalysis a,
+      NameResolver names) {
     ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     ObjectNode root = mapper.createObjectNode();
     root.put("formatVersion", FORMAT_VERSION);
     root.put("view", names.display(view));
+    if (def.body() instanceof ViewBody.Files files) {
+      // refresh_policy and optimal_refresh are not read for a file view: refresh_mode decides.
+      String mode = refreshMode(def);
+      root.put("refreshMode", mode);
+      root.put("verdict", fileVerdict(mode));
+      ObjectNode c = root.putArray("constructs").addObject();
+      c.put("construct", "USING OneLake_Files");
+      c.put("support", "CONDITIONAL");
+      c.put("code", "FILE_VIEW");
+      c.put("line", files.position() == null ? 0 : files.position().line());
+      c.put("column", files.position() == null ? 0 : files.position().column());
+      c.put("note", fileNote(mode));
+      root.putObject("sources");
+      return write(mapper, root);
+    }
     root.put("refreshPolicy", settings.refreshPolicy().name().toLowerCase(Locale.ROOT));
     root.put("optimalRefresh", settings.optimalRefresh());
     root.put("shape", a.shape().name());
@@ -81,11 +126,54 @@ public final class ExplainRenderer {
     }
     ObjectNode sources = root.putObject("sources");
     sources(settings, a, names).forEach(sources::put);
+    return write(mapper, root);
+  }
+
+  private static String write(ObjectMapper mapper, ObjectNode root) {
     try {
       return mapper.writeValueAsString(root) + "\n";
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The view's {@code refresh_mode} as written (upper case), APPEND_ONLY when it has none. */
+  private static String refreshMode(ViewDefinition def) {
+    return def.properties().entrySet().stream()
+        .filter(e -> e.getKey().equalsIgnoreCase("refresh_mode"))
+        .map(e -> e.getValue().strip().toUpperCase(Locale.ROOT))
+        .findFirst()
+        .orElse("APPEND_ONLY");
+  }
+
+  /** What a refresh reads of the folder under {@code mode}, as the file ingestion decides it. */
+  private static String fileNote(String mode) {
+    return switch (mode) {
+      case "APPEND_ONLY" ->
+          "refresh_mode APPEND_ONLY: only files new since the last refresh are read and appended";
+      case "MIRROR" ->
+          "refresh_mode MIRROR: new files are added, replaced ones re-read, deleted ones removed";
+      default -> "refresh_mode " + mode + ": any change in the folder reads the whole folder again";
+    };
+  }
+
+  private static String fileVerdict(String mode) {
+    String first = "; full at the first refresh, after a definition change and with --full";
+    return switch (mode) {
+      case "APPEND_ONLY" ->
+          "incremental when new files arrived (NEW_FILES: only they are read; replaced or deleted"
+              + " files keep the rows read before), skipped when none did (NO_NEW_FILES)"
+              + first;
+      case "MIRROR" ->
+          "incremental when files were added, replaced or deleted (FILES_CHANGED: only those"
+              + " files' rows are written), skipped when the folder did not change"
+              + " (NO_FILE_CHANGES)"
+              + first;
+      default ->
+          "full whenever the folder changed (FILES_CHANGED), skipped when it did not"
+              + " (NO_FILE_CHANGES)"
+              + first;
+    };
   }
 
   private static String where(Construct c) {

@@ -26,6 +26,39 @@ class ExplainAndRefreshPolicyTest {
   }
 
   @Test
+  void aFileViewIsExplainedByItsRefreshModeAsItsRefreshDecides() throws IOException {
+    String files = "examples/medallion-files";
+    CliRun r = CliRun.of("explain", "bronze.preference_trials", "-p", files);
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .startsWith(
+            "bronze.preference_trials  (file view, refresh_mode APPEND_ONLY; refresh_policy and"
+                + " optimal refresh do not apply)\n")
+        .contains("Verdict: incremental when new files arrived (NEW_FILES: only they are read")
+        .doesNotContain("optimal refresh on")
+        .doesNotContain("always full");
+    CliRun json = CliRun.of("explain", "bronze.preference_trials", "-p", files, "--format", "json");
+    assertThat(json.out())
+        .contains("\"refreshMode\" : \"APPEND_ONLY\"")
+        .doesNotContain("optimalRefresh");
+    // MIRROR and FULL say what their refresh does
+    Path copy = dir.resolve("f");
+    Files.createDirectories(copy.resolve("views"));
+    Files.writeString(
+        copy.resolve("mlv.yml"),
+        "name: t\nworkspace: fabcon_demo\nlakehouse: lh_oud_mlv\nschema: dbo\nviews: [views]\n");
+    Files.writeString(
+        copy.resolve("views/raw.sql"),
+        Files.readString(Path.of(files, "views/bronze/preference_trials.sql"))
+            .replace("'APPEND_ONLY'", "'MIRROR'"));
+    CliRun mirror = CliRun.of("explain", "bronze.preference_trials", "-p", copy.toString());
+    assertThat(mirror.out())
+        .as(mirror.toString())
+        .contains("refresh_mode MIRROR")
+        .contains("Verdict: incremental when files were added, replaced or deleted");
+  }
+
+  @Test
   void aDryRunThatKnowsViewsWouldFailExitsOne() throws IOException {
     // A copy whose warehouse is empty: nothing is deployed yet.
     Path copy = dir.resolve("m");
