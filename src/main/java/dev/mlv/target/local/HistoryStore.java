@@ -61,7 +61,11 @@ final class HistoryStore {
           .add(
               "violations", DataTypes.createMapType(DataTypes.StringType, DataTypes.LongType), true)
           .add("duration_ms", DataTypes.LongType, true)
-          .add("error", DataTypes.StringType, true);
+          .add("error", DataTypes.StringType, true)
+          // A file view's file counts; added after the first release, so a table written before
+          // lacks them until the next write merges them in.
+          .add("files_ingested", DataTypes.LongType, true)
+          .add("files_removed", DataTypes.LongType, true);
 
   private final Path table;
   private final Warehouse warehouse;
@@ -139,7 +143,7 @@ final class HistoryStore {
     }
     Dataset<Row> df = s.createDataFrame(rows, ROW_TYPE);
     // One commit for the whole batch keeps the history cheap.
-    df.write().format("delta").mode("append").save(table.toString());
+    df.write().format("delta").mode("append").option("mergeSchema", "true").save(table.toString());
     parked.forEach(HistoryStore::delete);
     crashed.forEach(HistoryStore::delete);
     delete(running.resolve(run.id() + ".json"));
@@ -258,7 +262,8 @@ final class HistoryStore {
                 r.getLong(11),
                 new TreeMap<>(violations),
                 r.getLong(13),
-                Optional.ofNullable(r.getString(14))));
+                Optional.ofNullable(r.getString(14)),
+                files(r)));
       }
       out.add(
           new RunReport(
@@ -270,6 +275,17 @@ final class HistoryStore {
               views));
     }
     return out;
+  }
+
+  /** A file view's counts; none for other views and in rows written before the columns existed. */
+  private static Optional<dev.mlv.refresh.FileCounts> files(Row r) {
+    java.util.List<String> columns = java.util.Arrays.asList(r.schema().fieldNames());
+    if (!columns.contains("files_ingested") || r.isNullAt(r.fieldIndex("files_ingested"))) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new dev.mlv.refresh.FileCounts(
+            r.getLong(r.fieldIndex("files_ingested")), r.getLong(r.fieldIndex("files_removed"))));
   }
 
   private static List<Row> rows(RunReport r) {
@@ -284,6 +300,8 @@ final class HistoryStore {
               r.target(),
               started,
               ended,
+              null,
+              null,
               null,
               null,
               null,
@@ -314,7 +332,9 @@ final class HistoryStore {
               scala.jdk.javaapi.CollectionConverters.asScala(
                   new HashMap<String, Long>(v.violations())),
               v.durationMs(),
-              v.error().orElse(null)));
+              v.error().orElse(null),
+              v.files().map(dev.mlv.refresh.FileCounts::ingested).orElse(null),
+              v.files().map(dev.mlv.refresh.FileCounts::removed).orElse(null)));
     }
     return out;
   }

@@ -26,6 +26,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -102,6 +103,13 @@ class FileViewTest {
     assertThat(full.strategy()).isEqualTo("full");
     assertThat(full.files()).contains(new FileCounts(2, 2));
     assertThat(rows("id")).containsExactly("1", "2", "4", "9");
+    // mlv runs reads the counts back from the history table, as the run reported them
+    assertThat(target.runs(10).stream().map(r -> r.views().get(0).files()))
+        .containsExactly(
+            Optional.of(new FileCounts(2, 2)),
+            Optional.empty(),
+            Optional.of(new FileCounts(1, 0)),
+            Optional.of(new FileCounts(2, 0)));
   }
 
   @Test
