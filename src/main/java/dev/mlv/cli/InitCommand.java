@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Create a project: mlv.yml with a local target and a commented Fabric target,"
           + " views/silver and views/gold with a sample view each, a seeded bronze source, a"
-          + " .gitignore for the local warehouse and a CI workflow example. Never overwrites a file."
+          + " .gitignore for the local warehouse and a CI workflow example. Never overwrites a file:"
+          + " an existing .gitignore is kept, with the lines mlv needs appended when missing."
     },
     footer = {
       "",
@@ -43,7 +44,11 @@ public final class InitCommand implements Callable<Integer> {
       description = "Folder of the new project (default: the current folder).")
   Path dir;
 
-  @Option(names = "--name", description = "Project name (default: the folder's name).")
+  @Option(
+      names = "--name",
+      description =
+          "Project name, written to mlv.yml as given, any text on one line (default: the"
+              + " folder's name, lower case, with other signs than letters, digits and _ as _).")
   String name;
 
   @Option(
@@ -63,14 +68,20 @@ public final class InitCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     Path root = dir.toAbsolutePath().normalize();
+    // A name given is kept as written (mlv.yml quotes it); only the default is made plain.
     String project =
         name != null
-            ? name
-            : root.getFileName() == null ? "mlv_project" : root.getFileName().toString();
-    project = project.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+            ? name.strip()
+            : (root.getFileName() == null ? "mlv_project" : root.getFileName().toString())
+                .toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9_]", "_");
     // Option values a project cannot have are usage errors (64), said for the option given.
     if (project.isEmpty()) {
       throw new UsageException("INIT", "--name must not be empty");
+    }
+    if (project.chars().anyMatch(Character::isISOControl)) {
+      throw new UsageException(
+          "INIT", "--name must be one line of text, without tabs or other control characters");
     }
     if (workspace.isBlank()) {
       throw new UsageException("INIT", "--workspace must not be empty");
@@ -100,11 +111,23 @@ public final class InitCommand implements Callable<Integer> {
     }
     Map<String, String> files = new LinkedHashMap<>();
     files.put("mlv.yml", yml(project));
-    files.put(".gitignore", "# the local lakehouse and mlv's caches\n.mlv/\n");
+    files.put(".gitignore", GITIGNORE);
     files.put("seeds/orders.csv", ORDERS);
     files.put("views/silver/orders_clean.sql", SILVER);
     files.put("views/gold/daily_revenue.sql", GOLD);
     files.put(".github/workflows/mlv.yml", WORKFLOW);
+    // A .gitignore is the repository's, not mlv's: it is kept, and mlv's lines appended to it.
+    Path gitignore = root.resolve(".gitignore");
+    String appended = null;
+    if (Files.exists(gitignore)) {
+      files.remove(".gitignore");
+      String had = Files.readString(gitignore, StandardCharsets.UTF_8);
+      boolean ignored =
+          had.lines()
+              .map(String::strip)
+              .anyMatch(l -> l.equals(".mlv/") || l.equals(".mlv") || l.equals("/.mlv/"));
+      appended = ignored ? "" : (had.isEmpty() || had.endsWith("\n") ? "" : "\n") + GITIGNORE;
+    }
     java.util.List<String> existing =
         files.keySet().stream().filter(f -> Files.exists(root.resolve(f))).toList();
     if (!existing.isEmpty()) {
@@ -121,11 +144,20 @@ public final class InitCommand implements Callable<Integer> {
       Files.writeString(p, e.getValue(), StandardCharsets.UTF_8);
       out.println("created " + root.relativize(p));
     }
+    if (appended != null && appended.isEmpty()) {
+      out.println("kept .gitignore (it already ignores .mlv/)");
+    } else if (appended != null) {
+      Files.writeString(
+          gitignore, appended, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+      out.println("appended .mlv/ to the existing .gitignore");
+    }
     out.println();
     out.println(
         "Next: cd " + shellWord(root.toString()) + " && mlv validate && mlv seed && mlv apply");
     return ExitCodes.OK;
   }
+
+  private static final String GITIGNORE = "# the local lakehouse and mlv's caches\n.mlv/\n";
 
   private String yml(String project) {
     return """
@@ -157,7 +189,7 @@ public final class InitCommand implements Callable<Integer> {
           #     client_id: ${env:AZURE_CLIENT_ID}
           #     client_secret: ${env:AZURE_CLIENT_SECRET}
         """
-        .formatted(project, scalar(workspace), scalar(lakehouse));
+        .formatted(scalar(project), scalar(workspace), scalar(lakehouse));
   }
 
   /** The path as one shell word, so the hint can be pasted whatever the folder is called. */

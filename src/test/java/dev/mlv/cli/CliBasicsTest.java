@@ -482,6 +482,33 @@ class CliBasicsTest {
   }
 
   @Test
+  void initKeepsTheNameGivenAndAnExistingGitignore(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path repo = dir.resolve("repo");
+    java.nio.file.Files.createDirectories(repo);
+    writeFile(repo.resolve(".gitignore"), "target/");
+    CliRun r = CliRun.of("init", repo.toString(), "--name", "a: b # c");
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .doesNotContain("created .gitignore")
+        .contains("appended .mlv/ to the existing .gitignore");
+    assertThat(java.nio.file.Files.readString(repo.resolve(".gitignore")))
+        .isEqualTo("target/\n# the local lakehouse and mlv's caches\n.mlv/\n");
+    assertThat(java.nio.file.Files.readString(repo.resolve("mlv.yml")))
+        .contains("\nname: \"a: b # c\"\n");
+    assertThat(CliRun.of("validate", "-p", repo.toString()).exitCode()).isZero();
+    // a .gitignore that already ignores .mlv/ is left as it is
+    java.nio.file.Path other = dir.resolve("other");
+    java.nio.file.Files.createDirectories(other);
+    writeFile(other.resolve(".gitignore"), "/.mlv/\n");
+    CliRun kept = CliRun.of("init", other.toString());
+    assertThat(kept.out()).contains("kept .gitignore (it already ignores .mlv/)");
+    assertThat(java.nio.file.Files.readString(other.resolve(".gitignore"))).isEqualTo("/.mlv/\n");
+    CliRun twoLines = CliRun.of("init", dir.resolve("t").toString(), "--name", "a\nb");
+    assertThat(twoLines.exitCode()).isEqualTo(ExitCodes.USAGE);
+  }
+
+  @Test
   void initMakesAValidProjectAndNeverOverwrites(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
     CliRun r = CliRun.of("init", dir.resolve("sales").toString());
