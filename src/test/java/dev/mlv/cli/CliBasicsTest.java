@@ -95,6 +95,10 @@ class CliBasicsTest {
         .isTrue();
     assertThat(r.out()).isEqualTo("[]\n");
     assertThat(r.err()).contains("quarantine is off");
+    // the view quarantine's help and the example's README suggest has it on
+    CliRun suggested = CliRun.of("quarantine", "silver.trials_clean", "-p", "examples/medallion");
+    assertThat(suggested.exitCode()).as(suggested.toString()).isZero();
+    assertThat(suggested.err()).doesNotContain("quarantine is off");
   }
 
   @Test
