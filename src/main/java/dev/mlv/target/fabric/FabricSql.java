@@ -161,6 +161,17 @@ final class FabricSql {
   }
 
   /** The text of a management statement parsed by {@link MlvParser}, for sending as it is. */
+  private static final Pattern VORDER =
+      Pattern.compile("(?is)^(?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*OPTIMIZE\\b.*\\bVORDER\\b.*");
+
+  /**
+   * Whether {@code sql} uses syntax only Fabric's Spark knows ({@code OPTIMIZE ... VORDER}, its
+   * Delta extension), which the open-source parser mlv checks with would refuse.
+   */
+  static boolean fabricOnly(String sql) {
+    return VORDER.matcher(sql).matches();
+  }
+
   static String text(SqlStatement st) {
     if (st instanceof SqlStatement.Other o) {
       return o.sql();

@@ -27,6 +27,7 @@ import dev.mlv.target.DeployedView;
 import dev.mlv.target.SqlResult;
 import dev.mlv.target.SqlValue;
 import dev.mlv.target.Target;
+import dev.mlv.target.local.SyntaxCheck;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -839,6 +840,18 @@ public final class FabricWorkspaceTarget implements Target {
   }
 
   // ---- sql ----
+
+  /**
+   * Before any request: a typo would otherwise cost a Livy session start, and the statements before
+   * it would run and commit. Fabric's own syntax (VORDER) is left to Fabric.
+   */
+  @Override
+  public void checkSql(Project project, List<SqlStatement> statements) {
+    SyntaxCheck.withoutSession(
+        SyntaxCheck.plain(statements).stream().filter(o -> !FabricSql.fabricOnly(o.sql())).toList(),
+        "no statement was run: each statement's syntax is checked before the first is sent to"
+            + " Fabric");
+  }
 
   @Override
   public SqlResult sql(Project project, SqlStatement statement) {

@@ -73,31 +73,16 @@ final class LocalSql {
    * one is found before the first runs.
    */
   void checkSyntax(List<SqlStatement> statements) {
-    List<SqlStatement.Other> plain =
-        statements.stream()
-            .filter(SqlStatement.Other.class::isInstance)
-            .map(SqlStatement.Other.class::cast)
-            .toList();
+    List<SqlStatement.Other> plain = SyntaxCheck.plain(statements);
     if (statements.size() < 2 || plain.isEmpty()) {
       return;
     }
     target.materializer(project);
-    var parser = target.runtime().session().sessionState().sqlParser();
-    for (SqlStatement.Other o : plain) {
-      try {
-        parser.parsePlan(o.sql());
-      } catch (org.apache.spark.sql.catalyst.parser.ParseException e) {
-        Position at = SparkMessages.place(e, o.sql(), o.position()).orElse(o.position());
-        throw new MlvException(
-            Diagnostic.error(
-                "SQL_PARSE",
-                at,
-                SparkMessages.withoutSparkPlace(SparkMessages.explanation(e)),
-                "no statement was run: the statements run one by one and each commits, so all are"
-                    + " checked first"),
-            e);
-      }
-    }
+    SyntaxCheck.check(
+        target.runtime().session().sessionState().sqlParser(),
+        plain,
+        "no statement was run: the statements run one by one and each commits, so all are"
+            + " checked first");
   }
 
   private SqlResult other(SqlStatement.Other o) {

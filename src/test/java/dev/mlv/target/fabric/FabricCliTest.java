@@ -102,6 +102,41 @@ class FabricCliTest {
   }
 
   @Test
+  void aSyntaxErrorInAnyStatementIsReportedBeforeLivyIsAsked() {
+    // setUp's own statement went through the target's session: count from here.
+    int requests = fabric.simulator.requests.get();
+    int sessions = fabric.simulator.sessionsCreated.get();
+    CliRun sql =
+        mlv(
+            "sql",
+            "-t",
+            "prod",
+            "INSERT INTO bronze.orders VALUES (2);\nINSERT INTO bronze.orders VALUES (3);\n"
+                + "SELEC oops");
+    assertThat(sql.exitCode()).as(sql.toString()).isEqualTo(dev.mlv.cli.ExitCodes.ERROR);
+    assertThat(sql.err())
+        .contains("<input>:3:1: error[SQL_PARSE]")
+        .contains("no statement was run");
+    assertThat(fabric.simulator.timesRun("INSERT INTO bronze.orders")).isZero();
+    assertThat(fabric.simulator.sessionsCreated.get()).isEqualTo(sessions);
+    assertThat(fabric.simulator.requests.get()).as("HTTP requests").isEqualTo(requests);
+
+    // One statement alone too: a typo must not cost a session start.
+    CliRun one = mlv("sql", "-t", "prod", "SELECT * FROM bronze.orders WHERE id =");
+    assertThat(one.exitCode()).as(one.toString()).isEqualTo(dev.mlv.cli.ExitCodes.ERROR);
+    assertThat(one.err()).contains("<input>:1:").contains("error[SQL_PARSE]");
+    assertThat(fabric.simulator.requests.get()).as("HTTP requests").isEqualTo(requests);
+  }
+
+  @Test
+  void fabricOnlySyntaxIsLeftToFabric() {
+    // VORDER is Fabric's Delta extension: Spark's parser here refuses it, Fabric runs it.
+    CliRun sql = mlv("sql", "-t", "prod", "OPTIMIZE bronze.orders VORDER");
+    assertThat(sql.err()).doesNotContain("SQL_PARSE");
+    assertThat(fabric.simulator.timesRun("OPTIMIZE bronze.orders VORDER")).isEqualTo(1);
+  }
+
+  @Test
   void aMissingTokenVariableIsOneClearError() {
     fabric.write(
         "mlv.yml",
