@@ -278,12 +278,20 @@ class FileViewTest {
       throws IOException {
     drop(
         "notes.csv",
-        "\uFEFFid,note,qty\r\n1,\"first line\nsecond line\",5\r\n2,\"say \"\"hi\"\"\",6\r\n");
+        "\uFEFFid,note,qty\r\n1,\"first line\nsecond line\",5\r\n2,\"say \"\"hi\"\"\",6\r\n"
+            // As file-views.md says: "" is NULL, as an empty field is, and a CRLF inside quotes
+            // is read as LF (Spark's CSV reader does both).
+            + "3,\"\",7\r\n4,,8\r\n5,\"windows\r\nline\",9\r\n");
     Project p = fileView("'header' = 'true'", "'refresh_mode' = 'APPEND_ONLY'");
     ViewRun created = apply(p);
-    assertThat(created.rowsWritten()).isEqualTo(2);
-    assertThat(rows("id, note, qty"))
-        .containsExactly("1|first line\nsecond line|5", "2|say \"hi\"|6");
+    assertThat(created.rowsWritten()).isEqualTo(5);
+    assertThat(rows("id, note IS NULL, note, qty"))
+        .containsExactly(
+            "1|false|first line\nsecond line|5",
+            "2|false|say \"hi\"|6",
+            "3|true|null|7",
+            "4|true|null|8",
+            "5|false|windows\nline|9");
 
     Path latin1 = dir.resolve("landing/later.csv");
     StringBuilder text = new StringBuilder("id,note,qty\n");
