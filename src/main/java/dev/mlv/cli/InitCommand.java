@@ -24,9 +24,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Create a project: mlv.yml with a local target and a commented Fabric target,"
-          + " views/silver and views/gold with a sample view each, a seeded bronze source, a"
-          + " .gitignore for the local warehouse and a CI workflow example. Never overwrites a file:"
-          + " an existing .gitignore is kept, with the lines mlv needs appended when missing."
+          + " views/silver and views/gold with a sample view each, a seeded bronze source, a CI"
+          + " workflow example and the file .gitignore, which keeps the local warehouse out of git."
+          + " Never overwrites a file: an existing .gitignore is kept, with the lines mlv needs"
+          + " appended when missing."
     },
     footer = {
       "",
