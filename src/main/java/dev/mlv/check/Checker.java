@@ -23,6 +23,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,14 +49,15 @@ public final class Checker {
   public static List<Diagnostic> check(Project project) {
     List<Diagnostic> out = new ArrayList<>();
     Set<String> lakehouses = lakehouses(project);
+    ViewColumns columns = new ViewColumns(project);
     for (ProjectView v : project.views().values()) {
-      out.addAll(checkView(project, v, lakehouses));
+      out.addAll(checkView(project, v, lakehouses, Optional.of(columns)));
     }
     for (SqlStatement st : project.otherStatements()) {
       otherStatement(project, st, out);
     }
     out.addAll(RefreshPolicyCheck.check(project));
-    UpstreamColumnCheck.check(project, out);
+    UpstreamColumnCheck.check(project, columns, out);
     scheduleSelectors(project, out);
     return out;
   }
@@ -65,18 +67,21 @@ public final class Checker {
    * sql}, the shell), which Fabric would refuse alike.
    */
   public static List<Diagnostic> checkView(Project project, ProjectView v) {
-    return checkView(project, v, lakehouses(project));
+    return checkView(project, v, lakehouses(project), Optional.empty());
   }
 
-  /** {@code lakehouses}: those of the project, found once for all its views. */
+  /**
+   * {@code lakehouses}: those of the project, found once for all its views; {@code columns}: those
+   * of its views, for a view of the project (an ad hoc one runs against the deployed views).
+   */
   private static List<Diagnostic> checkView(
-      Project project, ProjectView v, Set<String> lakehouses) {
+      Project project, ProjectView v, Set<String> lakehouses, Optional<ViewColumns> columns) {
     List<Diagnostic> out = new ArrayList<>();
     {
       ViewDefinition d = v.definition();
       replaceWithIfNotExists(d, out);
       reservedProperties(d, out);
-      TableShapeCheck.check(v, out);
+      TableShapeCheck.check(v, columns, out);
       uppercaseSchema(d, project.config().schema(), out);
       nameCharacters(d, out);
       if (ReservedNames.isReserved(v.id())) {

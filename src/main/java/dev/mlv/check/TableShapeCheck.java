@@ -6,7 +6,9 @@ import dev.mlv.sql.Constraint;
 import dev.mlv.sql.OutputNames;
 import dev.mlv.sql.QueryFacts;
 import dev.mlv.sql.ViewDefinition;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,7 +23,8 @@ import java.util.Set;
 final class TableShapeCheck {
   private TableShapeCheck() {}
 
-  static void check(ProjectView v, List<Diagnostic> out) {
+  /** {@code columns}: those of the project's views, for a view of the project (see ViewColumns). */
+  static void check(ProjectView v, Optional<ViewColumns> columns, List<Diagnostic> out) {
     ViewDefinition d = v.definition();
     columnMappingWithCdf(v, out);
     booleanProperties(d, out);
@@ -30,7 +33,7 @@ final class TableShapeCheck {
     v.facts()
         .ifPresent(
             f -> {
-              columnNames(d, f, out);
+              columnNames(d, f, columns, out);
               constraintSyntax(d, f, out);
             });
   }
@@ -142,31 +145,23 @@ final class TableShapeCheck {
   }
 
   /**
-   * What the SELECT's own column list already shows: a column named twice (Delta refuses the table)
-   * and, when every column is named (no {@code *}), a PARTITIONED BY column it lacks.
+   * What the SELECT's own column list already shows: a column named twice (Delta refuses the
+   * table), also through a {@code *} over views of the project whose columns are known, and, when
+   * every column is named (no {@code *}), a PARTITIONED BY column it lacks.
    */
   private static void outputColumns(
-      ViewDefinition d, OutputNames.Columns columns, List<Diagnostic> out) {
-    List<OutputNames.OutputName> outputs = columns.names();
-    Set<String> seen = new HashSet<>();
-    for (OutputNames.OutputName c : outputs) {
-      if (c.name() != null && !seen.add(c.name().toLowerCase(Locale.ROOT))) {
-        out.add(
-            Diagnostic.error(
-                "DUPLICATE_COLUMN",
-                c.position(),
-                "column "
-                    + c.name()
-                    + " is selected twice; a Delta table's column names are unique",
-                "give one of them another name with AS"));
-      }
-    }
+      ViewDefinition d,
+      OutputNames.Columns columns,
+      Optional<ViewColumns> viewColumns,
+      List<Diagnostic> out) {
+    duplicates(d, columns, viewColumns, out);
     if (!columns.complete()) {
       return;
     }
     // Spark names a column without an alias after its text, sum(amount): that is its name here.
     List<String> names =
-        outputs.stream().map(c -> c.name() != null ? c.name() : c.text().strip()).toList();
+        columns.names().stream().map(c -> c.name() != null ? c.name() : c.text().strip()).toList();
+    Set<String> seen = new HashSet<>();
     names.forEach(n -> seen.add(n.toLowerCase(Locale.ROOT)));
     for (String p : d.partitionedBy()) {
       String name = p.replace("`", "");
@@ -183,6 +178,119 @@ final class TableShapeCheck {
     }
   }
 
+  /**
+   * A column name the output holds twice, compared as Delta does, without case. Between two named
+   * items it is reported at the second; where a {@code *} gives one of them, at the (last) {@code
+   * *}, once for all the names it repeats: the columns behind it are not in the file.
+   */
+  private static void duplicates(
+      ViewDefinition d,
+      OutputNames.Columns columns,
+      Optional<ViewColumns> viewColumns,
+      List<Diagnostic> out) {
+    List<ViewColumns.Column> output =
+        viewColumns
+            .map(c -> c.output(columns))
+            .orElseGet(
+                () ->
+                    columns.names().stream()
+                        .map(n -> new ViewColumns.Column(n.name(), n.position(), null, null))
+                        .toList());
+    Map<String, List<ViewColumns.Column>> byName = new LinkedHashMap<>();
+    for (ViewColumns.Column c : output) {
+      if (c.name() != null) {
+        byName.computeIfAbsent(c.name().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(c);
+      }
+    }
+    // Per *, the repeated names it is blamed for, each with where its columns come from.
+    Map<OutputNames.Star, List<List<ViewColumns.Column>>> atStar = new LinkedHashMap<>();
+    Set<ViewColumns.Column> atItem = new HashSet<>();
+    for (List<ViewColumns.Column> same : byName.values()) {
+      if (same.size() < 2) {
+        continue;
+      }
+      OutputNames.Star last = null;
+      for (ViewColumns.Column c : same) {
+        last = c.star() != null ? c.star() : last;
+      }
+      if (last == null) {
+        atItem.addAll(same.subList(1, same.size()));
+      } else {
+        atStar.computeIfAbsent(last, k -> new ArrayList<>()).add(same);
+      }
+    }
+    OutputNames.Star previous = null;
+    for (ViewColumns.Column c : output) {
+      if (c.star() == null && atItem.contains(c)) {
+        out.add(
+            Diagnostic.error(
+                "DUPLICATE_COLUMN",
+                c.position(),
+                "column "
+                    + c.name()
+                    + " is selected twice; a Delta table's column names are unique",
+                "give one of them another name with AS"));
+      } else if (c.star() != null && c.star() != previous && atStar.containsKey(c.star())) {
+        out.add(starDuplicates(d, c.star(), atStar.get(c.star()), viewColumns.orElseThrow()));
+      }
+      previous = c.star();
+    }
+  }
+
+  private static Diagnostic starDuplicates(
+      ViewDefinition d,
+      OutputNames.Star star,
+      List<List<ViewColumns.Column>> repeated,
+      ViewColumns viewColumns) {
+    // Names whose columns come from the same places are told together: id and amount (from ...).
+    Map<String, List<String>> byOrigin = new LinkedHashMap<>();
+    for (List<ViewColumns.Column> same : repeated) {
+      List<String> from = new ArrayList<>();
+      for (ViewColumns.Column c : same) {
+        from.add(
+            c.star() == null
+                ? "the column "
+                    + c.name()
+                    + " at "
+                    + c.position().line()
+                    + ":"
+                    + c.position().column()
+                : viewColumns.shown(c.source()));
+      }
+      byOrigin
+          .computeIfAbsent(String.join(" and ", from), k -> new ArrayList<>())
+          .add(same.get(0).name());
+    }
+    List<String> parts = new ArrayList<>();
+    int count = 0;
+    for (Map.Entry<String, List<String>> e : byOrigin.entrySet()) {
+      List<String> names = e.getValue();
+      count += names.size();
+      List<String> shown = names.stream().limit(10).toList();
+      parts.add(
+          String.join(", ", shown)
+              + (names.size() > shown.size()
+                  ? " and " + (names.size() - shown.size()) + " more"
+                  : "")
+              + " (from "
+              + e.getKey()
+              + ")");
+    }
+    return Diagnostic.error(
+        "DUPLICATE_COLUMN",
+        star.position(),
+        star.text()
+            + " selects "
+            + (count == 1 ? "a column name twice: " : count + " column names twice: ")
+            + String.join("; ", parts)
+            + "; a Delta table's column names are unique: Spark would refuse "
+            + d.name().text()
+            + " when apply or refresh runs it ([COLUMN_ALREADY_EXISTS])",
+        "select the columns by name instead of "
+            + star.text()
+            + ", giving one of each pair another name with AS");
+  }
+
   /** Characters Delta refuses in a column name unless the table uses column mapping. */
   private static final String NOT_IN_COLUMN_NAMES = " ,;{}()\n\t=";
 
@@ -192,7 +300,8 @@ final class TableShapeCheck {
    * the view passed validate and every refresh failed with
    * DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES.
    */
-  private static void columnNames(ViewDefinition d, QueryFacts facts, List<Diagnostic> out) {
+  private static void columnNames(
+      ViewDefinition d, QueryFacts facts, Optional<ViewColumns> viewColumns, List<Diagnostic> out) {
     boolean mapped =
         d.properties().entrySet().stream()
             .anyMatch(
@@ -202,8 +311,9 @@ final class TableShapeCheck {
     if (mapped) {
       return;
     }
-    OutputNames.Columns columns = facts.columns().orElse(new OutputNames.Columns(List.of(), false));
-    outputColumns(d, columns, out);
+    OutputNames.Columns columns =
+        facts.columns().orElse(new OutputNames.Columns(List.of(), List.of(), true));
+    outputColumns(d, columns, viewColumns, out);
     for (OutputNames.OutputName c : columns.names()) {
       if (c.name() == null) {
         out.add(

@@ -7,8 +7,6 @@ import dev.mlv.project.ProjectView;
 import dev.mlv.project.Suggestions;
 import dev.mlv.sql.ColumnRefs;
 import dev.mlv.sql.Name;
-import dev.mlv.sql.OutputNames;
-import dev.mlv.sql.ViewBody;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -22,7 +20,8 @@ import java.util.Set;
  * A column a view reads from another view of the project that the other view's SELECT does not
  * produce: Spark refuses the view when apply creates or replaces it, after apply has already
  * replaced the views upstream of it. Only where the columns of every table in scope are known from
- * their files (SQL views whose SELECT lists every column by name), so what is reported is certain.
+ * their files ({@link ViewColumns}: SQL views whose SELECT lists every column by name, or selects
+ * {@code *} over such views), so what is reported is certain.
  */
 final class UpstreamColumnCheck {
   static final String RULE = "UNRESOLVED_COLUMN";
@@ -33,20 +32,21 @@ final class UpstreamColumnCheck {
    * For the views of the project only: a view created ad hoc ({@code mlv sql}) runs against the
    * deployed views, whose columns may not yet be those of their files.
    */
-  static void check(Project project, List<Diagnostic> out) {
+  static void check(Project project, ViewColumns viewColumns, List<Diagnostic> out) {
     Map<ObjectId, Optional<Set<String>>> produced = new HashMap<>();
     for (ProjectView v : project.views().values()) {
       if (v.facts().isEmpty()) {
         continue;
       }
       for (ColumnRefs.Ref ref : v.facts().get().columnRefs()) {
-        unresolved(project, v, ref, produced).ifPresent(out::add);
+        unresolved(project, viewColumns, v, ref, produced).ifPresent(out::add);
       }
     }
   }
 
   private static Optional<Diagnostic> unresolved(
       Project project,
+      ViewColumns viewColumns,
       ProjectView v,
       ColumnRefs.Ref ref,
       Map<ObjectId, Optional<Set<String>>> produced) {
@@ -62,9 +62,21 @@ final class UpstreamColumnCheck {
       } catch (IllegalArgumentException e) {
         return Optional.empty();
       }
-      Optional<Set<String>> c = produced.computeIfAbsent(id, i -> columnsOf(project, i));
+      // Lower case, as Spark matches them.
+      Optional<Set<String>> c =
+          produced.computeIfAbsent(
+              id,
+              i ->
+                  viewColumns
+                      .of(i)
+                      .map(
+                          names -> {
+                            Set<String> lower = new LinkedHashSet<>();
+                            names.forEach(n -> lower.add(n.toLowerCase(Locale.ROOT)));
+                            return lower;
+                          }));
       if (c.isEmpty()) {
-        return Optional.empty(); // a source, a PySpark or file view, a SELECT with *: unknown
+        return Optional.empty(); // a source, a PySpark or file view, a * over one: unknown
       }
       ids.add(id);
       columns.add(c.get());
@@ -128,33 +140,5 @@ final class UpstreamColumnCheck {
         + (columns.size() > shown.size()
             ? " and " + (columns.size() - shown.size()) + " more"
             : "");
-  }
-
-  /**
-   * The columns a view of the project produces, lower case, when its file tells all of them: a SQL
-   * view whose SELECT names each column (no {@code *}, generator or unnamed expression).
-   */
-  private static Optional<Set<String>> columnsOf(Project project, ObjectId id) {
-    ProjectView u = project.views().get(id);
-    if (u == null
-        || !(u.definition().body() instanceof ViewBody.Select)
-        || u.facts().isEmpty()
-        || !u.facts().get().parsed()) {
-      return Optional.empty();
-    }
-    Optional<OutputNames.Columns> columns = u.facts().get().columns();
-    if (columns.isEmpty() || !columns.get().complete()) {
-      return Optional.empty();
-    }
-    Set<String> names = new LinkedHashSet<>();
-    for (OutputNames.OutputName n : columns.get().names()) {
-      // An unnamed expression is named after its text, and a[0] or (x).f by rules OutputNames
-      // only approximates: such a view's columns are not claimed to be known.
-      if (n.name() == null || n.name().contains("`") || n.name().contains("[")) {
-        return Optional.empty();
-      }
-      names.add(n.name().toLowerCase(Locale.ROOT));
-    }
-    return Optional.of(names);
   }
 }

@@ -48,7 +48,8 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 5; // 3: column-name case; 4: CHECK columns; 5: column refs
+  private static final int FORMAT = 6; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  // 6: the tables of a SELECT's *
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -440,12 +441,23 @@ final class ParseCache {
     out.writeBoolean(f.columns().isPresent());
     if (f.columns().isPresent()) {
       OutputNames.Columns c = f.columns().get();
-      out.writeBoolean(c.complete());
+      out.writeBoolean(c.opaque());
       out.writeInt(c.names().size());
       for (OutputNames.OutputName n : c.names()) {
         writeString(out, n.name());
         writeString(out, n.text());
         writePosition(out, n.position());
+      }
+      out.writeInt(c.stars().size());
+      for (OutputNames.Star star : c.stars()) {
+        out.writeInt(star.index());
+        writeString(out, star.text());
+        writePosition(out, star.position());
+        out.writeInt(star.tables().size());
+        for (OutputNames.Source t : star.tables()) {
+          writeName(out, t.table());
+          writeString(out, t.alias());
+        }
       }
     }
     writeStrings(out, f.unreadableChecks());
@@ -481,13 +493,26 @@ final class ParseCache {
     List<Diagnostic> diagnostics = readDiagnostics(in);
     Optional<OutputNames.Columns> columns = Optional.empty();
     if (in.readBoolean()) {
-      boolean complete = in.readBoolean();
+      boolean opaque = in.readBoolean();
       int n = count(in);
       List<OutputNames.OutputName> names = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
         names.add(new OutputNames.OutputName(readString(in), readString(in), readPosition(in)));
       }
-      columns = Optional.of(new OutputNames.Columns(names, complete));
+      int ns = count(in);
+      List<OutputNames.Star> stars = new ArrayList<>(ns);
+      for (int i = 0; i < ns; i++) {
+        int index = in.readInt();
+        String text = readString(in);
+        Position position = readPosition(in);
+        int nTables = count(in);
+        List<OutputNames.Source> sources = new ArrayList<>(nTables);
+        for (int k = 0; k < nTables; k++) {
+          sources.add(new OutputNames.Source(readName(in), readString(in)));
+        }
+        stars.add(new OutputNames.Star(index, text, position, sources));
+      }
+      columns = Optional.of(new OutputNames.Columns(names, stars, opaque));
     }
     List<String> unreadableChecks = readStrings(in);
     int nr = count(in);

@@ -2,25 +2,32 @@ package dev.mlv.sql;
 
 import dev.mlv.diag.Position;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.calcite.sql.JoinConditionType;
+import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * The columns a view's SELECT names, as its table will name them: an alias, a column's own name,
  * or, for an expression without an alias, none (Spark then names the column after the expression's
- * text, {@code sum(amt)}). Read from the first SELECT of a set operation, as Spark does; {@code *}
- * names nothing that can be checked here.
+ * text, {@code sum(amt)}). Read from the first SELECT of a set operation, as Spark does. A {@code
+ * *} names the columns of tables, which only the project knows: what is kept of it is which tables
+ * it expands, when they are all tables read by name.
  */
 public final class OutputNames {
 
@@ -28,10 +35,37 @@ public final class OutputNames {
   public record OutputName(String name, String text, Position position) {}
 
   /**
-   * The columns the SELECT list shows; {@code complete} when they are all of them: no {@code *},
-   * whose columns only the tables know.
+   * The columns the SELECT list shows by name, and its {@code *} items; {@code opaque} when an item
+   * is neither (a generator, a literal other than a string), whose columns are not told here.
    */
-  public record Columns(List<OutputName> names, boolean complete) {}
+  public record Columns(List<OutputName> names, List<Star> stars, boolean opaque) {
+    public Columns {
+      names = List.copyOf(names);
+      stars = List.copyOf(stars);
+    }
+
+    /** When the names are all the columns: no {@code *}, whose columns only the tables know. */
+    public boolean complete() {
+      return stars.isEmpty() && !opaque;
+    }
+  }
+
+  /**
+   * A {@code *} or {@code x.*} of the SELECT list, after the first {@code index} names: it expands
+   * to the columns of {@code tables}, in order, when Spark's {@code *} is just that. {@code tables}
+   * is empty when that is not known: a FROM item other than a table read by name (subquery, CTE,
+   * table function, LATERAL VIEW), a semi or anti join, a bare {@code *} over a USING or NATURAL
+   * join (which merges the join columns), a qualifier that names no table (a struct's fields) or is
+   * not a single name.
+   */
+  public record Star(int index, String text, Position position, List<Source> tables) {
+    public Star {
+      tables = List.copyOf(tables);
+    }
+  }
+
+  /** A table a {@code *} expands: its name, and its alias (null when it has none). */
+  public record Source(Name table, String alias) {}
 
   /**
    * Spark's generators: functions whose columns Spark names itself (explode's {@code col}, stack's
@@ -55,20 +89,31 @@ public final class OutputNames {
    * with text Calcite did not see passes nothing here); empty when they cannot be told.
    */
   static Optional<Columns> of(String sql, Position start, SqlNode root) {
+    return of(sql, start, root, true);
+  }
+
+  /**
+   * {@code wholeFrom}: whether the tree holds the whole FROM (text the rewriter took out, a LATERAL
+   * VIEW say, may add columns to {@code *}); when not, no {@code *} tells its tables.
+   */
+  static Optional<Columns> of(String sql, Position start, SqlNode root, boolean wholeFrom) {
     SqlSelect select = firstSelect(root);
     if (select == null) {
       return Optional.empty();
     }
     try {
-      return Optional.of(columns(sql, start, select));
+      From from = wholeFrom ? from(select.getFrom(), ctes(root)) : null;
+      return Optional.of(columns(sql, start, select, from));
     } catch (RuntimeException e) { // a node shape not foreseen: claim nothing rather than fail
       return Optional.empty();
     }
   }
 
-  private static Columns columns(String sql, Position start, SqlSelect select) {
+  /** {@code from}: the FROM's tables, or null when it is not only tables read by name. */
+  private static Columns columns(String sql, Position start, SqlSelect select, From from) {
     List<OutputName> out = new ArrayList<>();
-    boolean complete = true;
+    List<Star> stars = new ArrayList<>();
+    boolean opaque = false;
     // Items come in order: each position is counted on from the one before, not from the start,
     // so a SELECT of 50,000 items is not read 50,000 times.
     int counted = 0;
@@ -89,13 +134,13 @@ public final class OutputNames {
         }
       } else if (item instanceof SqlIdentifier id) {
         if (id.isStar()) {
-          complete = false;
+          stars.add(new Star(out.size(), text(sql, item), at, expanded(id, from)));
         } else {
           out.add(new OutputName(id.names.get(id.names.size() - 1), text(sql, item), at));
         }
       } else if (item instanceof SqlCall call
           && GENERATORS.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))) {
-        complete = false; // Spark names a generator's columns itself: col, pos, col0, ...
+        opaque = true; // Spark names a generator's columns itself: col, pos, col0, ...
       } else if (item instanceof SqlCall call) {
         if (call.getKind() == SqlKind.CAST
             && call.operand(0) instanceof SqlIdentifier id
@@ -112,10 +157,101 @@ public final class OutputNames {
         complete &= value.indexOf('\\') < 0;
         out.add(new OutputName(value, text(sql, item), at));
       } else {
-        complete = false; // another literal: Spark names it after its value, not checked here
+        opaque = true; // another literal: Spark names it after its value, not checked here
       }
     }
-    return new Columns(out, complete);
+    return new Columns(out, stars, opaque);
+  }
+
+  /** The tables {@code star} expands, empty when not known. */
+  private static List<Source> expanded(SqlIdentifier star, From from) {
+    if (from == null) {
+      return List.of();
+    }
+    if (star.names.size() == 1) {
+      return from.merged() ? List.of() : from.tables();
+    }
+    if (star.names.size() != 2) {
+      return List.of(); // silver.a.*: a table by its schema, or a struct's struct
+    }
+    String q = star.names.get(0).toLowerCase(Locale.ROOT);
+    List<Source> named =
+        from.tables().stream()
+            .filter(s -> q.equals(s.alias() != null ? s.alias() : s.table().last()))
+            .toList();
+    // None: x is a struct column, whose fields Spark expands; two: Spark refuses it as ambiguous.
+    return named.size() == 1 ? named : List.of();
+  }
+
+  /**
+   * The tables of a FROM in order, when it is only tables read by name, joined so that each shows
+   * all its columns (no semi or anti join); {@code merged} when a USING or NATURAL join merges the
+   * join columns, which a bare {@code *} then shows once (a qualified one still shows its table's).
+   */
+  private record From(List<Source> tables, boolean merged) {}
+
+  /** The FROM {@code node}, or null when it is not only tables read by name. */
+  private static From from(SqlNode node, Set<String> ctes) {
+    if (node instanceof SqlJoin join) {
+      JoinType type = join.getJoinType();
+      if (type != JoinType.INNER
+          && type != JoinType.LEFT
+          && type != JoinType.RIGHT
+          && type != JoinType.FULL
+          && type != JoinType.CROSS
+          && type != JoinType.COMMA) {
+        return null;
+      }
+      From left = from(join.getLeft(), ctes);
+      From right = from(join.getRight(), ctes);
+      if (left == null || right == null) {
+        return null;
+      }
+      List<Source> both = new ArrayList<>(left.tables());
+      both.addAll(right.tables());
+      return new From(
+          both,
+          left.merged()
+              || right.merged()
+              || join.isNatural()
+              || join.getConditionType() == JoinConditionType.USING);
+    }
+    SqlNode table = node;
+    String alias = null;
+    if (node instanceof SqlCall call && call.getKind() == SqlKind.AS) {
+      if (call.operandCount() != 2 || !(call.operand(1) instanceof SqlIdentifier a)) {
+        return null; // AS x(a, b) renames the columns
+      }
+      table = call.operand(0);
+      alias = a.getSimple().toLowerCase(Locale.ROOT);
+    }
+    if (!(table instanceof SqlIdentifier id) || id.isStar() || id.names.size() > 4) {
+      return null;
+    }
+    List<String> parts = id.names.stream().map(p -> p.toLowerCase(Locale.ROOT)).toList();
+    if ((parts.size() == 1 && ctes.contains(parts.get(0))) || TableExtractor.isPathTable(parts)) {
+      return null;
+    }
+    return new From(
+        List.of(new Source(new Name(parts, String.join(".", id.names), null), alias)), false);
+  }
+
+  /** Every CTE name of the statement: one hides a table of its name wherever it is defined. */
+  private static Set<String> ctes(SqlNode root) {
+    Set<String> names = new HashSet<>();
+    root.accept(
+        new SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(SqlCall call) {
+            if (call instanceof SqlWith with) {
+              for (SqlNode item : with.withList) {
+                names.add(((SqlWithItem) item).name.getSimple().toLowerCase(Locale.ROOT));
+              }
+            }
+            return super.visit(call);
+          }
+        });
+    return names;
   }
 
   /**

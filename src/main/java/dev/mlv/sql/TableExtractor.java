@@ -331,12 +331,10 @@ public final class TableExtractor {
       }
       // The fragments Calcite did not see (a LATERAL VIEW's or table function's arguments, a
       // time-travel value, a DISTRIBUTE BY list) are never select items: the list is all here.
-      Optional<OutputNames.Columns> columns = OutputNames.of(selectSql, start, root);
       // Removed text may bring names into scope (a LATERAL VIEW's columns) that the tree lacks.
-      List<ColumnRefs.Ref> refs =
-          rewritten.fragments().isEmpty() && rewritten.markers().isEmpty()
-              ? ColumnRefs.of(selectSql, start, root)
-              : List.of();
+      boolean whole = rewritten.fragments().isEmpty() && rewritten.markers().isEmpty();
+      Optional<OutputNames.Columns> columns = OutputNames.of(selectSql, start, root, whole);
+      List<ColumnRefs.Ref> refs = whole ? ColumnRefs.of(selectSql, start, root) : List.of();
       return walk.facts().withView(columns, List.of(), refs);
     } catch (SqlParseException calciteError) {
       SparkFallbackParser.Outcome spark = Fallback.PARSER.read(selectSql, start);

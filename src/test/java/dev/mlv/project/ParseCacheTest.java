@@ -31,7 +31,7 @@ class ParseCacheTest {
       PARTITIONED BY (event_date)
       COMMENT 'a view'
       TBLPROPERTIES ("delta.enableChangeDataFeed" = "true")
-      AS SELECT o.id, rand() AS r FROM bronze.orders o LEFT JOIN bronze.c c ON o.id = c.id
+      AS SELECT o.id, c.*, rand() AS r FROM bronze.orders o LEFT JOIN bronze.c c ON o.id = c.id
       WHERE o.id IN (SELECT id FROM bronze.other) ORDER BY 1 LIMIT 5;
       CREATE MATERIALIZED LAKE VIEW silver.f USING OneLake_Files OPTIONS (path 'Files/raw/', format 'csv');
       SELECT 1;
@@ -60,12 +60,17 @@ class ParseCacheTest {
     assertThat(parsed.statements()).hasSize(4);
     assertThat(parsed.diags()).isNotEmpty();
 
-    // The view's columns, its unreadable CHECK and its column references travel too (validate reads
+    // The view's columns (its * too), its unreadable CHECK and its column references travel too
+    // (validate reads
     // them from here).
     assertThat(parsed.facts().values())
         .anySatisfy(
             f -> {
               assertThat(f.columns()).isPresent();
+              // with the tables its * expands, which validate expands over the views upstream
+              assertThat(f.columns().get().stars())
+                  .singleElement()
+                  .satisfies(st -> assertThat(st.tables()).hasSize(1));
               assertThat(f.unreadableChecks()).containsExactly("c2");
               // and the columns it reads, which validate checks against the views upstream
               assertThat(f.columnRefs()).extracting(r -> r.text()).contains("o.id", "c.id");

@@ -1,0 +1,155 @@
+package dev.mlv.check;
+
+import dev.mlv.diag.Position;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectView;
+import dev.mlv.sql.OutputNames;
+import dev.mlv.sql.ViewBody;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The columns the SQL views of the project produce, as far as their files tell them for certain: a
+ * SELECT list of names, and {@code *} over views of the project whose columns are so told. For the
+ * views of the project only: a view created ad hoc runs against the deployed views, whose columns
+ * may not yet be those of their files.
+ */
+final class ViewColumns {
+
+  /**
+   * One output column: its name as Spark gives it, and where it comes from: the SELECT item at
+   * {@code position} ({@code star} null), or table {@code source} of the {@code *} {@code star}.
+   */
+  record Column(String name, Position position, OutputNames.Star star, OutputNames.Source source) {}
+
+  private final Project project;
+  private final Map<ObjectId, Optional<List<String>>> known = new HashMap<>();
+
+  ViewColumns(Project project) {
+    this.project = project;
+  }
+
+  /**
+   * The columns of view {@code id} in order, when its file tells all of them and they are distinct
+   * (Spark refuses a view that names one twice): a SQL view whose SELECT names each column, or
+   * selects {@code *} over such views; empty for a source, a PySpark or file view, a generator, an
+   * unnamed expression.
+   */
+  Optional<List<String>> of(ObjectId id) {
+    Optional<List<String>> done = known.get(id);
+    if (done != null) {
+      return done;
+    }
+    known.put(id, Optional.empty()); // a view that reaches itself has no columns to tell
+    Optional<List<String>> found = compute(id);
+    known.put(id, found);
+    return found;
+  }
+
+  private Optional<List<String>> compute(ObjectId id) {
+    ProjectView u = project.views().get(id);
+    if (u == null
+        || !(u.definition().body() instanceof ViewBody.Select)
+        || u.facts().isEmpty()
+        || !u.facts().get().parsed()) {
+      return Optional.empty();
+    }
+    Optional<OutputNames.Columns> columns = u.facts().get().columns();
+    if (columns.isEmpty() || columns.get().opaque()) {
+      return Optional.empty();
+    }
+    for (OutputNames.OutputName n : columns.get().names()) {
+      // An unnamed expression is named after its text, and a[0] or (x).f by rules OutputNames
+      // only approximates: such a view's columns are not claimed to be known.
+      if (n.name() == null || n.name().contains("`") || n.name().contains("[")) {
+        return Optional.empty();
+      }
+    }
+    List<String> names = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    Optional<List<Column>> all = expanded(columns.get(), true);
+    if (all.isEmpty()) {
+      return Optional.empty();
+    }
+    for (Column c : all.get()) {
+      if (!seen.add(c.name().toLowerCase(Locale.ROOT))) {
+        return Optional.empty();
+      }
+      names.add(c.name());
+    }
+    return Optional.of(names);
+  }
+
+  /**
+   * The output of a SELECT list in order as far as told: its {@code *} items expanded where their
+   * tables' columns are known, left out where not.
+   */
+  List<Column> output(OutputNames.Columns columns) {
+    return expanded(columns, false).orElseThrow();
+  }
+
+  /** As {@link #output}; when {@code whole}, empty if a {@code *} cannot be expanded. */
+  private Optional<List<Column>> expanded(OutputNames.Columns columns, boolean whole) {
+    List<Column> out = new ArrayList<>();
+    List<OutputNames.OutputName> names = columns.names();
+    int next = 0;
+    for (OutputNames.Star star : columns.stars()) {
+      for (; next < star.index(); next++) {
+        out.add(named(names.get(next)));
+      }
+      Optional<List<Column>> expanded = expand(star);
+      if (expanded.isEmpty() && whole) {
+        return Optional.empty();
+      }
+      expanded.ifPresent(out::addAll);
+    }
+    for (; next < names.size(); next++) {
+      out.add(named(names.get(next)));
+    }
+    return Optional.of(out);
+  }
+
+  /** A table of a {@code *} for messages: silver.a, or silver.a AS x. */
+  String shown(OutputNames.Source s) {
+    String name;
+    try {
+      name = project.names().display(project.names().resolve(s.table()));
+    } catch (IllegalArgumentException e) {
+      name = s.table().text();
+    }
+    return s.alias() == null ? name : name + " AS " + s.alias();
+  }
+
+  private static Column named(OutputNames.OutputName n) {
+    return new Column(n.name(), n.position(), null, null);
+  }
+
+  /** The columns {@code star} gives, each with its table; empty when one table's are not known. */
+  private Optional<List<Column>> expand(OutputNames.Star star) {
+    if (star.tables().isEmpty()) {
+      return Optional.empty();
+    }
+    List<Column> out = new ArrayList<>();
+    for (OutputNames.Source s : star.tables()) {
+      ObjectId id;
+      try {
+        id = project.names().resolve(s.table());
+      } catch (IllegalArgumentException e) {
+        return Optional.empty();
+      }
+      Optional<List<String>> columns = of(id);
+      if (columns.isEmpty()) {
+        return Optional.empty();
+      }
+      columns.get().forEach(c -> out.add(new Column(c, star.position(), star, s)));
+    }
+    return Optional.of(out);
+  }
+}

@@ -1,0 +1,157 @@
+package dev.mlv.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.project.DefinitionFiles;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectBuilder;
+import dev.mlv.project.ProjectConfig;
+import dev.mlv.project.ProjectLoader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** DUPLICATE_COLUMN through a {@code *} over views of the project whose columns are known. */
+class DuplicateColumnTest {
+  @TempDir Path dir;
+
+  /** silver.a produces id and amount; silver.b produces id and total. */
+  private List<Diagnostic> check(String gold) throws IOException {
+    return check(gold, "SELECT id, amount FROM bronze.orders");
+  }
+
+  private List<Diagnostic> check(String gold, String silverA) throws IOException {
+    Files.writeString(
+        dir.resolve("mlv.yml"),
+        "name: p\nworkspace: ws\nlakehouse: lh\nschema: dbo\n"
+            + "sources: [bronze.orders, bronze.customers]\n");
+    write("silver/a.sql", "CREATE MATERIALIZED LAKE VIEW silver.a AS\n" + silverA + "\n");
+    write(
+        "silver/b.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.b AS SELECT id, amount * 2 AS total"
+            + " FROM bronze.orders\n");
+    write("gold/g.sql", "CREATE MATERIALIZED LAKE VIEW gold.g AS\n" + gold + "\n");
+    ProjectConfig config = ProjectLoader.load(dir).orThrow();
+    Project project =
+        new ProjectBuilder().build(config, DefinitionFiles.discover(config).files(), List.of());
+    assertThat(project.diagnostics()).as("load").noneMatch(Diagnostic::isError);
+    return Checker.check(project).stream()
+        .filter(d -> d.ruleId().equals("DUPLICATE_COLUMN"))
+        .toList();
+  }
+
+  private void write(String name, String text) throws IOException {
+    Path f = dir.resolve("views").resolve(name);
+    Files.createDirectories(f.getParent());
+    Files.writeString(f, text);
+  }
+
+  private static String at(Diagnostic d) {
+    return d.position() + " " + d.message();
+  }
+
+  @Test
+  void aSelfJoinsStarSelectsEveryColumnTwiceAndIsReportedAtTheStar() throws IOException {
+    List<Diagnostic> found = check("SELECT * FROM silver.a x JOIN silver.a y ON x.id = y.id");
+    assertThat(found)
+        .extracting(DuplicateColumnTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:8 * selects 2 column names twice: id, amount (from silver.a AS"
+                + " x and silver.a AS y); a Delta table's column names are unique: Spark would"
+                + " refuse gold.g when apply or refresh runs it ([COLUMN_ALREADY_EXISTS])");
+    assertThat(found.get(0).isError()).isTrue();
+    assertThat(found.get(0).hint())
+        .isEqualTo(
+            "select the columns by name instead of *, giving one of each pair another"
+                + " name with AS");
+    // Two views that share a column name: only that one.
+    assertThat(check("SELECT *\nFROM silver.a, silver.b"))
+        .extracting(DuplicateColumnTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:8 * selects a column name twice: id (from silver.a and"
+                + " silver.b); a Delta table's column names are unique: Spark would"
+                + " refuse gold.g when apply or refresh runs it ([COLUMN_ALREADY_EXISTS])");
+  }
+
+  @Test
+  void qualifiedStarsAreReportedAtTheSecond() throws IOException {
+    assertThat(check("SELECT x.*, y.* FROM silver.a x JOIN silver.b y ON x.id = y.id"))
+        .extracting(DuplicateColumnTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:13 y.* selects a column name twice: id (from silver.a AS x and"
+                + " silver.b AS y); a Delta table's column names are unique: Spark would"
+                + " refuse gold.g when apply or refresh runs it ([COLUMN_ALREADY_EXISTS])");
+    // A qualified * shows all its table's columns, a USING join's too (Spark refuses this one).
+    assertThat(check("SELECT x.*, y.* FROM silver.a x JOIN silver.b y USING (id)"))
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:13");
+    // x.* alone is only x's columns.
+    assertThat(check("SELECT x.*, y.total FROM silver.a x JOIN silver.b y ON x.id = y.id"))
+        .isEmpty();
+  }
+
+  @Test
+  void aStarAndANamedColumnOfTheSameNameAreReportedAtTheStar() throws IOException {
+    assertThat(check("SELECT *, ID FROM silver.a"))
+        .extracting(DuplicateColumnTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:8 * selects a column name twice: id (from silver.a and the"
+                + " column ID at 2:11); a Delta table's column names are unique: Spark would"
+                + " refuse gold.g when apply or refresh runs it ([COLUMN_ALREADY_EXISTS])");
+    assertThat(check("SELECT amount AS id, * FROM silver.b"))
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:22");
+    // Named items alone: at the second, as before.
+    assertThat(check("SELECT id, amount, id FROM silver.a"))
+        .extracting(DuplicateColumnTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:20 column id is selected twice; a Delta table's column names are"
+                + " unique");
+  }
+
+  @Test
+  void usingAndNaturalJoinsAndUnknownColumnsAreNotReported() throws IOException {
+    List<String> fine =
+        List.of(
+            // Spark keeps a USING or NATURAL join's columns once
+            "SELECT * FROM silver.a JOIN silver.b USING (id)",
+            "SELECT * FROM silver.a NATURAL JOIN silver.b",
+            "SELECT *, total * 2 AS doubled FROM silver.a JOIN silver.b USING (id)",
+            // a semi join shows only the left side
+            "SELECT * FROM silver.a x LEFT SEMI JOIN silver.b y ON x.id = y.id",
+            // a source's columns are not known
+            "SELECT * FROM silver.a x JOIN bronze.customers c ON x.id = c.id",
+            "SELECT *, id FROM bronze.orders",
+            // a CTE or a derived table is not the view of its name
+            "WITH a AS (SELECT 1 AS k) SELECT *, id FROM a",
+            "SELECT *, id FROM (SELECT amount FROM silver.a) q",
+            // a LATERAL VIEW brings its own columns
+            "SELECT * FROM silver.a LATERAL VIEW explode(array(1)) e AS n",
+            // a qualifier no table has is a struct's
+            "SELECT z.*, id FROM silver.a",
+            "SELECT *, total FROM silver.a");
+    for (String select : fine) {
+      assertThat(check(select)).as(select).isEmpty();
+    }
+    // The view read has a generator or an unnamed expression: its columns are not all known.
+    for (String a :
+        List.of(
+            "SELECT id, explode(array(1)) FROM bronze.orders",
+            "SELECT id, amount + 1 FROM bronze.orders",
+            "SELECT * FROM bronze.orders")) {
+      assertThat(check("SELECT *, id FROM silver.a", a)).as(a).isEmpty();
+    }
+  }
+
+  @Test
+  void aStarOverAViewThatSelectsAStarIsExpandedThroughIt() throws IOException {
+    assertThat(check("SELECT *, amount FROM silver.a", "SELECT * FROM silver.b")).isEmpty();
+    assertThat(check("SELECT *, total FROM silver.a", "SELECT * FROM silver.b"))
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:8");
+  }
+}
