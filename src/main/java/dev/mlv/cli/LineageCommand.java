@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
       "  mlv lineage --dot | dot -Tsvg > lineage.svg",
       "  mlv lineage +gold.formula_preference --format mermaid",
       "  mlv lineage schema:silver --format json",
-      "  mlv lineage --format names              # one name a line, as selectors take it"
+      "  mlv lineage --format names     # one name a line, as selectors take it"
     })
 public final class LineageCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

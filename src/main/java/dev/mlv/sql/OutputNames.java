@@ -147,14 +147,14 @@ public final class OutputNames {
             && id.names.size() > 1) {
           // CAST(t.x AS ...) is named x, but CAST(s.f AS ...) of a struct's field is named after
           // its text: which one s is, only the catalog knows.
-          complete = false;
+          opaque = true;
         }
         out.add(new OutputName(derivedName(call), text(sql, item), at));
       } else if (item instanceof org.apache.calcite.sql.SqlCharStringLiteral literal) {
         // Spark names a string's column after its value: 'a b' is a column named a b. Calcite
         // leaves backslash escapes as written, which Spark reads ('x\\y' is x\y).
         String value = literal.getValueAs(String.class);
-        complete &= value.indexOf('\\') < 0;
+        opaque |= value.indexOf('\\') >= 0;
         out.add(new OutputName(value, text(sql, item), at));
       } else {
         opaque = true; // another literal: Spark names it after its value, not checked here

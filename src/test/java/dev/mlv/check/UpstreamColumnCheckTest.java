@@ -181,7 +181,6 @@ class UpstreamColumnCheckTest {
     for (var e : readers.entrySet()) {
       String s = "CREATE MATERIALIZED LAKE VIEW silver.s AS " + e.getKey() + "\n";
       assertThat(check(gold(e.getValue()), s)).as(e.getKey()).isEmpty();
-      }
     }
   }
 
