@@ -125,15 +125,12 @@ public final class ColumnRefs {
       this.lineStarts = starts.stream().mapToInt(Integer::intValue).toArray();
       // Any CTE name hides a table of that name, and any lambda parameter a column, anywhere: a
       // name so hidden is never taken for the table's or the column's.
+      ctes.addAll(OutputNames.ctes(root));
       root.accept(
           new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(SqlCall call) {
-              if (call instanceof SqlWith with) {
-                for (SqlNode item : with.withList) {
-                  ctes.add(lower(((SqlWithItem) item).name.getSimple()));
-                }
-              } else if (call instanceof SqlLambda lambda) {
+              if (call instanceof SqlLambda lambda) {
                 for (SqlNode p : lambda.getParameters()) {
                   if (p instanceof SqlIdentifier id) {
                     lambdaParameters.add(lower(id.getSimple()));

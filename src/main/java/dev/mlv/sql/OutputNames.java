@@ -237,7 +237,7 @@ public final class OutputNames {
   }
 
   /** Every CTE name of the statement: one hides a table of its name wherever it is defined. */
-  private static Set<String> ctes(SqlNode root) {
+  static Set<String> ctes(SqlNode root) {
     Set<String> names = new HashSet<>();
     root.accept(
         new SqlBasicVisitor<Void>() {
