@@ -193,7 +193,7 @@ public final class RefreshAnalyzer {
     }
     SqlNode root;
     try {
-      root = TableExtractor.parse(rewritten.sql());
+      root = TableExtractor.parse(rewritten);
     } catch (SqlParseException e) {
       // Spark reads it (the view parsed), mlv's analyser does not: say where, in one line.
       SqlParserPos p = e.getPos();
@@ -895,12 +895,57 @@ public final class RefreshAnalyzer {
       return "";
     }
 
-    /** A comparable form of an expression; a column compares by its last name part. */
-    private static String key(SqlNode e) {
+    /**
+     * A comparable form of an expression; a column compares by its last name part. Calcite's tree
+     * is Spark's but for the precedence of a few operators, so an expression with one of them
+     * compares by its tokens as written, which Spark parses one way only.
+     */
+    private String key(SqlNode e) {
       if (e instanceof SqlIdentifier id) {
         return id.names.get(id.names.size() - 1).toLowerCase(Locale.ROOT);
       }
-      return e.toString().toLowerCase(Locale.ROOT);
+      if (!hasOperator(e, PRECEDENCE_NOT_SPARKS)) {
+        return e.toString().toLowerCase(Locale.ROOT);
+      }
+      SqlParserPos pos = e.getParserPosition();
+      int to = TableExtractor.offsetOf(sql, pos.getEndLineNum(), pos.getEndColumnNum()) + 1;
+      StringBuilder written = new StringBuilder("written:");
+      for (SqlToken t : SqlToken.tokenize(sql.substring(offset(e), Math.min(sql.length(), to)))) {
+        written
+            .append(
+                t.kind() == SqlToken.Kind.STRING
+                    ? t.text()
+                    : t.identifierValue().toLowerCase(Locale.ROOT))
+            .append(' ');
+      }
+      return written.toString();
+    }
+
+    /**
+     * Operators whose precedence among Spark's (* / % DIV, then + - ||, shifts, &amp;, ^, |) is not
+     * the one Calcite parsed them with.
+     */
+    private static final Set<String> PRECEDENCE_NOT_SPARKS =
+        Set.of("||", "&", "^", "|", "<<", ">>", ">>>");
+
+    private static boolean hasOperator(SqlNode node, Set<String> names) {
+      if (node instanceof SqlCall call) {
+        if (names.contains(call.getOperator().getName())) {
+          return true;
+        }
+        for (SqlNode operand : call.getOperandList()) {
+          if (operand != null && hasOperator(operand, names)) {
+            return true;
+          }
+        }
+      } else if (node instanceof SqlNodeList list) {
+        for (SqlNode n : list) {
+          if (hasOperator(n, names)) {
+            return true;
+          }
+        }
+      }
+      return false;
     }
 
     private static boolean isDistinct(SqlCall call) {

@@ -7,9 +7,22 @@ import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBinaryOperator;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlPrefixOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * Rewrites the Spark-only syntax that Calcite's Babel parser rejects into text Calcite accepts,
@@ -40,7 +53,8 @@ final class SparkSyntaxRewriter {
 
   /**
    * The rewritten text (same length as the input), the input's tokens, and what the rewrite took
-   * out of it.
+   * out of it. {@code operators}: where a Spark operator Calcite does not read was spelt as one it
+   * does, and the Spark operator, for {@link #restoreOperators}.
    */
   record Result(
       String sql,
@@ -48,14 +62,98 @@ final class SparkSyntaxRewriter {
       List<Fragment> fragments,
       Set<Integer> markers,
       Set<String> functions,
-      Set<QueryFeature> features) {
+      Set<QueryFeature> features,
+      Map<Integer, SqlOperator> operators) {
     Result {
       tokens = List.copyOf(tokens);
       fragments = List.copyOf(fragments);
       functions = Set.copyOf(functions);
       markers = Set.copyOf(markers);
       features = features.isEmpty() ? Set.of() : Set.copyOf(features);
+      operators = Map.copyOf(operators);
     }
+  }
+
+  /**
+   * Spark's operators that Calcite's parser lacks, each spelt as the Calcite operator of the same
+   * place in the grammar ({@code a DIV b} as {@code a / b}) and put back in the tree by {@link
+   * #restoreOperators}, so that {@code a DIV b} never reads as, or compares equal to, {@code a /
+   * b}. Their precedence is the stand-in's, which built the tree.
+   */
+  static final SqlOperator DIV = binary("DIV", SqlStdOperatorTable.DIVIDE);
+
+  static final SqlOperator BIT_OR = binary("|", SqlStdOperatorTable.BITXOR_OPERATOR);
+  static final SqlOperator SHIFT_RIGHT = binary(">>", SqlStdOperatorTable.BIT_LEFT_SHIFT);
+  static final SqlOperator SHIFT_RIGHT_UNSIGNED = binary(">>>", SqlStdOperatorTable.BIT_LEFT_SHIFT);
+  static final SqlOperator BIT_NOT =
+      new SqlPrefixOperator(
+          "~",
+          SqlKind.OTHER,
+          SqlStdOperatorTable.UNARY_MINUS.getLeftPrec(),
+          ReturnTypes.ARG0,
+          null,
+          OperandTypes.ANY);
+
+  private static SqlOperator binary(String name, SqlBinaryOperator standIn) {
+    return new SqlBinaryOperator(
+        name,
+        SqlKind.OTHER,
+        standIn.getLeftPrec(),
+        standIn.getLeftPrec() < standIn.getRightPrec(),
+        ReturnTypes.ARG0,
+        null,
+        OperandTypes.ANY_ANY);
+  }
+
+  /**
+   * Puts back, in place, the Spark operators of a tree parsed from rewritten {@code text}: a prefix
+   * call starts at its operator, a binary one has it between its operands.
+   */
+  static SqlNode restoreOperators(SqlNode root, String text, Map<Integer, SqlOperator> operators) {
+    if (root == null || operators.isEmpty()) {
+      return root;
+    }
+    root.accept(
+        new SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(SqlCall call) {
+            if (call instanceof SqlBasicCall basic) {
+              SqlOperator op = operatorOf(basic);
+              if (op != null) {
+                basic.setOperator(op);
+              }
+            }
+            return super.visit(call);
+          }
+
+          private SqlOperator operatorOf(SqlBasicCall call) {
+            List<SqlNode> operands = call.getOperandList();
+            if (operands.size() == 1 && call.getOperator() instanceof SqlPrefixOperator) {
+              return operators.get(start(call));
+            }
+            if (operands.size() != 2
+                || !(call.getOperator() instanceof SqlBinaryOperator)
+                || operands.get(0) == null
+                || operands.get(1) == null) {
+              return null;
+            }
+            SqlParserPos left = operands.get(0).getParserPosition();
+            int after = TableExtractor.offsetOf(text, left.getEndLineNum(), left.getEndColumnNum());
+            int before = start(operands.get(1));
+            for (Map.Entry<Integer, SqlOperator> e : operators.entrySet()) {
+              if (e.getKey() > after && e.getKey() < before) {
+                return e.getValue();
+              }
+            }
+            return null;
+          }
+
+          private int start(SqlNode node) {
+            SqlParserPos p = node.getParserPosition();
+            return TableExtractor.offsetOf(text, p.getLineNum(), p.getColumnNum());
+          }
+        });
+    return root;
   }
 
   /** Words that end a FROM item's alias or column list, so they are never taken for an alias. */
@@ -194,6 +292,15 @@ final class SparkSyntaxRewriter {
           "FROM", "AS", "IS", "AND", "OR", "WHERE", "GROUP", "ORDER", "HAVING", "LIMIT", "ASC",
           "DESC", "NULLS", "ON", "JOIN", "UNION", "BETWEEN", "LIKE", "IN", "NOT");
 
+  /** Words after which an operator word (DIV, REGEXP) is a name or starts an operand. */
+  private static final Set<String> OPERAND_BEFORE =
+      Stream.of(
+              CLAUSE_WORDS,
+              NAME_ENDERS,
+              Set.of("SELECT", "DISTINCT", "CASE", "WHEN", "THEN", "ELSE", "BY"))
+          .flatMap(Set::stream)
+          .collect(Collectors.toUnmodifiableSet());
+
   /** Words after which any(...) is the aggregate. */
   private static final Set<String> CALL_BEFORE =
       Set.of("SELECT", "WHERE", "AND", "OR", "NOT", "HAVING", "BY", "WHEN", "THEN", "ELSE");
@@ -284,6 +391,7 @@ final class SparkSyntaxRewriter {
     private final Set<Integer> markers = new HashSet<>();
     private final Set<String> functions = new HashSet<>();
     private final Set<QueryFeature> features = EnumSet.noneOf(QueryFeature.class);
+    private final Map<Integer, SqlOperator> operators = new java.util.HashMap<>();
 
     /** One entry per open parenthesis: does it hold a query, and are we in its FROM clause. */
     private final Deque<boolean[]> frames = new ArrayDeque<>();
@@ -307,7 +415,7 @@ final class SparkSyntaxRewriter {
         int next = rewriteAt(i);
         i = next > i ? next : i + 1;
       }
-      return new Result(new String(out), t, fragments, markers, functions, features);
+      return new Result(new String(out), t, fragments, markers, functions, features, operators);
     }
 
     /** Applies the first rule that matches at token {@code i}; returns the next token to visit. */
@@ -332,7 +440,8 @@ final class SparkSyntaxRewriter {
           || (next = keywordAsName(i)) > 0
           || (next = starExcept(i)) > 0
           || (next = existsFunction(i)) > 0
-          || (next = parenthesisedTable(i)) > 0) {
+          || (next = parenthesisedTable(i)) > 0
+          || (next = operator(i)) > 0) {
         return next;
       }
       if (token.isSymbol("==")) {
@@ -798,6 +907,100 @@ final class SparkSyntaxRewriter {
       }
       replace(t.get(i).start(), "forall");
       return i + 1;
+    }
+
+    /**
+     * Spark's operators Calcite's parser refuses: {@code a DIV b}, {@code a REGEXP b} (Spark's
+     * RLIKE), {@code a | b}, {@code a >> b}, {@code a >>> b}, {@code ~a} and {@code !(a)}, each
+     * spelt as a Calcite operator of the same length and the same place in the grammar.
+     */
+    private int operator(int i) {
+      SqlToken token = t.get(i);
+      // a NOT REGEXP b: NOT is part of the operator.
+      boolean binary =
+          (endsOperand(i - 1) || is(i - 1, "NOT") && endsOperand(i - 2)) && startsOperand(i + 1);
+      if (binary && token.isWord("DIV")) {
+        return standIn(i, i, "/", DIV);
+      }
+      if (binary && token.isWord("REGEXP")) {
+        replace(token.start(), "RLIKE ");
+        return i + 1;
+      }
+      if (token.isSymbol("|") && binary) {
+        return standIn(i, i, "^", BIT_OR);
+      }
+      if (token.isSymbol(">") && adjacent(i, i + 1, ">")) {
+        boolean unsigned = adjacent(i + 1, i + 2, ">");
+        int last = unsigned ? i + 2 : i + 1;
+        return endsOperand(i - 1) && startsOperand(last + 1)
+            ? standIn(i, last, "<<", unsigned ? SHIFT_RIGHT_UNSIGNED : SHIFT_RIGHT)
+            : -1;
+      }
+      if (token.isSymbol("~") && !endsOperand(i - 1) && startsOperand(i + 1)) {
+        return standIn(i, i, "-", BIT_NOT);
+      }
+      if (token.isSymbol("!") && !endsOperand(i - 1) && symbol(i + 1, "(")) {
+        // Spark's ! is NOT, which binds looser than any comparison: !(a) = b is NOT ((a) = b).
+        // Calcite's prefix minus is the same tree only when nothing but AND, OR or the end of
+        // the condition follows the parentheses.
+        int close = matchingParen(i + 1);
+        SqlToken after = at(close + 1);
+        boolean ends =
+            close > 0
+                && (after == null
+                    || after.isSymbol(")")
+                    || after.isSymbol(",")
+                    || after.isSymbol(";")
+                    || (after.kind() == SqlToken.Kind.WORD
+                        && (CLAUSE_WORDS.contains(after.upper())
+                            || Set.of("AND", "OR", "WHEN", "THEN", "ELSE", "END")
+                                .contains(after.upper()))));
+        return ends ? standIn(i, i, "-", SqlStdOperatorTable.NOT) : -1;
+      }
+      return -1;
+    }
+
+    /** Tokens {@code from..to} become {@code text}, padded; {@code op} is restored there. */
+    private int standIn(int from, int to, String text, SqlOperator op) {
+      blank(t.get(from).start(), t.get(to).end());
+      replace(t.get(from).start(), text);
+      operators.put(t.get(from).start(), op);
+      return to + 1;
+    }
+
+    private boolean adjacent(int i, int j, String symbol) {
+      return symbol(j, symbol) && t.get(j).start() == t.get(i).end();
+    }
+
+    /** Whether token {@code i} can end an operand: a name, a literal, a closing bracket. */
+    private boolean endsOperand(int i) {
+      SqlToken token = at(i);
+      if (token == null) {
+        return false;
+      }
+      return switch (token.kind()) {
+        case NUMBER, STRING, QUOTED_IDENTIFIER -> true;
+        case SYMBOL -> token.isSymbol(")") || token.isSymbol("]");
+        case WORD -> !OPERAND_BEFORE.contains(token.upper());
+      };
+    }
+
+    /** Whether token {@code i} can start an operand. */
+    private boolean startsOperand(int i) {
+      SqlToken token = at(i);
+      if (token == null) {
+        return false;
+      }
+      return switch (token.kind()) {
+        case NUMBER, STRING, QUOTED_IDENTIFIER -> true;
+        case SYMBOL ->
+            token.isSymbol("(")
+                || token.isSymbol("-")
+                || token.isSymbol("+")
+                || token.isSymbol("~")
+                || token.isSymbol("!");
+        case WORD -> !CLAUSE_WORDS.contains(token.upper()) && !NAME_ENDERS.contains(token.upper());
+      };
     }
 
     /** {@code FROM (bronze.orders)}: Spark reads the table; Calcite wants a query there. */

@@ -224,7 +224,7 @@ public final class TableExtractor {
     }
     SqlNode root;
     try {
-      root = parse(rewritten.sql());
+      root = parse(rewritten);
     } catch (SqlParseException | RuntimeException e) {
       return Optional.empty();
     }
@@ -316,7 +316,7 @@ public final class TableExtractor {
     SparkSyntaxRewriter.Result rewritten = rewriter.rewrite(selectSql);
     Walk walk = new Walk(selectSql, start, rewritten);
     try {
-      SqlNode root = parse(rewritten.sql());
+      SqlNode root = parse(rewritten);
       Optional<ForeignSyntax.Finding> foreign = ForeignSyntax.find(rewritten.tokens());
       if (foreign.isPresent()) {
         return notSpark(selectSql, start, foreign.get());
@@ -361,9 +361,11 @@ public final class TableExtractor {
     }
   }
 
-  /** Parses text the rewriter produced, with the names it hid spelt back. */
-  static SqlNode parse(String rewrittenSql) throws SqlParseException {
-    return SparkSyntaxRewriter.restoreNames(SqlParser.create(rewrittenSql, CONFIG).parseQuery());
+  /** Parses text the rewriter produced, with the names it hid and the operators it spelt back. */
+  static SqlNode parse(SparkSyntaxRewriter.Result rewritten) throws SqlParseException {
+    SqlNode root = SqlParser.create(rewritten.sql(), CONFIG).parseQuery();
+    return SparkSyntaxRewriter.restoreOperators(
+        SparkSyntaxRewriter.restoreNames(root), rewritten.sql(), rewritten.operators());
   }
 
   /** Whether a name is a file-format path read such as {@code delta.`/data/x`}. */

@@ -99,6 +99,19 @@ class IncrementalRefreshDifferentialTest {
                   + " MAX(v) AS mx FROM bronze.a GROUP BY g",
               "SELECT g, SUM(v) AS s, COUNT(*) AS n, COUNT(v) AS nv, MIN(v) AS mn, MAX(v) AS mx"
                   + " FROM bronze.a GROUP BY g"),
+          // Spark's integer division, which Calcite's parser lacks: appended, and as a group key.
+          new Shape(
+              "silver.d",
+              "CREATE MATERIALIZED LAKE VIEW silver.d AS\n"
+                  + "SELECT k, v DIV 10 AS bucket FROM bronze.a WHERE v > 0",
+              "SELECT k, v DIV 10 AS bucket FROM bronze.a WHERE v > 0"),
+          new Shape(
+              "gold.dagg",
+              "CREATE MATERIALIZED LAKE VIEW gold.dagg AS\n"
+                  + "SELECT v DIV 10 AS bucket, SUM(v) AS s, COUNT(*) AS n FROM bronze.a"
+                  + " GROUP BY v DIV 10",
+              "SELECT v DIV 10 AS bucket, SUM(v) AS s, COUNT(*) AS n FROM bronze.a"
+                  + " GROUP BY v DIV 10"),
           new Shape(
               "gold.avg",
               "CREATE MATERIALIZED LAKE VIEW gold.avg AS\n"
@@ -119,7 +132,15 @@ class IncrementalRefreshDifferentialTest {
       Map.of(
           "a",
           Set.of(
-              "silver.f", "silver.j", "silver.u", "silver.l", "silver.cu", "silver.cl", "gold.agg"),
+              "silver.f",
+              "silver.j",
+              "silver.u",
+              "silver.l",
+              "silver.cu",
+              "silver.cl",
+              "gold.agg",
+              "silver.d",
+              "gold.dagg"),
           "b",
           Set.of("silver.j", "silver.u", "silver.l", "silver.cu", "silver.cl"),
           "p",
@@ -215,6 +236,8 @@ class IncrementalRefreshDifferentialTest {
             "silver.cu",
             "silver.cl",
             "gold.agg",
+            "silver.d",
+            "gold.dagg",
             "gold.avg",
             "gold.chain");
   }
