@@ -354,6 +354,12 @@ public final class TableExtractor {
       if (foreign.isPresent()) {
         return notSpark(selectSql, start, foreign.get());
       }
+      Optional<SqlToken> pipe = firstPipe(rewritten.tokens());
+      if (pipe.isPresent()) {
+        // Calcite reads no pipe syntax, so its error sits at the query's first word; Spark's
+        // parser reads it, and places the mistake where it is.
+        return pipeError(spark.refusal().orElseThrow());
+      }
       Optional<SqlToken> clause = headerClause(rewritten.tokens());
       return clause.isPresent()
           ? misplacedClause(selectSql, start, clause.get())
@@ -418,6 +424,27 @@ public final class TableExtractor {
                 + finding.refusal(),
             finding.hint());
     return new QueryFacts(List.of(), Set.of(), Set.of(), false, List.of(diagnostic));
+  }
+
+  /** The first pipe operator {@code |>}, which the lexer gives as '|' then '>'. */
+  private static Optional<SqlToken> firstPipe(List<SqlToken> tokens) {
+    for (int i = 0; i + 1 < tokens.size(); i++) {
+      if (tokens.get(i).isSymbol("|")
+          && tokens.get(i + 1).isSymbol(">")
+          && tokens.get(i + 1).start() == tokens.get(i).end()) {
+        return Optional.of(tokens.get(i));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static QueryFacts pipeError(SparkFallbackParser.Refusal refusal) {
+    return parseError(
+        refusal.at(),
+        "syntax error" + refusal.near().map(n -> " at or near " + n).orElse(""),
+        "Spark 4.1 reads SQL pipe syntax (FROM t |> WHERE ... |> SELECT ...); after each |> it"
+            + " takes SELECT, EXTEND, SET, DROP, AS, WHERE, AGGREGATE, a JOIN, UNION, INTERSECT,"
+            + " EXCEPT, ORDER BY, LIMIT, OFFSET, TABLESAMPLE, PIVOT or UNPIVOT");
   }
 
   /** A clause of the view's header written after its SELECT. */

@@ -714,4 +714,31 @@ class TableExtractorTest {
               assertThat(d.message()).isEqualTo("syntax error at or near ')'");
             });
   }
+
+  @Test
+  void pipeSyntaxIsReadBySparksParser() {
+    assertThat(tables("FROM bronze.orders |> WHERE amount > 1 |> SELECT order_id, amount"))
+        .containsExactly("bronze.orders");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = ';',
+      value = {
+        "FROM t |> WHERE x > 1 |> PROJECT x ; 1:26 ; 'PROJECT'",
+        "FROM t |> WHERE |> SELECT x        ; 1:17 ; '|>'",
+      })
+  void aMistakeInPipeSyntaxIsPlacedWhereSparkFindsItNotAtFrom(String sql, String at, String near) {
+    QueryFacts facts = EXTRACTOR.extract(sql.strip(), START);
+
+    assertThat(facts.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.ruleId()).isEqualTo(TableExtractor.PARSE_RULE);
+              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo(at);
+              assertThat(d.message()).isEqualTo("syntax error at or near '" + near + "'");
+              assertThat(d.hint()).contains("pipe syntax", "after each |>");
+            });
+  }
 }
