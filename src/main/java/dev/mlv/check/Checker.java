@@ -44,6 +44,13 @@ public final class Checker {
   private static final Pattern MATERIALIZED_VIEW =
       Pattern.compile("(?is)^\\s*create\\s+(?:or\\s+replace\\s+)?materiali[sz]ed\\s+view\\b");
 
+  // DECLARE [OR REPLACE] [VARIABLE|VAR] name, SET VAR[IABLE] name = ..., DROP TEMPORARY VARIABLE.
+  private static final Pattern SESSION_VARIABLE =
+      Pattern.compile(
+          "(?is)^\\s*(declare(?:\\s+or\\s+replace)?(?:\\s+(?:variable|var)\\b)?"
+              + "|set\\s+(?:variable|var)\\b|drop\\s+temporary\\s+(?:variable|var)\\b"
+              + "(?:\\s+if\\s+exists)?)\\s*(`[^`]+`|\\w+)?");
+
   private Checker() {}
 
   public static List<Diagnostic> check(Project project) {
@@ -742,6 +749,29 @@ public final class Checker {
           ">",
           "||");
 
+  /**
+   * A session variable lives only in the session that declares it. mlv runs no such statement, and
+   * a view's refresh (a scheduled one too) runs in a session of its own, so a view that reads the
+   * variable fails there with UNRESOLVED_COLUMN, even when it was created where it was declared.
+   */
+  private static void sessionVariable(SqlStatement.Other o, Matcher m, List<Diagnostic> out) {
+    String statement = m.group(1).strip().replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
+    String name = m.group(2) == null ? "the variable" : m.group(2);
+    out.add(
+        Diagnostic.error(
+            "SESSION_VARIABLE",
+            o.position(),
+            statement
+                + (m.group(2) == null ? "" : " " + m.group(2))
+                + ": a session variable exists only in the Spark session that declares it; mlv"
+                + " does not run this statement, and a materialized lake view refreshes in a"
+                + " session of its own, so a view that reads "
+                + name
+                + " fails there ([UNRESOLVED_COLUMN])",
+            "write the value in the view itself, or read it from a table (a one-row settings"
+                + " table joined in); keep session SQL out of the view folders"));
+  }
+
   private static void otherStatement(Project project, SqlStatement st, List<Diagnostic> out) {
     if (st instanceof SqlStatement.Other o) {
       Matcher m = DML.matcher(o.sql());
@@ -771,6 +801,11 @@ public final class Checker {
                 "CREATE MATERIALIZED VIEW is not a materialized lake view: mlv would not deploy"
                     + " it, and plan --prune would drop a deployed view it was meant to define",
                 "write CREATE MATERIALIZED LAKE VIEW"));
+        return;
+      }
+      Matcher variable = SESSION_VARIABLE.matcher(o.sql());
+      if (variable.find()) {
+        sessionVariable(o, variable, out);
         return;
       }
       String first = o.firstWord();

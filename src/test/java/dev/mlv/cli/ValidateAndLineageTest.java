@@ -946,6 +946,33 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aSessionVariableStatementInAViewFileIsAnErrorNamingTheVariable() throws IOException {
+    project(
+        YML,
+        "a.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT id FROM bronze.orders",
+        "vars.sql",
+        "DECLARE VARIABLE threshold INT DEFAULT 10;\n  set var threshold = 20;\n"
+            + "DECLARE OR REPLACE limit_ INT;\nDROP TEMPORARY VARIABLE IF EXISTS threshold");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/vars.sql:1:1: error[SESSION_VARIABLE]: DECLARE VARIABLE threshold: a session"
+                + " variable exists only in the Spark session that declares it; mlv does not run"
+                + " this statement, and a materialized lake view refreshes in a session of its"
+                + " own, so a view that reads threshold fails there ([UNRESOLVED_COLUMN])")
+        .contains("views/vars.sql:2:3: error[SESSION_VARIABLE]: SET VAR threshold:")
+        .contains("views/vars.sql:3:1: error[SESSION_VARIABLE]: DECLARE OR REPLACE limit_:")
+        .contains(
+            "views/vars.sql:4:1: error[SESSION_VARIABLE]: DROP TEMPORARY VARIABLE IF EXISTS"
+                + " threshold:")
+        .contains("hint: write the value in the view itself")
+        .doesNotContain("NOT_A_VIEW");
+  }
+
+  @Test
   void pathologicallyDeepSqlIsAnErrorNotACrash() throws IOException {
     int n = 5000;
     project(
