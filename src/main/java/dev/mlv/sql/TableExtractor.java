@@ -98,6 +98,9 @@ public final class TableExtractor {
   /** Rule of an aggregate, window function or generator where Spark does not allow one. */
   public static final String MISPLACED_CALL_RULE = "MISPLACED_CALL";
 
+  /** Rule of a subquery inside a lambda, which Spark's analyzer refuses. */
+  public static final String LAMBDA_SUBQUERY_RULE = "LAMBDA_SUBQUERY";
+
   /** Rule of a table name in the SELECT with more parts than a Fabric name can have. */
   public static final String NAME_PARTS_RULE = "TABLE_NAME_PARTS";
 
@@ -633,6 +636,9 @@ public final class TableExtractor {
     /** How many subqueries in expressions enclose the walk: their columns may be the outer's. */
     private int inExpression;
 
+    /** The higher-order function whose lambda encloses the walk, or null outside lambdas. */
+    private String inLambdaOf;
+
     private final List<Diagnostic> findings = new ArrayList<>();
 
     private record Ref(int offset, Name name) {}
@@ -1034,9 +1040,15 @@ public final class TableExtractor {
         }
       } else if (isQuery(node)) {
         features.add(QueryFeature.SUBQUERY_EXPRESSION);
+        String lambdaOf = inLambdaOf;
+        if (lambdaOf != null) {
+          subqueryInLambda(node, lambdaOf);
+        }
+        inLambdaOf = null; // one finding for the outermost subquery of a lambda
         inExpression++;
         query(node, ctes);
         inExpression--;
+        inLambdaOf = lambdaOf;
       } else if (node instanceof SqlCall call) {
         call(call, ctes);
       } else if (node instanceof SqlIdentifier id
@@ -1062,8 +1074,40 @@ public final class TableExtractor {
         features.add(QueryFeature.DISTINCT);
       }
       for (SqlNode operand : call.getOperandList()) {
+        String lambdaOf = inLambdaOf;
+        if (operand instanceof org.apache.calcite.sql.SqlLambda) {
+          inLambdaOf = SparkSyntaxRewriter.unhide(call.getOperator().getName());
+        }
         expression(operand, ctes);
+        inLambdaOf = lambdaOf;
       }
+    }
+
+    /**
+     * A subquery in the lambda of a higher-order function: Spark's analyzer refuses it at the
+     * view's first refresh, placing the error at the start of the statement.
+     */
+    private void subqueryInLambda(SqlNode subquery, String function) {
+      if (touchesMarker(subquery)) {
+        return;
+      }
+      // Calcite starts a scalar subquery at its parenthesis, one after IN at its SELECT.
+      int at = startOf(subquery.getParserPosition());
+      while (at < sql.length()
+          && (sql.charAt(at) == '(' || Character.isWhitespace(sql.charAt(at)))) {
+        at++;
+      }
+      findings.add(
+          Diagnostic.error(
+              LAMBDA_SUBQUERY_RULE,
+              start.advance(sql, at),
+              "a subquery inside the lambda of "
+                  + function.toLowerCase(Locale.ROOT)
+                  + "(...): Spark does not allow a subquery within a higher-order function and"
+                  + " refuses the view at its first refresh"
+                  + " ([UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.HIGHER_ORDER_FUNCTION])",
+              "compute the subquery's value outside the lambda: join it in (from a CTE or a"
+                  + " subquery in FROM) and read its column in the lambda"));
     }
   }
 

@@ -741,4 +741,24 @@ class TableExtractorTest {
               assertThat(d.hint()).contains("pipe syntax", "after each |>");
             });
   }
+
+  @Test
+  void aSubqueryInsideALambdaIsRefusedAtTheSubquery() {
+    String sql =
+        "SELECT transform(arr, x -> x + (SELECT max(v) FROM t)) AS a,\n"
+            + "  filter(arr, y -> y IN (SELECT v FROM u WHERE v > (SELECT 1))) AS b,\n"
+            + "  transform(arr, z -> z + 1) AS c, (SELECT max(v) FROM t) AS d FROM s";
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+
+    assertThat(facts.diagnostics())
+        .extracting(d -> d.ruleId() + "@" + d.position().line() + ":" + d.position().column())
+        .containsExactly("LAMBDA_SUBQUERY@1:33", "LAMBDA_SUBQUERY@2:26");
+    assertThat(facts.diagnostics().get(0).message())
+        .isEqualTo(
+            "a subquery inside the lambda of transform(...): Spark does not allow a subquery"
+                + " within a higher-order function and refuses the view at its first refresh"
+                + " ([UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.HIGHER_ORDER_FUNCTION])");
+    assertThat(facts.diagnostics().get(1).message()).contains("lambda of filter(...)");
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("t", "u", "s");
+  }
 }
