@@ -83,12 +83,7 @@ final class LexicalRules {
             && startsExpression(token(tokens, before(tokens, i)))) {
       return Optional.of(parameter(start, text, tokens, i));
     }
-    if (t.kind() == Token.Kind.NUMBER
-        && t.text().chars().allMatch(Character::isDigit)
-        && i + 1 < tokens.size()
-        && tokens.get(i + 1).kind() == Token.Kind.WORD
-        && tokens.get(i + 1).offset() == t.end()
-        && INTEGRALS.containsKey(tokens.get(i + 1).text().toUpperCase(Locale.ROOT))) {
+    if (isTypedIntegral(tokens, i)) {
       return outOfRange(start, text, tokens, i);
     }
     return Optional.empty();
@@ -146,6 +141,53 @@ final class LexicalRules {
                 + " for a comment"));
   }
 
+  /**
+   * Where the typed integral literal at token {@code i} (digits, then its suffix) starts, its sign
+   * included, when its value is beyond its type's range; else -1.
+   */
+  private static int beyondRange(List<Token> tokens, int i) {
+    Token digits = tokens.get(i);
+    Integral type = INTEGRALS.get(tokens.get(i + 1).text().toUpperCase(Locale.ROOT));
+    BigInteger value = new BigInteger(digits.text());
+    int sign = before(tokens, i);
+    int at = digits.offset();
+    if (sign >= 0
+        && tokens.get(sign).isSymbol("-")
+        && startsExpression(token(tokens, before(tokens, sign)))) {
+      // Spark's literal takes its sign: -128Y is a TINYINT.
+      value = value.negate();
+      at = tokens.get(sign).offset();
+    }
+    return value.compareTo(type.min()) >= 0 && value.compareTo(type.max()) <= 0 ? -1 : at;
+  }
+
+  /**
+   * {@code sql} with the suffix of each typed literal beyond its type's range blanked, so that 128Y
+   * reads as the INT 128. Spark's parser refuses the whole text at such a literal, which {@link
+   * #at} already reports; what the rest of the text holds is still worth reading.
+   */
+  static String withLiteralsInRange(String sql) {
+    List<Token> tokens = Lexer.tokenize(sql);
+    StringBuilder out = new StringBuilder(sql);
+    for (int i = 0; i + 1 < tokens.size(); i++) {
+      if (isTypedIntegral(tokens, i) && beyondRange(tokens, i) >= 0) {
+        Token suffix = tokens.get(i + 1);
+        out.setCharAt(suffix.offset(), ' ');
+      }
+    }
+    return out.toString();
+  }
+
+  private static boolean isTypedIntegral(List<Token> tokens, int i) {
+    Token t = tokens.get(i);
+    return t.kind() == Token.Kind.NUMBER
+        && t.text().chars().allMatch(Character::isDigit)
+        && i + 1 < tokens.size()
+        && tokens.get(i + 1).kind() == Token.Kind.WORD
+        && tokens.get(i + 1).offset() == t.end()
+        && INTEGRALS.containsKey(tokens.get(i + 1).text().toUpperCase(Locale.ROOT));
+  }
+
   /** {@code :name} or {@code ?}: Spark binds them only to the arguments of a spark.sql call. */
   private static Diagnostic parameter(Position start, String text, List<Token> tokens, int i) {
     String marker = tokens.get(i).isSymbol("?") ? "?" : ":" + tokens.get(i + 1).text();
@@ -162,20 +204,10 @@ final class LexicalRules {
   /** A typed integral literal ({@code 128Y}, with a sign before it) beyond its type's range. */
   private static Optional<Diagnostic> outOfRange(
       Position start, String text, List<Token> tokens, int i) {
-    Token digits = tokens.get(i);
     Token suffix = tokens.get(i + 1);
     Integral type = INTEGRALS.get(suffix.text().toUpperCase(Locale.ROOT));
-    BigInteger value = new BigInteger(digits.text());
-    int sign = before(tokens, i);
-    int at = digits.offset();
-    if (sign >= 0
-        && tokens.get(sign).isSymbol("-")
-        && startsExpression(token(tokens, before(tokens, sign)))) {
-      // Spark's literal takes its sign: -128Y is a TINYINT.
-      value = value.negate();
-      at = tokens.get(sign).offset();
-    }
-    if (value.compareTo(type.min()) >= 0 && value.compareTo(type.max()) <= 0) {
+    int at = beyondRange(tokens, i);
+    if (at < 0) {
       return Optional.empty();
     }
     return Optional.of(

@@ -340,7 +340,10 @@ public final class TableExtractor {
       List<ColumnRefs.Ref> refs = whole ? ColumnRefs.of(selectSql, start, root) : List.of();
       return walk.facts().withView(columns, List.of(), refs);
     } catch (SqlParseException calciteError) {
-      SparkFallbackParser.Outcome spark = Fallback.PARSER.read(selectSql, start);
+      // Spark's parser refuses a literal beyond its type's range (128Y), which LexicalRules
+      // reports; read as in range, the text gets no second, Calcite-worded error.
+      SparkFallbackParser.Outcome spark =
+          Fallback.PARSER.read(LexicalRules.withLiteralsInRange(selectSql), start);
       if (spark.facts().isPresent()) {
         // Spark's parser reads ROW(a, b) as a call; only running it fails.
         Optional<ForeignSyntax.Finding> call = ForeignSyntax.findCall(rewritten.tokens());
@@ -364,9 +367,16 @@ public final class TableExtractor {
         return pipeError(spark.refusal().orElseThrow());
       }
       Optional<SqlToken> clause = headerClause(rewritten.tokens());
-      return clause.isPresent()
-          ? misplacedClause(selectSql, start, clause.get())
-          : parseError(selectSql, start, calciteError);
+      if (clause.isPresent()) {
+        return misplacedClause(selectSql, start, clause.get());
+      }
+      if (String.valueOf(calciteError.getMessage())
+          .startsWith("Incorrect syntax near the keyword")) {
+        // Calcite stopped at a word it reserves (OVER, VALUE, ...) that Spark may take as a name:
+        // its words and place are not Spark's, so Spark's own refusal is reported.
+        return beyondParser(selectSql, start, spark.refusal().orElseThrow());
+      }
+      return parseError(selectSql, start, calciteError);
     }
   }
 

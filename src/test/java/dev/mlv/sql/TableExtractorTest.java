@@ -761,4 +761,26 @@ class TableExtractorTest {
     assertThat(facts.diagnostics().get(1).message()).contains("lambda of filter(...)");
     assertThat(facts.tables()).extracting(Name::dotted).containsExactly("t", "u", "s");
   }
+
+  @Test
+  void aLiteralBeyondItsRangeIsLeftToTheLexicalRuleAndTheRestIsStillRead() {
+    // 128Y is refused by MlvParser's lexical rule; Calcite stops at OVER, a word it reserves and
+    // Spark does not, and Spark's parser at 128Y: neither is a second error.
+    assertThat(tables("SELECT 128Y AS over FROM t JOIN u ON t.id = u.id"))
+        .containsExactly("t", "u");
+  }
+
+  @Test
+  void aSyntaxErrorAfterAWordCalciteReservesIsSparksNotCalcites() {
+    QueryFacts facts = EXTRACTOR.extract("SELECT 128Y AS over FROM (t", START);
+
+    assertThat(facts.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.ruleId()).isEqualTo(TableExtractor.PARSE_RULE);
+              assertThat(d.message()).isEqualTo("syntax error at or near end of input");
+              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo("1:28");
+            });
+  }
 }
