@@ -148,8 +148,60 @@ final class ViewColumns {
       if (columns.isEmpty()) {
         return Optional.empty();
       }
-      columns.get().forEach(c -> out.add(new Column(c, star.position(), star, s)));
+      List<Column> right = new ArrayList<>();
+      columns.get().forEach(c -> right.add(new Column(c, star.position(), star, s)));
+      if (s.using().isEmpty()) {
+        out.addAll(right);
+      } else {
+        Optional<List<Column>> joined = using(out, right, s.using());
+        if (joined.isEmpty()) {
+          return Optional.empty();
+        }
+        out = joined.get();
+      }
     }
     return Optional.of(out);
+  }
+
+  /**
+   * The columns of {@code left JOIN right USING (keys)} as Spark's * shows them: each key once,
+   * found as the first column of its name on each side (the left's kept), then the left's other
+   * columns, then the right's; empty when a side lacks a key (Spark refuses the join).
+   */
+  private static Optional<List<Column>> using(
+      List<Column> left, List<Column> right, List<String> keys) {
+    List<Column> out = new ArrayList<>();
+    Set<Integer> leftKeys = new HashSet<>();
+    Set<Integer> rightKeys = new HashSet<>();
+    for (String k : keys) {
+      int l = first(left, k);
+      int r = first(right, k);
+      if (l < 0 || r < 0) {
+        return Optional.empty();
+      }
+      out.add(left.get(l));
+      leftKeys.add(l);
+      rightKeys.add(r);
+    }
+    for (int i = 0; i < left.size(); i++) {
+      if (!leftKeys.contains(i)) {
+        out.add(left.get(i));
+      }
+    }
+    for (int i = 0; i < right.size(); i++) {
+      if (!rightKeys.contains(i)) {
+        out.add(right.get(i));
+      }
+    }
+    return Optional.of(out);
+  }
+
+  private static int first(List<Column> columns, String name) {
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).name().equalsIgnoreCase(name)) {
+        return i;
+      }
+    }
+    return -1;
   }
 }

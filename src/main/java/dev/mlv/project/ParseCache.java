@@ -48,8 +48,8 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 6; // 3: column-name case; 4: CHECK columns; 5: column refs;
-  // 6: the tables of a SELECT's *
+  private static final int FORMAT = 7; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  // 6: the tables of a SELECT's *; 7: their USING columns
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -457,6 +457,7 @@ final class ParseCache {
         for (OutputNames.Source t : star.tables()) {
           writeName(out, t.table());
           writeString(out, t.alias());
+          writeStrings(out, t.using());
         }
       }
     }
@@ -508,7 +509,7 @@ final class ParseCache {
         int nTables = count(in);
         List<OutputNames.Source> sources = new ArrayList<>(nTables);
         for (int k = 0; k < nTables; k++) {
-          sources.add(new OutputNames.Source(readName(in), readString(in)));
+          sources.add(new OutputNames.Source(readName(in), readString(in), readStrings(in)));
         }
         stars.add(new OutputNames.Star(index, text, position, sources));
       }

@@ -15,6 +15,7 @@ import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlWith;
@@ -54,9 +55,10 @@ public final class OutputNames {
    * A {@code *} or {@code x.*} of the SELECT list, after the first {@code index} names: it expands
    * to the columns of {@code tables}, in order, when Spark's {@code *} is just that. {@code tables}
    * is empty when that is not known: a FROM item other than a table read by name (subquery, CTE,
-   * table function, LATERAL VIEW), a semi or anti join, a bare {@code *} over a USING or NATURAL
-   * join (which merges the join columns), a qualifier that names no table (a struct's fields) or is
-   * not a single name.
+   * table function, LATERAL VIEW), a semi or anti join, a bare {@code *} over a NATURAL join (whose
+   * join columns are those both sides name alike, which only Spark knows) or a USING join whose
+   * right side is itself a join, a qualifier that names no table (a struct's fields) or is not a
+   * single name.
    */
   public record Star(int index, String text, Position position, List<Source> tables) {
     public Star {
@@ -64,8 +66,21 @@ public final class OutputNames {
     }
   }
 
-  /** A table a {@code *} expands: its name, and its alias (null when it has none). */
-  public record Source(Name table, String alias) {}
+  /**
+   * A table a {@code *} expands: its name, its alias (null when it has none) and, in a bare {@code
+   * *}, the columns of USING it is joined by to the tables before it (empty for none). Spark shows
+   * such a join's columns once, first (USING's order), then the other columns of the left side,
+   * then those of the right; a qualified {@code x.*} shows all of x's.
+   */
+  public record Source(Name table, String alias, List<String> using) {
+    public Source {
+      using = List.copyOf(using);
+    }
+
+    public Source(Name table, String alias) {
+      this(table, alias, List.of());
+    }
+  }
 
   /**
    * Spark's generators: functions whose columns Spark names itself (explode's {@code col}, stack's
@@ -171,6 +186,7 @@ public final class OutputNames {
     if (star.names.size() == 1) {
       return from.merged() ? List.of() : from.tables();
     }
+    // x.* shows all of x's columns, a USING join's too.
     if (star.names.size() != 2) {
       return List.of(); // silver.a.*: a table by its schema, or a struct's struct
     }
@@ -178,6 +194,7 @@ public final class OutputNames {
     List<Source> named =
         from.tables().stream()
             .filter(s -> q.equals(s.alias() != null ? s.alias() : s.table().last()))
+            .map(s -> new Source(s.table(), s.alias()))
             .toList();
     // None: x is a struct column, whose fields Spark expands; two: Spark refuses it as ambiguous.
     return named.size() == 1 ? named : List.of();
@@ -185,8 +202,9 @@ public final class OutputNames {
 
   /**
    * The tables of a FROM in order, when it is only tables read by name, joined so that each shows
-   * all its columns (no semi or anti join); {@code merged} when a USING or NATURAL join merges the
-   * join columns, which a bare {@code *} then shows once (a qualified one still shows its table's).
+   * all its columns (no semi or anti join), each with the USING columns joining it to the ones
+   * before; {@code merged} when a join merges columns otherwise (NATURAL, a USING join with a join
+   * on its right), so that a bare {@code *} is not told (a qualified one still shows its table's).
    */
   private record From(List<Source> tables, boolean merged) {}
 
@@ -208,13 +226,20 @@ public final class OutputNames {
         return null;
       }
       List<Source> both = new ArrayList<>(left.tables());
-      both.addAll(right.tables());
-      return new From(
-          both,
-          left.merged()
-              || right.merged()
-              || join.isNatural()
-              || join.getConditionType() == JoinConditionType.USING);
+      boolean merged = left.merged() || right.merged() || join.isNatural();
+      if (join.getConditionType() == JoinConditionType.USING) {
+        List<String> using = usingColumns(join.getCondition());
+        if (using == null || right.tables().size() != 1) {
+          merged = true;
+          both.addAll(right.tables());
+        } else {
+          Source r = right.tables().get(0);
+          both.add(new Source(r.table(), r.alias(), using));
+        }
+      } else {
+        both.addAll(right.tables());
+      }
+      return new From(both, merged);
     }
     SqlNode table = node;
     String alias = null;
@@ -234,6 +259,25 @@ public final class OutputNames {
     }
     return new From(
         List.of(new Source(new Name(parts, String.join(".", id.names), null), alias)), false);
+  }
+
+  /** The columns of USING (a, b), null unless each is a plain name and none is named twice. */
+  private static List<String> usingColumns(SqlNode condition) {
+    if (!(condition instanceof SqlNodeList list) || list.size() == 0) {
+      return null;
+    }
+    List<String> names = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (SqlNode n : list) {
+      if (!(n instanceof SqlIdentifier id) || !id.isSimple()) {
+        return null;
+      }
+      if (!seen.add(id.getSimple().toLowerCase(Locale.ROOT))) {
+        return null;
+      }
+      names.add(id.getSimple());
+    }
+    return names;
   }
 
   /** Every CTE name of the statement: one hides a table of its name wherever it is defined. */

@@ -148,6 +148,43 @@ class DuplicateColumnTest {
   }
 
   @Test
+  void aBareStarOverAUsingJoinShowsTheKeysOnceAndTheOtherColumnsOfBothSides() throws IOException {
+    // Spark: id, then x's amount, then y's amount; Delta refuses the second amount (seen on apply:
+    // [COLUMN_ALREADY_EXISTS] The column `amount` already exists).
+    for (String join : List.of("JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN")) {
+      assertThat(check("SELECT * FROM silver.a x " + join + " silver.a y USING (ID)"))
+          .as(join)
+          .extracting(DuplicateColumnTest::at)
+          .containsExactly(
+              "views/gold/g.sql:2:8 * selects a column name twice: amount (from silver.a AS x and"
+                  + " silver.a AS y); a Delta table's column names are unique: Spark would refuse"
+                  + " gold.g when apply or refresh runs it ([COLUMN_ALREADY_EXISTS])");
+    }
+    // Every repeated name a key: each shown once.
+    assertThat(check("SELECT * FROM silver.a x JOIN silver.a y USING (amount, id)")).isEmpty();
+    // Joined on, the keys of a chain merge step by step; an ON join adds all its columns.
+    assertThat(
+            check("SELECT * FROM silver.a x JOIN silver.b y USING (id) JOIN silver.b z USING (id)"))
+        .extracting(DuplicateColumnTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:8 * selects a column name twice: total (from silver.b AS y and"
+                + " silver.b AS z); a Delta table's column names are unique: Spark would refuse"
+                + " gold.g when apply or refresh runs it ([COLUMN_ALREADY_EXISTS])");
+    assertThat(
+            check(
+                "SELECT * FROM silver.a x JOIN silver.b y USING (id) JOIN silver.b z"
+                    + " ON y.id = z.id"))
+        .extracting(DuplicateColumnTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:8 * selects 2 column names twice: id (from silver.a AS x and"
+                + " silver.b AS z); total (from silver.b AS y and silver.b AS z); a Delta table's"
+                + " column names are unique: Spark would refuse gold.g when apply or refresh runs"
+                + " it ([COLUMN_ALREADY_EXISTS])");
+    // A key one side lacks: Spark refuses the join itself, not told here.
+    assertThat(check("SELECT * FROM silver.a x JOIN silver.a y USING (total)")).isEmpty();
+  }
+
+  @Test
   void aStarOverAViewThatSelectsAStarIsExpandedThroughIt() throws IOException {
     assertThat(check("SELECT *, amount FROM silver.a", "SELECT * FROM silver.b")).isEmpty();
     assertThat(check("SELECT *, total FROM silver.a", "SELECT * FROM silver.b"))

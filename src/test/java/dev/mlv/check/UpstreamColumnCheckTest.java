@@ -198,7 +198,21 @@ class UpstreamColumnCheckTest {
     assertThat(check(gold("SELECT qty, one, two FROM silver.s"), joined))
         .extracting(d -> d.position().toString())
         .containsExactly("views/gold/g.sql:2:18");
-    // Not known: a * over a source, a USING join (merged columns), a view with a name twice.
+    // A USING join's * shows its keys once, then the other columns of each side.
+    String using =
+        "CREATE MATERIALIZED LAKE VIEW silver.s AS SELECT * FROM silver.t JOIN silver.s2"
+            + " USING (id)\n";
+    write(
+        "silver/s2.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.s2 AS SELECT id, amount AS amt FROM bronze.orders\n");
+    List<Diagnostic> merged =
+        check(gold("SELECT s.id, s.qty, s.amt, s.nothing FROM silver.s s"), using);
+    assertThat(merged)
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:28");
+    assertThat(merged.get(0).message()).contains("does not produce nothing, only id, qty, amt;");
+    Files.delete(dir.resolve("views/silver/s2.sql"));
+    // Not known: a * over a source, a USING join repeating a name, a view with a name twice.
     for (String unsure :
         List.of(
             "SELECT * FROM silver.t JOIN bronze.customers c ON t.id = c.id",
