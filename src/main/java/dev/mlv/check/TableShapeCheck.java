@@ -147,7 +147,7 @@ final class TableShapeCheck {
   /**
    * What the SELECT's own column list already shows: a column named twice (Delta refuses the
    * table), also through a {@code *} over views of the project whose columns are known, and, when
-   * every column is named (no {@code *}), a PARTITIONED BY column it lacks.
+   * every column is known (named, or through such a {@code *}), a PARTITIONED BY column it lacks.
    */
   private static void outputColumns(
       ViewDefinition d,
@@ -155,12 +155,20 @@ final class TableShapeCheck {
       Optional<ViewColumns> viewColumns,
       List<Diagnostic> out) {
     duplicates(d, columns, viewColumns, out);
-    if (!columns.complete()) {
-      return;
+    List<String> names;
+    if (columns.complete()) {
+      // Spark names a column without an alias after its text, sum(amount): that is its name here.
+      names =
+          columns.names().stream()
+              .map(c -> c.name() != null ? c.name() : c.text().strip())
+              .toList();
+    } else {
+      Optional<List<ViewColumns.Column>> all = viewColumns.flatMap(c -> c.all(columns));
+      if (all.isEmpty() || all.get().stream().anyMatch(c -> c.name() == null)) {
+        return;
+      }
+      names = all.get().stream().map(ViewColumns.Column::name).toList();
     }
-    // Spark names a column without an alias after its text, sum(amount): that is its name here.
-    List<String> names =
-        columns.names().stream().map(c -> c.name() != null ? c.name() : c.text().strip()).toList();
     Set<String> seen = new HashSet<>();
     names.forEach(n -> seen.add(n.toLowerCase(Locale.ROOT)));
     for (String p : d.partitionedBy()) {

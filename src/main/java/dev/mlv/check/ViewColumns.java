@@ -95,6 +95,14 @@ final class ViewColumns {
     return expanded(columns, false).orElseThrow();
   }
 
+  /**
+   * All the output columns, every {@code *} expanded; empty when one cannot be expanded or an item
+   * is neither a name nor a {@code *} (a generator's columns).
+   */
+  Optional<List<Column>> all(OutputNames.Columns columns) {
+    return columns.opaque() ? Optional.empty() : expanded(columns, true);
+  }
+
   /** As {@link #output}; when {@code whole}, empty if a {@code *} cannot be expanded. */
   private Optional<List<Column>> expanded(OutputNames.Columns columns, boolean whole) {
     List<Column> out = new ArrayList<>();

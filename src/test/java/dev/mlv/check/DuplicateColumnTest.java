@@ -15,7 +15,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** DUPLICATE_COLUMN through a {@code *} over views of the project whose columns are known. */
+/**
+ * DUPLICATE_COLUMN, and PARTITION_COLUMN, through a {@code *} over views of the project whose
+ * columns are known.
+ */
 class DuplicateColumnTest {
   @TempDir Path dir;
 
@@ -25,6 +28,11 @@ class DuplicateColumnTest {
   }
 
   private List<Diagnostic> check(String gold, String silverA) throws IOException {
+    return check("CREATE MATERIALIZED LAKE VIEW gold.g AS\n" + gold, silverA, "DUPLICATE_COLUMN");
+  }
+
+  /** The findings of {@code rule} with gold.g's whole statement {@code gold}. */
+  private List<Diagnostic> check(String gold, String silverA, String rule) throws IOException {
     Files.writeString(
         dir.resolve("mlv.yml"),
         "name: p\nworkspace: ws\nlakehouse: lh\nschema: dbo\n"
@@ -34,14 +42,12 @@ class DuplicateColumnTest {
         "silver/b.sql",
         "CREATE MATERIALIZED LAKE VIEW silver.b AS SELECT id, amount * 2 AS total"
             + " FROM bronze.orders\n");
-    write("gold/g.sql", "CREATE MATERIALIZED LAKE VIEW gold.g AS\n" + gold + "\n");
+    write("gold/g.sql", gold + "\n");
     ProjectConfig config = ProjectLoader.load(dir).orThrow();
     Project project =
         new ProjectBuilder().build(config, DefinitionFiles.discover(config).files(), List.of());
     assertThat(project.diagnostics()).as("load").noneMatch(Diagnostic::isError);
-    return Checker.check(project).stream()
-        .filter(d -> d.ruleId().equals("DUPLICATE_COLUMN"))
-        .toList();
+    return Checker.check(project).stream().filter(d -> d.ruleId().equals(rule)).toList();
   }
 
   private void write(String name, String text) throws IOException {
@@ -182,6 +188,34 @@ class DuplicateColumnTest {
                 + " it ([COLUMN_ALREADY_EXISTS])");
     // A key one side lacks: Spark refuses the join itself, not told here.
     assertThat(check("SELECT * FROM silver.a x JOIN silver.a y USING (total)")).isEmpty();
+  }
+
+  @Test
+  void aPartitionColumnIsLookedForInTheColumnsOfAStar() throws IOException {
+    String a = "SELECT id, amount FROM bronze.orders";
+    // Spark refused this one at apply: PARTITIONED BY column nope is not a column of the SELECT.
+    List<Diagnostic> found =
+        check(
+            "CREATE MATERIALIZED LAKE VIEW gold.g\nPARTITIONED BY (nope)\nAS SELECT * FROM silver.a",
+            a,
+            "PARTITION_COLUMN");
+    assertThat(found)
+        .extracting(d -> at(d) + "; " + d.hint())
+        .containsExactly(
+            "views/gold/g.sql:2:17 PARTITIONED BY column nope is not a column of the SELECT;"
+                + " select it, or partition by one of: id, amount");
+    for (String fine :
+        List.of(
+            "PARTITIONED BY (AMOUNT) AS SELECT * FROM silver.a",
+            "PARTITIONED BY (total) AS SELECT x.*, y.total FROM silver.a x JOIN silver.b y"
+                + " ON x.id = y.id",
+            "PARTITIONED BY (total) AS SELECT * FROM silver.a JOIN silver.b USING (id)",
+            // a source's columns are not known
+            "PARTITIONED BY (nope) AS SELECT * FROM silver.a JOIN bronze.customers USING (id)")) {
+      assertThat(check("CREATE MATERIALIZED LAKE VIEW gold.g " + fine, a, "PARTITION_COLUMN"))
+          .as(fine)
+          .isEmpty();
+    }
   }
 
   @Test
