@@ -224,6 +224,34 @@ class UpstreamColumnCheckTest {
   }
 
   @Test
+  void anAliasNamedLikeAColumnAndOneAliasInTwoScopesResolveAsSparkResolvesThem()
+      throws IOException {
+    // Checked on Spark: t.x is column x of table t, else a field of a column t; a bare alias is
+    // no struct of its table's columns (SELECT s FROM up s is UNRESOLVED_COLUMN).
+    for (String fine :
+        List.of(
+            "SELECT id.id, qty.qty, qty FROM silver.t id, silver.t qty",
+            "SELECT info.city, info.info.city FROM silver.s info")) {
+      assertThat(check(gold(fine))).as(fine).isEmpty();
+    }
+    assertThat(check(gold("SELECT t FROM silver.t t")))
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:8");
+    // b is silver.s inside the subquery, silver.t outside; inside, what silver.s lacks is b of
+    // the outer query (a correlated reference), outside it is only silver.t's.
+    String twoScopes =
+        "SELECT b.id FROM silver.t b WHERE EXISTS (SELECT 1 FROM silver.s b WHERE b.qty = b.amt)";
+    assertThat(check(gold(twoScopes))).isEmpty();
+    List<Diagnostic> outer =
+        check(gold("SELECT b.amt FROM silver.t b WHERE EXISTS (SELECT 1 FROM silver.s b)"));
+    assertThat(outer)
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:8");
+    assertThat(outer.get(0).message())
+        .contains("silver.t (views/silver/t.sql) does not produce amt");
+  }
+
+  @Test
   void aPySparkViewUpstreamIsNotKnown() throws IOException {
     write(
         "silver/p.py",
