@@ -436,6 +436,7 @@ public final class Checker {
     if (!(v.definition().body() instanceof ViewBody.Select body)) {
       return;
     }
+    ColumnTypeCheck.check(v.definition(), facts, out);
     if (facts.features().contains(QueryFeature.TIME_TRAVEL)) {
       out.add(
           Diagnostic.error(

@@ -1,0 +1,539 @@
+package dev.mlv.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The type of a SELECT item when its text alone fixes it, for the types a Delta table cannot store:
+ * a literal ({@code INTERVAL 1 DAY}, {@code TIME'10:00'}, {@code NULL}), an explicit {@code CAST},
+ * {@code TRY_CAST} or {@code ::}, a function whose return type does not depend on its arguments
+ * ({@code make_interval}, {@code to_time}), and {@code array}, {@code map} and {@code named_struct}
+ * over such items. Anything else (a column, an operator, a function of its arguments) has a type
+ * only the catalog knows, and is not read: no answer rather than a guess.
+ */
+public final class CertainTypes {
+
+  /** What Delta cannot store about a type. */
+  public enum Kind {
+    /** An ANSI interval (INTERVAL DAY, INTERVAL YEAR TO MONTH, ...). */
+    INTERVAL,
+    /** Spark's older interval of months, days and microseconds, which make_interval returns. */
+    CALENDAR_INTERVAL,
+    TIME,
+    /** NULL without a type. */
+    VOID
+  }
+
+  /**
+   * The first part of an item's type that Delta cannot store: its kind, the type as SQL writes it
+   * ({@code INTERVAL DAY}), and where it sits, as Delta names it ({@code i}, {@code i.a}, {@code
+   * i[]}); {@code nested} when it is inside an array, map or struct; {@code start}: where the item
+   * starts in the text read.
+   */
+  public record Unstorable(Kind kind, String type, String path, boolean nested, int start) {}
+
+  /** A type as far as it matters here; {@link Unknown} where the text does not fix it. */
+  private sealed interface Type permits Leaf, ArrayOf, MapOf, StructOf, Unknown {}
+
+  /** A type without parts: {@code kind} null for one Delta stores (STRING, DECIMAL(10,2), ...). */
+  private record Leaf(String name, Kind kind) implements Type {}
+
+  private record ArrayOf(Type element) implements Type {}
+
+  private record MapOf(Type key, Type value) implements Type {}
+
+  private record Field(String name, Type type) {}
+
+  private record StructOf(List<Field> fields) implements Type {}
+
+  private enum Unknown implements Type {
+    TYPE
+  }
+
+  private static final Leaf VOID = new Leaf("VOID", Kind.VOID);
+  private static final Leaf TIME = new Leaf("TIME", Kind.TIME);
+  private static final Leaf STRING = new Leaf("STRING", null);
+
+  /** Functions whose return type is fixed whatever their arguments. */
+  private static final Map<String, Leaf> FIXED_RETURN =
+      Map.of(
+          "make_interval", new Leaf("INTERVAL", Kind.CALENDAR_INTERVAL),
+          "try_make_interval", new Leaf("INTERVAL", Kind.CALENDAR_INTERVAL),
+          "make_dt_interval", new Leaf("INTERVAL DAY TO SECOND", Kind.INTERVAL),
+          "make_ym_interval", new Leaf("INTERVAL YEAR TO MONTH", Kind.INTERVAL),
+          "make_time", TIME,
+          "to_time", TIME,
+          "try_to_time", TIME,
+          "current_time", TIME,
+          "time_trunc", TIME,
+          "time", TIME);
+
+  /** Interval units, each with the field of the interval type it gives. */
+  private static final Map<String, String> UNITS =
+      Map.ofEntries(
+          Map.entry("YEAR", "YEAR"),
+          Map.entry("YEARS", "YEAR"),
+          Map.entry("MONTH", "MONTH"),
+          Map.entry("MONTHS", "MONTH"),
+          Map.entry("WEEK", "DAY"),
+          Map.entry("WEEKS", "DAY"),
+          Map.entry("DAY", "DAY"),
+          Map.entry("DAYS", "DAY"),
+          Map.entry("HOUR", "HOUR"),
+          Map.entry("HOURS", "HOUR"),
+          Map.entry("MINUTE", "MINUTE"),
+          Map.entry("MINUTES", "MINUTE"),
+          Map.entry("SECOND", "SECOND"),
+          Map.entry("SECONDS", "SECOND"),
+          Map.entry("MILLISECOND", "SECOND"),
+          Map.entry("MILLISECONDS", "SECOND"),
+          Map.entry("MICROSECOND", "SECOND"),
+          Map.entry("MICROSECONDS", "SECOND"));
+
+  private static final List<String> FIELDS =
+      List.of("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND");
+  private static final Set<String> YEAR_MONTH = Set.of("YEAR", "MONTH");
+
+  private CertainTypes() {}
+
+  /**
+   * What Delta cannot store in the column of the SELECT item {@code text} (as written, with its
+   * alias) named {@code name}; empty when it can, or when the text does not fix the type.
+   */
+  public static Optional<Unstorable> of(String text, String name) {
+    List<SqlToken> tokens = new ArrayList<>(SqlToken.tokenize(text));
+    // Calcite starts an x::T item at the token before it: the comma, or SELECT [DISTINCT].
+    while (!tokens.isEmpty()
+        && (tokens.get(0).isSymbol(",")
+            || tokens.get(0).isWord("SELECT")
+            || tokens.get(0).isWord("DISTINCT")
+            || tokens.get(0).isWord("ALL"))) {
+      tokens.remove(0);
+    }
+    if (name != null && tokens.size() > 1) {
+      SqlToken last = tokens.get(tokens.size() - 1);
+      if (last.isIdentifier() && last.identifierValue().equalsIgnoreCase(name)) {
+        tokens.remove(tokens.size() - 1);
+        if (tokens.size() > 1 && tokens.get(tokens.size() - 1).isWord("AS")) {
+          tokens.remove(tokens.size() - 1);
+        }
+      }
+    }
+    if (tokens.isEmpty()) {
+      return Optional.empty();
+    }
+    Type type = new Reader(tokens).whole();
+    return unstorable(type, name == null ? "" : name, false, tokens.get(0).start());
+  }
+
+  private static Optional<Unstorable> unstorable(
+      Type type, String path, boolean nested, int start) {
+    if (type instanceof Leaf leaf) {
+      return leaf.kind() == null
+          ? Optional.empty()
+          : Optional.of(new Unstorable(leaf.kind(), leaf.name(), path, nested, start));
+    } else if (type instanceof ArrayOf a) {
+      return unstorable(a.element(), path + "[]", true, start);
+    } else if (type instanceof MapOf m) {
+      Optional<Unstorable> key = unstorable(m.key(), path + ".key", true, start);
+      return key.isPresent() ? key : unstorable(m.value(), path + ".value", true, start);
+    } else if (type instanceof StructOf s) {
+      for (Field f : s.fields()) {
+        Optional<Unstorable> found = unstorable(f.type(), path + "." + f.name(), true, start);
+        if (found.isPresent()) {
+          return found;
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A reader of tokens {@code [at, end)}, each method reading one construct or giving up. */
+  private static final class Reader {
+    private final List<SqlToken> tokens;
+    private int at;
+    private int end;
+
+    Reader(List<SqlToken> tokens) {
+      this.tokens = tokens;
+      this.end = tokens.size();
+    }
+
+    private Reader(List<SqlToken> tokens, int from, int to) {
+      this.tokens = tokens;
+      this.at = from;
+      this.end = to;
+    }
+
+    /** The type of all the tokens as one expression, Unknown unless it reads them all. */
+    Type whole() {
+      Type t = expression();
+      return at == end ? t : Unknown.TYPE;
+    }
+
+    private boolean word(String w) {
+      return at < end && tokens.get(at).isWord(w);
+    }
+
+    private boolean symbol(String s) {
+      return at < end && tokens.get(at).isSymbol(s);
+    }
+
+    /** A primary and what may follow it without changing which expression it is. */
+    private Type expression() {
+      if (symbol("-") || symbol("+")) {
+        at++;
+        // -(INTERVAL 1 DAY) keeps the type; negating anything else is not read.
+        Type t = expression();
+        return t instanceof Leaf l && l.kind() == Kind.INTERVAL ? t : Unknown.TYPE;
+      }
+      Type t = primary();
+      while (at < end) {
+        if (symbol("::")) {
+          at++;
+          t = type();
+        } else if (symbol("[")) {
+          int close = closing(at, "[", "]");
+          if (close < 0) {
+            return Unknown.TYPE;
+          }
+          at = close + 1;
+          t = Unknown.TYPE;
+        } else if (symbol(".") && at + 1 < end && tokens.get(at + 1).isIdentifier()) {
+          at += 2;
+          t = Unknown.TYPE;
+        } else {
+          break; // an operator, a keyword: the caller sees it is not at the end
+        }
+      }
+      return t;
+    }
+
+    private Type primary() {
+      if (at >= end) {
+        return Unknown.TYPE;
+      }
+      SqlToken t = tokens.get(at);
+      if (t.isSymbol("(")) {
+        int close = closing(at, "(", ")");
+        if (close < 0) {
+          return Unknown.TYPE;
+        }
+        Type inner = new Reader(tokens, at + 1, close).whole();
+        at = close + 1;
+        return inner;
+      }
+      if (t.kind() == SqlToken.Kind.STRING) {
+        at++;
+        return STRING;
+      }
+      if (t.kind() != SqlToken.Kind.WORD) {
+        at++;
+        return Unknown.TYPE;
+      }
+      String word = t.text().toLowerCase(Locale.ROOT);
+      boolean call = at + 1 < end && tokens.get(at + 1).isSymbol("(");
+      if (!call) {
+        if (word.equals("null")) {
+          at++;
+          return VOID;
+        }
+        if (word.equals("interval")) {
+          return intervalLiteral();
+        }
+        if (word.equals("time")
+            && at + 1 < end
+            && tokens.get(at + 1).kind() == SqlToken.Kind.STRING) {
+          at += 2;
+          return TIME;
+        }
+        at++;
+        return Unknown.TYPE;
+      }
+      int open = at + 1;
+      int close = closing(open, "(", ")");
+      if (close < 0) {
+        return Unknown.TYPE;
+      }
+      at = close + 1;
+      List<Reader> args = arguments(open + 1, close);
+      return switch (word) {
+        case "cast", "try_cast" -> cast(open + 1, close);
+        case "array" -> array(args);
+        case "map" -> args.isEmpty() ? new MapOf(VOID, VOID) : Unknown.TYPE;
+        case "named_struct" -> namedStruct(args);
+        default -> FIXED_RETURN.containsKey(word) ? FIXED_RETURN.get(word) : Unknown.TYPE;
+      };
+    }
+
+    /** CAST(x AS type): the type after the last AS outside parentheses. */
+    private Type cast(int from, int to) {
+      int as = -1;
+      int depth = 0;
+      for (int i = from; i < to; i++) {
+        SqlToken t = tokens.get(i);
+        if (t.isSymbol("(")) {
+          depth++;
+        } else if (t.isSymbol(")")) {
+          depth--;
+        } else if (depth == 0 && t.isWord("AS")) {
+          as = i;
+        }
+      }
+      if (as < 0) {
+        return Unknown.TYPE;
+      }
+      Reader r = new Reader(tokens, as + 1, to);
+      Type t = r.type();
+      return r.at == to ? t : Unknown.TYPE;
+    }
+
+    /** array(a, b): its element type when every element has the same one that the text fixes. */
+    private Type array(List<Reader> args) {
+      if (args.isEmpty()) {
+        return new ArrayOf(VOID); // Spark 4: array() is ARRAY<VOID>
+      }
+      Type first = null;
+      for (Reader arg : args) {
+        Type t = arg.whole();
+        if (t == Unknown.TYPE || (first != null && !first.equals(t))) {
+          return Unknown.TYPE;
+        }
+        first = t;
+      }
+      return new ArrayOf(first);
+    }
+
+    /** named_struct('a', x, ...): each field has its value's type. */
+    private Type namedStruct(List<Reader> args) {
+      if (args.isEmpty() || args.size() % 2 != 0) {
+        return Unknown.TYPE;
+      }
+      List<Field> fields = new ArrayList<>();
+      for (int i = 0; i < args.size(); i += 2) {
+        Reader name = args.get(i);
+        if (name.end - name.at != 1 || tokens.get(name.at).kind() != SqlToken.Kind.STRING) {
+          return Unknown.TYPE;
+        }
+        String quoted = tokens.get(name.at).text();
+        fields.add(new Field(quoted.substring(1, quoted.length() - 1), args.get(i + 1).whole()));
+      }
+      return new StructOf(fields);
+    }
+
+    /**
+     * INTERVAL 1 DAY, INTERVAL '1-2' YEAR TO MONTH, INTERVAL 1 DAY 2 HOURS: Spark's ANSI interval
+     * types. A literal that mixes year-month and day-time units Spark refuses on its own.
+     */
+    private Type intervalLiteral() {
+      at++;
+      List<String> fields = new ArrayList<>();
+      while (at < end) {
+        int start = at;
+        if (symbol("-") || symbol("+")) {
+          at++;
+        }
+        if (at < end
+            && (tokens.get(at).kind() == SqlToken.Kind.NUMBER
+                || tokens.get(at).kind() == SqlToken.Kind.STRING)
+            && at + 1 < end
+            && UNITS.containsKey(tokens.get(at + 1).upper())) {
+          fields.add(UNITS.get(tokens.get(at + 1).upper()));
+          at += 2;
+        } else {
+          at = start;
+          break;
+        }
+      }
+      if (fields.isEmpty()) {
+        return Unknown.TYPE; // INTERVAL 'text': which fields, only the text tells
+      }
+      if (fields.size() == 1 && word("TO")) {
+        at++;
+        if (at >= end || !UNITS.containsKey(tokens.get(at).upper())) {
+          return Unknown.TYPE;
+        }
+        fields.add(UNITS.get(tokens.get(at).upper()));
+        at++;
+      }
+      return interval(fields);
+    }
+
+    /** The interval type from its first field to its last, Unknown when they cannot be one. */
+    private static Type interval(List<String> fields) {
+      boolean yearMonth = YEAR_MONTH.contains(fields.get(0));
+      int first = FIELDS.size();
+      int last = -1;
+      for (String f : fields) {
+        if (YEAR_MONTH.contains(f) != yearMonth) {
+          return Unknown.TYPE;
+        }
+        first = Math.min(first, FIELDS.indexOf(f));
+        last = Math.max(last, FIELDS.indexOf(f));
+      }
+      String name =
+          "INTERVAL " + FIELDS.get(first) + (last > first ? " TO " + FIELDS.get(last) : "");
+      return new Leaf(name, Kind.INTERVAL);
+    }
+
+    /** A data type as CAST and :: take it; Unknown for one not read here. */
+    private Type type() {
+      if (at >= end || !tokens.get(at).isIdentifier()) {
+        return Unknown.TYPE;
+      }
+      String word = tokens.get(at).upper();
+      at++;
+      switch (word) {
+        case "ARRAY" -> {
+          if (!angle()) {
+            return Unknown.TYPE;
+          }
+          Type element = type();
+          return closeAngle() ? new ArrayOf(element) : Unknown.TYPE;
+        }
+        case "MAP" -> {
+          if (!angle()) {
+            return Unknown.TYPE;
+          }
+          Type key = type();
+          if (!symbol(",")) {
+            return Unknown.TYPE;
+          }
+          at++;
+          Type value = type();
+          return closeAngle() ? new MapOf(key, value) : Unknown.TYPE;
+        }
+        case "STRUCT" -> {
+          return struct();
+        }
+        case "INTERVAL" -> {
+          List<String> fields = new ArrayList<>();
+          if (at < end && FIELDS.contains(tokens.get(at).upper())) {
+            fields.add(tokens.get(at).upper());
+            at++;
+            if (word("TO")) {
+              at++;
+              if (at >= end || !FIELDS.contains(tokens.get(at).upper())) {
+                return Unknown.TYPE;
+              }
+              fields.add(tokens.get(at).upper());
+              at++;
+            }
+          }
+          return fields.isEmpty() ? new Leaf("INTERVAL", Kind.CALENDAR_INTERVAL) : interval(fields);
+        }
+        case "TIME" -> {
+          skipParameters();
+          return TIME;
+        }
+        case "VOID" -> {
+          return VOID;
+        }
+        default -> {
+          skipParameters();
+          // A word that another word continues (TIMESTAMP WITH ...) is not read.
+          return at < end && tokens.get(at).kind() == SqlToken.Kind.WORD
+              ? Unknown.TYPE
+              : new Leaf(word, null);
+        }
+      }
+    }
+
+    /** STRUCT<a: T, b T NOT NULL COMMENT 'x'>. */
+    private Type struct() {
+      if (!angle()) {
+        return Unknown.TYPE;
+      }
+      List<Field> fields = new ArrayList<>();
+      while (at < end && !symbol(">")) {
+        if (!fields.isEmpty()) {
+          if (!symbol(",")) {
+            return Unknown.TYPE;
+          }
+          at++;
+        }
+        if (at >= end || !tokens.get(at).isIdentifier()) {
+          return Unknown.TYPE;
+        }
+        String name = tokens.get(at).identifierValue();
+        at++;
+        if (symbol(":")) {
+          at++;
+        }
+        Type t = type();
+        if (word("NOT") && at + 1 < end && tokens.get(at + 1).isWord("NULL")) {
+          at += 2;
+        }
+        if (word("COMMENT") && at + 1 < end && tokens.get(at + 1).kind() == SqlToken.Kind.STRING) {
+          at += 2;
+        }
+        fields.add(new Field(name, t));
+      }
+      return closeAngle() ? new StructOf(fields) : Unknown.TYPE;
+    }
+
+    private boolean angle() {
+      if (!symbol("<")) {
+        return false;
+      }
+      at++;
+      return true;
+    }
+
+    private boolean closeAngle() {
+      if (!symbol(">")) {
+        return false;
+      }
+      at++;
+      return true;
+    }
+
+    /** (10, 2) of DECIMAL, (3) of VARCHAR or TIME. */
+    private void skipParameters() {
+      if (symbol("(")) {
+        int close = closing(at, "(", ")");
+        at = close < 0 ? end : close + 1;
+      }
+    }
+
+    /** The index of the bracket that closes the one at {@code open}, within this reader, or -1. */
+    private int closing(int open, String opening, String closing) {
+      int depth = 0;
+      for (int i = open; i < end; i++) {
+        if (tokens.get(i).isSymbol(opening)) {
+          depth++;
+        } else if (tokens.get(i).isSymbol(closing) && --depth == 0) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    /** Readers of the comma-separated arguments in {@code [from, to)}. */
+    private List<Reader> arguments(int from, int to) {
+      List<Reader> args = new ArrayList<>();
+      if (from == to) {
+        return args;
+      }
+      int depth = 0;
+      int start = from;
+      for (int i = from; i < to; i++) {
+        SqlToken t = tokens.get(i);
+        if (t.isSymbol("(") || t.isSymbol("[")) {
+          depth++;
+        } else if (t.isSymbol(")") || t.isSymbol("]")) {
+          depth--;
+        } else if (depth == 0 && t.isSymbol(",")) {
+          args.add(new Reader(tokens, start, i));
+          start = i + 1;
+        }
+      }
+      args.add(new Reader(tokens, start, to));
+      return args;
+    }
+  }
+}
