@@ -153,7 +153,7 @@ public final class Selection {
   private static SortedSet<ObjectId> byMethod(
       LineageGraph graph, String rawMethod, String rawValue, String selector) {
     String method = rawMethod.strip().toLowerCase(Locale.ROOT);
-    String value = rawValue.strip().toLowerCase(Locale.ROOT);
+    String value = unquoted(rawValue.strip()).toLowerCase(Locale.ROOT);
     if (!METHODS.contains(method)) {
       throw new UsageException(
           "SELECTOR",
@@ -184,6 +184,22 @@ public final class Selection {
       throw new MlvException("SELECTOR", "selector '" + selector + "' matches nothing");
     }
     return out;
+  }
+
+  /**
+   * A method's value as a name selector writes it: {@code workspace:`Other WS`} is the workspace
+   * {@code Other WS}, as {@code `Other WS`.lh.gold.v} names a view in it.
+   */
+  private static String unquoted(String value) {
+    if (!value.startsWith("`")) {
+      return value;
+    }
+    try {
+      List<String> parts = Name.of(value).parts();
+      return parts.size() == 1 ? parts.get(0) : value;
+    } catch (IllegalArgumentException e) {
+      return value;
+    }
   }
 
   private static final java.util.Set<String> METHODS =

@@ -77,6 +77,11 @@ class LineageGraphTest {
     assertThat(Selection.select(g, NAMES, List.of("lakehouse:crm")))
         .containsExactly(id("crm.dbo.customers"));
     assertThat(Selection.select(g, NAMES, List.of("tag:pii"))).containsExactly(id("silver.b"));
+    // A value in backticks, as a name selector writes a part: lakehouse:`My LH` is `My LH`.
+    assertThat(Selection.select(g, NAMES, List.of("lakehouse:`CRM`")))
+        .containsExactly(id("crm.dbo.customers"));
+    assertThat(Selection.select(g, NAMES, List.of("+schema:`gold`")))
+        .isEqualTo(Selection.select(g, NAMES, List.of("+schema:gold")));
     assertThat(Selection.select(g, NAMES, List.of("gold.e", "silver.b")))
         .containsExactlyInAnyOrder(id("gold.e"), id("silver.b"));
     assertThat(Selection.select(g, NAMES, List.of("d"))).containsExactly(id("gold.d"));
