@@ -334,6 +334,17 @@ public final class MlvParser {
           && toks.get(k + 2).isWord("VIEW");
     }
 
+    /**
+     * A word right after the view name that continues it: {@code Workspace.lh...}, {@code x AS}.
+     */
+    private boolean spaceInName(Token t) {
+      if (t.kind() != Token.Kind.WORD || i + 1 >= toks.size()) {
+        return false;
+      }
+      Token next = toks.get(i + 1);
+      return next.isSymbol(".") || next.isWord("AS");
+    }
+
     ViewDefinition create() {
       usage = HEADER;
       Token first = peek();
@@ -355,6 +366,7 @@ public final class MlvParser {
         throw error("expected a view name before AS, found 'AS'", null);
       }
       Name name = name("view name");
+      int afterName = i;
       List<Constraint> constraints = new ArrayList<>();
       if (!atEnd() && peek().isSymbol("(")) {
         constraints = constraints();
@@ -445,6 +457,15 @@ public final class MlvParser {
           String normalized = Normalizer.normalize(sql);
           body = new ViewBody.Select(sql, pos(bodyStart), normalized, Fingerprint.of(normalized));
           break;
+        } else if (i == afterName && spaceInName(t)) {
+          // `My Workspace.lh.silver.v`: the name stopped at a space inside one of its parts.
+          throw error(
+              "unexpected " + found() + " after the view name's part " + toks.get(i - 1).text(),
+              "a name part with a space is written in backticks, as in `"
+                  + toks.get(i - 1).text()
+                  + " "
+                  + t.text()
+                  + "`");
         } else {
           throw error(
               "unexpected " + found() + " in the view header",

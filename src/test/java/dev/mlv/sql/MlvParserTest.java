@@ -1,6 +1,7 @@
 package dev.mlv.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.Position;
@@ -185,6 +186,32 @@ class MlvParserTest {
             "5:73 expected DROP or FAIL after ON MISMATCH, found 'IGNORE'",
             "6:32 expected AS select_statement or USING OneLake_Files after the view header, found"
                 + " end of statement");
+  }
+
+  @Test
+  void aSpaceInsideAnUnquotedNameAsksForBackticks() {
+    MlvParser.Result r =
+        parse(
+            """
+            CREATE MATERIALIZED LAKE VIEW My Workspace.lh1.silver.x4 AS SELECT 1 AS a;
+            CREATE MATERIALIZED LAKE VIEW silver.order summary AS SELECT 1 AS a;
+            CREATE MATERIALIZED LAKE VIEW silver.v PARTITION BY (a) AS SELECT 1 AS a;
+            """);
+    assertThat(r.diagnostics())
+        .extracting(
+            x -> x.position().line() + ":" + x.position().column() + " " + x.message(),
+            x -> x.hint())
+        .containsExactly(
+            tuple(
+                "1:34 unexpected 'Workspace' after the view name's part My",
+                "a name part with a space is written in backticks, as in `My Workspace`"),
+            tuple(
+                "2:44 unexpected 'summary' after the view name's part order",
+                "a name part with a space is written in backticks, as in `order summary`"),
+            tuple(
+                "3:40 unexpected 'PARTITION' in the view header",
+                "the header takes (CONSTRAINT ...), PARTITIONED BY (...), COMMENT \"...\","
+                    + " TBLPROPERTIES (...), then AS SELECT ... or USING OneLake_Files"));
   }
 
   @Test
