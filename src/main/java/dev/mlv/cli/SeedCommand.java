@@ -1,6 +1,7 @@
 package dev.mlv.cli;
 
 import dev.mlv.diag.DiagnosticRenderer;
+import dev.mlv.lineage.DisplayWidth;
 import dev.mlv.project.Project;
 import dev.mlv.target.local.LocalTarget;
 import dev.mlv.target.local.Seeder;
@@ -56,8 +57,8 @@ public final class SeedCommand implements Callable<Integer> {
     var out = spec.commandLine().getOut();
     for (var l : loaded) {
       out.printf(
-          "seeded %-40s %11s (version %d)%n",
-          project.names().display(l.table()),
+          "seeded %s %11s (version %d)%n",
+          DisplayWidth.padRight(project.names().display(l.table()), 40),
           DiagnosticRenderer.plural(l.rows(), "row"),
           l.version());
       for (String change : l.schemaChanges()) {

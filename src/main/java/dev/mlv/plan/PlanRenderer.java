@@ -1,6 +1,7 @@
 package dev.mlv.plan;
 
 import dev.mlv.diag.DiagnosticRenderer;
+import dev.mlv.lineage.DisplayWidth;
 import dev.mlv.lineage.NameResolver;
 import dev.mlv.schedule.ScheduleChange;
 import dev.mlv.schedule.SchedulePlan;
@@ -151,6 +152,8 @@ public final class PlanRenderer {
   }
 
   private static void line(StringBuilder sb, String sign, String verb, String name, String reason) {
-    sb.append(String.format("  %s %-8s %-40s %s%n", sign, verb, name, reason));
+    // Padded by display width, not chars: a CJK view name takes two columns a character.
+    sb.append(
+        String.format("  %s %-8s %s %s%n", sign, verb, DisplayWidth.padRight(name, 40), reason));
   }
 }

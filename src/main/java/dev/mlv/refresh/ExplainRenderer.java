@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mlv.lineage.DisplayWidth;
 import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.RefreshPolicy;
@@ -69,7 +70,14 @@ public final class ExplainRenderer {
             case CONDITIONAL -> "if  ";
             case FULL -> "FULL";
           };
-      sb.append(String.format(Locale.ROOT, "  %s  %-34s %5s  ", mark, c.construct(), where(c)));
+      // A construct can name a CTE or constraint in CJK: padded by display width, not chars.
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "  %s  %s %5s  ",
+              mark,
+              DisplayWidth.padRight(c.construct(), 34),
+              where(c)));
       sb.append(c.note());
       if (!c.code().isEmpty()) {
         sb.append(" [").append(c.code()).append(']');

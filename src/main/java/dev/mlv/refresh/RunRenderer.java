@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mlv.diag.DiagnosticRenderer;
+import dev.mlv.lineage.DisplayWidth;
 import dev.mlv.lineage.NameResolver;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +35,11 @@ public final class RunRenderer {
     for (ViewRun v : run.views()) {
       sb.append(
           String.format(
-              "  %-9s %-34s %-11s %s%n",
-              v.status(), names.display(v.id()), v.strategy(), v.reason()));
+              "  %-9s %s %-11s %s%n",
+              v.status(),
+              DisplayWidth.padRight(names.display(v.id()), 34),
+              v.strategy(),
+              v.reason()));
       if (v.status() == ViewStatus.Completed && !"skip".equals(v.strategy())) {
         sb.append(
             String.format(

@@ -8,9 +8,9 @@ import com.fasterxml.jackson.databind.node.BigIntegerNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mlv.lineage.DisplayWidth;
 import java.util.Base64;
 import java.util.List;
-import org.jline.utils.WCWidth;
 
 /** Prints SQL results as an aligned table, CSV (RFC 4180) or a JSON array of row objects. */
 public final class SqlResultRenderer {
@@ -37,7 +37,7 @@ public final class SqlResultRenderer {
         String head = r.columns().get(0);
         return head
             + "\n"
-            + "-".repeat(head.length())
+            + "-".repeat(DisplayWidth.of(head))
             + "\n"
             + value.stripTrailing()
             + "\n(1 row)\n";
@@ -45,9 +45,9 @@ public final class SqlResultRenderer {
     }
     int[] w = new int[r.columns().size()];
     for (int i = 0; i < w.length; i++) {
-      w[i] = width(r.columns().get(i));
+      w[i] = DisplayWidth.of(r.columns().get(i));
       for (List<String> row : r.rows()) {
-        w[i] = Math.max(w[i], width(show(row.get(i))));
+        w[i] = Math.max(w[i], DisplayWidth.of(show(row.get(i))));
       }
     }
     StringBuilder sb = new StringBuilder();
@@ -67,17 +67,9 @@ public final class SqlResultRenderer {
     StringBuilder l = new StringBuilder();
     for (int i = 0; i < w.length; i++) {
       String cell = show(cells.get(i));
-      l.append(i == 0 ? "" : " | ").append(cell).append(" ".repeat(w[i] - width(cell)));
+      l.append(i == 0 ? "" : " | ").append(cell).append(" ".repeat(w[i] - DisplayWidth.of(cell)));
     }
     sb.append(l.toString().stripTrailing()).append('\n');
-  }
-
-  /**
-   * Columns a terminal gives the text: CJK and other wide characters take two, combining marks
-   * (Arabic vowel signs, accents written apart) none, so cells line up whatever the script.
-   */
-  static int width(String text) {
-    return text.codePoints().map(cp -> Math.max(0, WCWidth.wcwidth(cp))).sum();
   }
 
   private static String show(String v) {

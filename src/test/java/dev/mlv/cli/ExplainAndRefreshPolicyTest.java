@@ -214,4 +214,31 @@ class ExplainAndRefreshPolicyTest {
     Files.createDirectories(f.getParent());
     Files.writeString(f, text, StandardCharsets.UTF_8);
   }
+
+  @Test
+  void aConstructNamedInCjkKeepsThePositionColumnInPlace() throws IOException {
+    // "WITH 売上" is 7 chars and 9 terminal columns: padded by chars, its position came 2 late.
+    Files.writeString(
+        dir.resolve("mlv.yml"), "name: t\nworkspace: w\nlakehouse: lh\nschema: dbo\n");
+    Files.createDirectories(dir.resolve("views"));
+    Files.writeString(
+        dir.resolve("views/v.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.v AS\n"
+            + "WITH `売上` AS (SELECT id FROM bronze.t)\n"
+            + "SELECT a.id FROM `売上` a JOIN `売上` b ON a.id = b.id",
+        StandardCharsets.UTF_8);
+    CliRun r = CliRun.of("explain", "silver.v", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    var at = java.util.regex.Pattern.compile(" \\d+:\\d+  ");
+    var lines = r.out().lines().filter(l -> at.matcher(l).find()).toList();
+    assertThat(lines).as(r.out()).anyMatch(l -> l.contains("WITH 売上")).hasSizeGreaterThan(1);
+    for (String l : lines) {
+      var m = at.matcher(l);
+      m.find();
+      // "  mark  " + 34 columns of construct + " " + 5 of position
+      assertThat(dev.mlv.lineage.DisplayWidth.of(l.substring(0, m.end() - 2)))
+          .as(r.out())
+          .isEqualTo(48);
+    }
+  }
 }

@@ -321,4 +321,23 @@ class PlannerTest {
     assertThat(PlanRenderer.text(plan(p, new HashMap<>(), false), p.names(), true))
         .contains("(no views to plan: the project has none, or the selectors matched none)");
   }
+
+  @Test
+  void aCjkViewNameKeepsTheReasonColumnWhereAnAsciiNameHasIt() throws IOException {
+    // 売上合計 is 4 chars and 8 terminal columns; padding by chars put its reason 4 columns late.
+    Project p =
+        project(
+            "a.sql",
+            "CREATE MATERIALIZED LAKE VIEW silver.`売上合計` AS SELECT 1 AS x",
+            "b.sql",
+            "CREATE MATERIALIZED LAKE VIEW silver.abcdefgh AS SELECT 1 AS x");
+    String text = PlanRenderer.text(plan(p, new HashMap<>(), false), p.names(), false);
+    List<String> lines = text.lines().filter(l -> l.startsWith("  + create")).toList();
+    assertThat(lines).hasSize(2);
+    int[] at =
+        lines.stream()
+            .mapToInt(l -> dev.mlv.lineage.DisplayWidth.of(l.substring(0, l.indexOf("new view"))))
+            .toArray();
+    assertThat(at[0]).as(text).isEqualTo(at[1]);
+  }
 }

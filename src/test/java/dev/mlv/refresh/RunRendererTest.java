@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mlv.lineage.DisplayWidth;
+import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.ObjectId;
 import java.time.Instant;
 import java.util.List;
@@ -93,5 +95,26 @@ class RunRendererTest {
   void somethingElseIsRefused() throws Exception {
     assertThatThrownBy(() -> RunRenderer.read(JSON.readTree("{\"run\": {\"status\": \"Nope\"}}")))
         .isInstanceOf(RuntimeException.class);
+  }
+
+  @Test
+  void aCjkViewNameKeepsTheStrategyColumnWhereAnAsciiNameHasIt() {
+    // 売上合計 is 4 chars and 8 terminal columns; padding by chars put its strategy 4 late.
+    RunReport run =
+        new RunReport(
+            "r",
+            RunStatus.Failed,
+            Instant.EPOCH,
+            Instant.EPOCH,
+            "local",
+            List.of(
+                view("売上合計", ViewStatus.Failed, "full"),
+                view("abcdefgh", ViewStatus.Failed, "full")));
+    String text = RunRenderer.text(run, new NameResolver("ws", "lh", "s", Map.of()));
+    List<String> lines = text.lines().filter(l -> l.contains("WHY: because")).toList();
+    assertThat(lines).hasSize(2);
+    assertThat(DisplayWidth.of(lines.get(0).substring(0, lines.get(0).indexOf("full"))))
+        .as(text)
+        .isEqualTo(DisplayWidth.of(lines.get(1).substring(0, lines.get(1).indexOf("full"))));
   }
 }
