@@ -91,13 +91,16 @@ public final class RunRenderer {
         + " skipped";
   }
 
+  /** The rules that caught rows; "violations: pos=0" beside "dropped 0" said nothing. */
   private static String violations(Map<String, Long> violations) {
-    if (violations.isEmpty()) {
-      return "";
-    }
-    StringBuilder sb = new StringBuilder(" (violations:");
-    violations.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
-    return sb.append(')').toString();
+    StringBuilder sb = new StringBuilder();
+    violations.forEach(
+        (k, v) -> {
+          if (v > 0) {
+            sb.append(' ').append(k).append('=').append(v);
+          }
+        });
+    return sb.isEmpty() ? "" : " (violations:" + sb + ")";
   }
 
   private static String seconds(long ms) {

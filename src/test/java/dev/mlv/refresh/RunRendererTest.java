@@ -117,4 +117,40 @@ class RunRendererTest {
         .as(text)
         .isEqualTo(DisplayWidth.of(lines.get(1).substring(0, lines.get(1).indexOf("full"))));
   }
+
+  @Test
+  void theTextNamesOnlyTheRulesThatDroppedRows() {
+    ViewRun clean =
+        new ViewRun(
+            ObjectId.parse("ws.lh.s.clean"),
+            ViewStatus.Completed,
+            "incremental",
+            "ONLY_APPENDS: only appends",
+            5,
+            0,
+            Map.of("pos", 0L),
+            10,
+            Optional.empty());
+    ViewRun dirty =
+        new ViewRun(
+            ObjectId.parse("ws.lh.s.dirty"),
+            ViewStatus.Completed,
+            "full",
+            "FULL_REQUESTED: --full",
+            5,
+            2,
+            new java.util.TreeMap<>(Map.of("pos", 0L, "named", 2L)),
+            10,
+            Optional.empty());
+    RunReport run =
+        new RunReport(
+            "r", RunStatus.Completed, Instant.EPOCH, Instant.EPOCH, "local", List.of(clean, dirty));
+    String text = RunRenderer.text(run, new NameResolver("ws", "lh", "s", Map.of()));
+    assertThat(text)
+        .contains("rows written 5, dropped 0, 0.0s")
+        .contains("rows written 5, dropped 2 (violations: named=2), 0.0s")
+        .doesNotContain("pos=0");
+    // The JSON keeps every rule's count, zero included.
+    assertThat(RunRenderer.json(run)).contains("\"pos\"");
+  }
 }
