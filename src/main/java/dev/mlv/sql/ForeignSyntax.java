@@ -288,6 +288,10 @@ final class ForeignSyntax {
     SqlToken type = t.get(i);
     String name = type.upper();
     int at = type.start();
+    if ((name.equals("ARRAY") || name.equals("MAP") || name.equals("STRUCT"))
+        && symbol(t, i + 1, "<")) {
+      return elementTypes(t, i + 1, name.equals("STRUCT"));
+    }
     boolean character = name.equals("VARCHAR") || name.equals("CHAR") || name.equals("CHARACTER");
     if (character && word(t, i + 1, "VARYING")) {
       return found(at, name + " VARYING", "write VARCHAR(n), or STRING");
@@ -336,6 +340,42 @@ final class ForeignSyntax {
               "the type " + name,
               "refuses it (UNSUPPORTED_DATATYPE)",
               "write " + FOREIGN_TYPES.get(name)));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The first element type inside the {@code <} at {@code open} of ARRAY, MAP or STRUCT (a field's
+   * type after its name and optional colon) that Spark's parser refuses, as at the top of a cast:
+   * CAST(x AS ARRAY<VARCHAR>) fails as CAST(x AS VARCHAR) does. Text it does not follow to the
+   * closing {@code >} gets no finding.
+   */
+  private static Optional<Finding> elementTypes(List<SqlToken> t, int open, boolean struct) {
+    int j = open + 1;
+    while (j < t.size()) {
+      if (struct) {
+        j += symbol(t, j + 1, ":") ? 2 : 1;
+      }
+      Optional<Finding> inner = type(t, j);
+      if (inner.isPresent()) {
+        return inner;
+      }
+      // The element ends at the next comma or > of this level (after NOT NULL, COMMENT '...').
+      int depth = 0;
+      while (j < t.size() && (depth > 0 || !t.get(j).isSymbol(",") && !t.get(j).isSymbol(">"))) {
+        if (t.get(j).isSymbol("<") || t.get(j).isSymbol("(")) {
+          depth++;
+        } else if (t.get(j).isSymbol(">") || t.get(j).isSymbol(")")) {
+          if (--depth < 0) {
+            return Optional.empty();
+          }
+        }
+        j++;
+      }
+      if (!symbol(t, j, ",")) {
+        return Optional.empty();
+      }
+      j++;
     }
     return Optional.empty();
   }
