@@ -67,10 +67,11 @@ final class ProjectLoading {
    */
   static Project loadDeployable(ProjectOptions options, CommandSpec spec) {
     Project project = loadValid(options, spec);
-    List<Diagnostic> errors =
-        dev.mlv.check.Checker.check(project).stream().filter(Diagnostic::isError).toList();
-    if (!errors.isEmpty()) {
-      throw new MlvException(errors);
+    List<Diagnostic> found = dev.mlv.check.Checker.check(project);
+    if (found.stream().anyMatch(Diagnostic::isError)) {
+      List<Diagnostic> all = new java.util.ArrayList<>(project.diagnostics());
+      all.addAll(found);
+      throw new MlvException(all);
     }
     return project;
   }
@@ -79,8 +80,10 @@ final class ProjectLoading {
   static Project loadValid(ProjectOptions options, CommandSpec spec) {
     Project project = load(options, spec);
     if (project.hasErrors()) {
-      throw new MlvException(
-          project.diagnostics().stream().filter(dev.mlv.diag.Diagnostic::isError).toList());
+      // Every finding, as validate shows it: a JSON failure that counted 0 warnings misled.
+      List<Diagnostic> all = new java.util.ArrayList<>(project.diagnostics());
+      all.addAll(dev.mlv.check.Checker.check(project));
+      throw new MlvException(all);
     }
     return project;
   }

@@ -609,6 +609,24 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void planRefusingAProjectShowsItsWarningsAsValidateDoes() throws IOException {
+    // A cycle (a project error) and an undeclared table (a check's warning).
+    project(
+        YML,
+        "s/x.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.x AS SELECT * FROM s.y",
+        "s/y.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.y AS SELECT a.* FROM s.x a JOIN bronze.nope n ON a.k = n.k");
+    CliRun json = CliRun.of("plan", "--format", "json", "-p", dir.toString());
+    assertThat(json.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(json.out())
+        .contains("\"errors\" : 1", "\"warnings\" : 1")
+        .contains("\"rule\" : \"CYCLE\"", "\"rule\" : \"UNDECLARED_TABLE\"");
+    CliRun text = CliRun.of("plan", "-p", dir.toString());
+    assertThat(text.err()).contains("error[CYCLE]").contains("warning[UNDECLARED_TABLE]");
+  }
+
+  @Test
   void yamlErrorsArePositioned() throws IOException {
     project("name: t\nworkspace: ws\nlakehouse: lh\nschema: dbo\nsourcez: []\n");
     CliRun r = CliRun.of("validate", "-p", dir.toString());
