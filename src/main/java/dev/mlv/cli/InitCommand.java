@@ -49,7 +49,7 @@ public final class InitCommand implements Callable<Integer> {
       names = "--name",
       description =
           "Project name, written to mlv.yml as given, any text on one line (default: the"
-              + " folder's name, lower case, with other signs than letters, digits and _ as _).")
+              + " folder's name, lower case, with each sign other than an ASCII letter, digit or _ as _).")
   String name;
 
   @Option(
