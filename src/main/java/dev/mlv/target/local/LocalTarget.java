@@ -73,6 +73,7 @@ public final class LocalTarget implements Target {
   private volatile SparkRuntime runtime;
   private volatile String currentRun = "none"; // the id quarantined rows are recorded under
   private volatile RunDeadline runDeadline; // of the run in progress, if any
+  private volatile Thread stopHook; // of the run in progress, if any
   // The listener of the run in progress: it hears of the exception behind a view's failure.
   private volatile RunListener runListener = RunListener.NONE;
 
@@ -353,29 +354,39 @@ public final class LocalTarget implements Target {
       // are done, so this one waits (bounded) until the run's record is parked; without the wait,
       // whether the record named the interrupted view depended on which thread won.
       java.util.concurrent.CountDownLatch parked = new java.util.concurrent.CountDownLatch(1);
+      // The views that ended on their own, not cut short by the interrupt.
+      java.util.concurrent.atomic.AtomicInteger ended =
+          new java.util.concurrent.atomic.AtomicInteger();
+      // The strategy each view started with: a view that committed before the interrupt cut its
+      // last steps short is recorded as it ran.
+      Map<ObjectId, Strategy> startedWith = new java.util.concurrent.ConcurrentHashMap<>();
       Thread onExit =
           new Thread(
               () -> {
                 stopping.set(true);
                 try {
-                  listener.message(
-                      "mlv: interrupted; run "
-                          + runId
-                          + " stopped after "
-                          + done.size()
-                          + " of "
-                          + DiagnosticRenderer.plural(request.views().size(), "view")
-                          + "; any view still being written keeps its previous version, and"
-                          + " the next run records this one as Interrupted");
                   parked.await(PARK_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
                 }
+                // Counted once the record is parked: a view whose commit landed as the signal
+                // came is one of the finished, as the record says.
+                listener.message(
+                    "mlv: interrupted; run "
+                        + runId
+                        + " stopped after "
+                        + ended.get()
+                        + " of "
+                        + DiagnosticRenderer.plural(request.views().size(), "view")
+                        + "; any view still being written keeps its previous version, and"
+                        + " the next run records this one as Interrupted");
               });
+      stopHook = onExit;
       RunListener untilStopped =
           new RunListener() {
             @Override
             public void viewStarted(ObjectId id, Strategy strategy) {
+              startedWith.put(id, strategy);
               if (!stopping.get()) {
                 listener.viewStarted(id, strategy);
               }
@@ -415,22 +426,23 @@ public final class LocalTarget implements Target {
                   request.parallelism(),
                   deadline,
                   id -> {
-                    ViewRun r =
-                        stopping.get()
-                            ? ViewRun.skipped(
-                                id,
-                                "none",
-                                "INTERRUPTED: the run was interrupted before it started")
-                            : guarded(project, request, id, untilStopped);
-                    if (stopping.get() && r.status() == ViewStatus.Failed) {
+                    ViewRun r;
+                    if (stopping.get()) {
                       r =
-                          failed(
+                          ViewRun.skipped(
                               id,
-                              r.strategy(),
-                              "INTERRUPTED",
-                              "the run was interrupted while this view was written; it was left as"
-                                  + " it was",
-                              System.nanoTime() - r.durationMs() * 1_000_000);
+                              "none",
+                              INTERRUPTED + ": the run was interrupted before it started");
+                    } else {
+                      Path table = warehouse.tableDir(id);
+                      OptionalLong before = Warehouse.latestCommit(table);
+                      r = guarded(project, request, id, untilStopped);
+                      if (stopping.get() && r.status() == ViewStatus.Failed) {
+                        r = interrupted(r, table, before, startedWith.get(id));
+                      }
+                      if (!r.reason().equals(INTERRUPTED)) {
+                        ended.incrementAndGet();
+                      }
                     }
                     synchronized (done) {
                       done.add(r);
@@ -443,6 +455,7 @@ public final class LocalTarget implements Target {
                   untilStopped);
         } finally {
           runDeadline = null;
+          stopHook = null;
           this.runListener = RunListener.NONE;
           try {
             Runtime.getRuntime().removeShutdownHook(onExit);
@@ -484,6 +497,51 @@ public final class LocalTarget implements Target {
 
   /** How long Ctrl-C waits for the interrupted run's record to be parked before the JVM ends. */
   private static final java.time.Duration PARK_WAIT = java.time.Duration.ofSeconds(10);
+
+  private static final String INTERRUPTED = "INTERRUPTED";
+
+  /**
+   * What a view that failed during an interrupt did, told by its Delta log rather than by the
+   * failure: once its refresh commit has landed, a step after it that Spark's shutdown broke (a
+   * temporary function dropped, the quarantine append) does not undo it. Such a view is Completed,
+   * with the rows its commit counted; the commit holds the source versions it consumed, so the next
+   * run skips it. A view with no new commit was left at its previous version.
+   */
+  static ViewRun interrupted(ViewRun failed, Path table, OptionalLong before, Strategy strategy) {
+    Optional<LandedCommit> landed =
+        strategy == null || strategy instanceof Strategy.Skip
+            ? Optional.empty()
+            : LandedCommit.after(table, before);
+    if (landed.isPresent()) {
+      return new ViewRun(
+          failed.id(),
+          ViewStatus.Completed,
+          strategy.label(),
+          strategy.code() + ": " + strategy.detail(),
+          landed.get().rowsWritten(),
+          0,
+          Map.of(),
+          failed.durationMs(),
+          Optional.empty());
+    }
+    return failed(
+        failed.id(),
+        failed.strategy(),
+        INTERRUPTED,
+        "the run was interrupted while this view was written; it was left as it was",
+        System.nanoTime() - failed.durationMs() * 1_000_000);
+  }
+
+  /**
+   * Runs after a view's refresh commit has landed, before the refresh returns. A test seam: it
+   * makes a step after the commit fail while the run is being interrupted.
+   */
+  volatile java.util.function.Consumer<ObjectId> afterCommit = id -> {};
+
+  /** The shutdown hook of the run in progress, for a test to start as a SIGINT would. */
+  Thread stopHook() {
+    return stopHook;
+  }
 
   /**
    * A view whose refresh throws (an unreadable stored definition, a lakehouse that cannot be read)
@@ -641,6 +699,9 @@ public final class LocalTarget implements Target {
               : limit.run(runtime().session().sparkContext(), () -> inc.run(id, def, decided, t0));
     } else {
       result = materialize(project, id, def, upstream, strategy, true, t0);
+    }
+    if (result.status() == ViewStatus.Completed && !(strategy instanceof Strategy.Skip)) {
+      afterCommit.accept(id);
     }
     if (forced != null && result.status() == ViewStatus.Failed) {
       result = afterFailedApply(result, forced, project.names().display(id));

@@ -186,6 +186,93 @@ class LocalTargetTest {
     assertThat(versions(p)).isEqualTo(before);
   }
 
+  @Test
+  void aViewWhoseCommitLandedAsTheRunWasInterruptedIsRecordedCompleted() throws Exception {
+    Project p = applied("");
+    append(p, 9, "c", 4.0);
+    Map<ObjectId, Long> before = versions(p);
+    ObjectId silver = id("silver.orders_clean");
+    ObjectId gold = id("gold.by_customer");
+    // Ctrl-C as silver's commit lands: the JVM starts the run's hook, Spark goes down, and the
+    // step after the commit fails.
+    Thread[] hook = new Thread[1];
+    target.afterCommit =
+        view -> {
+          if (view.equals(silver)) {
+            hook[0] = target.stopHook();
+            hook[0].start();
+            while (hook[0].getState() != Thread.State.TIMED_WAITING) {
+              Thread.onSpinWait();
+            }
+            throw new IllegalStateException("Cannot call methods on a stopped SparkContext");
+          }
+        };
+    List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
+    RunListener listener =
+        new RunListener() {
+          @Override
+          public void message(String text) {
+            messages.add(text);
+          }
+        };
+
+    RunReport run;
+    try {
+      run = target.refresh(p, all(p, Duration.ofHours(1)), listener);
+    } finally {
+      target.afterCommit = view -> {};
+    }
+    hook[0].join(20_000);
+
+    assertThat(run.status()).isEqualTo(RunStatus.Interrupted);
+    ViewRun s = run.views().stream().filter(v -> v.id().equals(silver)).findFirst().orElseThrow();
+    assertThat(s.status()).as(s.toString()).isEqualTo(ViewStatus.Completed);
+    assertThat(s.strategy()).isEqualTo("full");
+    assertThat(s.rowsWritten()).isEqualTo(4);
+    ViewRun g = run.views().stream().filter(v -> v.id().equals(gold)).findFirst().orElseThrow();
+    assertThat(g.status()).isEqualTo(ViewStatus.Skipped);
+    assertThat(g.reason()).startsWith("INTERRUPTED");
+    assertThat(messages)
+        .anyMatch(m -> m.contains("run " + run.id() + " stopped after 1 of 2 views"));
+    assertThat(target.run(run.id()).orElseThrow().views()).contains(s);
+    Map<ObjectId, Long> after = versions(p);
+    assertThat(after.get(silver)).isEqualTo(before.get(silver) + 1);
+    assertThat(after.get(gold)).isEqualTo(before.get(gold));
+
+    // The commit holds what it consumed: the next run skips silver and refreshes gold over it.
+    RunReport next = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+    assertThat(next.views())
+        .extracting(v -> v.id().name() + " " + v.status() + " " + v.strategy() + " " + v.reason())
+        .anyMatch(v -> v.startsWith("orders_clean Completed skip NO_NEW_COMMITS"))
+        .anyMatch(v -> v.startsWith("by_customer Completed full"));
+    assertThat(rows(p, "SELECT customer, total FROM gold.by_customer ORDER BY customer"))
+        .contains("c|4.0");
+  }
+
+  @Test
+  void aViewInterruptedBeforeItsCommitLandedIsLeftAsItWas() throws Exception {
+    Project p = applied("");
+    append(p, 9, "c", 4.0);
+    ObjectId silver = id("silver.orders_clean");
+    Path table = target.warehouse().tableDir(silver);
+    java.util.OptionalLong now = Warehouse.latestCommit(table);
+    ViewRun failed =
+        LocalTarget.failed(silver, "full", "REFRESH_FAILED", "SparkContext was shut down", 0);
+    dev.mlv.refresh.Strategy full =
+        new dev.mlv.refresh.Strategy.Full("FULL_REQUESTED", "a full refresh was requested");
+
+    ViewRun left = LocalTarget.interrupted(failed, table, now, full);
+    assertThat(left.status()).isEqualTo(ViewStatus.Failed);
+    assertThat(left.reason()).isEqualTo("INTERRUPTED");
+    assertThat(left.error().orElseThrow()).contains("left as it was");
+    // The commit before the one this run started from is not this run's.
+    ViewRun earlier =
+        LocalTarget.interrupted(
+            failed, table, java.util.OptionalLong.of(now.getAsLong() - 1), full);
+    assertThat(earlier.status()).isEqualTo(ViewStatus.Completed);
+    assertThat(earlier.rowsWritten()).isEqualTo(3);
+  }
+
   // ---- run history ----
 
   @Test
