@@ -64,8 +64,17 @@ public final class CompletionCommand implements Callable<Integer> {
       # Completes view (or, with "all", also table and folder) names; honours -p/--project.
       function _mlv_complete_names() {
         local i project=() only=(--views-only) name escaped
-        local cur=${COMP_WORDS[COMP_CWORD]}
+        local cur=${COMP_WORDS[COMP_CWORD]} c=$COMP_CWORD before=${COMP_LINE:0:COMP_POINT}
         [ "$1" = all ] && only=()
+        # bash splits words at ':' (COMP_WORDBREAKS): tag:g arrives as tag, :, g. Join back the
+        # pieces the line has without a blank between them, so the whole word is matched.
+        before=${before%"$cur"}
+        while ((c > 2)) && [[ $cur == :* || ${COMP_WORDS[c-1]} == *: ]] \
+          && [[ $before == *"${COMP_WORDS[c-1]}" ]]; do
+          ((c--))
+          cur=${COMP_WORDS[c]}$cur
+          before=${before%"${COMP_WORDS[c]}"}
+        done
         for ((i = 1; i < COMP_CWORD; i++)); do
           case ${COMP_WORDS[i]} in
             -p|--project) project=(-p "${COMP_WORDS[i+1]}") ;;
@@ -79,6 +88,14 @@ public final class CompletionCommand implements Callable<Integer> {
             COMPREPLY+=("$escaped")
           fi
         done < <("${COMP_WORDS[0]}" lineage "${project[@]}" --format names "${only[@]}" 2>/dev/null)
+        # bash replaces only the piece after the last ':', so the offers must not repeat the rest.
+        if [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then
+          local typed=${cur%"${cur##*:}"} trimmed=()
+          for name in "${COMPREPLY[@]}"; do
+            trimmed+=("${name#"$typed"}")
+          done
+          COMPREPLY=("${trimmed[@]}")
+        fi
       }
       """;
 

@@ -612,6 +612,50 @@ class CliBasicsTest {
     assertThat(CliRun.of("completion", "fish").exitCode()).isEqualTo(ExitCodes.USAGE);
   }
 
+  @Test
+  void completionMatchesTheWholeWordThatBashSplitAtAColon() throws Exception {
+    // bash splits at ':' (COMP_WORDBREAKS): an interactive bash gives the function
+    // 'tag:s' as tag, :, s (the words below are what it gave). Offered in full, a name would
+    // have been pasted after the last ':' (tag:silver.other), so the offers drop what the word
+    // already has up to it.
+    java.nio.file.Path script = java.nio.file.Files.createTempFile("mlv-completion", ".bash");
+    java.nio.file.Files.writeString(script, CliRun.of("completion", "bash").out());
+    String stub =
+        "mlv() { case \"$*\" in"
+            + " 'lineage -p /proj --format names --views-only')"
+            + "   printf '%s\\n' 'silver.`a:b`' 'silver.`a:c`' silver.other ;;"
+            + " *) return 1 ;; esac; };"
+            + " typed() { COMP_LINE=$1; COMP_POINT=${#1}; shift; COMP_WORDS=(\"$@\");"
+            + "   COMP_CWORD=$(( $# - 1 )); _complete_mlv; printf '%s\\n' \"${COMPREPLY[@]}\" ---; };"
+            + " typed 'mlv refresh -p /proj silver.\\`a:' mlv refresh -p /proj 'silver.\\`a' :;"
+            + " typed 'mlv refresh -p /proj silver.\\`a:c' mlv refresh -p /proj 'silver.\\`a' : c;"
+            + " typed 'mlv refresh -p /proj tag:s' mlv refresh -p /proj tag : s;"
+            // a blank before the ':' keeps the words apart
+            + " typed 'mlv refresh -p /proj x :s' mlv refresh -p /proj x : s;"
+            + " typed 'mlv refresh -p /proj silver.o' mlv refresh -p /proj silver.o";
+    Process names =
+        new ProcessBuilder("bash", "-c", "source \"$0\" && " + stub, script.toString())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    String completed = new String(names.getInputStream().readAllBytes());
+    assertThat(names.waitFor()).as(completed).isZero();
+    java.nio.file.Files.delete(script);
+    assertThat(completed)
+        .isEqualTo(
+            String.join(
+                "\n",
+                "b\\`",
+                "c\\`",
+                "---",
+                "c\\`",
+                "---",
+                "---",
+                "---",
+                "silver.other",
+                "---",
+                ""));
+  }
+
   private static String writeFile(java.nio.file.Path file, String text) throws java.io.IOException {
     return java.nio.file.Files.writeString(file, text).toString();
   }
