@@ -105,7 +105,7 @@ public final class Checker {
                 "rename the view"));
       }
       if (d.body() instanceof ViewBody.Files f) {
-        fileView(d, f, out);
+        fileView(d, f, project.config().root(), out);
       }
       v.facts().ifPresent(f -> queryRules(project, v, f, lakehouses, out));
     }
@@ -279,7 +279,8 @@ public final class Checker {
     }
   }
 
-  private static void fileView(ViewDefinition d, ViewBody.Files f, List<Diagnostic> out) {
+  private static void fileView(
+      ViewDefinition d, ViewBody.Files f, java.nio.file.Path root, List<Diagnostic> out) {
     fileViewPartitions(d, f, out);
     if (!d.constraints().isEmpty()) {
       out.add(
@@ -335,12 +336,26 @@ public final class Checker {
                   + " to it and use the shortcut's path"));
     } else if (!f.path().regionMatches(true, 0, "abfss://", 0, 8)) {
       out.add(
-          Diagnostic.warning(
-              "FILE_PATH_LOCAL",
-              f.positionOf("path"),
-              "source path '" + f.path() + "' is not a OneLake URL; only the local target reads it",
-              "write the abfss://...onelake... URL of the folder and map it to a local folder"
-                  + " under the local target's 'files:' in mlv.yml"));
+          leavesProject(f.path(), root)
+              ? Diagnostic.warning(
+                  "FILE_PATH_LOCAL",
+                  f.positionOf("path"),
+                  "source path '"
+                      + f.path()
+                      + "' is not a OneLake URL and leads out of the project folder; only the"
+                      + " local target reads it, from wherever that folder is on this machine"
+                      + " (another machine or CI reads other files, or none)",
+                  "copy the files into a folder of the project, write the abfss://...onelake..."
+                      + " URL of the folder and map it to that folder under the local target's"
+                      + " 'files:' in mlv.yml")
+              : Diagnostic.warning(
+                  "FILE_PATH_LOCAL",
+                  f.positionOf("path"),
+                  "source path '"
+                      + f.path()
+                      + "' is not a OneLake URL; only the local target reads it",
+                  "write the abfss://...onelake... URL of the folder and map it to a local folder"
+                      + " under the local target's 'files:' in mlv.yml"));
     } else if (dev.mlv.project.OneLakeFolder.parse(f.path()).isEmpty()) {
       out.add(
           Diagnostic.error(
@@ -397,6 +412,19 @@ public final class Checker {
       at = d.statement().indexOf("\"" + key + "\"");
     }
     return at < 0 ? d.position() : d.position().advance(d.statement(), at);
+  }
+
+  /**
+   * Whether a plain source path, read as the local target reads it (against the project folder),
+   * names a folder outside the project: absolute, or climbing out with {@code ..}. Only lexical, as
+   * the local target resolves it; a path it cannot read is reported when it reads it.
+   */
+  private static boolean leavesProject(String path, java.nio.file.Path root) {
+    try {
+      return !root.resolve(java.nio.file.Path.of(path)).normalize().startsWith(root);
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
+    }
   }
 
   private static void enumProperty(

@@ -226,6 +226,31 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aPlainFileViewPathThatLeavesTheProjectIsSaidToInTheWarning() throws IOException {
+    project(
+        YML,
+        "bronze/files.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW bronze.outside
+        USING OneLake_Files
+        OPTIONS ('format' = 'csv', 'path' = '../shared/drops');
+        CREATE MATERIALIZED LAKE VIEW bronze.inside
+        USING OneLake_Files
+        OPTIONS ('format' = 'csv', 'path' = 'landing/../orders')
+        """);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.out())
+        .contains(
+            "views/bronze/files.sql:3:28: warning[FILE_PATH_LOCAL]: source path '../shared/drops'"
+                + " is not a OneLake URL and leads out of the project folder; only the local"
+                + " target reads it, from wherever that folder is on this machine")
+        .contains("hint: copy the files into a folder of the project")
+        .contains(
+            "views/bronze/files.sql:6:28: warning[FILE_PATH_LOCAL]: source path"
+                + " 'landing/../orders' is not a OneLake URL; only the local target reads it\n");
+  }
+
+  @Test
   void columnNamesDeltaCannotStoreAreErrorsAtTheColumn() throws IOException {
     String view =
         """
