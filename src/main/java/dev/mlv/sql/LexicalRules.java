@@ -2,7 +2,7 @@ package dev.mlv.sql;
 
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.Position;
-import java.math.BigInteger;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,18 +13,34 @@ import java.util.Set;
  * What Spark's parser refuses in a statement's tokens, comments included, that Calcite reads as
  * something else or not at all, so the analysis never sees it: a hint that does not follow SELECT
  * (Calcite and mlv read it as a comment), a parameter marker, which nothing binds in a view, and a
- * typed numeric literal out of its type's range (Calcite reads 128Y as 128).
+ * numeric literal out of its type's range (Calcite reads 128Y as 128, 1e400D as a number).
  */
 final class LexicalRules {
 
-  /** Spark's integral literal suffixes, with the type each makes and its range. */
-  private record Integral(String type, BigInteger min, BigInteger max) {}
+  /** A type a Spark numeric literal's spelling makes, and the range Spark's parser allows it. */
+  private record Range(String type, BigDecimal min, BigDecimal max) {}
 
-  private static final Map<String, Integral> INTEGRALS =
+  /** Suffixes that take digits only (1.5Y is no literal). */
+  private static final Map<String, Range> INTEGRALS =
       Map.of(
-          "Y", integral("TINYINT", Byte.MIN_VALUE, Byte.MAX_VALUE),
-          "S", integral("SMALLINT", Short.MIN_VALUE, Short.MAX_VALUE),
-          "L", integral("BIGINT", Long.MIN_VALUE, Long.MAX_VALUE));
+          "Y", range("TINYINT", Byte.MIN_VALUE, Byte.MAX_VALUE),
+          "S", range("SMALLINT", Short.MIN_VALUE, Short.MAX_VALUE),
+          "L", range("BIGINT", Long.MIN_VALUE, Long.MAX_VALUE));
+
+  /**
+   * A DOUBLE: suffix D, or an exponent and no suffix (1e400), unless the legacy
+   * exponentLiteralAsDecimal is set. Spark compares the literal with Double.MaxValue as a decimal.
+   */
+  private static final Range DOUBLE =
+      new Range(
+          "DOUBLE", BigDecimal.valueOf(-Double.MAX_VALUE), BigDecimal.valueOf(Double.MAX_VALUE));
+
+  /** Spark's bounds for F are Float.MaxValue widened to a double, so 3.4028235e38F is beyond. */
+  private static final Range FLOAT =
+      new Range(
+          "FLOAT",
+          BigDecimal.valueOf(-(double) Float.MAX_VALUE),
+          BigDecimal.valueOf((double) Float.MAX_VALUE));
 
   /**
    * Symbols after which an expression starts, so {@code :name} there is a parameter marker (after a
@@ -64,8 +80,8 @@ final class LexicalRules {
 
   private LexicalRules() {}
 
-  private static Integral integral(String type, long min, long max) {
-    return new Integral(type, BigInteger.valueOf(min), BigInteger.valueOf(max));
+  private static Range range(String type, long min, long max) {
+    return new Range(type, BigDecimal.valueOf(min), BigDecimal.valueOf(max));
   }
 
   /** The error at token {@code i} of a file's tokens (trivia included), if there is one. */
@@ -83,7 +99,7 @@ final class LexicalRules {
             && startsExpression(token(tokens, before(tokens, i)))) {
       return Optional.of(parameter(start, text, tokens, i));
     }
-    if (isTypedIntegral(tokens, i)) {
+    if (range(tokens, i).isPresent()) {
       return outOfRange(start, text, tokens, i);
     }
     return Optional.empty();
@@ -142,13 +158,18 @@ final class LexicalRules {
   }
 
   /**
-   * Where the typed integral literal at token {@code i} (digits, then its suffix) starts, its sign
-   * included, when its value is beyond its type's range; else -1.
+   * Where the literal at token {@code i} (its number, then any suffix) starts, its sign included,
+   * when its value is beyond the range of the type it makes; else -1.
    */
   private static int beyondRange(List<Token> tokens, int i) {
     Token digits = tokens.get(i);
-    Integral type = INTEGRALS.get(tokens.get(i + 1).text().toUpperCase(Locale.ROOT));
-    BigInteger value = new BigInteger(digits.text());
+    Range type = range(tokens, i).orElseThrow();
+    BigDecimal value;
+    try {
+      value = new BigDecimal(digits.text());
+    } catch (NumberFormatException e) {
+      return -1; // 1.2.3: no literal, Spark's parser says what it is
+    }
     int sign = before(tokens, i);
     int at = digits.offset();
     if (sign >= 0
@@ -162,30 +183,65 @@ final class LexicalRules {
   }
 
   /**
-   * {@code sql} with the suffix of each typed literal beyond its type's range blanked, so that 128Y
-   * reads as the INT 128. Spark's parser refuses the whole text at such a literal, which {@link
-   * #at} already reports; what the rest of the text holds is still worth reading.
+   * {@code sql} with each literal beyond its type's range made one in range, at the same length:
+   * 128Y reads as the INT 128, 1e400D as 1D, 1e400 as 1e0. Spark's parser refuses the whole text at
+   * such a literal, which {@link #at} already reports; what the rest of the text holds is still
+   * worth reading.
    */
   static String withLiteralsInRange(String sql) {
     List<Token> tokens = Lexer.tokenize(sql);
     StringBuilder out = new StringBuilder(sql);
-    for (int i = 0; i + 1 < tokens.size(); i++) {
-      if (isTypedIntegral(tokens, i) && beyondRange(tokens, i) >= 0) {
-        Token suffix = tokens.get(i + 1);
-        out.setCharAt(suffix.offset(), ' ');
+    for (int i = 0; i < tokens.size(); i++) {
+      Optional<Range> type = range(tokens, i);
+      if (type.isEmpty() || beyondRange(tokens, i) < 0) {
+        continue;
+      }
+      Token number = tokens.get(i);
+      if (INTEGRALS.containsValue(type.get())) {
+        out.setCharAt(tokens.get(i + 1).offset(), ' ');
+      } else {
+        boolean suffixed = suffix(tokens, i).isPresent();
+        int end = suffixed ? tokens.get(i + 1).end() : number.end();
+        String inRange = suffixed ? "1" + tokens.get(i + 1).text() : "1e0";
+        out.replace(
+            number.offset(), end, inRange + " ".repeat(end - number.offset() - inRange.length()));
       }
     }
     return out.toString();
   }
 
-  private static boolean isTypedIntegral(List<Token> tokens, int i) {
+  /** The word right after the number at token {@code i}, with no blank between: its suffix. */
+  private static Optional<String> suffix(List<Token> tokens, int i) {
+    return i + 1 < tokens.size()
+            && tokens.get(i + 1).kind() == Token.Kind.WORD
+            && tokens.get(i + 1).offset() == tokens.get(i).end()
+        ? Optional.of(tokens.get(i + 1).text().toUpperCase(Locale.ROOT))
+        : Optional.empty();
+  }
+
+  /**
+   * The type whose range Spark's parser checks for the number at token {@code i}, by its spelling:
+   * 1Y, 1S, 1L, 1.5F, 1.5D, 1e5; none for an INT, a DECIMAL (1.5, 1BD) or no number.
+   */
+  private static Optional<Range> range(List<Token> tokens, int i) {
     Token t = tokens.get(i);
-    return t.kind() == Token.Kind.NUMBER
-        && t.text().chars().allMatch(Character::isDigit)
-        && i + 1 < tokens.size()
-        && tokens.get(i + 1).kind() == Token.Kind.WORD
-        && tokens.get(i + 1).offset() == t.end()
-        && INTEGRALS.containsKey(tokens.get(i + 1).text().toUpperCase(Locale.ROOT));
+    if (t.kind() != Token.Kind.NUMBER) {
+      return Optional.empty();
+    }
+    Optional<String> suffix = suffix(tokens, i);
+    if (suffix.isEmpty()) {
+      return t.text().chars().anyMatch(c -> c == 'e' || c == 'E')
+          ? Optional.of(DOUBLE)
+          : Optional.empty();
+    }
+    return switch (suffix.get()) {
+      case "D" -> Optional.of(DOUBLE);
+      case "F" -> Optional.of(FLOAT);
+      default ->
+          t.text().chars().allMatch(Character::isDigit)
+              ? Optional.ofNullable(INTEGRALS.get(suffix.get()))
+              : Optional.empty();
+    };
   }
 
   /** {@code :name} or {@code ?}: Spark binds them only to the arguments of a spark.sql call. */
@@ -201,21 +257,22 @@ final class LexicalRules {
         "write the value itself, or read it from a table");
   }
 
-  /** A typed integral literal ({@code 128Y}, with a sign before it) beyond its type's range. */
+  /** A literal ({@code 128Y}, {@code 1e400D}, with a sign before it) beyond its type's range. */
   private static Optional<Diagnostic> outOfRange(
       Position start, String text, List<Token> tokens, int i) {
-    Token suffix = tokens.get(i + 1);
-    Integral type = INTEGRALS.get(suffix.text().toUpperCase(Locale.ROOT));
+    Range type = range(tokens, i).orElseThrow();
     int at = beyondRange(tokens, i);
     if (at < 0) {
       return Optional.empty();
     }
+    Optional<String> suffix = suffix(tokens, i);
+    int end = suffix.isPresent() ? tokens.get(i + 1).end() : tokens.get(i).end();
     return Optional.of(
         Diagnostic.error(
             TableExtractor.PARSE_RULE,
             start.advance(text, at),
             "the literal "
-                + text.substring(at, suffix.end())
+                + text.substring(at, end)
                 + " is outside the range of "
                 + type.type()
                 + " ("
@@ -223,8 +280,27 @@ final class LexicalRules {
                 + " to "
                 + type.max()
                 + "): Spark refuses it ([INVALID_NUMERIC_LITERAL_RANGE])",
-            suffix.text().equalsIgnoreCase("L")
-                ? "write it without the L (a DECIMAL), or with BD"
-                : "write it without the " + suffix.text() + " (an INT), or with S or L"));
+            hint(
+                type,
+                new BigDecimal(tokens.get(i).text()),
+                at < tokens.get(i).offset(),
+                suffix.isPresent() ? tokens.get(i + 1).text() : "")));
+  }
+
+  /**
+   * {@code magnitude}: the number without its sign, {@code negative}: whether a minus is its sign.
+   */
+  private static String hint(Range type, BigDecimal magnitude, boolean negative, String suffix) {
+    if (type == FLOAT && magnitude.compareTo(DOUBLE.max()) <= 0) {
+      return "write it with D, a DOUBLE (up to " + DOUBLE.max() + ")";
+    }
+    if (type != FLOAT && type != DOUBLE) {
+      return suffix.equalsIgnoreCase("L")
+          ? "write it without the L (a DECIMAL), or with BD"
+          : "write it without the " + suffix + " (an INT), or with S or L";
+    }
+    return "no DOUBLE is further from 0; for infinity write CAST('"
+        + (negative ? "-" : "")
+        + "Infinity' AS DOUBLE)";
   }
 }

@@ -295,7 +295,12 @@ class MlvParserTest {
             "SELECT 100000S AS x FROM t", 8,
             "SELECT 9223372036854775808L AS x FROM t", 8,
             "SELECT (-9223372036854775809L) AS x FROM t", 9,
-            "SELECT 1 -128Y AS x FROM t", 11);
+            "SELECT 1 -128Y AS x FROM t", 11,
+            // An exponent without a suffix is a DOUBLE; F's bound is Float.MaxValue as a double.
+            "SELECT 1e400D AS x FROM t", 8,
+            "SELECT 1e400 AS x FROM t", 8,
+            "SELECT a FROM t WHERE a > -1E400d", 27,
+            "SELECT 3.4028235e38F AS x FROM t", 8);
     literals.forEach(
         (sql, column) -> {
           MlvParser.Result r = parse("CREATE MATERIALIZED LAKE VIEW s.v AS\n" + sql);
@@ -310,6 +315,36 @@ class MlvParserTest {
     single(
         "CREATE MATERIALIZED LAKE VIEW s.v AS SELECT 127Y, -128Y, - 128Y, 32767S, -32768S,"
             + " 9223372036854775807L, -9223372036854775808L, 128 Y, 99999999999 AS l FROM t");
+    single(
+        "CREATE MATERIALIZED LAKE VIEW s.v AS SELECT 1.7976931348623157e308D,"
+            + " -1.7976931348623157E308, 3.4028234663852886e38F, 1e-400D, 1e308, .5e3D,"
+            + " 1.5F AS d FROM t");
+  }
+
+  @Test
+  void aFloatingLiteralBeyondItsRangeSaysWhatToWriteInstead() {
+    Map<String, String> hints =
+        Map.of(
+            "1e400D", "no DOUBLE is further from 0; for infinity write CAST('Infinity' AS DOUBLE)",
+            "-1e400", "no DOUBLE is further from 0; for infinity write CAST('-Infinity' AS DOUBLE)",
+            "1e39F", "write it with D, a DOUBLE (up to 1.7976931348623157E+308)",
+            "1e400F", "no DOUBLE is further from 0; for infinity write CAST('Infinity' AS DOUBLE)");
+    hints.forEach(
+        (literal, hint) -> {
+          Diagnostic d =
+              parse("CREATE MATERIALIZED LAKE VIEW s.v AS SELECT " + literal + " AS x FROM t")
+                  .diagnostics()
+                  .get(0);
+          assertThat(d.hint()).as(literal).isEqualTo(hint);
+        });
+    assertThat(
+            parse("CREATE MATERIALIZED LAKE VIEW s.v AS SELECT 1e400D AS x FROM t")
+                .diagnostics()
+                .get(0)
+                .message())
+        .isEqualTo(
+            "the literal 1e400D is outside the range of DOUBLE (-1.7976931348623157E+308 to"
+                + " 1.7976931348623157E+308): Spark refuses it ([INVALID_NUMERIC_LITERAL_RANGE])");
   }
 
   @Test

@@ -782,6 +782,8 @@ class TableExtractorTest {
     // Spark does not, and Spark's parser at 128Y: neither is a second error.
     assertThat(tables("SELECT 128Y AS over FROM t JOIN u ON t.id = u.id"))
         .containsExactly("t", "u");
+    assertThat(tables("SELECT 1e400D AS over, -1e400 AS y FROM t JOIN u ON t.id = u.id"))
+        .containsExactly("t", "u");
   }
 
   @Test
