@@ -36,11 +36,8 @@ final class ColumnTypeCheck {
 
   private static Diagnostic diagnostic(
       ViewDefinition d, OutputNames.OutputName c, CertainTypes.Unstorable u) {
-    Position at = c.position().advance(c.text(), u.start());
-    String column =
-        c.name() != null
-            ? "column " + c.name()
-            : "the column of " + c.text().substring(u.start()).strip();
+    Position at = c.position();
+    String column = c.name() != null ? "column " + c.name() : "the column of " + c.text().strip();
     String is =
         u.nested()
             ? column + " holds " + u.type() + " (at " + u.path() + ")"

@@ -48,8 +48,8 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 7; // 3: column-name case; 4: CHECK columns; 5: column refs;
-  // 6: the tables of a SELECT's *; 7: their USING columns
+  private static final int FORMAT = 8; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  // 6: the tables of a SELECT's *; 7: their USING columns; 8: where an x::T item starts
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */

@@ -31,10 +31,9 @@ public final class CertainTypes {
   /**
    * The first part of an item's type that Delta cannot store: its kind, the type as SQL writes it
    * ({@code INTERVAL DAY}), and where it sits, as Delta names it ({@code i}, {@code i.a}, {@code
-   * i[]}); {@code nested} when it is inside an array, map or struct; {@code start}: where the item
-   * starts in the text read.
+   * i[]}); {@code nested} when it is inside an array, map or struct.
    */
-  public record Unstorable(Kind kind, String type, String path, boolean nested, int start) {}
+  public record Unstorable(Kind kind, String type, String path, boolean nested) {}
 
   /** A type as far as it matters here; {@link Unknown} where the text does not fix it. */
   private sealed interface Type permits Leaf, ArrayOf, MapOf, StructOf, Unknown {}
@@ -106,14 +105,6 @@ public final class CertainTypes {
    */
   public static Optional<Unstorable> of(String text, String name) {
     List<SqlToken> tokens = new ArrayList<>(SqlToken.tokenize(text));
-    // Calcite starts an x::T item at the token before it: the comma, or SELECT [DISTINCT].
-    while (!tokens.isEmpty()
-        && (tokens.get(0).isSymbol(",")
-            || tokens.get(0).isWord("SELECT")
-            || tokens.get(0).isWord("DISTINCT")
-            || tokens.get(0).isWord("ALL"))) {
-      tokens.remove(0);
-    }
     if (name != null && tokens.size() > 1) {
       SqlToken last = tokens.get(tokens.size() - 1);
       if (last.isIdentifier() && last.identifierValue().equalsIgnoreCase(name)) {
@@ -127,23 +118,22 @@ public final class CertainTypes {
       return Optional.empty();
     }
     Type type = new Reader(tokens).whole();
-    return unstorable(type, name == null ? "" : name, false, tokens.get(0).start());
+    return unstorable(type, name == null ? "" : name, false);
   }
 
-  private static Optional<Unstorable> unstorable(
-      Type type, String path, boolean nested, int start) {
+  private static Optional<Unstorable> unstorable(Type type, String path, boolean nested) {
     if (type instanceof Leaf leaf) {
       return leaf.kind() == null
           ? Optional.empty()
-          : Optional.of(new Unstorable(leaf.kind(), leaf.name(), path, nested, start));
+          : Optional.of(new Unstorable(leaf.kind(), leaf.name(), path, nested));
     } else if (type instanceof ArrayOf a) {
-      return unstorable(a.element(), path + "[]", true, start);
+      return unstorable(a.element(), path + "[]", true);
     } else if (type instanceof MapOf m) {
-      Optional<Unstorable> key = unstorable(m.key(), path + ".key", true, start);
-      return key.isPresent() ? key : unstorable(m.value(), path + ".value", true, start);
+      Optional<Unstorable> key = unstorable(m.key(), path + ".key", true);
+      return key.isPresent() ? key : unstorable(m.value(), path + ".value", true);
     } else if (type instanceof StructOf s) {
       for (Field f : s.fields()) {
-        Optional<Unstorable> found = unstorable(f.type(), path + "." + f.name(), true, start);
+        Optional<Unstorable> found = unstorable(f.type(), path + "." + f.name(), true);
         if (found.isPresent()) {
           return found;
         }

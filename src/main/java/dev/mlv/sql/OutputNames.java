@@ -134,7 +134,11 @@ public final class OutputNames {
     int counted = 0;
     Position reached = start;
     for (SqlNode item : select.getSelectList()) {
-      int offset = offset(sql, item);
+      SqlParserPos pos = start(item);
+      int offset =
+          pos.getLineNum() < 1
+              ? 0
+              : TableExtractor.offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
       if (offset < counted) {
         counted = 0;
         reached = start;
@@ -145,13 +149,13 @@ public final class OutputNames {
       if (item instanceof SqlCall call && call.getKind() == SqlKind.AS) {
         SqlNode alias = call.operand(1);
         if (alias instanceof SqlIdentifier id) {
-          out.add(new OutputName(id.getSimple(), text(sql, item), at));
+          out.add(new OutputName(id.getSimple(), text(sql, offset, item), at));
         }
       } else if (item instanceof SqlIdentifier id) {
         if (id.isStar()) {
-          stars.add(new Star(out.size(), text(sql, item), at, expanded(id, from)));
+          stars.add(new Star(out.size(), text(sql, offset, item), at, expanded(id, from)));
         } else {
-          out.add(new OutputName(id.names.get(id.names.size() - 1), text(sql, item), at));
+          out.add(new OutputName(id.names.get(id.names.size() - 1), text(sql, offset, item), at));
         }
       } else if (item instanceof SqlCall call
           && GENERATORS.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))) {
@@ -164,13 +168,13 @@ public final class OutputNames {
           // its text: which one s is, only the catalog knows.
           opaque = true;
         }
-        out.add(new OutputName(derivedName(call), text(sql, item), at));
+        out.add(new OutputName(derivedName(call), text(sql, offset, item), at));
       } else if (item instanceof org.apache.calcite.sql.SqlCharStringLiteral literal) {
         // Spark names a string's column after its value: 'a b' is a column named a b. Calcite
         // leaves backslash escapes as written, which Spark reads ('x\\y' is x\y).
         String value = literal.getValueAs(String.class);
         opaque |= value.indexOf('\\') >= 0;
-        out.add(new OutputName(value, text(sql, item), at));
+        out.add(new OutputName(value, text(sql, offset, item), at));
       } else {
         opaque = true; // another literal: Spark names it after its value, not checked here
       }
@@ -333,19 +337,36 @@ public final class OutputNames {
     }
   }
 
-  private static int offset(String sql, SqlNode node) {
+  /**
+   * Where {@code node} starts. Calcite starts an infix {@code x::T} at the token before it (the
+   * comma, or SELECT [DISTINCT]), and a call it places by its first operand (x::T + 1, x::T AS y)
+   * with it: such a call starts where its first operand does.
+   */
+  private static SqlParserPos start(SqlNode node) {
     SqlParserPos pos = node.getParserPosition();
-    return pos == null || pos.getLineNum() < 1
-        ? 0
-        : TableExtractor.offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
+    if (pos != null
+        && node instanceof SqlCall call
+        && call.operandCount() > 0
+        && call.operand(0) != null
+        && call.operand(0).getParserPosition() != null) {
+      SqlParserPos first = call.operand(0).getParserPosition();
+      boolean infixCast =
+          call.getKind() == SqlKind.CAST && call.getOperator().getName().equals("::");
+      if (infixCast
+          || (first.getLineNum() == pos.getLineNum()
+              && first.getColumnNum() == pos.getColumnNum())) {
+        return start(call.operand(0));
+      }
+    }
+    return pos == null ? SqlParserPos.ZERO : pos;
   }
 
-  private static String text(String sql, SqlNode node) {
+  /** The text of {@code node}, from offset {@code from} (where it starts) to its end. */
+  private static String text(String sql, int from, SqlNode node) {
     SqlParserPos pos = node.getParserPosition();
     if (pos == null || pos.getLineNum() < 1 || pos.getEndLineNum() < 1) {
       return node.toString();
     }
-    int from = TableExtractor.offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
     int to = TableExtractor.offsetOf(sql, pos.getEndLineNum(), pos.getEndColumnNum()) + 1;
     return from < to && to <= sql.length() ? sql.substring(from, to) : node.toString();
   }

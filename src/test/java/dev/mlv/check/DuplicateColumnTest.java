@@ -60,6 +60,35 @@ class DuplicateColumnTest {
     return d.position() + " " + d.message();
   }
 
+  /** Calcite starts an x::T item at the comma or SELECT before it; the findings do not. */
+  @Test
+  void colonCastItemsAreReportedWhereTheyStart() throws IOException {
+    String gold =
+        "CREATE MATERIALIZED LAKE VIEW gold.g AS\n"
+            + "SELECT id, id::STRING, amount::INT AS `a b`, amount::INT + 1, id::INT::STRING AS id"
+            + " FROM silver.a";
+    String silverA = "SELECT id, amount FROM bronze.orders";
+    assertThat(check(gold, silverA, "DUPLICATE_COLUMN"))
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:12", "views/gold/g.sql:2:63");
+    assertThat(check(gold, silverA, "COLUMN_NAME"))
+        .extracting(DuplicateColumnTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:24 column name 'a b' holds a character Delta cannot store in a"
+                + " column name (a space or any of ,;{}()=)",
+            "views/gold/g.sql:2:46 the expression amount::INT + 1 has no alias: Spark names its"
+                + " column after the expression, and Delta cannot store a column name with a space"
+                + " or any of ,;{}()=");
+    assertThat(
+            check(
+                "CREATE MATERIALIZED LAKE VIEW gold.g AS\n"
+                    + "SELECT DISTINCT (id)::STRING AS `x y`, amount FROM silver.a",
+                silverA,
+                "COLUMN_NAME"))
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:17");
+  }
+
   @Test
   void aSelfJoinsStarSelectsEveryColumnTwiceAndIsReportedAtTheStar() throws IOException {
     List<Diagnostic> found = check("SELECT * FROM silver.a x JOIN silver.a y ON x.id = y.id");
