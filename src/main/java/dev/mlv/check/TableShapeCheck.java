@@ -2,9 +2,11 @@ package dev.mlv.check;
 
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.project.ProjectView;
+import dev.mlv.sql.CertainTypes;
 import dev.mlv.sql.Constraint;
 import dev.mlv.sql.OutputNames;
 import dev.mlv.sql.QueryFacts;
+import dev.mlv.sql.QueryFeature;
 import dev.mlv.sql.ViewDefinition;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -171,20 +173,90 @@ final class TableShapeCheck {
     }
     Set<String> seen = new HashSet<>();
     names.forEach(n -> seen.add(n.toLowerCase(Locale.ROOT)));
+    Set<String> partitions = new HashSet<>();
+    boolean allFound = true;
     for (String p : d.partitionedBy()) {
       String name = p.replace("`", "");
+      partitions.add(name.toLowerCase(Locale.ROOT));
       if (!seen.contains(name.toLowerCase(Locale.ROOT))) {
-        int at = d.statement().indexOf(p);
+        allFound = false;
         out.add(
             Diagnostic.error(
                 "PARTITION_COLUMN",
-                at < 0 ? d.position() : d.position().advance(d.statement(), at),
+                d.partitionColumnPosition(p),
                 "PARTITIONED BY column " + name + " is not a column of the SELECT",
                 "select it, or partition by one of: "
                     + String.join(", ", names.stream().distinct().toList())));
       }
     }
+    // Each column a partition column: Delta would keep no column in the data files.
+    if (allFound
+        && !partitions.isEmpty()
+        && partitions.size() == d.partitionedBy().size()
+        && seen.size() == names.size()
+        && partitions.equals(seen)) {
+      String first = d.partitionedBy().get(0);
+      out.add(
+          Diagnostic.error(
+              "PARTITION_COLUMN",
+              d.partitionColumnPosition(first),
+              "PARTITIONED BY names every column of the SELECT ("
+                  + String.join(", ", names)
+                  + "): Spark would refuse "
+                  + d.name().text()
+                  + " when apply or refresh runs it ([ALL_PARTITION_COLUMNS_NOT_ALLOWED])",
+              "keep at least one column out of PARTITIONED BY"));
+    }
   }
+
+  /**
+   * A partition column the SELECT list makes an array, a map or a struct, which Spark cannot
+   * partition by ([INVALID_PARTITION_COLUMN_DATA_TYPE]); only where the item's text fixes the type
+   * (sql/CertainTypes), and not under a set operation, whose column has the type of all branches.
+   */
+  private static void complexPartitions(
+      ViewDefinition d, QueryFacts facts, OutputNames.Columns columns, List<Diagnostic> out) {
+    if (facts.features().stream().anyMatch(SET_OPERATIONS::contains)) {
+      return;
+    }
+    for (String p : d.partitionedBy()) {
+      String name = p.replace("`", "");
+      List<OutputNames.OutputName> items =
+          columns.names().stream().filter(c -> name.equalsIgnoreCase(c.name())).toList();
+      if (items.size() != 1) {
+        continue; // not a named item here, or named twice (DUPLICATE_COLUMN)
+      }
+      OutputNames.OutputName item = items.get(0);
+      CertainTypes.complex(item.text(), item.name())
+          .ifPresent(
+              type ->
+                  out.add(
+                      Diagnostic.error(
+                          "PARTITION_COLUMN",
+                          d.partitionColumnPosition(p),
+                          "PARTITIONED BY column "
+                              + name
+                              + " is "
+                              + (type.equals("ARRAY") ? "an " : "a ")
+                              + type
+                              + " (the SELECT's "
+                              + item.text().strip()
+                              + " at "
+                              + item.position().line()
+                              + ":"
+                              + item.position().column()
+                              + "), and Spark partitions only by a column of a simple type:"
+                              + " Spark would refuse "
+                              + d.name().text()
+                              + " when apply or refresh runs it"
+                              + " ([INVALID_PARTITION_COLUMN_DATA_TYPE])",
+                          "partition by a column of a simple type (a date, a string, a number)")));
+    }
+  }
+
+  /** A set operation's column has the type of all its branches, which the first does not fix. */
+  private static final Set<QueryFeature> SET_OPERATIONS =
+      Set.of(QueryFeature.UNION_ALL, QueryFeature.UNION_DISTINCT, QueryFeature.INTERSECT_EXCEPT);
 
   /**
    * A column name the output holds twice, compared as Delta does, without case. Between two named
@@ -322,6 +394,7 @@ final class TableShapeCheck {
     OutputNames.Columns columns =
         facts.columns().orElse(new OutputNames.Columns(List.of(), List.of(), true));
     outputColumns(d, columns, viewColumns, out);
+    complexPartitions(d, facts, columns, out);
     for (OutputNames.OutputName c : columns.names()) {
       if (c.name() == null) {
         out.add(

@@ -104,6 +104,29 @@ public final class CertainTypes {
    * alias) named {@code name}; empty when it can, or when the text does not fix the type.
    */
   public static Optional<Unstorable> of(String text, String name) {
+    return unstorable(read(text, name), name == null ? "" : name, false);
+  }
+
+  /**
+   * ARRAY, MAP or STRUCT when the SELECT item {@code text} named {@code name} is certainly of such
+   * a type ({@code array(x)}, {@code named_struct('a', x)}, {@code map(k, v)}, {@code CAST(x AS
+   * ARRAY<INT>)}, {@code x::STRUCT<a: INT>}), whatever its parts' types; empty when it is not or
+   * the text does not tell.
+   */
+  public static Optional<String> complex(String text, String name) {
+    Type type = read(text, name);
+    if (type instanceof ArrayOf) {
+      return Optional.of("ARRAY");
+    } else if (type instanceof MapOf) {
+      return Optional.of("MAP");
+    } else if (type instanceof StructOf) {
+      return Optional.of("STRUCT");
+    }
+    return Optional.empty();
+  }
+
+  /** The type of the item {@code text}, its alias {@code name} left out. */
+  private static Type read(String text, String name) {
     List<SqlToken> tokens = new ArrayList<>(SqlToken.tokenize(text));
     if (name != null && tokens.size() > 1) {
       SqlToken last = tokens.get(tokens.size() - 1);
@@ -114,11 +137,7 @@ public final class CertainTypes {
         }
       }
     }
-    if (tokens.isEmpty()) {
-      return Optional.empty();
-    }
-    Type type = new Reader(tokens).whole();
-    return unstorable(type, name == null ? "" : name, false);
+    return tokens.isEmpty() ? Unknown.TYPE : new Reader(tokens).whole();
   }
 
   private static Optional<Unstorable> unstorable(Type type, String path, boolean nested) {
@@ -254,7 +273,11 @@ public final class CertainTypes {
       return switch (word) {
         case "cast", "try_cast" -> cast(open + 1, close);
         case "array" -> array(args);
-        case "map" -> args.isEmpty() ? new MapOf(VOID, VOID) : Unknown.TYPE;
+        // map(k, v, ...): a map whatever its keys and values; Spark refuses an odd count.
+        case "map" ->
+            args.isEmpty()
+                ? new MapOf(VOID, VOID)
+                : args.size() % 2 == 0 ? new MapOf(Unknown.TYPE, Unknown.TYPE) : Unknown.TYPE;
         case "named_struct" -> namedStruct(args);
         default -> FIXED_RETURN.containsKey(word) ? FIXED_RETURN.get(word) : Unknown.TYPE;
       };
@@ -282,7 +305,10 @@ public final class CertainTypes {
       return r.at == to ? t : Unknown.TYPE;
     }
 
-    /** array(a, b): its element type when every element has the same one that the text fixes. */
+    /**
+     * array(a, b): an array, of the element type every element has when the text fixes it (else one
+     * only Spark tells: the elements' common type).
+     */
     private Type array(List<Reader> args) {
       if (args.isEmpty()) {
         return new ArrayOf(VOID); // Spark 4: array() is ARRAY<VOID>
@@ -291,7 +317,7 @@ public final class CertainTypes {
       for (Reader arg : args) {
         Type t = arg.whole();
         if (t == Unknown.TYPE || (first != null && !first.equals(t))) {
-          return Unknown.TYPE;
+          return new ArrayOf(Unknown.TYPE);
         }
         first = t;
       }

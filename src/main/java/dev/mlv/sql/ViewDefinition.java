@@ -38,8 +38,24 @@ public record ViewDefinition(
    */
   public Position partitionColumnPosition(String column) {
     java.util.regex.Matcher m = PARTITIONED_BY.matcher(statement);
-    int at = m.find() ? statement.indexOf(column, m.end()) : -1;
-    return at < 0 ? position : position.advance(statement, at);
+    if (!m.find()) {
+      return position;
+    }
+    // The whole name, without case (the list holds it lowercased): t of (st, t) is not st's t.
+    for (int at = m.end(); at + column.length() <= statement.length(); at++) {
+      if (statement.regionMatches(true, at, column, 0, column.length())
+          && !namePart(statement, at - 1)
+          && !namePart(statement, at + column.length())) {
+        return position.advance(statement, at > 0 && statement.charAt(at - 1) == '`' ? at - 1 : at);
+      }
+    }
+    return position;
+  }
+
+  private static boolean namePart(String s, int i) {
+    return i >= 0
+        && i < s.length()
+        && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '_');
   }
 
   public boolean isFileSource() {

@@ -247,6 +247,98 @@ class DuplicateColumnTest {
     }
   }
 
+  /** Spark refused each at apply, at 1:1, though validate already knew the SELECT's columns. */
+  @Test
+  void partitioningByEveryColumnOrByAComplexColumnIsReportedAtThePartitionColumn()
+      throws IOException {
+    String a = "SELECT id, amount FROM bronze.orders";
+    assertThat(
+            check(
+                "CREATE MATERIALIZED LAKE VIEW gold.g PARTITIONED BY (orderID)\nAS SELECT orderID"
+                    + " FROM bronze.orders",
+                a,
+                "PARTITION_COLUMN"))
+        .extracting(d -> at(d) + "; " + d.hint())
+        .containsExactly(
+            "views/gold/g.sql:1:54 PARTITIONED BY names every column of the SELECT (orderID):"
+                + " Spark would refuse gold.g when apply or refresh runs it"
+                + " ([ALL_PARTITION_COLUMNS_NOT_ALLOWED]); keep at least one column out of"
+                + " PARTITIONED BY");
+    // Through a * over a view whose columns are known, too.
+    assertThat(
+            check(
+                "CREATE MATERIALIZED LAKE VIEW gold.g\nPARTITIONED BY (amount, ID)\n"
+                    + "AS SELECT * FROM silver.a",
+                a,
+                "PARTITION_COLUMN"))
+        .extracting(d -> d.position() + " " + d.message())
+        .containsExactly(
+            "views/gold/g.sql:2:17 PARTITIONED BY names every column of the SELECT (id, amount):"
+                + " Spark would refuse gold.g when apply or refresh runs it"
+                + " ([ALL_PARTITION_COLUMNS_NOT_ALLOWED])");
+    assertThat(
+            check(
+                "CREATE MATERIALIZED LAKE VIEW gold.g\nPARTITIONED BY (arr, st, m, c, t, k)\n"
+                    + "AS SELECT id, array(id) AS arr, named_struct('x', id) AS st,"
+                    + " map('k', id) AS m,\n"
+                    + "CAST(id AS ARRAY<INT>) AS c, id::STRUCT<a: INT> t, CAST(id AS MAP<STRING, INT>)"
+                    + " k FROM bronze.orders",
+                a,
+                "PARTITION_COLUMN"))
+        .extracting(DuplicateColumnTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:17 PARTITIONED BY column arr is an ARRAY (the SELECT's array(id)"
+                + " AS arr at 3:15), and Spark partitions only by a column of a simple type: Spark"
+                + " would refuse gold.g when apply or refresh runs it"
+                + " ([INVALID_PARTITION_COLUMN_DATA_TYPE])",
+            "views/gold/g.sql:2:22 PARTITIONED BY column st is a STRUCT (the SELECT's"
+                + " named_struct('x', id) AS st at 3:33), and Spark partitions only by a column of"
+                + " a simple type: Spark would refuse gold.g when apply or refresh runs it"
+                + " ([INVALID_PARTITION_COLUMN_DATA_TYPE])",
+            "views/gold/g.sql:2:26 PARTITIONED BY column m is a MAP (the SELECT's map('k', id)"
+                + " AS m at 3:62), and Spark partitions only by a column of a simple type: Spark"
+                + " would refuse gold.g when apply or refresh runs it"
+                + " ([INVALID_PARTITION_COLUMN_DATA_TYPE])",
+            "views/gold/g.sql:2:29 PARTITIONED BY column c is an ARRAY (the SELECT's CAST(id AS"
+                + " ARRAY<INT>) AS c at 4:1), and Spark partitions only by a column of a simple"
+                + " type: Spark would refuse gold.g when apply or refresh runs it"
+                + " ([INVALID_PARTITION_COLUMN_DATA_TYPE])",
+            "views/gold/g.sql:2:32 PARTITIONED BY column t is a STRUCT (the SELECT's"
+                + " id::STRUCT<a: INT> t at 4:30), and Spark partitions only by a column of a"
+                + " simple type: Spark would refuse gold.g when apply or refresh runs it"
+                + " ([INVALID_PARTITION_COLUMN_DATA_TYPE])",
+            "views/gold/g.sql:2:35 PARTITIONED BY column k is a MAP (the SELECT's CAST(id AS"
+                + " MAP<STRING, INT>) k at 4:52), and Spark partitions only by a column of a"
+                + " simple type: Spark would refuse gold.g when apply or refresh runs it"
+                + " ([INVALID_PARTITION_COLUMN_DATA_TYPE])");
+    // A column the SELECT lacks, written in another case or quoted, is placed in the list too.
+    assertThat(
+            check(
+                "CREATE MATERIALIZED LAKE VIEW gold.g PARTITIONED BY (id, `No pe`)\n"
+                    + "AS SELECT id, amount FROM bronze.orders",
+                a,
+                "PARTITION_COLUMN"))
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:1:58");
+    for (String fine :
+        List.of(
+            // a column's type, a set operation's and a * column's are not known here
+            "PARTITIONED BY (amount) AS SELECT id, amount FROM bronze.orders",
+            "PARTITIONED BY (x) AS SELECT id, x FROM bronze.orders",
+            "PARTITIONED BY (arr) AS SELECT id, array(id) AS arr FROM bronze.orders"
+                + " UNION ALL SELECT id, arr FROM bronze.customers",
+            "PARTITIONED BY (id) AS SELECT * FROM bronze.orders",
+            "PARTITIONED BY (id) AS SELECT *, id AS id2 FROM bronze.orders",
+            // a CAST to a simple type, a call of an array
+            "PARTITIONED BY (s) AS SELECT id, CAST(arr AS STRING) AS s FROM bronze.orders",
+            "PARTITIONED BY (n) AS SELECT id, size(array(id)) AS n FROM bronze.orders",
+            "PARTITIONED BY (e) AS SELECT id, array(id)[0] AS e FROM bronze.orders")) {
+      assertThat(check("CREATE MATERIALIZED LAKE VIEW gold.g " + fine, a, "PARTITION_COLUMN"))
+          .as(fine)
+          .isEmpty();
+    }
+  }
+
   @Test
   void aStarOverAViewThatSelectsAStarIsExpandedThroughIt() throws IOException {
     assertThat(check("SELECT *, amount FROM silver.a", "SELECT * FROM silver.b")).isEmpty();

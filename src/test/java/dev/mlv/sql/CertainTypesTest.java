@@ -119,4 +119,25 @@ class CertainTypesTest {
     assertThat(read("CAST(x AS INTERVAL DAY)", "x")).isEqualTo("INTERVAL INTERVAL DAY at x");
     assertThat(read("make_time(1, 2, 3)", null)).isEqualTo("TIME TIME at ");
   }
+
+  @Test
+  void complexTypesAreToldWhateverTheirPartsTypes() {
+    assertThat(CertainTypes.complex("array(id) AS arr", "arr")).hasValue("ARRAY");
+    assertThat(CertainTypes.complex("array(a, 1) arr", "arr")).hasValue("ARRAY");
+    assertThat(CertainTypes.complex("named_struct('x', id) AS st", "st")).hasValue("STRUCT");
+    assertThat(CertainTypes.complex("map('k', id) AS m", "m")).hasValue("MAP");
+    assertThat(CertainTypes.complex("CAST(id AS ARRAY<INT>) AS c", "c")).hasValue("ARRAY");
+    assertThat(CertainTypes.complex("id::MAP<STRING, INT> AS c", "c")).hasValue("MAP");
+    assertThat(CertainTypes.complex("TRY_CAST(id AS STRUCT<a: INT>) c", "c")).hasValue("STRUCT");
+    for (String simple :
+        List.of(
+            "id AS c",
+            "array(id)[0] AS c",
+            "size(array(id)) AS c",
+            "CAST(array(id) AS STRING) AS c",
+            "map('k') AS c",
+            "f(x) AS c")) {
+      assertThat(CertainTypes.complex(simple, "c")).as(simple).isEmpty();
+    }
+  }
 }
