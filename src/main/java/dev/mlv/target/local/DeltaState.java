@@ -80,7 +80,18 @@ public final class DeltaState {
    * folder counts as a table once its {@code _delta_log} holds a commit file.
    */
   public List<TableState> scan(Path warehouse) {
-    List<ObjectIdAndPath> candidates = candidates(new Warehouse(warehouse).root());
+    return scan(warehouse, workspaceOf);
+  }
+
+  /**
+   * As {@link #scan(Path)}, the tables of a lakehouse given the workspace {@code workspaceOf} names
+   * (else the default one): what a project's names reach, which the warehouse's folders do not
+   * tell.
+   */
+  public List<TableState> scan(Path warehouse, Map<String, String> workspaceOf) {
+    Map<String, String> folded = new java.util.HashMap<>();
+    workspaceOf.forEach((lh, ws) -> folded.putIfAbsent(Warehouse.fold(lh), ws));
+    List<ObjectIdAndPath> candidates = candidates(new Warehouse(warehouse).root(), folded);
     ExecutorService pool =
         Executors.newFixedThreadPool(
             Math.max(1, Math.min(THREADS, candidates.size())),
@@ -313,7 +324,7 @@ public final class DeltaState {
 
   private record ObjectIdAndPath(ObjectId id, Path path) {}
 
-  private List<ObjectIdAndPath> candidates(Path root) {
+  private List<ObjectIdAndPath> candidates(Path root, Map<String, String> workspaceOf) {
     List<ObjectIdAndPath> result = new ArrayList<>();
     for (Path lakehouseDir : Warehouse.subfolders(root)) {
       String lakehouse = Warehouse.lakehouseOf(lakehouseDir);

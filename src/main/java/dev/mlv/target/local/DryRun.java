@@ -49,7 +49,7 @@ final class DryRun {
   RunReport plan(RefreshRequest request) {
     Instant now = Instant.now();
     // One parallel pass over the warehouse's Delta logs first; the views then read its results.
-    target.deltaState().scan(target.warehouse().root());
+    target.scan(project);
     List<ViewRun> planned = new ArrayList<>();
     Map<ObjectId, LocalStrategy.Decided> refreshed = new HashMap<>();
     // Views whose refresh will fail (a source is missing): the run skips what reads them.

@@ -103,7 +103,7 @@ public final class LocalTarget implements Target {
   public DeployedState state(Project project) {
     Map<ObjectId, DeployedView> views = new TreeMap<>();
     Map<ObjectId, DeployedState.SourceTable> tables = new TreeMap<>();
-    for (TableState t : deltaState().scan(warehouse.root())) {
+    for (TableState t : scan(project)) {
       if (dev.mlv.project.ReservedNames.isReserved(t.id())) {
         continue;
       }
@@ -123,7 +123,7 @@ public final class LocalTarget implements Target {
   @Override
   public java.util.SortedMap<ObjectId, List<String>> columns(Project project) {
     java.util.SortedMap<ObjectId, List<String>> columns = new TreeMap<>();
-    for (TableState t : deltaState().scan(warehouse.root())) {
+    for (TableState t : scan(project)) {
       if (!t.id().schema().equals(HistoryStore.SCHEMA)) {
         columns.put(t.id(), tableColumns.of(t));
       }
@@ -143,6 +143,27 @@ public final class LocalTarget implements Target {
         t.lastCommit(),
         consumed.sources(),
         consumed.refreshedAt());
+  }
+
+  /**
+   * The workspace of each lakehouse the project reaches. A warehouse holds each lakehouse name once
+   * (its folder has no workspace), so prodws.plh.dbo.t is the table of folder plh.Lakehouse, as
+   * Spark reads it: mlv.yml's workspace for it (the project's own lakehouse, then {@code
+   * lakehouses:}), else the one the project's names give it. Spark's catalogs ({@link
+   * #materializer}) and the Delta logs read without Spark ({@link #scan}) both take it from here.
+   */
+  private Map<String, String> workspaces(Project project) {
+    Map<String, String> out = new LinkedHashMap<>();
+    lakehouses.forEach((lh, ws) -> out.putIfAbsent(Warehouse.fold(lh), ws));
+    for (ObjectId id : project.lineage().nodes().keySet()) {
+      out.putIfAbsent(id.lakehouse(), id.workspace());
+    }
+    return out;
+  }
+
+  /** Every table of the warehouse, named as the project names it (see {@link #workspaces}). */
+  List<TableState> scan(Project project) {
+    return deltaState().scan(warehouse.root(), workspaces(project));
   }
 
   /** One reader per target, so its cache (keyed by each table's latest commit) is reused. */
@@ -1155,12 +1176,14 @@ public final class LocalTarget implements Target {
    */
   ViewMaterializer materializer(Project project) {
     SparkRuntime rt = runtime();
-    for (ObjectId id : project.lineage().nodes().keySet()) {
-      if (!lakehouses.containsKey(id.lakehouse())) {
-        lakehouses.put(id.lakehouse(), id.workspace());
-        rt.registerLakehouse(id.workspace(), id.lakehouse());
-      }
-    }
+    workspaces(project)
+        .forEach(
+            (lh, ws) -> {
+              if (!lakehouses.containsKey(lh)) {
+                lakehouses.put(lh, ws);
+                rt.registerLakehouse(ws, lh);
+              }
+            });
     for (ProjectView v : project.views().values()) {
       registerSpellings(v.facts().map(QueryFacts::tables).orElse(List.of()));
     }

@@ -827,6 +827,48 @@ class LocalTargetTest {
         .containsKey(new ObjectId(WS, "crm_lh", "dbo", "customers"));
   }
 
+  /**
+   * A 4-part name of a lakehouse mlv.yml does not list: Spark read folder plh.Lakehouse for it, but
+   * the Delta logs read without Spark named that folder's tables after the default workspace, so
+   * plan warned the loaded table was missing and never turned its change data feed on.
+   */
+  @Test
+  void aFourPartSourceOfAnUnlistedLakehouseIsTheTableSparkReads() throws IOException {
+    write(
+        "views/silver/from_prod.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.from_prod AS SELECT id FROM prodws.plh.dbo.t\n");
+    Project p =
+        project(
+            "", "view_config:\n  silver.from_prod: {enable_cdf: true}\n", "\"prodws.plh.dbo.t\"");
+    ObjectId t = new ObjectId("prodws", "plh", "dbo", "t");
+    target = LocalTargetContractTest.open(p);
+    LocalTargetContractTest.load(target, p, id("bronze.orders"), COLUMNS, orders(), false);
+    LocalTargetContractTest.load(target, p, t, "id INT", List.of(List.of(1), List.of(2)), false);
+    assertThat(dir.resolve(".mlv/warehouse/plh.Lakehouse/Tables/dbo/t")).isDirectory();
+    // As mlv plan runs: a new process, whose target has run no SQL yet.
+    target.close();
+    target = LocalTargetContractTest.open(p);
+
+    assertThat(target.state(p).tables()).containsKey(t);
+    assertThat(target.columns(p)).containsKey(t);
+    dev.mlv.plan.Plan plan = plan(p);
+    assertThat(plan.enableCdf()).extracting(dev.mlv.plan.EnableCdf::table).containsExactly(t);
+    RunReport applied = target.apply(p, plan, RunListener.NONE);
+    assertThat(applied.status()).as(applied.toString()).isEqualTo(RunStatus.Completed);
+    assertThat(target.state(p).tables().get(t).changeDataFeed()).isTrue();
+
+    LocalTargetContractTest.load(target, p, t, "id INT", List.of(List.of(3)), true);
+    RunReport run = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+    ViewRun fromProd =
+        run.views().stream()
+            .filter(v -> v.id().name().equals("from_prod"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(fromProd.reason()).as(fromProd.toString()).doesNotContain("CDF_OFF");
+    assertThat(fromProd.strategy()).as(fromProd.toString()).isEqualTo("incremental");
+    assertThat(rows(p, "SELECT count(*) FROM silver.from_prod")).containsExactly("3");
+  }
+
   // ---- helpers ----
 
   private Project applied(String defaults) throws IOException {
