@@ -88,7 +88,8 @@ public final class FabricWorkspaceTarget implements Target {
             id ->
                 livy.sql(
                     "DROP MATERIALIZED LAKE VIEW IF EXISTS " + sql.name(id),
-                    "dropping " + id.shortName()));
+                    "dropping " + id.shortName(),
+                    true));
   }
 
   /** The lakehouse's refresh schedules, as declared resources. */
@@ -347,7 +348,8 @@ public final class FabricWorkspaceTarget implements Target {
           "ALTER TABLE "
               + sql.name(e.table())
               + " SET TBLPROPERTIES (delta.enableChangeDataFeed = true)",
-          "enabling change data feed on " + e.table().shortName());
+          "enabling change data feed on " + e.table().shortName(),
+          true);
     }
     Map<ObjectId, ViewRun> results = new LinkedHashMap<>();
     Set<ObjectId> failed = new HashSet<>();
@@ -380,7 +382,8 @@ public final class FabricWorkspaceTarget implements Target {
         try {
           livy.sql(
               "DROP MATERIALIZED LAKE VIEW IF EXISTS " + sql.name(d.id()),
-              "dropping " + d.id().shortName());
+              "dropping " + d.id().shortName(),
+              true);
         } catch (MlvException e) {
           failed.add(d.id());
           ViewRun run = ViewRun.failed(d.id(), "DROP: " + c.reason(), e.getMessage());
@@ -413,7 +416,7 @@ public final class FabricWorkspaceTarget implements Target {
           if (FabricNotebooks.isPython(project, id)) {
             notebooks.deployFor(project, plan, id, listener);
           } else {
-            livy.sql(FabricSql.createOrReplace(statement), "creating " + id.shortName());
+            livy.sql(FabricSql.createOrReplace(statement), "creating " + id.shortName(), true);
           }
           History h = history(id);
           run =

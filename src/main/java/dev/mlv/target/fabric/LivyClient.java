@@ -79,18 +79,46 @@ final class LivyClient {
 
   /** Runs one SQL statement and waits for its rows; a Spark error becomes an MlvException. */
   Result sql(String code, String what) {
+    return sql(code, what, readOnly(code));
+  }
+
+  /**
+   * As {@link #sql(String, String)}; {@code rerunnable} says the statement may run again after its
+   * session died while it ran (a read, CREATE OR REPLACE, DROP IF EXISTS, a property set). Any
+   * other statement the session had accepted is not sent again: it may have taken effect, and an
+   * INSERT or a RENAME run twice is not the same as run once.
+   */
+  Result sql(String code, String what, boolean rerunnable) {
     for (int attempt = 0; ; attempt++) {
       String session = session();
       try {
         return runIn(session, code, what);
       } catch (SessionGone e) {
         forget(session);
+        if (e.accepted && !rerunnable) {
+          throw new MlvException(
+              "FABRIC_SESSION_LOST",
+              "the Livy session ended while "
+                  + what
+                  + " ran, after it had accepted the statement; whether it took effect is"
+                  + " unknown, so mlv did not run it again: check the lakehouse (mlv plan, or a"
+                  + " SELECT) before running it again");
+        }
         if (attempt >= 1) {
           throw new MlvException(
               "FABRIC_SESSION", "the Livy session ended twice while running " + what);
         }
       }
     }
+  }
+
+  /** A statement whose second run changes nothing the first did not: a read. */
+  static boolean readOnly(String code) {
+    String first =
+        code.replaceAll("(?s)^(\\s|--[^\n]*\n|/\\*.*?\\*/)*", "")
+            .split("[\\s(]", 2)[0]
+            .toUpperCase(java.util.Locale.ROOT);
+    return Set.of("SELECT", "SHOW", "DESCRIBE", "DESC", "EXPLAIN").contains(first);
   }
 
   /** Cancels the statement now running, if any (on Ctrl-C). */
@@ -106,8 +134,12 @@ final class LivyClient {
   }
 
   private static final class SessionGone extends RuntimeException {
-    SessionGone() {
+    /** The session had accepted the statement (it died while it was polled). */
+    final boolean accepted;
+
+    SessionGone(boolean accepted) {
       super(null, null, false, false);
+      this.accepted = accepted;
     }
   }
 
@@ -123,7 +155,7 @@ final class LivyClient {
               "POST", statements, body, what, false, () -> findSubmitted(statements, marker, what));
     } catch (FabricApiException e) {
       if (e.status() == 404 || e.status() == 410) {
-        throw new SessionGone();
+        throw new SessionGone(false);
       }
       throw e;
     }
@@ -150,7 +182,7 @@ final class LivyClient {
           st = http.send("GET", statement, null, what, true, null).body();
         } catch (FabricApiException e) {
           if (e.status() == 404 || e.status() == 410) {
-            throw new SessionGone();
+            throw new SessionGone(true);
           }
           throw e;
         }

@@ -61,6 +61,25 @@ class FabricFaultTest {
   }
 
   @Test
+  void aStatementWhoseSessionDiedWhileItRanIsRunAgainOnlyWhenThatIsHarmless() {
+    fabric.withOrders();
+    // An INSERT the dead session had accepted may have run: sending it again could add its rows
+    // twice, so the command says the outcome is unknown.
+    fabric.simulator.killSessionAfterAccepting = "INSERT INTO";
+    assertThatThrownBy(() -> fabric.sql("INSERT INTO lh_fabric.bronze.orders VALUES (2)"))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("FABRIC_SESSION_LOST")
+        .hasMessageContaining("whether it took effect is unknown");
+    assertThat(fabric.simulator.timesRun("INSERT INTO")).isEqualTo(1);
+    // A read is sent again in a new session.
+    fabric.simulator.killSessionAfterAccepting = "SHOW MATERIALIZED";
+    fabric.sql("SHOW MATERIALIZED LAKE VIEWS IN silver");
+    assertThat(fabric.simulator.timesRun("SHOW MATERIALIZED")).isEqualTo(2);
+    assertThat(LivyClient.readOnly("-- note\n  /* x */ show tables")).isTrue();
+    assertThat(LivyClient.readOnly("WITH a AS (SELECT 1) INSERT INTO t SELECT * FROM a")).isFalse();
+  }
+
+  @Test
   void everyLostAnswerToASubmissionIsFoundInsteadOfSubmittingItAgain() {
     Project p = fabric.withOrders();
     int sessionsBefore = fabric.simulator.sessionsCreated.get();

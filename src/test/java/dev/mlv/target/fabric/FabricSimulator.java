@@ -130,6 +130,9 @@ final class FabricSimulator implements AutoCloseable {
   /** Statements containing this text fail as Spark would refuse them (a permission, say). */
   volatile String refuseStatementsContaining;
 
+  /** The session dies once, right after accepting a statement with this text (which still runs). */
+  volatile String killSessionAfterAccepting;
+
   /** Milliseconds between job status moves. */
   volatile long jobStepMs = 5;
 
@@ -525,6 +528,15 @@ final class FabricSimulator implements AutoCloseable {
     s.pollsLeft.put(id, slowPolls);
     String sql = code.replaceFirst("^--[^\\n]*\\n", "");
     statementsRun.computeIfAbsent(sql.strip(), k -> new AtomicInteger()).incrementAndGet();
+    String killOn = killSessionAfterAccepting;
+    if (killOn != null && sql.contains(killOn)) {
+      killSessionAfterAccepting = null; // once
+      run(s, st, id, sql);
+      s.state = "dead";
+      synchronized (st) {
+        return st.deepCopy().put("state", "running");
+      }
+    }
     if (instantStatements) {
       run(s, st, id, sql);
       synchronized (st) {
