@@ -23,7 +23,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Print the lineage the SQL defines: views, the tables and folders they read, and the"
-          + " order they refresh in. Output is sorted and stable, so CI can diff it."
+          + " order they refresh in. Output is sorted and stable, so CI can diff it. A project"
+          + " with an error in mlv.yml or in a definition's SQL prints that error and no"
+          + " lineage (exit 1); 'mlv validate' lists every finding."
     },
     footer = {
       "",
