@@ -27,9 +27,10 @@ public final class StrategyDecider {
   private StrategyDecider() {}
 
   /**
-   * What the decision is made from. {@code consumed} is empty for a view never refreshed. The
-   * analysis of the SQL is asked for only when a source has new commits, so deciding that nothing
-   * needs refreshing parses nothing.
+   * What the decision is made from. {@code consumed} is empty for a view never refreshed; {@code
+   * consumedTableIds} holds the Delta table id the last refresh recorded for each source, when it
+   * recorded one. The analysis of the SQL is asked for only when a source has new commits, so
+   * deciding that nothing needs refreshing parses nothing.
    */
   public record Input(
       ObjectId view,
@@ -39,10 +40,44 @@ public final class StrategyDecider {
       RefreshPolicy policy,
       boolean pyspark,
       Optional<Map<ObjectId, Long>> consumed,
+      Map<ObjectId, String> consumedTableIds,
       Map<ObjectId, Long> current,
       java.util.function.Supplier<RefreshAnalysis> analysis,
       SourceLogs logs,
-      Optional<java.time.Instant> refreshedAt) {}
+      Optional<java.time.Instant> refreshedAt) {
+
+    public Input {
+      consumedTableIds = Map.copyOf(consumedTableIds);
+    }
+
+    /** Without recorded table ids, as for state written before they were kept. */
+    public Input(
+        ObjectId view,
+        boolean fullRequested,
+        Optional<String> forcedReason,
+        boolean optimalRefresh,
+        RefreshPolicy policy,
+        boolean pyspark,
+        Optional<Map<ObjectId, Long>> consumed,
+        Map<ObjectId, Long> current,
+        java.util.function.Supplier<RefreshAnalysis> analysis,
+        SourceLogs logs,
+        Optional<java.time.Instant> refreshedAt) {
+      this(
+          view,
+          fullRequested,
+          forcedReason,
+          optimalRefresh,
+          policy,
+          pyspark,
+          consumed,
+          Map.of(),
+          current,
+          analysis,
+          logs,
+          refreshedAt);
+    }
+  }
 
   /** Reads a source's Delta log since a version; called only for sources with new commits. */
   @FunctionalInterface
@@ -51,6 +86,20 @@ public final class StrategyDecider {
 
     /** When the source's table was created (its first commit), if its log still says. */
     default Optional<java.time.Instant> createdAt(ObjectId source) {
+      return Optional.empty();
+    }
+
+    /** The source's Delta table id ({@code metaData.id}) now, if known. */
+    default Optional<String> tableId(ObjectId source) {
+      return Optional.empty();
+    }
+
+    /**
+     * The table id at {@code version} in the source's log as it is now, if that version is still in
+     * it: a table replaced in place (CREATE OR REPLACE, as every full refresh of a view) has a new
+     * id from then on, and its old one before.
+     */
+    default Optional<String> tableIdAt(ObjectId source, long version) {
       return Optional.empty();
     }
   }
@@ -95,9 +144,12 @@ public final class StrategyDecider {
   public record NonAppend(long version, String operation, boolean removedFiles) {}
 
   /**
-   * A source dropped and created again since the view's last refresh: its version numbers start
-   * over, so they may go back, or even reach the very version the view consumed, while its rows are
-   * not the ones the view was built from. Neither skip nor incremental can be right.
+   * A source dropped and created again since the view's last refresh, or another table renamed into
+   * its place: its version numbers are another table's, so they may go back, reach the very version
+   * the view consumed or be past it already, while its rows are not the ones the view was built
+   * from. Neither skip nor incremental can be right. The table id tells for sure; where the last
+   * refresh recorded none (or the log gives none), the versions and the first commit's time are
+   * what is left, and miss a table created before the last refresh.
    */
   private static Optional<Strategy> recreatedSource(
       Input in, Map<ObjectId, Long> consumed, NameResolver names) {
@@ -108,10 +160,31 @@ public final class StrategyDecider {
         continue;
       }
       String name = names.display(e.getKey());
+      String recorded = in.consumedTableIds().get(e.getKey());
+      Optional<String> tableId =
+          recorded == null ? Optional.empty() : in.logs().tableId(e.getKey());
+      // Another id now is the same table still when its log, at the version the view read, has
+      // the recorded one: it was replaced in place since, which its commits show (a rewrite).
+      if (tableId.isPresent()
+          && !tableId.get().equals(recorded)
+          && !in.logs().tableIdAt(e.getKey(), before).equals(Optional.of(recorded))) {
+        return Optional.of(
+            new Strategy.Full(
+                "SOURCE_RECREATED source=" + name,
+                name
+                    + " is not the table the last refresh read (its Delta table id is "
+                    + tableId.get()
+                    + ", was "
+                    + recorded
+                    + " at v"
+                    + before
+                    + "): it was dropped and created again, or another table was renamed to its"
+                    + " name, so the view is rebuilt from the new table"));
+      }
       String why = null;
       if (now < before) {
         why = "its version went back from v" + before + " to v" + now;
-      } else if (in.refreshedAt().isPresent()) {
+      } else if (tableId.isEmpty() && in.refreshedAt().isPresent()) {
         Optional<java.time.Instant> created = in.logs().createdAt(e.getKey());
         if (created.isPresent() && created.get().isAfter(in.refreshedAt().get())) {
           why = "its first commit (" + created.get() + ") is newer than the view's last refresh";

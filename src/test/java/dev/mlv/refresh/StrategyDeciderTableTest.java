@@ -477,6 +477,87 @@ class StrategyDeciderTableTest {
     }
   }
 
+  /**
+   * Another table renamed into a source's place, created before the view's last refresh and at a
+   * higher version already (found by QA): only the table id tells it is not the table the view
+   * read. Versions are no help either when it sits at the very version the view consumed.
+   */
+  @org.junit.jupiter.params.ParameterizedTest(name = "consumed v{0}, now v{1}")
+  @org.junit.jupiter.params.provider.CsvSource({"2, 3", "2, 2", "2, 5"})
+  void aSourceThatIsAnotherTableByItsIdIsRebuiltInFull(long before, long now) {
+    ObjectId a = NAMES.resolve(Name.of("bronze.a"));
+    java.time.Instant refreshed = java.time.Instant.parse("2026-11-30T10:00:00Z");
+    // Created before the refresh: its first commit's time does not give it away.
+    Strategy s =
+        decide(
+            a,
+            before,
+            now,
+            Map.of(a, "id-old"),
+            ids(refreshed.minusSeconds(60), "id-new", Map.of(before, "id-new")),
+            Optional.of(refreshed));
+    assertThat(s.label() + " " + s.code()).isEqualTo("full SOURCE_RECREATED source=bronze.a");
+    assertThat(s.detail())
+        .contains(
+            "bronze.a is not the table the last refresh read (its Delta table id is id-new, was"
+                + " id-old at v"
+                + before
+                + ")");
+  }
+
+  /**
+   * The same table keeps deciding by its commits: with the id recorded, with another id since a
+   * replace in place (its log still has the recorded id at the consumed version; the replace is a
+   * commit of its own, a rewrite), and in state recorded before ids were kept.
+   */
+  @Test
+  void theSameTableByItsIdDecidesByItsCommits() {
+    ObjectId a = NAMES.resolve(Name.of("bronze.a"));
+    java.time.Instant refreshed = java.time.Instant.parse("2026-11-30T10:00:00Z");
+    java.time.Instant before = refreshed.minusSeconds(60);
+    Optional<java.time.Instant> at = Optional.of(refreshed);
+    Map<ObjectId, String> old = Map.of(a, "id-old");
+    assertThat(decide(a, 2, 3, old, ids(before, "id-old", Map.of()), at).code())
+        .isEqualTo("ONLY_APPENDS");
+    assertThat(decide(a, 2, 2, old, ids(before, "id-old", Map.of()), at).code())
+        .isEqualTo("NO_NEW_COMMITS");
+    assertThat(decide(a, 2, 3, old, ids(before, "id-new", Map.of(2L, "id-old")), at).code())
+        .isEqualTo("ONLY_APPENDS");
+    assertThat(decide(a, 2, 3, Map.of(), ids(before, "id-new", Map.of()), at).code())
+        .isEqualTo("ONLY_APPENDS");
+    // No id now (a log Kernel could not read it from): the versions and the first commit decide.
+    assertThat(decide(a, 2, 3, old, createdAt(before), at).code()).isEqualTo("ONLY_APPENDS");
+    assertThat(decide(a, 2, 3, old, createdAt(refreshed.plusSeconds(1)), at).code())
+        .isEqualTo("SOURCE_RECREATED source=bronze.a");
+  }
+
+  /** Appends only, created at {@code created}, table id {@code now} now and {@code at} before. */
+  private static StrategyDecider.SourceLogs ids(
+      java.time.Instant created, String now, Map<Long, String> at) {
+    StrategyDecider.SourceLogs base = createdAt(created);
+    return new StrategyDecider.SourceLogs() {
+      @Override
+      public SourceLog since(ObjectId id, long since) {
+        return base.since(id, since);
+      }
+
+      @Override
+      public Optional<java.time.Instant> createdAt(ObjectId id) {
+        return base.createdAt(id);
+      }
+
+      @Override
+      public Optional<String> tableId(ObjectId id) {
+        return Optional.of(now);
+      }
+
+      @Override
+      public Optional<String> tableIdAt(ObjectId id, long version) {
+        return Optional.ofNullable(at.get(version));
+      }
+    };
+  }
+
   /** A source with change data feed and only appends, created at {@code created}. */
   private static StrategyDecider.SourceLogs createdAt(java.time.Instant created) {
     return new StrategyDecider.SourceLogs() {
@@ -624,6 +705,16 @@ class StrategyDeciderTableTest {
       long now,
       StrategyDecider.SourceLogs logs,
       Optional<java.time.Instant> refreshed) {
+    return decide(a, before, now, Map.of(), logs, refreshed);
+  }
+
+  private static Strategy decide(
+      ObjectId a,
+      long before,
+      long now,
+      Map<ObjectId, String> consumedTableIds,
+      StrategyDecider.SourceLogs logs,
+      Optional<java.time.Instant> refreshed) {
     String sql = "SELECT id FROM bronze.a WHERE id > 0";
     return StrategyDecider.decide(
         new StrategyDecider.Input(
@@ -634,6 +725,7 @@ class StrategyDeciderTableTest {
             RefreshPolicy.AUTO,
             false,
             Optional.of(Map.of(a, before)),
+            consumedTableIds,
             Map.of(a, now),
             () -> RefreshAnalyzer.analyze(sql, Position.start(null), List.of()),
             logs,

@@ -22,15 +22,21 @@ final class ConsumedVersions {
 
   private ConsumedVersions() {}
 
-  record Consumed(Map<ObjectId, Long> sources, Optional<Instant> refreshedAt) {}
+  /** The versions and table ids the refresh read (see {@link SourceVersions}), and when. */
+  record Consumed(
+      Map<ObjectId, Long> sources, Map<ObjectId, String> tableIds, Optional<Instant> refreshedAt) {
+    static Consumed of(SourceVersions.Read read, Optional<Instant> refreshedAt) {
+      return new Consumed(read.versions(), read.tableIds(), refreshedAt);
+    }
+  }
 
-  static String userMetadata(Map<ObjectId, Long> sources) {
-    return PREFIX + SourceVersions.format(sources);
+  static String userMetadata(Map<ObjectId, Long> sources, Map<ObjectId, String> tableIds) {
+    return PREFIX + SourceVersions.format(sources, tableIds);
   }
 
   static Consumed of(TableState t) {
     Consumed fromProperty =
-        new Consumed(
+        Consumed.of(
             SourceVersions.parse(t.properties().get(LocalTarget.P_SOURCES)),
             Optional.ofNullable(t.properties().get(LocalTarget.P_REFRESHED)).map(Instant::parse));
     Path table = t.path();
@@ -41,7 +47,7 @@ final class ConsumedVersions {
       }
       CommitInfo c = DeltaState.readCommit(file, v);
       if (c.userMetadata() != null && c.userMetadata().startsWith(PREFIX)) {
-        return new Consumed(
+        return Consumed.of(
             SourceVersions.parse(c.userMetadata().substring(PREFIX.length())),
             Optional.of(c.timestamp()));
       }

@@ -153,7 +153,8 @@ public final class DeltaState {
               snapshot.getVersion(),
               snapshot.getTableProperties(),
               Instant.ofEpochMilli(snapshot.getTimestamp(e)),
-              snapshot.getPartitionColumnNames());
+              snapshot.getPartitionColumnNames(),
+              tableId(snapshot));
     } catch (RuntimeException broken) {
       // A damaged log (a commit file cut short or edited by hand) is the table's problem: say
       // which table, not which Kernel class gave up.
@@ -172,6 +173,29 @@ public final class DeltaState {
     cache.put(table, state);
     stored.ifPresent(c -> c.put(state));
     return state;
+  }
+
+  /**
+   * The table's {@code metaData.id}. Kernel's public Snapshot does not expose it (Delta 4.2), its
+   * implementation does; another Snapshot gives none, and the id counts as unknown.
+   */
+  private static Optional<String> tableId(Snapshot snapshot) {
+    return snapshot instanceof io.delta.kernel.internal.SnapshotImpl impl
+        ? Optional.ofNullable(impl.getMetadata().getId())
+        : Optional.empty();
+  }
+
+  /**
+   * The table id at {@code version}, when the log still holds that version (and what it needs to
+   * rebuild it); empty when it does not, or the table is gone.
+   */
+  Optional<String> tableIdAt(Path table, long version) {
+    Engine e = KernelEngine.get();
+    try {
+      return tableId(Table.forPath(e, table.toString()).getSnapshotAsOfVersion(e, version));
+    } catch (RuntimeException gone) {
+      return Optional.empty();
+    }
   }
 
   /** Keeps what this reader learnt for the next command (see {@link TableStateCache}). */

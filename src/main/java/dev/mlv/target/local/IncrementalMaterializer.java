@@ -97,7 +97,9 @@ final class IncrementalMaterializer {
     try {
       Rewrite rewrite = prepareSources(spark, tag, decided, temps);
       String sql = ViewMaterializer.stripTrailingSemicolon(select.sql());
-      String meta = ConsumedVersions.userMetadata(decided.current());
+      String meta =
+          ConsumedVersions.userMetadata(
+              decided.current(), target.tableIds(decided.current().keySet()));
       String path = target.warehouse().tableDir(id).toString();
       Written w;
       try {

@@ -92,6 +92,7 @@ final class LocalStrategy {
                 policy,
                 def.map(ViewDefinition::isPython).orElse(false),
                 consumed,
+                deployed.map(DeployedView::sourceTableIds).orElse(Map.of()),
                 current,
                 analysis,
                 new SourceLogReader(target.deltaState(), target.warehouse()),

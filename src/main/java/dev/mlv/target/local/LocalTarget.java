@@ -142,6 +142,7 @@ public final class LocalTarget implements Target {
         t.version(),
         t.lastCommit(),
         consumed.sources(),
+        consumed.tableIds(),
         consumed.refreshedAt());
   }
 
@@ -793,6 +794,21 @@ public final class LocalTarget implements Target {
     return facts.tables().stream().map(project.names()::resolve).distinct().sorted().toList();
   }
 
+  /**
+   * The Delta table id of each table in {@code tables} that has one now, recorded with the versions
+   * a refresh reads so the next one can tell a source that is another table.
+   */
+  Map<ObjectId, String> tableIds(java.util.Collection<ObjectId> tables) {
+    Map<ObjectId, String> ids = new TreeMap<>();
+    for (ObjectId t : tables) {
+      TableState s = deltaState().read(t, warehouse.tableDir(t));
+      if (s != null) {
+        s.tableId().ifPresent(v -> ids.put(t, v));
+      }
+    }
+    return ids;
+  }
+
   Optional<DeployedView> deployed(ObjectId id) {
     return Optional.ofNullable(deltaState().read(id, warehouse.tableDir(id)))
         .filter(t -> t.properties().containsKey(P_DEFINITION))
@@ -831,7 +847,7 @@ public final class LocalTarget implements Target {
     props.put(P_DEFINITION, def.statement());
     props.put(P_FINGERPRINT, def.fingerprint());
     props.put(P_MANAGED, String.valueOf(managed));
-    props.put(P_SOURCES, SourceVersions.format(sources));
+    props.put(P_SOURCES, SourceVersions.format(sources, tableIds(sources.keySet())));
     props.put(P_REFRESHED, Instant.now().toString());
     props.put(P_TOOL, dev.mlv.Version.current());
     // Views read by other views need change data feed for those to refresh incrementally.

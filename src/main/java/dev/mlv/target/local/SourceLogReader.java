@@ -64,6 +64,17 @@ final class SourceLogReader implements StrategyDecider.SourceLogs {
     return state.createdAt(warehouse.tableDir(source));
   }
 
+  @Override
+  public Optional<String> tableId(ObjectId source) {
+    TableState t = state.read(source, warehouse.tableDir(source));
+    return t == null ? Optional.empty() : t.tableId();
+  }
+
+  @Override
+  public Optional<String> tableIdAt(ObjectId source, long version) {
+    return state.tableIdAt(warehouse.tableDir(source), version);
+  }
+
   /**
    * The bytes of the table's data files on disk. Files removed but not yet vacuumed count too, so
    * this errs towards incremental refresh.

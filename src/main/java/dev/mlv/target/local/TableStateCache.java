@@ -28,7 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * or unreadable file, means Kernel reads the log as if there were no cache.
  */
 final class TableStateCache {
-  private static final int FORMAT = 1;
+  /** 2: the table id. A format 1 file is read as none, so each table's log is read once again. */
+  private static final int FORMAT = 2;
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One table's state and the identity of the commit file it was read at. */
@@ -37,7 +39,8 @@ final class TableStateCache {
       CommitFile commit,
       Map<String, String> properties,
       long lastCommitMillis,
-      List<String> partitionColumns) {}
+      List<String> partitionColumns,
+      Optional<String> tableId) {}
 
   /** Who a commit file is: rewriting or recreating it changes at least one of these. */
   private record CommitFile(long size, long modifiedNanos, String key) {
@@ -82,7 +85,8 @@ final class TableStateCache {
             version,
             e.properties(),
             Instant.ofEpochMilli(e.lastCommitMillis()),
-            e.partitionColumns()));
+            e.partitionColumns(),
+            e.tableId()));
   }
 
   /** Remembers a state Kernel just read. */
@@ -98,7 +102,8 @@ final class TableStateCache {
                       c,
                       state.properties(),
                       state.lastCommit().toEpochMilli(),
-                      state.partitionColumns()));
+                      state.partitionColumns(),
+                      state.tableId()));
               changed = true;
             });
   }
@@ -126,6 +131,7 @@ final class TableStateCache {
               n.put("fileKey", e.commit().key());
               n.put("lastCommit", e.lastCommitMillis());
               e.partitionColumns().forEach(n.putArray("partitionColumns")::add);
+              e.tableId().ifPresent(id -> n.put("tableId", id));
               ObjectNode props = n.putObject("properties");
               new TreeMap<>(e.properties()).forEach(props::put);
             });
@@ -190,7 +196,8 @@ final class TableStateCache {
                 n.path("fileKey").asText()),
             props,
             n.path("lastCommit").asLong(),
-            partitions));
+            partitions,
+            Optional.ofNullable(n.path("tableId").textValue())));
   }
 
   /** Tables are keyed by their folder relative to the warehouse, so the warehouse can move. */

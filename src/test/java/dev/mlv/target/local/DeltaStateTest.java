@@ -144,6 +144,11 @@ class DeltaStateTest {
     ObjectId id = new ObjectId(WS, "lh_cache", "gold", "kpis");
     DeltaState first = withStore(copy);
     assertThat(first.read(id, table).properties()).containsEntry("mlv.fingerprint", "abc");
+    String tableId = first.read(id, table).tableId().orElseThrow();
+    assertThat(Files.readString(Warehouse.commitFile(table, 0)))
+        .contains("\"metaData\":{\"id\":\"" + tableId + "\"");
+    assertThat(first.tableIdAt(table, 0)).contains(tableId);
+    assertThat(first.tableIdAt(table, 7)).isEmpty();
     first.save();
     Path file = other.resolve(".mlv/table-state.json");
     assertThat(file).exists();
@@ -154,6 +159,7 @@ class DeltaStateTest {
     assertThat(stored.properties()).containsEntry("mlv.fingerprint", "from-store");
     assertThat(stored.version()).isZero();
     assertThat(stored.id()).isEqualTo(id);
+    assertThat(stored.tableId()).contains(tableId);
 
     // The same version written anew (a table dropped and created again) is read from the log.
     Path commit = Warehouse.commitFile(table, 0);

@@ -190,6 +190,45 @@ class LocalTargetContractTest extends TargetContractTest {
         .containsExactly("101", "102", "103", "104");
   }
 
+  /**
+   * Another table renamed into a source's place (found by QA): created before the view's last
+   * refresh and at a higher version already, so neither its versions nor its first commit tell. Its
+   * commits since the consumed version must not be appended to the old table's rows.
+   */
+  @Test
+  void aSourceSwappedInByRenameIsReadAgainInFull() throws IOException {
+    Project p = applied();
+    String orders = LAKEHOUSE + ".bronze.orders";
+    sql(
+        p,
+        "CREATE TABLE "
+            + orders
+            + "_new (id INT, customer STRING, amount DOUBLE) USING delta"
+            + " TBLPROPERTIES (delta.enableChangeDataFeed = true)");
+    sql(p, "INSERT INTO " + orders + "_new VALUES (4, 'n', 4.0), (5, 'n', 5.0), (6, 'n', 6.0)");
+    // The view is refreshed after the new table's creation (the old one gets the feed on, so the
+    // view reading the new one would be incremental but for its table id).
+    sql(p, "ALTER TABLE " + orders + " SET TBLPROPERTIES (delta.enableChangeDataFeed = true)");
+    loadSource(p, orders(), ORDER_COLUMNS, List.of(List.of(9, "c", 9.0)), true);
+    RunReport first = target.refresh(p, request(p, false), RunListener.NONE);
+    assertThat(decisions(first))
+        .as(describe(first))
+        .anyMatch(d -> d.startsWith("silver.orders_clean full NON_APPEND_COMMIT"));
+    sql(p, "INSERT INTO " + orders + "_new VALUES (7, 'n', 7.0)");
+    sql(p, "INSERT INTO " + orders + "_new VALUES (8, 'n', 8.0)");
+    // The new name is in the table's lakehouse (catalog), as Spark reads RENAME TO.
+    sql(p, "ALTER TABLE " + orders + " RENAME TO bronze.orders_old");
+    sql(p, "ALTER TABLE " + orders + "_new RENAME TO bronze.orders");
+
+    RunReport run = target.refresh(p, request(p, false), RunListener.NONE);
+    assertThat(run.status()).as(describe(run)).isEqualTo(RunStatus.Completed);
+    assertThat(run.views().get(0).reason())
+        .as(describe(run))
+        .startsWith("SOURCE_RECREATED source=bronze.orders: bronze.orders is not the table");
+    assertThat(rows(p, "SELECT id FROM " + LAKEHOUSE + ".silver.orders_clean ORDER BY id"))
+        .containsExactly("4", "5", "6", "7", "8");
+  }
+
   /** Spark reports a failure inside a write as TASK_WRITE_FAILED; the cause is what to show. */
   @Test
   void aFailureInsideAnAppendNamesWhatFailedNotTheWrite() throws IOException {

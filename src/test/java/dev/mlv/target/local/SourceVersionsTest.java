@@ -1,0 +1,32 @@
+package dev.mlv.target.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.lineage.ObjectId;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The consumed versions as stored, with the sources' table ids, and as older mlv stored them. */
+class SourceVersionsTest {
+  private static final ObjectId A = ObjectId.parse("ws.lh.bronze.a");
+  private static final ObjectId B = ObjectId.parse("ws.lh.bronze.b");
+
+  @Test
+  void versionsAndTableIdsRoundTrip() {
+    String text = SourceVersions.format(Map.of(A, 3L, B, 5L), Map.of(A, "0f96ab9e-b67a"));
+    assertThat(text).isEqualTo("ws.lh.bronze.a=3@0f96ab9e-b67a;ws.lh.bronze.b=5");
+    SourceVersions.Read read = SourceVersions.parse(text);
+    assertThat(read.versions()).isEqualTo(Map.of(A, 3L, B, 5L));
+    assertThat(read.tableIds()).isEqualTo(Map.of(A, "0f96ab9e-b67a"));
+  }
+
+  /** State written before ids were kept: the versions as before, every table id unknown. */
+  @Test
+  void stateWithoutTableIdsKeepsItsVersions() {
+    SourceVersions.Read read = SourceVersions.parse("ws.lh.bronze.a=3;ws.lh.bronze.b=5");
+    assertThat(read.versions()).isEqualTo(Map.of(A, 3L, B, 5L));
+    assertThat(read.tableIds()).isEmpty();
+    assertThat(SourceVersions.parse("ws.lh.bronze.a=x@id;ws.lh.bronze.b=5").versions())
+        .isEqualTo(Map.of(B, 5L));
+  }
+}
