@@ -516,8 +516,10 @@ public final class Checker {
    */
   private static void nonDeterministic(
       ViewDefinition def, ViewBody.Select body, QueryFacts facts, List<Diagnostic> out) {
+    List<NonDeterministic.SpecialDatetime> literals = NonDeterministic.specialDatetimes(body.sql());
     boolean candidate =
         facts.functions().stream().anyMatch(NonDeterministic::mayBe)
+            || !literals.isEmpty()
             || def.constraints().stream()
                 .anyMatch(c -> NonDeterministic.inExpression(c.expression()).isPresent());
     if (!candidate) {
@@ -543,12 +545,28 @@ public final class Checker {
           out.add(nonDeterministicWarning(fn, Places.call(body.sql(), body.position(), fn)));
         }
       }
+      for (NonDeterministic.SpecialDatetime d : literals) {
+        if (placed.add(d.name())) {
+          out.add(
+              nonDeterministicWarning(d.name(), body.position().advance(body.sql(), d.offset())));
+        }
+      }
     }
   }
 
   private static final String NON_DETERMINISTIC_CODE = "NON_DETERMINISTIC fn=";
 
   private static Diagnostic nonDeterministicWarning(String fn, dev.mlv.diag.Position at) {
+    // A special date or time value is named with its type and quotes: TIMESTAMP'now'.
+    if (fn.contains("'")) {
+      return Diagnostic.warning(
+          "NON_DETERMINISTIC",
+          at,
+          fn
+              + " is the time of each refresh, as current_timestamp() is, not a constant; the view"
+              + " can never be refreshed incrementally",
+          "write the date or time itself, compute it upstream, or accept full refreshes");
+    }
     return Diagnostic.warning(
         "NON_DETERMINISTIC",
         at,

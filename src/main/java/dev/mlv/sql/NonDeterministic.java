@@ -1,6 +1,8 @@
 package dev.mlv.sql;
 
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -45,7 +47,91 @@ public final class NonDeterministic {
   private static final Pattern BARE_TIME_WORD =
       Pattern.compile("(?i)\\b(" + String.join("|", BARE_TIME) + ")\\b");
 
+  /**
+   * Spark's special date and time values (any case, blanks around): read as the time of the query,
+   * like {@code current_timestamp()}, where a string becomes a date or timestamp in the text
+   * itself. {@code 'epoch'}, the fifth, is a constant.
+   */
+  private static final Set<String> SPECIAL_VALUES = Set.of("now", "today", "yesterday", "tomorrow");
+
+  /** The types of a typed literal or cast that reads a special value. */
+  private static final Set<String> DATETIME_TYPES =
+      Set.of("date", "timestamp", "timestamp_ltz", "timestamp_ntz");
+
+  /** The functions that cast their one string argument as CAST does, with the type they give. */
+  private static final Map<String, String> CASTING_FUNCTIONS =
+      Map.of(
+          "date", "DATE",
+          "timestamp", "TIMESTAMP",
+          "to_date", "DATE",
+          "to_timestamp", "TIMESTAMP",
+          "to_timestamp_ltz", "TIMESTAMP_LTZ",
+          "to_timestamp_ntz", "TIMESTAMP_NTZ");
+
   private NonDeterministic() {}
+
+  /**
+   * The literal's name, as {@code TIMESTAMP'now'}, when a string literal ({@code value}, quotes
+   * kept) read as {@code type} is the time of the run: {@code TIMESTAMP 'now'}, {@code CAST('today'
+   * AS DATE)}, {@code 'today'::date}.
+   */
+  public static Optional<String> specialDatetime(String type, String value) {
+    String t = type.toLowerCase(Locale.ROOT);
+    if (!DATETIME_TYPES.contains(t) || value.length() < 2) {
+      return Optional.empty();
+    }
+    char q = value.charAt(0);
+    if ((q != '\'' && q != '"') || value.charAt(value.length() - 1) != q) {
+      return Optional.empty();
+    }
+    String v = value.substring(1, value.length() - 1).strip().toLowerCase(Locale.ROOT);
+    return SPECIAL_VALUES.contains(v)
+        ? Optional.of(t.toUpperCase(Locale.ROOT) + "'" + v + "'")
+        : Optional.empty();
+  }
+
+  /** The type {@code fn(string)} casts its one string argument to, if it casts like CAST. */
+  public static Optional<String> castingFunction(String fn) {
+    return Optional.ofNullable(CASTING_FUNCTIONS.get(fn.toLowerCase(Locale.ROOT)));
+  }
+
+  /** A special date or time value found in a text, and where it starts in the text. */
+  public record SpecialDatetime(String name, int offset) {}
+
+  /**
+   * The special date and time values of a text that are the time of the run, in order, read from
+   * its tokens: typed literals, CAST and TRY_CAST of a string, {@code 'now'::timestamp} and the
+   * casting functions of one string.
+   */
+  public static List<SpecialDatetime> specialDatetimes(String sql) {
+    List<Token> t = Lexer.tokenize(sql).stream().filter(x -> !x.isTrivia()).toList();
+    List<SpecialDatetime> found = new java.util.ArrayList<>();
+    for (int i = 0; i + 1 < t.size(); i++) {
+      Token a = t.get(i);
+      Token b = t.get(i + 1);
+      Optional<String> name = Optional.empty();
+      if (a.kind() == Token.Kind.WORD && b.kind() == Token.Kind.STRING) {
+        name = specialDatetime(a.text(), b.text());
+      } else if (a.kind() == Token.Kind.STRING && b.isSymbol("::") && i + 2 < t.size()) {
+        name = specialDatetime(t.get(i + 2).text(), a.text());
+      } else if (a.kind() == Token.Kind.WORD && b.isSymbol("(") && i + 3 < t.size()) {
+        Token arg = t.get(i + 2);
+        Token after = t.get(i + 3);
+        String fn = a.text().toLowerCase(Locale.ROOT);
+        if (arg.kind() == Token.Kind.STRING) {
+          if ((fn.equals("cast") || fn.equals("try_cast"))
+              && after.isWord("AS")
+              && i + 4 < t.size()) {
+            name = specialDatetime(t.get(i + 4).text(), arg.text());
+          } else if (after.isSymbol(")") && castingFunction(fn).isPresent()) {
+            name = specialDatetime(castingFunction(fn).get(), arg.text());
+          }
+        }
+      }
+      name.ifPresent(n -> found.add(new SpecialDatetime(n, a.offset())));
+    }
+    return found;
+  }
 
   /** Whether {@code fn} (lower case) gives another result on each run, whatever its arguments. */
   public static boolean is(String fn) {
@@ -66,8 +152,9 @@ public final class NonDeterministic {
   }
 
   /**
-   * The first such function a CHECK expression calls or names, read from its text (a check is one
-   * short expression; the SELECT is analysed from its parse tree instead).
+   * The first such function a CHECK expression calls or names, or else its first special date or
+   * time value ({@code DATE'today'}), read from its text (a check is one short expression; the
+   * SELECT is analysed from its parse tree instead).
    */
   public static Optional<String> inExpression(String expression) {
     Matcher m = CALL.matcher(expression);
@@ -78,6 +165,9 @@ public final class NonDeterministic {
       }
     }
     Matcher bare = BARE_TIME_WORD.matcher(expression);
-    return bare.find() ? Optional.of(bare.group(1).toLowerCase(Locale.ROOT)) : Optional.empty();
+    if (bare.find()) {
+      return Optional.of(bare.group(1).toLowerCase(Locale.ROOT));
+    }
+    return specialDatetimes(expression).stream().findFirst().map(SpecialDatetime::name);
   }
 }

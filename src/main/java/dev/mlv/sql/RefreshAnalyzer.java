@@ -862,6 +862,11 @@ public final class RefreshAnalyzer {
               "the result changes from one run to the next");
         } else if (fn.equals("unix_timestamp") && call.operandCount() == 0) {
           full(text(call), offset(call), "NON_DETERMINISTIC fn=" + fn, "the current time");
+        } else if (call.getKind() == SqlKind.CAST
+            || call.getKind() == SqlKind.SAFE_CAST
+            || fn.equals("try_cast")
+            || NonDeterministic.castingFunction(fn).isPresent()) {
+          specialDatetime(call); // CAST('today' AS DATE), 'now'::timestamp, to_date('today')
         }
         // The name after AS is an alias, not a column: x AS current_date does not read the time.
         List<SqlNode> operands =
@@ -878,7 +883,39 @@ public final class RefreshAnalyzer {
         // current_date without parentheses: Calcite reads a column, Spark the function.
         String fn = id.getSimple().toLowerCase(Locale.ROOT);
         full(text(id), offset(id), "NON_DETERMINISTIC fn=" + fn, "the current time");
+      } else if (node instanceof SqlLiteral) {
+        specialDatetime(node); // TIMESTAMP 'now', DATE 'today'
       }
+    }
+
+    /**
+     * A typed literal or a cast of a string that is one of Spark's special values but 'epoch':
+     * Spark reads it as the time of the query, as current_timestamp(). Read from the node's own
+     * text, which is where the value starts (an outer cast of it starts elsewhere).
+     */
+    private void specialDatetime(SqlNode node) {
+      SqlParserPos pos = node.getParserPosition();
+      int start = offset(node);
+      // Calcite places 'now'::timestamp before the string; its text starts at the string.
+      int literal =
+          node instanceof SqlCall c && c.operandCount() > 0 && c.operand(0) instanceof SqlLiteral
+              ? offset(c.operand(0))
+              : start;
+      int from = Math.min(start, literal);
+      int to = TableExtractor.offsetOf(sql, pos.getEndLineNum(), pos.getEndColumnNum()) + 1;
+      String own = sql.substring(from, Math.min(sql.length(), Math.max(from, to)));
+      NonDeterministic.specialDatetimes(own).stream()
+          .filter(d -> from + d.offset() == start || from + d.offset() == literal)
+          .findFirst()
+          .ifPresent(
+              d -> {
+                String shown = own.substring(d.offset()).strip();
+                full(
+                    shown.length() > 60 ? shown.substring(0, 57) + "..." : shown,
+                    from + d.offset(),
+                    "NON_DETERMINISTIC fn=" + d.name(),
+                    "a special value Spark reads as the time of each refresh");
+              });
     }
 
     private static SqlNode unalias(SqlNode item) {

@@ -433,6 +433,7 @@ final class SparkSyntaxRewriter {
           || (next = nestedType(i)) > 0
           || (next = identifierClause(i)) > 0
           || (next = rawString(i)) > 0
+          || (next = zonedTimestampLiteral(i)) > 0
           || (next = numberSuffix(i)) > 0
           || (next = adjacentStrings(i)) > 0
           || (next = trailingSemicolon(i)) > 0
@@ -503,6 +504,20 @@ final class SparkSyntaxRewriter {
       blank(t.get(i).start(), t.get(i + 3).end());
       replace(t.get(i).start(), name);
       return i + 4;
+    }
+
+    /**
+     * {@code TIMESTAMP_NTZ '...'} and {@code TIMESTAMP_LTZ '...'}: Calcite knows neither typed
+     * literal; to the analysis each is a TIMESTAMP literal, the same text in the same place.
+     */
+    private int zonedTimestampLiteral(int i) {
+      SqlToken token = t.get(i);
+      if (!(token.isWord("TIMESTAMP_NTZ") || token.isWord("TIMESTAMP_LTZ"))
+          || !kind(i + 1, SqlToken.Kind.STRING)) {
+        return -1;
+      }
+      replace(token.start(), "TIMESTAMP    ");
+      return i + 2;
     }
 
     /** {@code r'...'}: Calcite has no raw strings, so the same text as a plain literal. */

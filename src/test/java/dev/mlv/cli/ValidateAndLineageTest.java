@@ -912,6 +912,32 @@ class ValidateAndLineageTest {
     assertThat(json.out()).contains("\"errors\" : 3").doesNotContain("\"warning\"");
   }
 
+  /**
+   * TIMESTAMP 'now' is current_timestamp() to Spark: warned at the literal, as explain finds it.
+   */
+  @Test
+  void specialDateTimeValuesAreWarnedLikeTheCurrentTime() throws IOException {
+    project(
+        YML,
+        "s/a.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.a\n"
+            + "(CONSTRAINT recent CHECK (order_ts > DATE 'yesterday') ON MISMATCH DROP)\n"
+            + "AS SELECT id, TIMESTAMP 'now' AS seen_at,\n"
+            + "  DATE 'epoch' AS e FROM bronze.orders",
+        "s/b.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT id, DATE 'epoch' AS e, 'now' AS w FROM"
+            + " bronze.orders");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains(
+            "views/s/a.sql:3:15: warning[NON_DETERMINISTIC]: TIMESTAMP'now' is the time of each"
+                + " refresh")
+        .contains("views/s/a.sql:2:2: warning[NON_DETERMINISTIC]: DATE'yesterday' is the time")
+        .doesNotContain("epoch")
+        .doesNotContain("views/s/b.sql");
+  }
+
   @Test
   void bareCurrentDateIsNonDeterministicAndSpecialSyntaxIsNoUdf() throws IOException {
     project(

@@ -241,6 +241,54 @@ class StrategyDeciderTableTest {
             "SELECT k FROM bronze.a WHERE d > current_date - INTERVAL 7 DAYS",
             World.appendTo("a"),
             "full NON_DETERMINISTIC fn=current_date"),
+        // Spark's special values but 'epoch' are the time of the query (found by QA).
+        row(
+            "TIMESTAMP 'now'",
+            "SELECT k, TIMESTAMP 'now' AS seen_at FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=TIMESTAMP'now'"),
+        row(
+            "date'today' in WHERE, any case, blanks inside",
+            "SELECT k FROM bronze.a WHERE d >= date' Today '",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=DATE'today'"),
+        row(
+            "DATE 'yesterday'",
+            "SELECT k, DATE 'yesterday' AS d FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=DATE'yesterday'"),
+        row(
+            "TIMESTAMP_NTZ 'tomorrow'",
+            "SELECT k, TIMESTAMP_NTZ 'tomorrow' AS d FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=TIMESTAMP_NTZ'tomorrow'"),
+        row(
+            "TIMESTAMP_LTZ'now'",
+            "SELECT k, TIMESTAMP_LTZ'now' AS d FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=TIMESTAMP_LTZ'now'"),
+        row(
+            "CAST('today' AS DATE)",
+            "SELECT k, CAST('today' AS DATE) AS d FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=DATE'today'"),
+        row(
+            "'now'::timestamp",
+            "SELECT k, 'now'::timestamp AS d FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=TIMESTAMP'now'"),
+        row(
+            "to_date('today')",
+            "SELECT k, to_date('today') AS d FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=DATE'today'"),
+        row(
+            "'epoch' and dates are constants; TIMESTAMP_NTZ literals are read",
+            "SELECT k, DATE 'epoch' AS e, TIMESTAMP 'epoch' AS t, DATE '2026-01-01' AS d,"
+                + " TIMESTAMP_NTZ '2026-01-01 10:00:00' AS n, 'today' AS word,"
+                + " to_date('2026-01-01') AS c FROM bronze.a",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
         row(
             "a column named current_date, quoted",
             "SELECT k, `current_date` FROM bronze.a",
