@@ -66,6 +66,25 @@ final class MisplacedCalls {
     return Optional.empty();
   }
 
+  /** The first aggregate call outside a window and a subquery: it makes a SELECT aggregate. */
+  static Optional<SqlCall> aggregate(SqlNode node) {
+    if (!(node instanceof SqlCall call)
+        || TableExtractor.isQuery(call)
+        || call.getKind() == SqlKind.OVER) {
+      return Optional.empty();
+    }
+    if (isAggregate(call)) {
+      return Optional.of(call);
+    }
+    for (SqlNode operand : call.getOperandList()) {
+      Optional<SqlCall> found = aggregate(operand);
+      if (found.isPresent()) {
+        return found;
+      }
+    }
+    return Optional.empty();
+  }
+
   /**
    * The first aggregate called in the argument of another, as in {@code SUM(COUNT(x))}. A window
    * over an aggregate ({@code SUM(COUNT(x)) OVER (...)}) is Spark's way to write that and is fine.

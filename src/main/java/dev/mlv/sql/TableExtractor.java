@@ -739,6 +739,10 @@ public final class TableExtractor {
         if (inExpression == 0) {
           ungroupedColumns(select);
         }
+      } else if (inExpression == 0
+          && select.getSelectList().stream()
+              .anyMatch(item -> MisplacedCalls.aggregate(item).isPresent())) {
+        bareColumns(select, Set.of(), false);
       }
       misplacedCalls(select);
       expression(select.getHaving(), ctes);
@@ -792,6 +796,14 @@ public final class TableExtractor {
           return;
         }
       }
+      bareColumns(select, grouped, true);
+    }
+
+    /**
+     * The bare columns of a SELECT that groups by {@code grouped} ({@code grouping}) or, with no
+     * GROUP BY, aggregates: Spark refuses each (MISSING_AGGREGATION, MISSING_GROUP_BY).
+     */
+    private void bareColumns(SqlSelect select, Set<String> grouped, boolean grouping) {
       Set<String> aliases = new HashSet<>();
       for (SqlNode item : select.getSelectList()) {
         SqlNode expr = item;
@@ -812,20 +824,35 @@ public final class TableExtractor {
             int from = startOf(pos);
             String shown = String.join(".", id.names);
             findings.add(
-                Diagnostic.error(
-                    GROUP_BY_RULE,
-                    start.advance(sql, from),
-                    "column "
-                        + shown
-                        + " is neither in GROUP BY nor inside an aggregate function; Spark refuses"
-                        + " the view at its first refresh ([MISSING_AGGREGATION])",
-                    "add "
-                        + shown
-                        + " to GROUP BY, or aggregate it (MAX("
-                        + shown
-                        + "), any_value("
-                        + shown
-                        + "))"));
+                grouping
+                    ? Diagnostic.error(
+                        GROUP_BY_RULE,
+                        start.advance(sql, from),
+                        "column "
+                            + shown
+                            + " is neither in GROUP BY nor inside an aggregate function; Spark"
+                            + " refuses the view at its first refresh ([MISSING_AGGREGATION])",
+                        "add "
+                            + shown
+                            + " to GROUP BY, or aggregate it (MAX("
+                            + shown
+                            + "), any_value("
+                            + shown
+                            + "))")
+                    : Diagnostic.error(
+                        GROUP_BY_RULE,
+                        start.advance(sql, from),
+                        "column "
+                            + shown
+                            + " is selected beside an aggregate function with no GROUP BY; Spark"
+                            + " refuses the view at its first refresh ([MISSING_GROUP_BY])",
+                        "add GROUP BY "
+                            + shown
+                            + ", or aggregate it (MAX("
+                            + shown
+                            + "), any_value("
+                            + shown
+                            + "))"));
           }
         }
         if (alias != null) {

@@ -1,6 +1,7 @@
 package dev.mlv.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.Position;
@@ -473,6 +474,24 @@ class TableExtractorTest {
   }
 
   @Test
+  void aBareColumnBesideAnAggregateWithNoGroupByIsAnErrorAtTheColumn() {
+    List<Diagnostic> found =
+        EXTRACTOR
+            .extract("SELECT customer_id,\n  count(*) AS n, MAX(v) AS m, m FROM t", START)
+            .diagnostics();
+    assertThat(found)
+        .extracting(
+            d -> d.ruleId() + " " + d.position().line() + ":" + d.position().column(),
+            Diagnostic::message)
+        .containsExactly(
+            tuple(
+                TableExtractor.GROUP_BY_RULE + " 1:8",
+                "column customer_id is selected beside an aggregate function with no GROUP BY;"
+                    + " Spark refuses the view at its first refresh ([MISSING_GROUP_BY])"));
+    assertThat(found.get(0).hint()).startsWith("add GROUP BY customer_id");
+  }
+
+  @Test
   void aBareColumnNeitherGroupedNorAggregatedIsAnErrorAtTheColumn() {
     Diagnostic d =
         EXTRACTOR
@@ -518,6 +537,13 @@ class TableExtractorTest {
           SELECT k, a, SUM(x) AS sx FROM t GROUP BY ROLLUP (1, 2)
           SELECT d, COUNT(*) AS n, current_timestamp AS loaded_at FROM t GROUP BY d
           SELECT k, user AS u, session_user AS su, current_user AS cu, current_date AS cd FROM t GROUP BY k
+          SELECT COUNT(*) AS n, current_date AS d FROM t
+          SELECT MAX(v) AS m, m FROM t
+          SELECT k, SUM(v) OVER () AS s FROM t
+          SELECT k, (SELECT MAX(v) FROM u) AS m FROM t
+          SELECT k FROM t WHERE v = (SELECT MAX(v) FROM u)
+          SELECT k, aggregate(arr, 0, (acc, x) -> acc + x) AS s FROM t
+          SELECT k, first_value(v) OVER (ORDER BY k) AS f FROM t
           """)
   void validGroupingIsNotFlagged(String sql) {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
