@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +61,7 @@ record LandedCommit(long version, long rowsWritten) {
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw DeltaState.unreadable(file, e);
     }
     return refresh ? Optional.of(new LandedCommit(version, rows)) : Optional.empty();
   }
