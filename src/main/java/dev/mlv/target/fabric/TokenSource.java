@@ -58,7 +58,7 @@ public final class TokenSource {
                   "FABRIC_AUTH",
                   "auth mode 'token' reads the bearer token from the environment variable "
                       + t.envName()
-                      + ", which is not set");
+                      + (v == null ? ", which is not set" : ", which is empty"));
             }
             // The variable holds no expiry; a rejected token is read again once, then fails.
             return new Issued(v.strip(), Instant.MAX);

@@ -1,11 +1,14 @@
 package dev.mlv.target.fabric;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mlv.diag.MlvException;
 import dev.mlv.project.AuthConfig;
 import dev.mlv.project.Secret;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
 
@@ -48,5 +51,15 @@ class TokenSourceReasonTest {
     RuntimeException e = new RuntimeException("AADSTS90002: Tenant 'contoso' not found.");
     assertThat(TokenSource.reason(e, spn("s")))
         .isEqualTo("AADSTS90002: Tenant 'contoso' not found.");
+  }
+
+  @Test
+  void anEmptyTokenVariableIsSaidToBeEmptyNotUnset() {
+    var auth = new AuthConfig.TokenFromEnv("FABRIC_TOKEN");
+    assertThatThrownBy(() -> TokenSource.of(auth, Map.of("FABRIC_TOKEN", " ")).token())
+        .isInstanceOf(MlvException.class)
+        .hasMessageEndingWith("environment variable FABRIC_TOKEN, which is empty");
+    assertThatThrownBy(() -> TokenSource.of(auth, Map.of()).token())
+        .hasMessageEndingWith("environment variable FABRIC_TOKEN, which is not set");
   }
 }
