@@ -51,7 +51,7 @@ final class Targets {
     if (t instanceof FabricTarget f) {
       dev.mlv.logging.QuietLogging.apply(debug(spec));
       return new FabricWorkspaceTarget(
-          config, f, TokenSource.of(f.auth(), System.getenv()), RetryPolicy.defaults());
+          config, f, TokenSource.of(f.auth(), System.getenv()), RetryPolicy.of(f));
     }
     throw new MlvException("TARGET_UNSUPPORTED", "target '" + name + "' has an unknown type");
   }

@@ -59,7 +59,15 @@ final class ConfigReader {
   private static final List<String> SPARK_KEYS =
       List.of("type", "warehouse", "master", "conf", "files");
   private static final List<String> FABRIC_KEYS =
-      List.of("type", "workspaceId", "lakehouseId", "endpoint", "allow_endpoint", "auth");
+      List.of(
+          "type",
+          "workspaceId",
+          "lakehouseId",
+          "endpoint",
+          "allow_endpoint",
+          "auth",
+          "retry_budget",
+          "statement_timeout");
   private static final List<String> AUTH_KEYS =
       List.of("mode", "tenant_id", "client_id", "client_secret", "token_env");
   private static final List<String> LAKEHOUSE_KEYS = List.of("workspace");
@@ -440,7 +448,19 @@ final class ConfigReader {
             .orElse(FabricTarget.DEFAULT_ENDPOINT);
     AuthConfig auth =
         t.get("auth").map(n -> auth(n, where + ".auth")).orElseGet(AuthConfig.DefaultChain::new);
-    return new FabricTarget(name, workspaceId, lakehouseId, endpoint, allowEndpoint, auth);
+    Optional<Duration> retryBudget =
+        t.get("retry_budget").flatMap(n -> duration(n, where + ".retry_budget"));
+    Optional<Duration> statementTimeout =
+        t.get("statement_timeout").flatMap(n -> duration(n, where + ".statement_timeout"));
+    return new FabricTarget(
+        name,
+        workspaceId,
+        lakehouseId,
+        endpoint,
+        allowEndpoint,
+        auth,
+        retryBudget,
+        statementTimeout);
   }
 
   private Optional<URI> endpoint(Node node, String what, boolean allowAnyHost) {

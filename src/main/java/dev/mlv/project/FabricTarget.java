@@ -1,11 +1,15 @@
 package dev.mlv.project;
 
 import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * A Fabric lakehouse reached through the REST API at {@code endpoint}; {@code allowEndpoint}
- * records that the user opted into a host other than the Fabric API (e.g. a test simulator).
+ * records that the user opted into a host other than the Fabric API (e.g. a test simulator). {@code
+ * retryBudget} and {@code statementTimeout}, when set in mlv.yml, replace the built-in time limits
+ * of retries and of one Spark statement or operation.
  */
 public record FabricTarget(
     String name,
@@ -13,8 +17,28 @@ public record FabricTarget(
     UUID lakehouseId,
     URI endpoint,
     boolean allowEndpoint,
-    AuthConfig auth)
+    AuthConfig auth,
+    Optional<Duration> retryBudget,
+    Optional<Duration> statementTimeout)
     implements TargetConfig {
+
+  public FabricTarget(
+      String name,
+      UUID workspaceId,
+      UUID lakehouseId,
+      URI endpoint,
+      boolean allowEndpoint,
+      AuthConfig auth) {
+    this(
+        name,
+        workspaceId,
+        lakehouseId,
+        endpoint,
+        allowEndpoint,
+        auth,
+        Optional.empty(),
+        Optional.empty());
+  }
 
   public static final URI DEFAULT_ENDPOINT = URI.create("https://api.fabric.microsoft.com/v1");
 

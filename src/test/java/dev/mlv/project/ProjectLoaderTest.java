@@ -499,6 +499,34 @@ class ProjectLoaderTest {
   }
 
   @Test
+  void aFabricTargetMaySetItsRetryBudgetAndStatementLimit() throws IOException {
+    String target =
+        BASE
+            + "targets:\n  prod:\n    type: fabric\n    workspaceId: %s\n    lakehouseId: %s\n"
+                .formatted(WS_ID, LH_ID);
+    FabricTarget builtIn =
+        (FabricTarget) load(target).config().orElseThrow().target("prod").orElseThrow();
+    assertThat(builtIn.retryBudget()).isEmpty();
+    assertThat(builtIn.statementTimeout()).isEmpty();
+
+    LoadResult set = load(target + "    retry_budget: 30m\n    statement_timeout: 4h\n");
+    assertThat(set.diagnostics()).isEmpty();
+    FabricTarget prod = (FabricTarget) set.config().orElseThrow().target("prod").orElseThrow();
+    assertThat(prod.retryBudget()).contains(java.time.Duration.ofMinutes(30));
+    assertThat(prod.statementTimeout()).contains(java.time.Duration.ofHours(4));
+    var policy = dev.mlv.target.fabric.RetryPolicy.of(prod);
+    assertThat(policy.retryBudget()).isEqualTo(java.time.Duration.ofMinutes(30));
+    assertThat(policy.statementTimeout()).isEqualTo(java.time.Duration.ofHours(4));
+    assertThat(dev.mlv.target.fabric.RetryPolicy.of(builtIn))
+        .isEqualTo(dev.mlv.target.fabric.RetryPolicy.defaults());
+
+    Diagnostic bad = only(load(target + "    retry_budget: soon\n"));
+    assertThat(bad.ruleId()).isEqualTo("CONFIG_VALUE");
+    assertThat(bad.message()).contains("targets.prod.retry_budget");
+    assertThat(bad.position().line()).isEqualTo(10);
+  }
+
+  @Test
   void endpointOutsideFabricNeedsOptIn() throws IOException {
     String target =
         BASE

@@ -158,10 +158,15 @@ final class FabricHttp {
   }
 
   /** Waits before the next attempt, or gives up when the wait would pass the deadline. */
-  private static void pause(Duration wait, Instant deadline, String what, String lastError) {
+  private void pause(Duration wait, Instant deadline, String what, String lastError) {
     if (Instant.now().plus(wait).isAfter(deadline)) {
       throw new MlvException(
-          "FABRIC_UNAVAILABLE", what + " kept failing until its retry deadline: " + lastError);
+          "FABRIC_UNAVAILABLE",
+          what
+              + " kept failing for its retry budget of "
+              + RetryPolicy.describe(policy.retryBudget())
+              + " (retry_budget on the target in mlv.yml): "
+              + lastError);
     }
     sleep(wait, what);
   }
@@ -188,8 +193,9 @@ final class FabricHttp {
                 + ": Fabric's operation "
                 + id
                 + " did not end within "
-                + policy.statementTimeout().toSeconds()
-                + " s; check the item in the workspace before running the command again");
+                + RetryPolicy.describe(policy.statementTimeout())
+                + " (statement_timeout on the target in mlv.yml); check the item in the"
+                + " workspace before running the command again");
       }
       sleep(wait, what);
       Response r = send("GET", url("/operations/" + id), null, what, true, null);

@@ -220,7 +220,9 @@ final class JobClient {
         say.accept(
             "  job "
                 + done.id()
-                + " was throttled by the capacity and the retry budget is spent; giving up");
+                + " was throttled by the capacity and the retry budget of "
+                + RetryPolicy.describe(http.policy().retryBudget())
+                + " (retry_budget) is spent; giving up");
         return done;
       }
       say.accept(

@@ -173,8 +173,8 @@ final class LivyClient {
               "FABRIC_STATEMENT_TIMEOUT",
               what
                   + " did not finish within "
-                  + http.policy().statementTimeout().toSeconds()
-                  + " s and was cancelled");
+                  + RetryPolicy.describe(http.policy().statementTimeout())
+                  + " (statement_timeout on the target in mlv.yml) and was cancelled");
         }
         FabricHttp.sleep(wait, what);
         wait = http.policy().nextPoll(wait);

@@ -38,6 +38,32 @@ public record RetryPolicy(
         Duration.ofMinutes(10));
   }
 
+  /** The built-in limits with those the target sets in mlv.yml. */
+  public static RetryPolicy of(dev.mlv.project.FabricTarget target) {
+    RetryPolicy d = defaults();
+    return new RetryPolicy(
+        d.initialBackoff,
+        d.maxBackoff,
+        target.retryBudget().orElse(d.retryBudget),
+        d.requestTimeout,
+        d.pollInitial,
+        d.pollMax,
+        target.statementTimeout().orElse(d.statementTimeout),
+        d.sessionStartTimeout);
+  }
+
+  /** A limit as mlv.yml writes it: {@code 90s}, {@code 10m}, {@code 1h}. */
+  static String describe(Duration d) {
+    long s = d.toSeconds();
+    if (s > 0 && s % 3600 == 0) {
+      return s / 3600 + "h";
+    }
+    if (s > 0 && s % 60 == 0) {
+      return s / 60 + "m";
+    }
+    return s > 0 ? s + "s" : d.toMillis() + "ms";
+  }
+
   /** The wait before retry number {@code attempt} (0-based): exponential with full jitter. */
   Duration backoff(int attempt, java.util.random.RandomGenerator random) {
     long base = initialBackoff.toMillis() << Math.min(attempt, 20);

@@ -116,7 +116,8 @@ class FabricFaultTest {
         .isInstanceOf(MlvException.class)
         .hasMessageContaining("FABRIC_UNAVAILABLE")
         .hasMessageContaining("RequestBlocked")
-        .hasMessageContaining("HTTP 429");
+        .hasMessageContaining("HTTP 429")
+        .hasMessageContaining("retry budget of 300ms (retry_budget on the target in mlv.yml)");
   }
 
   @Test

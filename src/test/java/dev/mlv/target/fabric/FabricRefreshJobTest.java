@@ -106,7 +106,7 @@ class FabricRefreshJobTest {
     assertThat(run.status()).isEqualTo(RunStatus.Failed);
     assertThat(run.views().get(0).error().orElseThrow())
         .startsWith("MLV_SPARK_JOB_CAPACITY_THROTTLING");
-    assertThat(messages).anyMatch(m -> m.contains("retry budget is spent"));
+    assertThat(messages).anyMatch(m -> m.contains("(retry_budget) is spent"));
     assertThat(fabric.simulator.jobsSubmitted.get()).isGreaterThan(1);
     assertThat(statuses()).doesNotContain("Deduped", "InProgress", "NotStarted");
   }
