@@ -75,4 +75,12 @@ public record QueryFacts(
   public boolean parsed() {
     return diagnostics.stream().noneMatch(Diagnostic::isError);
   }
+
+  /** These facts with one more diagnostic. */
+  public QueryFacts withDiagnostic(Diagnostic d) {
+    List<Diagnostic> all = new java.util.ArrayList<>(diagnostics);
+    all.add(d);
+    return new QueryFacts(
+        tables, functions, features, usedFallback, all, columns, unreadableChecks, columnRefs);
+  }
 }

@@ -338,7 +338,11 @@ public final class TableExtractor {
       boolean whole = rewritten.fragments().isEmpty() && rewritten.markers().isEmpty();
       Optional<OutputNames.Columns> columns = OutputNames.of(selectSql, start, root, whole);
       List<ColumnRefs.Ref> refs = whole ? ColumnRefs.of(selectSql, start, root) : List.of();
-      return walk.facts().withView(columns, List.of(), refs);
+      QueryFacts facts = walk.facts().withView(columns, List.of(), refs);
+      // Spark's lexer, unlike Calcite, splits a shift after an array(...) call.
+      return ShiftOperators.split(selectSql, start, rewritten)
+          .map(facts::withDiagnostic)
+          .orElse(facts);
     } catch (SqlParseException calciteError) {
       // Spark's parser refuses a literal beyond its type's range (128Y), which LexicalRules
       // reports; read as in range, the text gets no second, Calcite-worded error.

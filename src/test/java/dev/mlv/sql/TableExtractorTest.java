@@ -825,4 +825,47 @@ class TableExtractorTest {
               assertThat(d.position().line() + ":" + d.position().column()).isEqualTo("1:28");
             });
   }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // Spark's lexer counts ARRAY, MAP and STRUCT as open types; each '>' closes one, and a
+        // shift is read only while none is open (found against Spark 4.1.1).
+        "SELECT array(1, 2)[0] >> 1 AS s FROM t|1:24|>|array at 1:8",
+        "SELECT map(1, 2)[1] >> 1 AS s FROM t|1:22|>|map at 1:8",
+        "SELECT size(array(1)) >> 1 AS s FROM t|1:24|>|array at 1:13",
+        "SELECT array(1) AS a, 8 >>> 1 AS s FROM t|1:26|>>|array at 1:8",
+        "SELECT array(1) AS a, array(2) AS b, 8 >>> 1 AS s FROM t|1:41|>|array at 1:23",
+        "SELECT CAST(array(1) AS ARRAY<INT>) AS a, 8 >> 1 AS s FROM t|1:46|>|array at 1:13",
+      })
+  void aShiftAfterAnUnclosedArrayMapOrStructIsRefusedWhereSparkRefusesIt(
+      String sql, String at, String near, String opener) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+
+    assertThat(facts.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.ruleId()).isEqualTo(TableExtractor.PARSE_RULE);
+              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo(at);
+              assertThat(d.message())
+                  .startsWith("syntax error at or near '" + near + "'")
+                  .contains(opener, "[PARSE_SYNTAX_ERROR]");
+            });
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("t");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT 8 >> 1 AS s, array(1) AS a FROM t",
+        "SELECT array(1) AS a, 2 > 1 AS b, 8 >> 1 AS s FROM t",
+        "SELECT `array`(1) AS a, 8 >> 1 AS s FROM t",
+        "SELECT CAST(x AS MAP<INT, ARRAY<INT>>) AS m, 8 >>> 1 AS s FROM t",
+        "SELECT abs(8) >> 1 AS s, map_keys(m) AS k FROM t",
+      })
+  void aShiftSparksLexerReadsAsOneIsNoError(String sql) {
+    assertThat(facts(sql).tables()).extracting(Name::dotted).containsExactly("t");
+  }
 }
