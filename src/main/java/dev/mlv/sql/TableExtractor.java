@@ -748,6 +748,7 @@ public final class TableExtractor {
               .anyMatch(item -> MisplacedCalls.aggregate(item).isPresent())) {
         bareColumns(select, Set.of(), false);
       }
+      groupedSubqueries(select);
       misplacedCalls(select);
       expression(select.getHaving(), ctes);
       expression(select.getWindowList(), ctes);
@@ -925,6 +926,37 @@ public final class TableExtractor {
     }
 
     /** Offset in the file's SQL where Calcite's {@code pos} starts, fragments' wrapper line off. */
+    /**
+     * A correlated scalar subquery in a grouped SELECT's item, outside an aggregate: Spark refuses
+     * it at its opening parenthesis ({@link GroupedSubqueries}).
+     */
+    private void groupedSubqueries(SqlSelect select) {
+      for (GroupedSubqueries.Found f : GroupedSubqueries.of(select)) {
+        SqlParserPos pos = f.subquery().getParserPosition();
+        if (touchesMarker(f.subquery()) || touchesMarker(f.outer())) {
+          continue;
+        }
+        int at = startOf(pos);
+        int open = at - 1;
+        while (open >= 0 && Character.isWhitespace(sql.charAt(open))) {
+          open--;
+        }
+        String column = String.join(".", f.outer().names);
+        findings.add(
+            Diagnostic.error(
+                GROUP_BY_RULE,
+                start.advance(sql, open >= 0 && sql.charAt(open) == '(' ? open : at),
+                "the subquery reads "
+                    + column
+                    + " of the outer query and is neither in GROUP BY nor inside an aggregate"
+                    + " function; Spark refuses such a correlated subquery in a grouped SELECT,"
+                    + " even over a grouped column, at the view's first refresh"
+                    + " ([SCALAR_SUBQUERY_IS_IN_GROUP_BY_OR_AGGREGATE_FUNCTION])",
+                "wrap the subquery in an aggregate (any_value((SELECT ...)), max((SELECT ...))),"
+                    + " add it to GROUP BY, or join its table and aggregate the joined column"));
+      }
+    }
+
     private int startOf(SqlParserPos pos) {
       return offsetOf(sql, pos.getLineNum() - lineShift, pos.getColumnNum());
     }

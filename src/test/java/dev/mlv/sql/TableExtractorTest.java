@@ -529,7 +529,7 @@ class TableExtractorTest {
           SELECT upper(k) AS u, u, COUNT(*) AS n FROM t GROUP BY upper(k)
           SELECT SUM(v) AS s, s FROM t GROUP BY k
           SELECT *, COUNT(*) OVER () AS n FROM t
-          SELECT k, (SELECT MAX(x) FROM u WHERE u.k = t.k GROUP BY u.g) AS m FROM t GROUP BY k
+          SELECT k, (SELECT MAX(x) FROM u WHERE u.k = 1 GROUP BY u.g) AS m FROM t GROUP BY k
           SELECT t.k, l.c FROM t, LATERAL (SELECT t.k AS c, COUNT(*) AS n FROM u GROUP BY u.g) l
           SELECT k, v FROM t WHERE v IN (SELECT v FROM u GROUP BY v)
           SELECT `my col`, COUNT(*) AS n FROM t GROUP BY `My Col`
@@ -867,5 +867,49 @@ class TableExtractorTest {
       })
   void aShiftSparksLexerReadsAsOneIsNoError(String sql) {
     assertThat(facts(sql).tables()).extracting(Name::dotted).containsExactly("t");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // Spark 4.1.1 refuses each at the subquery's '(', a grouped outer column (t.k) too.
+        "SELECT k, (SELECT max(y) FROM u WHERE u.id = t.x) AS m FROM t GROUP BY k|1:11|t.x",
+        "SELECT k, (SELECT max(y) FROM u WHERE u.id = t.k) AS m FROM t GROUP BY k|1:11|t.k",
+        "SELECT count(*) AS c, (SELECT max(y) FROM u WHERE u.id = t.x) AS m FROM t|1:23|t.x",
+        "SELECT k, 1 + ( SELECT max(y) FROM u WHERE u.id = s.x) AS m FROM t s GROUP BY k|1:15|s.x",
+        "SELECT k, (SELECT MAX(x) FROM u WHERE u.k = t.k GROUP BY u.g) AS m FROM t GROUP BY k|1:11|t.k",
+      })
+  void aCorrelatedScalarSubqueryInAGroupedSelectIsRefusedAtTheSubquery(
+      String sql, String at, String column) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+
+    assertThat(facts.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.ruleId()).isEqualTo(TableExtractor.GROUP_BY_RULE);
+              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo(at);
+              assertThat(d.message())
+                  .startsWith("the subquery reads " + column + " of the outer query")
+                  .contains("[SCALAR_SUBQUERY_IS_IN_GROUP_BY_OR_AGGREGATE_FUNCTION]");
+            });
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        // Each runs on Spark 4.1.1.
+        "SELECT k, (SELECT max(y) FROM u) AS m FROM t GROUP BY k",
+        "SELECT k, max((SELECT max(y) FROM u WHERE u.id = t.x)) AS m FROM t GROUP BY k",
+        "SELECT k, (SELECT max(y) FROM u WHERE u.id = t.x) AS m FROM t"
+            + " GROUP BY k, (SELECT max(y) FROM u WHERE u.id = t.x)",
+        "SELECT k FROM t GROUP BY k HAVING max(x) > (SELECT max(y) FROM u WHERE u.id = t.k)",
+        "SELECT x, (SELECT max(y) FROM u WHERE u.id = t.x) AS m FROM t",
+        // The subquery's own t, not the outer one.
+        "SELECT k, (SELECT max(t.y) FROM u AS t) AS m FROM t GROUP BY k",
+      })
+  void aScalarSubquerySparkRunsInAGroupedSelectIsNoError(String sql) {
+    facts(sql);
   }
 }
