@@ -15,7 +15,8 @@ import java.util.Set;
  * COLUMN_TYPE: a column of a type the view's Delta table cannot hold (an interval, TIME, a NULL
  * without a type), found where the SELECT item's text alone fixes its type. Without it the view
  * passed validate and apply failed (DELTA_UNSUPPORTED_DATA_TYPES, UNSUPPORTED_TIME_TYPE), or, for
- * {@code NULL AS x}, created a table whose column x no query can read.
+ * {@code NULL AS x}, created a table whose column x no query can read. A collated string ({@code x
+ * COLLATE UTF8_LCASE}) Delta 4.2 refuses to write in this setup.
  */
 final class ColumnTypeCheck {
   /** A set operation's column has the type of all its branches, which the first does not fix. */
@@ -66,6 +67,16 @@ final class ColumnTypeCheck {
                   + refused
                   + " (Cannot use \"INTERVAL\" type in the table schema)",
               "store the parts as numbers, or the text: CAST(... AS STRING)");
+      case COLLATED ->
+          Diagnostic.error(
+              "COLUMN_TYPE",
+              at,
+              is
+                  + ", a collated string, which Delta 4.2 does not write here: "
+                  + refused
+                  + " ([DELTA_UNSUPPORTED_DATA_TYPES])",
+              "store the plain string and collate where it is compared (WHERE x COLLATE"
+                  + " UTF8_LCASE = 'a'), or store a normalised copy: lower(x)");
       case TIME ->
           Diagnostic.error(
               "COLUMN_TYPE",

@@ -25,7 +25,9 @@ public final class CertainTypes {
     CALENDAR_INTERVAL,
     TIME,
     /** NULL without a type. */
-    VOID
+    VOID,
+    /** A string of a collation other than UTF8_BINARY, which Delta 4.2 here refuses to write. */
+    COLLATED
   }
 
   /**
@@ -202,7 +204,10 @@ public final class CertainTypes {
       }
       Type t = primary();
       while (at < end) {
-        if (symbol("::")) {
+        if (word("COLLATE")) {
+          at++;
+          t = collated(STRING);
+        } else if (symbol("::")) {
           at++;
           t = type();
         } else if (symbol("[")) {
@@ -279,6 +284,8 @@ public final class CertainTypes {
                 ? new MapOf(VOID, VOID)
                 : args.size() % 2 == 0 ? new MapOf(Unknown.TYPE, Unknown.TYPE) : Unknown.TYPE;
         case "named_struct" -> namedStruct(args);
+        // collate(x, 'UNICODE'): the name is a string, read as COLLATE reads its word.
+        case "collate" -> collateCall(args);
         default -> FIXED_RETURN.containsKey(word) ? FIXED_RETURN.get(word) : Unknown.TYPE;
       };
     }
@@ -303,6 +310,41 @@ public final class CertainTypes {
       Reader r = new Reader(tokens, as + 1, to);
       Type t = r.type();
       return r.at == to ? t : Unknown.TYPE;
+    }
+
+    /**
+     * The type {@code string} takes from the collation name at {@code at} ({@code UTF8_LCASE},
+     * {@code SYSTEM.BUILTIN.UNICODE_CI}): itself for UTF8_BINARY, a string Delta stores.
+     */
+    private Type collated(Leaf string) {
+      String name = null;
+      while (at < end && tokens.get(at).isIdentifier()) {
+        name = tokens.get(at).identifierValue();
+        at++;
+        if (!(symbol(".") && at + 1 < end && tokens.get(at + 1).isIdentifier())) {
+          break;
+        }
+        at++;
+      }
+      return name == null ? Unknown.TYPE : collation(string, name);
+    }
+
+    private Type collateCall(List<Reader> args) {
+      if (args.size() != 2) {
+        return Unknown.TYPE;
+      }
+      Reader name = args.get(1);
+      if (name.end - name.at != 1 || tokens.get(name.at).kind() != SqlToken.Kind.STRING) {
+        return Unknown.TYPE;
+      }
+      String quoted = tokens.get(name.at).text();
+      return collation(STRING, quoted.substring(1, quoted.length() - 1));
+    }
+
+    private static Type collation(Leaf string, String name) {
+      return name.equalsIgnoreCase("UTF8_BINARY")
+          ? string
+          : new Leaf(string.name() + " COLLATE " + name, Kind.COLLATED);
     }
 
     /**
@@ -451,6 +493,10 @@ public final class CertainTypes {
         }
         default -> {
           skipParameters();
+          if (word("COLLATE") && Set.of("STRING", "CHAR", "VARCHAR").contains(word)) {
+            at++;
+            return collated(new Leaf(word, null));
+          }
           // A word that another word continues (TIMESTAMP WITH ...) is not read.
           return at < end && tokens.get(at).kind() == SqlToken.Kind.WORD
               ? Unknown.TYPE

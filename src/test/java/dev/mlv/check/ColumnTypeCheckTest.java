@@ -136,4 +136,25 @@ class ColumnTypeCheckTest {
       assertThat(check(select)).as(select).isEmpty();
     }
   }
+
+  @Test
+  void aCollatedStringColumnIsAnErrorAtTheColumn() throws IOException {
+    // Found against Delta 4.2 here: [DELTA_UNSUPPORTED_DATA_TYPES] ... [n: StringType(UNICODE)].
+    List<Diagnostic> found =
+        check(
+            "SELECT id, collate(name, 'UNICODE') AS n,\n"
+                + "  array(collate(name, 'UTF8_LCASE')) AS a, collate(name, 'UTF8_BINARY') AS b\n"
+                + "FROM bronze.orders WHERE collate(name, 'UTF8_LCASE') = 'a'");
+    assertThat(found)
+        .extracting(ColumnTypeCheckTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:12 column n is of type STRING COLLATE UNICODE, a collated"
+                + " string, which Delta 4.2 does not write here: Spark would refuse gold.g when"
+                + " apply or refresh runs it ([DELTA_UNSUPPORTED_DATA_TYPES])",
+            "views/gold/g.sql:3:3 column a holds STRING COLLATE UTF8_LCASE (at a[]), a collated"
+                + " string, which Delta 4.2 does not write here: Spark would refuse gold.g when"
+                + " apply or refresh runs it ([DELTA_UNSUPPORTED_DATA_TYPES])");
+    assertThat(found.get(0).isError()).isTrue();
+    assertThat(found.get(0).hint()).contains("lower(x)");
+  }
 }

@@ -140,4 +140,28 @@ class CertainTypesTest {
       assertThat(CertainTypes.complex(simple, "c")).as(simple).isEmpty();
     }
   }
+
+  @Test
+  void aCollationOtherThanUtf8BinaryMakesACollatedString() {
+    assertThat(read("name COLLATE UTF8_LCASE AS n", "n"))
+        .isEqualTo("COLLATED STRING COLLATE UTF8_LCASE at n");
+    assertThat(read("CAST(name AS STRING COLLATE UNICODE_CI) AS n", "n"))
+        .isEqualTo("COLLATED STRING COLLATE UNICODE_CI at n");
+    assertThat(read("name::VARCHAR(10) COLLATE unicode AS n", "n"))
+        .isEqualTo("COLLATED VARCHAR COLLATE unicode at n");
+    assertThat(read("collate(name, 'UNICODE') AS n", "n"))
+        .isEqualTo("COLLATED STRING COLLATE UNICODE at n");
+    assertThat(read("name COLLATE SYSTEM.BUILTIN.UTF8_LCASE AS n", "n"))
+        .isEqualTo("COLLATED STRING COLLATE UTF8_LCASE at n");
+    assertThat(read("array(name COLLATE UTF8_LCASE) AS a", "a"))
+        .isEqualTo("COLLATED STRING COLLATE UTF8_LCASE at a[] nested");
+    for (String plain :
+        List.of(
+            "name COLLATE UTF8_BINARY AS n",
+            "CAST(name AS STRING COLLATE utf8_binary) AS n",
+            "lower(name COLLATE UTF8_LCASE) AS n",
+            "name COLLATE UTF8_LCASE = 'a' AS n")) {
+      assertThat(read(plain, "n")).as(plain).isEqualTo("none");
+    }
+  }
 }
