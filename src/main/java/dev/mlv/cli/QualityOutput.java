@@ -7,6 +7,7 @@ import dev.mlv.project.QualitySettings;
 import dev.mlv.quality.GateBreach;
 import dev.mlv.quality.JunitRenderer;
 import dev.mlv.quality.QualityGates;
+import dev.mlv.quality.UncheckedGate;
 import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.RunStatus;
 import dev.mlv.sql.Constraint;
@@ -28,9 +29,15 @@ final class QualityOutput {
             : QualityGates.check(report, id -> settings(project, id));
     // A local run already carries them (its history records them); a Fabric one does not.
     run = QualityGates.annotate(run, breaches, project.names()::display);
+    // Neither passed nor breached: a warning, and no exit code of their own (docs/exit-codes.md).
+    List<UncheckedGate> unchecked =
+        report.status() == RunStatus.Planned
+            ? List.of()
+            : QualityGates.unchecked(report, id -> settings(project, id));
     int code;
     if (format == RefreshFormat.junit) {
-      out.print(JunitRenderer.render(run, project.names(), constraints(project), breaches));
+      out.print(
+          JunitRenderer.render(run, project.names(), constraints(project), breaches, unchecked));
       code = RunOutput.exitCode(run);
     } else {
       code =
@@ -43,6 +50,9 @@ final class QualityOutput {
     RunOutput.explainSkipped(err, run);
     for (GateBreach b : breaches) {
       err.println(b.message(project.names().display(b.view())));
+    }
+    for (UncheckedGate u : unchecked) {
+      err.println("warning: " + u.message(project.names().display(u.view())));
     }
     err.flush();
     return code == ExitCodes.OK && !breaches.isEmpty() ? ExitCodes.QUALITY_GATE : code;

@@ -99,7 +99,16 @@ public final class ReportCommand implements Callable<Integer> {
                 + DiagnosticRenderer.plural(report.runs().size(), "run")
                 + ", "
                 + DiagnosticRenderer.plural(report.rowsDropped(), "row")
-                + " dropped, "
+                + " dropped"
+                + (report.notMeasured() == 0
+                    ? ""
+                    : " (and "
+                        + report.notMeasured()
+                        + (report.notMeasured() == 1 ? " view refresh" : " view refreshes")
+                        + " whose drops were "
+                        + dev.mlv.refresh.RunRenderer.NOT_REPORTED
+                        + ")")
+                + ", "
                 + DiagnosticRenderer.plural(report.violations(), "violation")
                 + " in the last "
                 + DiagnosticRenderer.plural(days, "day"));

@@ -8,6 +8,7 @@ import dev.mlv.quality.QualityReport.RunPoint;
 import dev.mlv.quality.QualityReport.ViewPoint;
 import dev.mlv.quality.QualityReport.ViewSection;
 import dev.mlv.quality.SvgCharts.Series;
+import dev.mlv.refresh.RunRenderer;
 import dev.mlv.target.SqlResult;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -88,6 +89,14 @@ public final class HtmlReportRenderer {
     card(h, "rows-dropped", "Rows dropped", r.rowsDropped());
     card(h, "violations", "Violations", r.violations());
     h.append("</div>\n");
+    if (r.notMeasured() > 0) {
+      h.append("<p class=\"note\">Rows dropped and violations leave out ")
+          .append(r.notMeasured())
+          .append(r.notMeasured() == 1 ? " view refresh" : " view refreshes")
+          .append(" whose drops were ")
+          .append(RunRenderer.NOT_REPORTED)
+          .append(".</p>\n");
+    }
     if (r.runs().isEmpty()) {
       h.append(
               "<p class=\"empty\">No refresh runs in this window. Run <code>mlv refresh</code>.</p>")
@@ -193,6 +202,7 @@ public final class HtmlReportRenderer {
           .append(p.rowsWritten())
           .append("</td><td class=\"n\">")
           .append(p.rowsDropped())
+          .append(p.notMeasured() == 0 ? "" : " (" + p.notMeasured() + " not reported)")
           .append("</td><td class=\"n\">")
           .append(p.violations())
           .append("</td><td class=\"n\">")
@@ -371,7 +381,7 @@ public final class HtmlReportRenderer {
           .append("</td><td class=\"n\">")
           .append(p.rowsWritten())
           .append("</td><td class=\"n\">")
-          .append(p.rowsDropped())
+          .append(p.dropsMeasured() ? String.valueOf(p.rowsDropped()) : RunRenderer.NOT_REPORTED)
           .append("</td><td class=\"n\">")
           .append(seconds(p.durationMs()))
           .append("</td></tr>\n");

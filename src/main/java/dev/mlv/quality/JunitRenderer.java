@@ -19,7 +19,9 @@ import java.util.Set;
  * refresh) and one per constraint of the view. A failed view, a constraint that failed it, and a
  * view over its quality gate (with the constraints that dropped rows) are failures; views skipped
  * because an upstream view failed are skipped. In a dry run, a view that would fail (not deployed,
- * a source missing) is a failure and one that would be skipped for it is skipped.
+ * a source missing) is a failure and one that would be skipped for it is skipped. A gate that could
+ * not be checked (drops not measured on Fabric) is a skipped test case of its own, so CI never
+ * shows it as passed.
  */
 public final class JunitRenderer {
   private JunitRenderer() {}
@@ -33,6 +35,15 @@ public final class JunitRenderer {
       NameResolver names,
       Map<ObjectId, List<String>> constraints,
       List<GateBreach> breaches) {
+    return render(run, names, constraints, breaches, List.of());
+  }
+
+  public static String render(
+      RunReport run,
+      NameResolver names,
+      Map<ObjectId, List<String>> constraints,
+      List<GateBreach> breaches,
+      List<UncheckedGate> unchecked) {
     List<String> cases = new ArrayList<>();
     int tests = 0;
     int failures = 0;
@@ -48,8 +59,9 @@ public final class JunitRenderer {
               + "): "
               + DiagnosticRenderer.plural(v.rowsWritten(), "row")
               + " written, "
-              + v.rowsDropped()
-              + " dropped";
+              + (v.dropsMeasured()
+                  ? v.rowsDropped() + " dropped"
+                  : "dropped: " + dev.mlv.refresh.RunRenderer.NOT_REPORTED);
       tests++;
       if (v.status() == ViewStatus.Failed) {
         failures++;
@@ -81,6 +93,19 @@ public final class JunitRenderer {
       }
       c.append("      <system-out>").append(text(summary)).append("</system-out>\n");
       cases.add(c.append("    </testcase>\n").toString());
+      for (UncheckedGate u : unchecked) {
+        if (u.view().equals(v.id())) {
+          tests++;
+          skipped++;
+          cases.add(
+              testcase(view, "quality gate " + u.gate().key(), 0)
+                  .append("      <skipped message=\"")
+                  .append(attr(u.message(view)))
+                  .append("\"/>\n")
+                  .append("    </testcase>\n")
+                  .toString());
+        }
+      }
 
       Set<String> rules = new LinkedHashSet<>(v.violations().keySet());
       rules.addAll(constraints.getOrDefault(v.id(), List.of()));
@@ -101,6 +126,11 @@ public final class JunitRenderer {
           r.append("      <skipped message=\"")
               .append(attr("view " + v.status().name().toLowerCase(Locale.ROOT)))
               .append("\"/>\n");
+        } else if (!v.dropsMeasured()) {
+          skipped++;
+          r.append("      <skipped message=\"")
+              .append(attr("not counted: " + v.dropsNotMeasured().get()))
+              .append("\"/>\n");
         } else if (!over.isEmpty() && n > 0) {
           failures++;
           r.append("      <failure type=\"QUALITY_GATE\" message=\"")
@@ -116,9 +146,11 @@ public final class JunitRenderer {
         }
         r.append("      <system-out>")
             .append(
-                v.status() == ViewStatus.Completed
-                    ? n + (n == 1 ? " violation" : " violations")
-                    : "not counted: the view " + v.status().name().toLowerCase(Locale.ROOT))
+                v.status() != ViewStatus.Completed
+                    ? "not counted: the view " + v.status().name().toLowerCase(Locale.ROOT)
+                    : v.dropsMeasured()
+                        ? n + (n == 1 ? " violation" : " violations")
+                        : "not counted: " + dev.mlv.refresh.RunRenderer.NOT_REPORTED)
             .append("</system-out>\n");
         cases.add(r.append("    </testcase>\n").toString());
       }

@@ -28,8 +28,8 @@ public final class QualityGates {
         continue;
       }
       QualitySettings q = settings.apply(v.id());
-      if (q == null) {
-        continue;
+      if (q == null || !v.dropsMeasured()) {
+        continue; // unknown drops are reported by unchecked(), never passed as 0
       }
       long rowsIn = v.rowsWritten() + v.rowsDropped();
       Map<String, Long> violated = new LinkedHashMap<>();
@@ -66,6 +66,29 @@ public final class QualityGates {
                 rowsIn,
                 q.maxDroppedRatio().getAsDouble(),
                 violated));
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * The gates of completed views whose drops were not measured, which {@link #check} can neither
+   * pass nor breach.
+   */
+  public static List<UncheckedGate> unchecked(
+      RunReport run, Function<ObjectId, QualitySettings> settings) {
+    List<UncheckedGate> out = new ArrayList<>();
+    for (ViewRun v : run.views()) {
+      QualitySettings q = settings.apply(v.id());
+      if (v.status() != ViewStatus.Completed || v.dropsMeasured() || q == null) {
+        continue;
+      }
+      String why = v.dropsNotMeasured().get();
+      if (q.maxDroppedRows().isPresent()) {
+        out.add(new UncheckedGate(v.id(), GateBreach.Gate.MAX_DROPPED_ROWS, why));
+      }
+      if (q.maxDroppedRatio().isPresent()) {
+        out.add(new UncheckedGate(v.id(), GateBreach.Gate.MAX_DROPPED_RATIO, why));
       }
     }
     return List.copyOf(out);

@@ -43,10 +43,11 @@ public final class RunRenderer {
       if (v.status() == ViewStatus.Completed && !"skip".equals(v.strategy())) {
         sb.append(
             String.format(
-                "            rows written %d, dropped %d%s, %s%n",
+                "            rows written %d, %s, %s%n",
                 v.rowsWritten(),
-                v.rowsDropped(),
-                violations(v.violations()),
+                v.dropsMeasured()
+                    ? "dropped " + v.rowsDropped() + violations(v.violations())
+                    : "dropped: " + NOT_REPORTED,
                 seconds(v.durationMs())));
         v.files()
             .ifPresent(
@@ -91,6 +92,9 @@ public final class RunRenderer {
         + " skipped";
   }
 
+  /** How a view whose drops no one counted reads, in place of a count. */
+  public static final String NOT_REPORTED = "not reported by Fabric";
+
   /** The rules that caught rows; "violations: pos=0" beside "dropped 0" said nothing. */
   private static String violations(Map<String, Long> violations) {
     StringBuilder sb = new StringBuilder();
@@ -128,9 +132,16 @@ public final class RunRenderer {
       o.put("strategy", v.strategy());
       o.put("reason", v.reason());
       o.put("rowsWritten", v.rowsWritten());
-      o.put("rowsDropped", v.rowsDropped());
-      ObjectNode viol = o.putObject("violations");
-      v.violations().forEach(viol::put);
+      // Unknown drops are null, never 0, and say why; only such views carry dropsNotMeasured.
+      if (v.dropsMeasured()) {
+        o.put("rowsDropped", v.rowsDropped());
+        ObjectNode viol = o.putObject("violations");
+        v.violations().forEach(viol::put);
+      } else {
+        o.putNull("rowsDropped");
+        o.putNull("violations");
+        o.put("dropsNotMeasured", v.dropsNotMeasured().get());
+      }
       o.put("durationMs", v.durationMs());
       // Only file-ingesting views carry it, so older readers of other views see no change.
       v.files()
@@ -159,6 +170,7 @@ public final class RunRenderer {
           .forEachRemaining(e -> violations.put(e.getKey(), e.getValue().asLong()));
       com.fasterxml.jackson.databind.JsonNode files = v.path("files");
       com.fasterxml.jackson.databind.JsonNode error = v.path("error");
+      com.fasterxml.jackson.databind.JsonNode unmeasured = v.path("dropsNotMeasured");
       views.add(
           new ViewRun(
               dev.mlv.lineage.ObjectId.parse(v.path("id").asText()),
@@ -176,6 +188,9 @@ public final class RunRenderer {
                   ? java.util.Optional.of(
                       new FileCounts(
                           files.path("ingested").asLong(), files.path("removed").asLong()))
+                  : java.util.Optional.empty(),
+              unmeasured.isTextual()
+                  ? java.util.Optional.of(unmeasured.asText())
                   : java.util.Optional.empty()));
     }
     com.fasterxml.jackson.databind.JsonNode ended = run.path("endedAt");

@@ -6,7 +6,9 @@ import java.util.Optional;
 
 /**
  * What happened to one view in a run, with the quality counts of its constraints; {@code files} is
- * present for a file-ingesting view that read its folder.
+ * present for a file-ingesting view that read its folder. {@code dropsNotMeasured} says why the
+ * counts of rows dropped and violations are unknown (a Fabric refresh whose drops no API reports);
+ * then {@code rowsDropped} and {@code violations} are 0 and empty and must not be shown as counts.
  */
 public record ViewRun(
     ObjectId id,
@@ -18,10 +20,36 @@ public record ViewRun(
     Map<String, Long> violations,
     long durationMs,
     Optional<String> error,
-    Optional<FileCounts> files) {
+    Optional<FileCounts> files,
+    Optional<String> dropsNotMeasured) {
 
   public ViewRun {
     violations = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(violations));
+  }
+
+  public ViewRun(
+      ObjectId id,
+      ViewStatus status,
+      String strategy,
+      String reason,
+      long rowsWritten,
+      long rowsDropped,
+      Map<String, Long> violations,
+      long durationMs,
+      Optional<String> error,
+      Optional<FileCounts> files) {
+    this(
+        id,
+        status,
+        strategy,
+        reason,
+        rowsWritten,
+        rowsDropped,
+        violations,
+        durationMs,
+        error,
+        files,
+        Optional.empty());
   }
 
   public ViewRun(
@@ -59,7 +87,45 @@ public record ViewRun(
         violations,
         durationMs,
         Optional.of(error),
-        files);
+        files,
+        dropsNotMeasured);
+  }
+
+  /** Whether {@code rowsDropped} and {@code violations} are counts, not unknowns shown as 0. */
+  public boolean dropsMeasured() {
+    return dropsNotMeasured.isEmpty();
+  }
+
+  /** This outcome with its drops unknown for the reason {@code why}. */
+  public ViewRun withDropsNotMeasured(String why) {
+    return new ViewRun(
+        id,
+        status,
+        strategy,
+        reason,
+        rowsWritten,
+        0,
+        Map.of(),
+        durationMs,
+        error,
+        files,
+        Optional.of(why));
+  }
+
+  /** This outcome with the drops counted after the fact: {@code dropped} rows, by rule. */
+  public ViewRun withDrops(long dropped, Map<String, Long> byRule) {
+    return new ViewRun(
+        id,
+        status,
+        strategy,
+        reason,
+        rowsWritten,
+        dropped,
+        byRule,
+        durationMs,
+        error,
+        files,
+        Optional.empty());
   }
 
   /**

@@ -63,6 +63,27 @@ class QualityGatesTest {
   }
 
   @Test
+  void aViewWhoseDropsWereNotMeasuredIsNeitherPassedNorBreachedButUnchecked() {
+    ViewRun silver =
+        KnownHistory.done(SILVER, "incremental", 7, 0, Map.of(), 1200)
+            .withDropsNotMeasured("no count");
+    RunReport run =
+        KnownHistory.run(
+            "20261129-100000-0005", "2026-11-29T10:00:00Z", RunStatus.Completed, List.of(silver));
+    QualitySettings both =
+        new QualitySettings(Optional.empty(), OptionalLong.of(0), OptionalDouble.of(0));
+
+    assertThat(QualityGates.check(run, id -> both)).isEmpty();
+    assertThat(QualityGates.unchecked(run, id -> both))
+        .extracting(u -> u.message("silver.trials_clean"))
+        .containsExactly(
+            "quality gate max_dropped_rows of silver.trials_clean not checked: no count",
+            "quality gate max_dropped_ratio of silver.trials_clean not checked: no count");
+    assertThat(QualityGates.unchecked(run, id -> QualitySettings.NONE)).isEmpty();
+    assertThat(QualityGates.unchecked(DEMO, id -> both)).isEmpty();
+  }
+
+  @Test
   void oneRowIsSingular() {
     var oneOfOne =
         new GateBreach(SILVER, GateBreach.Gate.MAX_DROPPED_ROWS, 1, 1, 0, Map.of("c", 1L));

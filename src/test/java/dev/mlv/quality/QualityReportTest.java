@@ -87,4 +87,37 @@ class QualityReportTest {
         .contains("Not refreshed in this window")
         .contains("<svg class=\"lineage\"");
   }
+
+  @Test
+  void dropsFabricDidNotReportAreShownAsSuchAndLeftOutOfTheTotals() {
+    var silver =
+        KnownHistory.done(KnownHistory.SILVER, "incremental", 7, 0, java.util.Map.of(), 900)
+            .withDropsNotMeasured("Fabric's API does not report the rows DROP rules remove");
+    var run =
+        KnownHistory.run(
+            "20261129-110000-0001",
+            "2026-11-29T11:00:00Z",
+            dev.mlv.refresh.RunStatus.Completed,
+            java.util.List.of(silver));
+    QualityReport r =
+        QualityReport.of(
+            "fabric",
+            KnownHistory.lineage(),
+            KnownHistory.NAMES,
+            java.util.Map.of(),
+            java.util.List.of(run),
+            java.util.Map.of(),
+            KnownHistory.NOW,
+            7);
+
+    assertThat(r.notMeasured()).isEqualTo(1);
+    assertThat(r.runs().get(0).notMeasured()).isEqualTo(1);
+    assertThat(r.views().stream().flatMap(v -> v.runs().stream()))
+        .singleElement()
+        .satisfies(p -> assertThat(p.dropsMeasured()).isFalse());
+    assertThat(HtmlReportRenderer.render(r))
+        .contains("leave out 1 view refresh whose drops were not reported by Fabric")
+        .contains("0 (1 not reported)")
+        .contains("<td class=\"n\">not reported by Fabric</td>");
+  }
 }

@@ -55,6 +55,40 @@ class RunRendererTest {
     assertThat(RunRenderer.read(JSON.readTree(RunRenderer.json(running)))).isEqualTo(running);
   }
 
+  @Test
+  void dropsNoOneCountedAreNeverShownAsZero() throws Exception {
+    ViewRun unmeasured =
+        new ViewRun(
+                ObjectId.parse("ws.lh.silver.orders"),
+                ViewStatus.Completed,
+                "incremental",
+                "REFRESHED: Fabric wrote version 3",
+                7,
+                0,
+                Map.of(),
+                0,
+                Optional.empty())
+            .withDropsNotMeasured("Fabric's API does not report the rows DROP rules remove");
+    RunReport run =
+        new RunReport(
+            "r1",
+            RunStatus.Completed,
+            Instant.parse("2026-11-30T05:00:00Z"),
+            Instant.parse("2026-11-30T05:00:09Z"),
+            "prod",
+            List.of(unmeasured));
+
+    assertThat(RunRenderer.text(run, new NameResolver("ws", "lh", "dbo", Map.of())))
+        .contains("rows written 7, dropped: not reported by Fabric, 0.0s")
+        .doesNotContain("dropped 0");
+    var view = JSON.readTree(RunRenderer.json(run)).path("views").get(0);
+    assertThat(view.path("rowsDropped").isNull()).isTrue();
+    assertThat(view.path("violations").isNull()).isTrue();
+    assertThat(view.path("dropsNotMeasured").asText())
+        .isEqualTo("Fabric's API does not report the rows DROP rules remove");
+    assertThat(RunRenderer.read(JSON.readTree(RunRenderer.json(run)))).isEqualTo(run);
+  }
+
   private static ViewRun view(String name, ViewStatus status, String strategy) {
     return new ViewRun(
         ObjectId.parse("ws.lh.s." + name),
