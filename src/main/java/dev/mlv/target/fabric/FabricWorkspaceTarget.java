@@ -63,6 +63,7 @@ public final class FabricWorkspaceTarget implements Target {
   private final RunRecords records;
   private final FabricSchedules schedules;
   private final FabricNotebooks notebooks;
+  private final FabricDrops drops;
   private List<UUID> extendedLineage;
   private boolean extended;
 
@@ -77,6 +78,7 @@ public final class FabricWorkspaceTarget implements Target {
         new LivyClient(
             http, target.workspaceId(), target.lakehouseId(), state.resolve("livy-session"));
     this.jobs = new JobClient(http, target.workspaceId(), target.lakehouseId());
+    this.drops = new FabricDrops(livy);
     this.records = new RunRecords(state.resolve("runs"));
     this.schedules =
         new FabricSchedules(http, jobs, target.workspaceId(), target.lakehouseId(), target.name());
@@ -430,6 +432,7 @@ public final class FabricWorkspaceTarget implements Target {
                   Map.of(),
                   ms(t0),
                   Optional.empty());
+          run = drops.settle(project, run);
         } catch (MlvException e) {
           failed.add(id);
           run =
@@ -664,6 +667,7 @@ public final class FabricWorkspaceTarget implements Target {
                 Map.of(),
                 0,
                 Optional.empty());
+        run = drops.settle(project, run);
       } else if (!done.status().equals("Completed")
           && (named.isEmpty() || named.get().equals(id))) {
         run =

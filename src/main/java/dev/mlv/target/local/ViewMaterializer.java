@@ -289,7 +289,7 @@ public final class ViewMaterializer {
   }
 
   private static String broken(Constraint c) {
-    return "NOT coalesce((" + c.expression() + "), false)";
+    return c.brokenSql();
   }
 
   public boolean tableExists(ObjectId table) {

@@ -88,8 +88,8 @@ class FabricTargetContractTest extends TargetContractTest {
 
   /**
    * Documented exception: Fabric's job API and Delta history report rows written but not how many
-   * rows each constraint dropped (Fabric shows that only in its lineage UI), so violation counts
-   * are empty here while the rows kept are right.
+   * rows each constraint dropped (Fabric shows that only in its lineage UI), so a view without a
+   * quality gate has its drops marked as not measured, never 0, while the rows kept are right.
    */
   @Override
   @Test
@@ -113,8 +113,52 @@ class FabricTargetContractTest extends TargetContractTest {
     ViewRun silver = run.views().get(0);
     assertThat(silver.status()).as(describe(run)).isEqualTo(ViewStatus.Completed);
     assertThat(silver.rowsWritten()).isEqualTo(1);
+    assertThat(silver.dropsMeasured()).isFalse();
     assertThat(silver.violations()).isEmpty();
     assertThat(rows(p, "SELECT id FROM silver.orders_clean")).containsExactly("1");
+  }
+
+  /**
+   * A gated view Fabric rebuilt in full is re-counted over Livy as the local engine counts: a row
+   * breaking two rules is dropped once, a rule that is NULL is broken.
+   */
+  @Test
+  void aGatedViewRebuiltInFullHasItsDropsCountedOverLivy() throws IOException {
+    java.nio.file.Path yml = dir.resolve("mlv.yml");
+    java.nio.file.Files.writeString(
+        yml,
+        java.nio.file.Files.readString(yml)
+            + "view_config:\n  silver.orders_clean:\n    max_dropped_rows: 100\n");
+    write(
+        "views/silver/orders_clean.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.orders_clean\n"
+            + "(CONSTRAINT positive CHECK (amount > 0) ON MISMATCH DROP,\n"
+            + " CONSTRAINT named CHECK (customer IS NOT NULL) ON MISMATCH DROP)\n"
+            + "AS SELECT id, customer, amount FROM bronze.orders\n");
+    Project p = project();
+    loadSource(
+        p,
+        orders(),
+        ORDER_COLUMNS,
+        List.of(
+            List.of(1, "a", 10.0),
+            row(2, null, 3.0),
+            List.of(3, "b", -1.0),
+            row(4, null, -2.0),
+            row(5, "c", null))); // amount > 0 is NULL: broken
+
+    RunReport applied = target.apply(p, plan(p, false), RunListener.NONE);
+    RunReport full = target.refresh(p, request(p, true), RunListener.NONE);
+
+    for (RunReport run : List.of(applied, full)) {
+      ViewRun silver = run.views().get(0);
+      assertThat(silver.status()).as(describe(run)).isEqualTo(ViewStatus.Completed);
+      assertThat(silver.dropsMeasured()).as(describe(run)).isTrue();
+      assertThat(silver.rowsWritten()).isEqualTo(1);
+      assertThat(silver.rowsDropped()).isEqualTo(4);
+      assertThat(silver.violations())
+          .containsExactly(Map.entry("positive", 3L), Map.entry("named", 2L));
+    }
   }
 
   @Test
