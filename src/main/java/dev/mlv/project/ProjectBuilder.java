@@ -246,7 +246,8 @@ public final class ProjectBuilder {
             || (bytes[0] == (byte) 0xFE && bytes[1] == (byte) 0xFF));
   }
 
-  private static Position firstInvalidByte(Path file, Position start) {
+  /** Where the first byte that is not UTF-8 is, counted as a reader of the text would. */
+  static Position firstInvalidByte(Path file, Position start) {
     try {
       byte[] bytes = Files.readAllBytes(file);
       var decoder =

@@ -61,7 +61,11 @@ public final class ProjectLoader {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (CharacterCodingException e) {
       return failed(
-          Diagnostic.error("YAML_SYNTAX", start, "mlv.yml is not UTF-8 text", "save it as UTF-8"));
+          Diagnostic.error(
+              "YAML_SYNTAX",
+              ProjectBuilder.firstInvalidByte(file, start),
+              "mlv.yml is not UTF-8 text (a byte here is not; Windows-1252 or Latin-1 text?)",
+              "save it as UTF-8"));
     } catch (IOException e) {
       return failed(
           Diagnostic.error("CONFIG_READ", start, "cannot read mlv.yml: " + IoReason.of(e), null));

@@ -6,6 +6,7 @@ import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.MlvException;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -496,6 +497,17 @@ class ProjectLoaderTest {
         .isEqualTo("missing required key 'type' in targets.prod");
     assertThat(result.diagnostics().get(1).message())
         .isEqualTo("missing required key 'workspaceId' in targets.qa");
+  }
+
+  @Test
+  void anMlvYmlThatIsNotUtf8IsPlacedAtItsFirstBadByte() throws IOException {
+    byte[] yaml = "name: medallion\nworkspace: caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
+    Files.write(root.resolve("mlv.yml"), yaml);
+    Diagnostic d = only(ProjectLoader.load(root, Map.of()));
+    assertThat(d.ruleId()).isEqualTo("YAML_SYNTAX");
+    assertThat(d.message()).startsWith("mlv.yml is not UTF-8 text");
+    assertThat(d.position().line()).isEqualTo(2);
+    assertThat(d.position().column()).isEqualTo(15);
   }
 
   @Test
