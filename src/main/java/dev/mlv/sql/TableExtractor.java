@@ -324,6 +324,10 @@ public final class TableExtractor {
       if (foreign.isPresent()) {
         return notSpark(selectSql, start, foreign.get());
       }
+      Optional<QueryFacts> refined = refinedWindow(selectSql, start, rewritten.tokens());
+      if (refined.isPresent()) {
+        return refined.get();
+      }
       List<SqlNode> fragments = new ArrayList<>();
       for (Fragment fragment : rewritten.fragments()) {
         fragments.add(parseFragment(selectSql, fragment));
@@ -441,6 +445,52 @@ public final class TableExtractor {
                 + finding.refusal(),
             finding.hint());
     return new QueryFacts(List.of(), Set.of(), Set.of(), false, List.of(diagnostic));
+  }
+
+  /**
+   * A named window refined in place ({@code OVER (w ROWS ...)}), which Calcite reads: Spark's
+   * parser refuses it, and its refusal is reported where it places it, when that is in such a
+   * specification. Spark's parser runs only for a text that has one.
+   */
+  private static Optional<QueryFacts> refinedWindow(
+      String sql, Position start, List<SqlToken> tokens) {
+    List<WindowRefinement.Found> found = WindowRefinement.find(tokens);
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<SparkFallbackParser.Refusal> refusal =
+        Fallback.PARSER
+            .read(LexicalRules.withLiteralsInRange(sql), start)
+            .refusal()
+            .filter(r -> !r.tooComplex());
+    if (refusal.isEmpty()) {
+      return Optional.empty();
+    }
+    Position at = refusal.get().at();
+    for (WindowRefinement.Found f : found) {
+      if (!before(at, start.advance(sql, f.from())) && !before(start.advance(sql, f.to()), at)) {
+        Diagnostic diagnostic =
+            Diagnostic.error(
+                NOT_SPARK_RULE,
+                at,
+                f.construct()
+                    + " is not Spark SQL: Spark 4.1 (Fabric Runtime 2.0) takes a window's name only"
+                    + " alone (OVER w, OVER (w), WINDOW w2 AS w) and cannot parse it"
+                    + " ([PARSE_SYNTAX_ERROR] syntax error"
+                    + refusal.get().near().map(n -> " at or near " + n).orElse("")
+                    + ")",
+                "write the frame or ordering into the window's definition, WINDOW w AS"
+                    + " (PARTITION BY ... ORDER BY ... ROWS BETWEEN ...), define another window"
+                    + " for it, or write the whole specification in OVER (...)");
+        return Optional.of(
+            new QueryFacts(List.of(), Set.of(), Set.of(), true, List.of(diagnostic)));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean before(Position a, Position b) {
+    return a.line() < b.line() || a.line() == b.line() && a.column() < b.column();
   }
 
   /** The first pipe operator {@code |>}, which the lexer gives as '|' then '>'. */
