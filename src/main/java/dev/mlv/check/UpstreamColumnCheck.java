@@ -122,15 +122,28 @@ final class UpstreamColumnCheck {
                 + listed(offered)
                 + "; Spark would refuse "
                 + project.names().display(v.id())
-                + " when apply or refresh runs it ([UNRESOLVED_COLUMN.WITH_SUGGESTION])",
-            near.map(n -> "did you mean '" + n + "'? If not, select " + column + " in ")
-                    .orElse(
-                        "read a column "
-                            + String.join(" or ", views)
-                            + " produces, or select "
-                            + column
-                            + " in ")
-                + (views.size() == 1 ? views.get(0) : "one of them")));
+                + " when apply or refresh runs it ([UNRESOLVED_COLUMN.WITH_SUGGESTION])"
+                + (ref.unseenAlias() == null
+                    ? ""
+                    : "; "
+                        + ref.text()
+                        + " is an alias of the SELECT list, which Spark does not resolve in "
+                        + ref.unseenAlias()),
+            ref.unseenAlias() != null
+                ? "repeat the aliased expression there, or compute it in a subquery or CTE"
+                    + " (WITH q AS (SELECT ... AS "
+                    + ref.text()
+                    + " ...) SELECT ... FROM q WHERE "
+                    + ref.text()
+                    + " ...)"
+                : near.map(n -> "did you mean '" + n + "'? If not, select " + column + " in ")
+                        .orElse(
+                            "read a column "
+                                + String.join(" or ", views)
+                                + " produces, or select "
+                                + column
+                                + " in ")
+                    + (views.size() == 1 ? views.get(0) : "one of them")));
   }
 
   /** At most 20 column names, so that a view of thousands of columns stays readable. */

@@ -48,8 +48,9 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 8; // 3: column-name case; 4: CHECK columns; 5: column refs;
-  // 6: the tables of a SELECT's *; 7: their USING columns; 8: where an x::T item starts
+  private static final int FORMAT = 9; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  // 6: the tables of a SELECT's *; 7: their USING columns; 8: where an x::T item starts;
+  // 9: a column ref named like a select alias Spark does not see there
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -476,6 +477,7 @@ final class ParseCache {
         writeString(out, reading.column());
         out.writeBoolean(reading.qualified());
       }
+      writeString(out, r.unseenAlias());
     }
   }
 
@@ -531,7 +533,7 @@ final class ParseCache {
       for (int k = 0; k < nReadings; k++) {
         readings.add(new ColumnRefs.Reading(in.readInt(), readString(in), in.readBoolean()));
       }
-      refs.add(new ColumnRefs.Ref(text, position, refTables, readings));
+      refs.add(new ColumnRefs.Ref(text, position, refTables, readings, readString(in)));
     }
     return new QueryFacts(
         tables, functions, features, fallback, diagnostics, columns, unreadableChecks, refs);

@@ -43,9 +43,16 @@ public final class ColumnRefs {
   /**
    * A column name as written ({@code text}) at {@code position}, the tables visible where it stands
    * (innermost first, enclosing queries' after) and the readings Spark may give it: unless one of
-   * them holds, Spark cannot resolve it.
+   * them holds, Spark cannot resolve it. {@code unseenAlias}: where it stands ({@code "WHERE"},
+   * {@code "ON"}, {@code "a subquery"}) when it is named like an alias of a SELECT list that Spark
+   * does not resolve there, null otherwise.
    */
-  public record Ref(String text, Position position, List<Name> tables, List<Reading> readings) {
+  public record Ref(
+      String text,
+      Position position,
+      List<Name> tables,
+      List<Reading> readings,
+      String unseenAlias) {
     public Ref {
       tables = List.copyOf(tables);
       readings = List.copyOf(readings);
@@ -97,8 +104,23 @@ public final class ColumnRefs {
   /** A FROM item read by name: {@code qualifier} is its alias, or else its name's last part. */
   private record Entry(Name table, String qualifier, boolean aliased) {}
 
-  /** The FROM of one SELECT: {@code known} when every item is a table read by name. */
-  private record Scope(List<Entry> entries, boolean known, Set<String> aliases) {}
+  /**
+   * The FROM of one SELECT: {@code known} when every item is a table read by name. {@code aliases}
+   * are its SELECT list's, which Spark may take a name for where it stands; {@code unseen} those it
+   * does not (null when none are unseen) and the clause that is, for messages.
+   */
+  private record Scope(
+      List<Entry> entries, boolean known, Set<String> aliases, Set<String> unseen, String clause) {
+
+    /** This scope where its SELECT list's aliases are not seen: in {@code clause}. */
+    Scope blind(String clause) {
+      Set<String> all = new HashSet<>(aliases);
+      if (unseen != null) {
+        all.addAll(unseen);
+      }
+      return new Scope(entries, known, Set.of(), all, clause);
+    }
+  }
 
   private static final class Walk {
     private final String sql;
@@ -178,18 +200,32 @@ public final class ColumnRefs {
           }
         }
       }
+      Scope scope = new Scope(entries, known, aliases, null, null);
       List<Scope> chain = new ArrayList<>();
-      chain.add(new Scope(entries, known, aliases));
+      chain.add(scope);
       chain.addAll(outer);
-      conditions.forEach(c -> expression(c, chain));
-      expression(select.getSelectList(), chain);
-      expression(select.getWhere(), chain);
+      // Spark resolves no select alias in ON or WHERE, nor in a subquery of them or of the SELECT
+      // list (each measured: UNRESOLVED_COLUMN); the SELECT list itself (lateral aliases), GROUP
+      // BY, HAVING and ORDER BY take them.
+      List<Scope> on = blind(scope.blind("ON"), outer);
+      List<Scope> where = blind(scope.blind("WHERE"), outer);
+      List<Scope> subquery = blind(scope.blind("a subquery"), outer);
+      conditions.forEach(c -> expression(c, on, subquery));
+      expression(select.getSelectList(), chain, subquery);
+      expression(select.getWhere(), where, subquery);
       expression(select.getGroup(), chain);
       expression(select.getHaving(), chain);
       expression(select.getQualify(), chain);
       expression(select.getWindowList(), chain);
       expression(select.getOrderList(), chain);
       expression(orderBy, chain);
+    }
+
+    private static List<Scope> blind(Scope first, List<Scope> outer) {
+      List<Scope> chain = new ArrayList<>();
+      chain.add(first);
+      chain.addAll(outer);
+      return chain;
     }
 
     /** Adds the FROM items to {@code entries}; whether every one is a table read by name. */
@@ -243,36 +279,41 @@ public final class ColumnRefs {
     }
 
     private void expression(SqlNode node, List<Scope> chain) {
+      expression(node, chain, chain);
+    }
+
+    /** {@code subqueries}: the scopes a subquery within {@code node} sees around its own. */
+    private void expression(SqlNode node, List<Scope> chain, List<Scope> subqueries) {
       if (node == null) {
         return;
       }
       if (node instanceof SqlNodeList list) {
         for (SqlNode item : list) {
-          expression(item, chain);
+          expression(item, chain, subqueries);
         }
       } else if (TableExtractor.isQuery(node)) {
-        query(node, chain);
+        query(node, subqueries);
       } else if (node instanceof SqlIdentifier id) {
         reference(id, chain);
       } else if (node instanceof SqlWindow window) {
         // Its name and the window it refines are names of windows, not columns.
-        expression(window.getPartitionList(), chain);
-        expression(window.getOrderList(), chain);
+        expression(window.getPartitionList(), chain, subqueries);
+        expression(window.getOrderList(), chain, subqueries);
       } else if (node instanceof SqlLambda lambda) {
-        expression(lambda.getExpression(), chain);
+        expression(lambda.getExpression(), chain, subqueries);
       } else if (node instanceof SqlCall call) {
         switch (call.getKind()) {
           // An alias, a field's name and a named argument's name are not columns.
-          case AS, DOT, ARGUMENT_ASSIGNMENT -> expression(call.operand(0), chain);
+          case AS, DOT, ARGUMENT_ASSIGNMENT -> expression(call.operand(0), chain, subqueries);
           case OVER -> {
-            expression(call.operand(0), chain);
+            expression(call.operand(0), chain, subqueries);
             if (call.operand(1) instanceof SqlWindow window) {
-              expression(window, chain);
+              expression(window, chain, subqueries);
             }
           }
           default -> {
             for (SqlNode operand : call.getOperandList()) {
-              expression(operand, chain);
+              expression(operand, chain, subqueries);
             }
           }
         }
@@ -296,11 +337,15 @@ public final class ColumnRefs {
         return;
       }
       List<Entry> entries = new ArrayList<>();
+      String unseenAlias = null;
       for (Scope s : chain) {
         // Spark resolves a name that no column has as a select alias of its own query (lateral
         // aliases, GROUP BY and HAVING by alias): one that may be an alias is not checked.
         if (!s.known() || s.aliases().contains(head)) {
           return;
+        }
+        if (unseenAlias == null && parts.size() == 1 && s.unseen() != null) {
+          unseenAlias = s.unseen().contains(head) ? s.clause() : null;
         }
         entries.addAll(s.entries());
       }
@@ -315,7 +360,12 @@ public final class ColumnRefs {
         readings.add(new Reading(i, head, false));
       }
       refs.add(
-          new Ref(text(id), position(id), entries.stream().map(Entry::table).toList(), readings));
+          new Ref(
+              text(id),
+              position(id),
+              entries.stream().map(Entry::table).toList(),
+              readings,
+              unseenAlias));
     }
 
     private int offset(SqlNode node) {
