@@ -158,10 +158,14 @@ final class ViewColumns {
       }
       List<Column> right = new ArrayList<>();
       columns.get().forEach(c -> right.add(new Column(c, star.position(), star, s)));
-      if (s.using().isEmpty()) {
-        out.addAll(right);
+      List<String> keys = s.natural() ? natural(out, right) : s.using();
+      if (keys == null) {
+        return Optional.empty();
+      }
+      if (keys.isEmpty()) {
+        out.addAll(right); // also a NATURAL join with no column named alike: a cross join
       } else {
-        Optional<List<Column>> joined = using(out, right, s.using());
+        Optional<List<Column>> joined = using(out, right, keys);
         if (joined.isEmpty()) {
           return Optional.empty();
         }
@@ -202,6 +206,29 @@ final class ViewColumns {
       }
     }
     return Optional.of(out);
+  }
+
+  /**
+   * The join columns of {@code left NATURAL JOIN right}: the left's names, in order, that the right
+   * has exactly (case-sensitively, as Spark intersects them); null when a side has a name twice,
+   * whatever its case, whose pairing is not claimed here.
+   */
+  private static List<String> natural(List<Column> left, List<Column> right) {
+    Set<String> leftSeen = new HashSet<>();
+    for (Column c : left) {
+      if (!leftSeen.add(c.name().toLowerCase(Locale.ROOT))) {
+        return null;
+      }
+    }
+    Set<String> rightNames = new HashSet<>();
+    Set<String> rightSeen = new HashSet<>();
+    for (Column c : right) {
+      if (!rightSeen.add(c.name().toLowerCase(Locale.ROOT))) {
+        return null;
+      }
+      rightNames.add(c.name());
+    }
+    return left.stream().map(Column::name).filter(rightNames::contains).toList();
   }
 
   private static int first(List<Column> columns, String name) {

@@ -48,9 +48,9 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 9; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  private static final int FORMAT = 10; // 3: column-name case; 4: CHECK columns; 5: column refs;
   // 6: the tables of a SELECT's *; 7: their USING columns; 8: where an x::T item starts;
-  // 9: a column ref named like a select alias Spark does not see there
+  // 9: a column ref named like a select alias Spark does not see there; 10: a * table's NATURAL
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -459,6 +459,7 @@ final class ParseCache {
           writeName(out, t.table());
           writeString(out, t.alias());
           writeStrings(out, t.using());
+          out.writeBoolean(t.natural());
         }
       }
     }
@@ -511,7 +512,9 @@ final class ParseCache {
         int nTables = count(in);
         List<OutputNames.Source> sources = new ArrayList<>(nTables);
         for (int k = 0; k < nTables; k++) {
-          sources.add(new OutputNames.Source(readName(in), readString(in), readStrings(in)));
+          sources.add(
+              new OutputNames.Source(
+                  readName(in), readString(in), readStrings(in), in.readBoolean()));
         }
         stars.add(new OutputNames.Star(index, text, position, sources));
       }

@@ -55,10 +55,9 @@ public final class OutputNames {
    * A {@code *} or {@code x.*} of the SELECT list, after the first {@code index} names: it expands
    * to the columns of {@code tables}, in order, when Spark's {@code *} is just that. {@code tables}
    * is empty when that is not known: a FROM item other than a table read by name (subquery, CTE,
-   * table function, LATERAL VIEW), a semi or anti join, a bare {@code *} over a NATURAL join (whose
-   * join columns are those both sides name alike, which only Spark knows) or a USING join whose
-   * right side is itself a join, a qualifier that names no table (a struct's fields) or is not a
-   * single name.
+   * table function, LATERAL VIEW), a semi or anti join, a bare {@code *} over a USING or NATURAL
+   * join whose right side is itself a join, a qualifier that names no table (a struct's fields) or
+   * is not a single name.
    */
   public record Star(int index, String text, Position position, List<Source> tables) {
     public Star {
@@ -68,17 +67,20 @@ public final class OutputNames {
 
   /**
    * A table a {@code *} expands: its name, its alias (null when it has none) and, in a bare {@code
-   * *}, the columns of USING it is joined by to the tables before it (empty for none). Spark shows
-   * such a join's columns once, first (USING's order), then the other columns of the left side,
-   * then those of the right; a qualified {@code x.*} shows all of x's.
+   * *}, the columns of USING it is joined by to the tables before it (empty for none), or {@code
+   * natural} when it is NATURAL JOINed to them: on the columns both sides name exactly alike, which
+   * only the tables' columns tell (Spark compares the names case-sensitively there, even with
+   * spark.sql.caseSensitive off: Id and id are no join column, measured on Spark 4.1.1). Spark
+   * shows such a join's columns once, first (USING's order, or the left side's), then the other
+   * columns of the left side, then those of the right; a qualified {@code x.*} shows all of x's.
    */
-  public record Source(Name table, String alias, List<String> using) {
+  public record Source(Name table, String alias, List<String> using, boolean natural) {
     public Source {
       using = List.copyOf(using);
     }
 
     public Source(Name table, String alias) {
-      this(table, alias, List.of());
+      this(table, alias, List.of(), false);
     }
   }
 
@@ -207,8 +209,9 @@ public final class OutputNames {
   /**
    * The tables of a FROM in order, when it is only tables read by name, joined so that each shows
    * all its columns (no semi or anti join), each with the USING columns joining it to the ones
-   * before; {@code merged} when a join merges columns otherwise (NATURAL, a USING join with a join
-   * on its right), so that a bare {@code *} is not told (a qualified one still shows its table's).
+   * before (or NATURAL); {@code merged} when a join merges columns otherwise (a USING or NATURAL
+   * join with a join on its right), so that a bare {@code *} is not told (a qualified one still
+   * shows its table's).
    */
   private record From(List<Source> tables, boolean merged) {}
 
@@ -230,15 +233,23 @@ public final class OutputNames {
         return null;
       }
       List<Source> both = new ArrayList<>(left.tables());
-      boolean merged = left.merged() || right.merged() || join.isNatural();
-      if (join.getConditionType() == JoinConditionType.USING) {
+      boolean merged = left.merged() || right.merged();
+      if (join.isNatural()) {
+        if (right.tables().size() != 1) {
+          merged = true;
+          both.addAll(right.tables());
+        } else {
+          Source r = right.tables().get(0);
+          both.add(new Source(r.table(), r.alias(), List.of(), true));
+        }
+      } else if (join.getConditionType() == JoinConditionType.USING) {
         List<String> using = usingColumns(join.getCondition());
         if (using == null || right.tables().size() != 1) {
           merged = true;
           both.addAll(right.tables());
         } else {
           Source r = right.tables().get(0);
-          both.add(new Source(r.table(), r.alias(), using));
+          both.add(new Source(r.table(), r.alias(), using, false));
         }
       } else {
         both.addAll(right.tables());
