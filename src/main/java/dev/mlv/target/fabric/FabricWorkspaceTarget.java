@@ -193,10 +193,17 @@ public final class FabricWorkspaceTarget implements Target {
   /** The state lists every schema of the target's lakehouse, and no other lakehouse. */
   @Override
   public Optional<String> missingTableFix(Project project, ObjectId table) {
-    ObjectId here = id(table.schema(), table.name());
-    return here.equals(table)
+    return inLakehouse(table)
         ? Optional.of("Create it in the target's lakehouse, or fix the name in the SQL.")
         : Optional.empty();
+  }
+
+  /**
+   * Whether {@code table} is in the target's lakehouse, the one place where a table's absence is
+   * known: another lakehouse may be out of the session's reach.
+   */
+  private boolean inLakehouse(ObjectId table) {
+    return id(table.schema(), table.name()).equals(table);
   }
 
   private ObjectId id(String schema, String name) {
@@ -749,17 +756,61 @@ public final class FabricWorkspaceTarget implements Target {
     List<ViewRun> planned = new ArrayList<>();
     Set<ObjectId> rebuilt = new HashSet<>();
     Map<ObjectId, History> histories = new HashMap<>();
+    // Views whose refresh will fail, with the root cause: the run skips what reads them.
+    Map<ObjectId, String> failing = new HashMap<>();
     for (SortedSet<ObjectId> layer : project.lineage().layers()) {
       for (ObjectId id : layer) {
         if (!request.views().contains(id)) {
           continue;
         }
+        Optional<ObjectId> failingUp =
+            project.lineage().upstream(id).stream().filter(failing::containsKey).findFirst();
+        if (failingUp.isPresent()) {
+          String cause = failing.get(failingUp.get());
+          failing.put(id, cause);
+          planned.add(
+              new ViewRun(
+                  id,
+                  ViewStatus.Planned,
+                  "none",
+                  ViewRun.UPSTREAM_FAILED
+                      + ": upstream "
+                      + project.names().display(failingUp.get())
+                      + " will fail ("
+                      + cause
+                      + "), so this view will be skipped",
+                  0,
+                  0,
+                  Map.of(),
+                  0,
+                  Optional.empty()));
+          continue;
+        }
         History view = histories.computeIfAbsent(id, this::history);
+        // Only the target's lakehouse is listed; a source elsewhere may exist out of reach.
+        Optional<ObjectId> missing =
+            project.lineage().upstream(id).stream()
+                .filter(u -> project.lineage().node(u).kind() != NodeKind.FILES && inLakehouse(u))
+                .filter(u -> histories.computeIfAbsent(u, this::history).version() < 0)
+                .findFirst();
         String strategy;
         String reason;
         if (view.version() < 0) {
-          strategy = "full";
+          // As the run reports it: a view that is not deployed is not refreshed at all.
+          strategy = "none";
           reason = "NOT_DEPLOYED: the view is not deployed; run 'mlv apply' first";
+          failing.put(id, "NOT_DEPLOYED");
+        } else if (missing.isPresent()) {
+          // As the local target's decider says it, and first: --full does not make it exist.
+          String name = project.names().display(missing.get());
+          strategy = "full";
+          reason =
+              "SOURCE_MISSING source="
+                  + name
+                  + ": "
+                  + name
+                  + " does not exist; the refresh fails until it does";
+          failing.put(id, "SOURCE_MISSING source=" + name);
         } else if (request.full()) {
           strategy = "full";
           reason = "FULL_REQUESTED: --full";

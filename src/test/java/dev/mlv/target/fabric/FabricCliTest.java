@@ -164,6 +164,33 @@ class FabricCliTest {
   }
 
   @Test
+  void aDryRunSaysAViewWhoseSourceIsMissingWouldFailAndExitsOne() {
+    CliRun apply = mlv("apply", "-t", "prod", "--auto-approve");
+    assertThat(apply.exitCode()).as(apply.toString()).isZero();
+    fabric.sql("DROP TABLE " + SimulatedFabric.LAKEHOUSE + ".bronze.orders");
+    int jobs = fabric.simulator.jobsSubmitted.get();
+
+    // --full too: a full refresh does not make the source exist.
+    for (String[] args :
+        List.of(
+            new String[] {"refresh", "-t", "prod", "--dry-run"},
+            new String[] {"refresh", "-t", "prod", "--dry-run", "--full"})) {
+      CliRun dry = mlv(args);
+      assertThat(dry.exitCode()).as(dry.toString()).isEqualTo(dev.mlv.cli.ExitCodes.ERROR);
+      assertThat(dry.out())
+          .as(dry.toString())
+          .contains(
+              "SOURCE_MISSING source=bronze.orders: bronze.orders does not exist; the refresh"
+                  + " fails until it does")
+          .contains(
+              "UPSTREAM_FAILED: upstream silver.orders_clean will fail (SOURCE_MISSING"
+                  + " source=bronze.orders), so this view will be skipped");
+      assertThat(dry.err()).contains("2 views would fail or be skipped");
+    }
+    assertThat(fabric.simulator.jobsSubmitted.get()).isEqualTo(jobs);
+  }
+
+  @Test
   void planWarnsWhenItDropsAViewTheProjectStillReads() throws IOException {
     CliRun apply = mlv("apply", "-t", "prod", "--auto-approve");
     assertThat(apply.exitCode()).as(apply.toString()).isZero();

@@ -236,7 +236,14 @@ class FabricRefreshJobTest {
     Project p = fabric.withOrders();
     RunReport dry =
         fabric.target.refresh(p, request(p, false, Duration.ofMinutes(1), true), RunListener.NONE);
-    assertThat(dry.views()).allMatch(v -> v.reason().startsWith("NOT_DEPLOYED"), dry.toString());
+    assertThat(dry.views())
+        .as(dry.toString())
+        .extracting(v -> v.id().shortName() + " " + v.strategy() + " " + v.reason())
+        .containsExactly(
+            "silver.orders_clean none NOT_DEPLOYED: the view is not deployed; run 'mlv apply'"
+                + " first",
+            "gold.by_customer none UPSTREAM_FAILED: upstream silver.orders_clean will fail"
+                + " (NOT_DEPLOYED), so this view will be skipped");
 
     RunReport run = fabric.target.refresh(p, SimulatedFabric.request(p, false), RunListener.NONE);
     assertThat(run.status()).isEqualTo(RunStatus.Failed);
