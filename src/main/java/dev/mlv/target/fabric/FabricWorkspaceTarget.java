@@ -2,6 +2,7 @@ package dev.mlv.target.fabric;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.mlv.diag.BusyException;
 import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.LineageGraph;
 import dev.mlv.lineage.NodeKind;
@@ -915,6 +916,7 @@ public final class FabricWorkspaceTarget implements Target {
   public SqlResult sql(Project project, SqlStatement statement) {
     return cancellable(
         () -> {
+          viewChange(statement).ifPresent(this::refuseWhileRefreshing);
           LivyClient.Result r = livy.sql(FabricSql.text(statement), "the statement");
           List<List<SqlValue>> rows = new ArrayList<>();
           for (List<JsonNode> row : r.rows()) {
@@ -934,6 +936,43 @@ public final class FabricWorkspaceTarget implements Target {
                   : null;
           return SqlResult.typed(r.columns(), rows, r.columns().isEmpty() ? "OK" : note);
         });
+  }
+
+  /** The statements that change a view, named as the local target names them when refusing. */
+  private static Optional<String> viewChange(SqlStatement st) {
+    if (st instanceof SqlStatement.Rename) {
+      return Optional.of("ALTER ... RENAME");
+    } else if (st instanceof SqlStatement.Drop) {
+      return Optional.of("DROP MATERIALIZED LAKE VIEW");
+    } else if (st instanceof SqlStatement.CreateView) {
+      return Optional.of("CREATE MATERIALIZED LAKE VIEW");
+    } else if (st instanceof SqlStatement.Refresh) {
+      return Optional.of("REFRESH");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Fabric has no lock to take: a view changed while the lakehouse's refresh job runs would be
+   * moved or rewritten under that job, so the change is refused, as the local target refuses it
+   * under its lock. A job that starts between this look and the statement is not seen.
+   */
+  private void refuseWhileRefreshing(String what) {
+    for (JobClient.JobInstance j : jobs.instances()) {
+      if (j.status().equals("InProgress") || j.status().equals("NotStarted")) {
+        throw new BusyException(
+            "LAKEHOUSE_BUSY",
+            what
+                + " was not run: refresh job "
+                + j.id()
+                + (j.invokeType().isBlank() ? "" : " (" + j.invokeType() + ")")
+                + " is "
+                + (j.status().equals("InProgress") ? "refreshing" : "about to refresh")
+                + " lakehouse "
+                + config.lakehouse()
+                + "; run it again when that run is over");
+      }
+    }
   }
 
   @Override

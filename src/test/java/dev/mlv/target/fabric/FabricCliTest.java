@@ -190,6 +190,67 @@ class FabricCliTest {
     assertThat(fabric.simulator.jobsSubmitted.get()).isEqualTo(jobs);
   }
 
+  /** A refresh job of the lakehouse as a schedule starts it, in the given status. */
+  private com.fasterxml.jackson.databind.node.ObjectNode scheduledJob(String status) {
+    var job = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+    String id = java.util.UUID.randomUUID().toString();
+    job.put("id", id);
+    job.put("jobType", JobClient.JOB_TYPE);
+    job.put("invokeType", "Scheduled");
+    job.put("status", status);
+    job.put("startTimeUtc", "2026-01-01T10:00:00");
+    fabric.simulator.lakehouse(fabric.lakehouseId).jobs.put(id, job);
+    return job;
+  }
+
+  /** A rename or drop under a running refresh job would pull the table from under its writer. */
+  @Test
+  void viewStatementsOfMlvSqlExit3WhileARefreshJobRunsOnTheLakehouse() {
+    CliRun apply = mlv("apply", "-t", "prod", "--auto-approve");
+    assertThat(apply.exitCode()).as(apply.toString()).isZero();
+    var job = scheduledJob("InProgress");
+    List<String> statements =
+        List.of(
+            "ALTER MATERIALIZED LAKE VIEW gold.by_customer RENAME TO gold.totals",
+            "DROP MATERIALIZED LAKE VIEW gold.by_customer",
+            "CREATE MATERIALIZED LAKE VIEW gold.extra AS SELECT 1 AS one",
+            "REFRESH MATERIALIZED LAKE VIEW gold.by_customer FULL");
+    for (String status : List.of("InProgress", "NotStarted")) {
+      job.put("status", status);
+      for (String statement : statements) {
+        CliRun cli = mlv("sql", "-t", "prod", statement);
+        assertThat(cli.exitCode())
+            .as(cli.toString())
+            .isEqualTo(dev.mlv.cli.ExitCodes.SKIPPED_CONCURRENT);
+        assertThat(cli.err())
+            .as(statement)
+            .contains("error[LAKEHOUSE_BUSY]")
+            .contains("refresh job " + job.path("id").asText() + " (Scheduled)")
+            .contains("lakehouse " + SimulatedFabric.LAKEHOUSE)
+            .contains("run it again when that run is over");
+      }
+    }
+    for (String verb :
+        List.of("ALTER MATERIALIZED", "DROP MATERIALIZED", "CREATE MATERIALIZED", "REFRESH")) {
+      assertThat(fabric.simulator.timesRun(verb)).as(verb).isZero();
+    }
+    // Reading is no change: it runs while the job does.
+    for (String read :
+        List.of(
+            "SHOW TABLES IN bronze",
+            "SHOW MATERIALIZED LAKE VIEWS IN gold",
+            "SHOW CREATE MATERIALIZED LAKE VIEW gold.by_customer")) {
+      CliRun cli = mlv("sql", "-t", "prod", read);
+      assertThat(cli.exitCode()).as(cli.toString()).isZero();
+    }
+
+    // Once the job is over, the same statement goes through.
+    job.put("status", "Completed");
+    CliRun drop = mlv("sql", "-t", "prod", "DROP MATERIALIZED LAKE VIEW gold.by_customer");
+    assertThat(drop.exitCode()).as(drop.toString()).isZero();
+    assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).mlvs).hasSize(1);
+  }
+
   @Test
   void planWarnsWhenItDropsAViewTheProjectStillReads() throws IOException {
     CliRun apply = mlv("apply", "-t", "prod", "--auto-approve");
