@@ -885,12 +885,17 @@ public final class FabricWorkspaceTarget implements Target {
     return jobs.instance(id).map(this::fromJob);
   }
 
-  /** A job started elsewhere (a schedule, the Fabric UI): Fabric tells no per-view outcome. */
+  /**
+   * A job started elsewhere (a schedule, the Fabric UI), or one whose mlv process ended before it
+   * did: Fabric tells no per-view outcome. A cancelled job was stopped, not failed by a view, as a
+   * local run stopped by Ctrl-C is.
+   */
   private RunReport fromJob(JobClient.JobInstance j) {
     RunStatus status =
         switch (j.status()) {
           case "Completed" -> RunStatus.Completed;
-          case "Failed", "Cancelled" -> RunStatus.Failed;
+          case "Failed" -> RunStatus.Failed;
+          case "Cancelled" -> RunStatus.Interrupted;
           case "Deduped" -> RunStatus.Skipped;
           default -> RunStatus.Running;
         };

@@ -85,6 +85,24 @@ class FabricRefreshJobTest {
   }
 
   @Test
+  void aJobCancelledInFabricIsListedAsInterruptedNotFailed() {
+    ObjectNode job = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+    String id = UUID.randomUUID().toString();
+    job.put("id", id);
+    job.put("jobType", JobClient.JOB_TYPE);
+    job.put("invokeType", "Manual");
+    job.put("status", "Cancelled");
+    job.put("startTimeUtc", "2026-01-01T10:00:00");
+    job.put("endTimeUtc", "2026-01-01T10:01:00");
+    fabric.simulator.lakehouse(fabric.lakehouseId).jobs.put(id, job);
+
+    assertThat(fabric.target.runs(10))
+        .extracting(r -> r.id() + " " + r.status())
+        .containsExactly(id + " Interrupted");
+    assertThat(fabric.target.run(id)).map(RunReport::status).contains(RunStatus.Interrupted);
+  }
+
+  @Test
   void throttlingThatOutlastsTheRetryBudgetFailsWithFabricsCode() {
     Project p = applied();
     RetryPolicy fast = FabricTargetContractTest.fast();
