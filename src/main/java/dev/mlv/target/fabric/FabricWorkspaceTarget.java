@@ -510,7 +510,7 @@ public final class FabricWorkspaceTarget implements Target {
     }
     List<ViewRun> ordered = order(lineage, results);
     RunReport report = new RunReport(runId, status, started, Instant.now(), name(), ordered);
-    records.save(report, jobId);
+    records.save(report, jobId, jobId.map(jobs::throttledBefore).orElse(List.of()));
     return report;
   }
 
@@ -547,7 +547,8 @@ public final class FabricWorkspaceTarget implements Target {
           JobRun job = runJob(project, request, listener);
           RunReport report =
               new RunReport(runId, job.status(), started, Instant.now(), name(), job.views());
-          records.save(report, job.jobId());
+          records.save(
+              report, job.jobId(), job.jobId().map(jobs::throttledBefore).orElse(List.of()));
           return report;
         });
   }

@@ -52,6 +52,14 @@ final class JobClient {
   private final String lakehouse;
   private final String item;
   private final AtomicReference<URI> running = new AtomicReference<>();
+
+  /**
+   * The instances Fabric failed for throttling before the one that ran, by that one's id: one run
+   * of mlv, which its record names so that {@code mlv runs} does not list each attempt as a run.
+   */
+  private final java.util.Map<String, List<String>> throttledBefore =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   private final JobRuns jobs;
 
   JobClient(FabricHttp http, UUID workspace, UUID lakehouseId) {
@@ -209,11 +217,12 @@ final class JobClient {
       java.util.function.Consumer<String> say) {
     Instant deadline = Instant.now().plus(http.policy().retryBudget());
     java.util.Random random = new java.util.Random();
+    List<String> throttled = new ArrayList<>();
     for (int attempt = 0; ; attempt++) {
       JobInstance done = await(start(definitionId), timeout, seen);
       if (!done.status().equals("Failed")
           || !done.errorCode().filter(FabricError::throttling).isPresent()) {
-        return done;
+        return ran(done, throttled);
       }
       Duration wait = http.policy().backoff(attempt, random);
       if (Instant.now().plus(wait).isAfter(deadline)) {
@@ -223,8 +232,9 @@ final class JobClient {
                 + " was throttled by the capacity and the retry budget of "
                 + RetryPolicy.describe(http.policy().retryBudget())
                 + " (retry_budget) is spent; giving up");
-        return done;
+        return ran(done, throttled);
       }
+      throttled.add(done.id());
       say.accept(
           "  job "
               + done.id()
@@ -235,6 +245,18 @@ final class JobClient {
               + " s");
       FabricHttp.sleep(wait, "waiting to restart the throttled refresh job");
     }
+  }
+
+  private JobInstance ran(JobInstance done, List<String> throttled) {
+    if (!throttled.isEmpty()) {
+      throttledBefore.put(done.id(), List.copyOf(throttled));
+    }
+    return done;
+  }
+
+  /** The instances throttled and started again before {@code jobId}, oldest first; none if none. */
+  List<String> throttledBefore(String jobId) {
+    return throttledBefore.getOrDefault(jobId, List.of());
   }
 
   /** Polls the instance until it ends, with growing intervals (or the service's Retry-After). */

@@ -21,8 +21,8 @@ import java.util.stream.Stream;
 /**
  * The runs this machine made against a Fabric target, with what each view did, kept under the
  * project's {@code .mlv/fabric/<target>/runs}: the job API reports a run but not its views. Each
- * record names the Fabric job instance it ran, so {@code mlv runs} lists every other job (started
- * by a schedule or in the Fabric UI) once, from Fabric.
+ * record names the Fabric job instance it ran (and those throttled before it), so {@code mlv runs}
+ * lists every other job (started by a schedule or in the Fabric UI) once, from Fabric.
  */
 final class RunRecords {
   private static final DateTimeFormatter ID =
@@ -39,11 +39,19 @@ final class RunRecords {
     return ID.format(Instant.now()) + "-" + Integer.toHexString(0x1000 + RANDOM.nextInt(0xF000));
   }
 
-  void save(RunReport run, Optional<String> jobId) {
+  /**
+   * Saves the run with the job instance it ran and the instances Fabric throttled before it, which
+   * were attempts of the same run.
+   */
+  void save(RunReport run, Optional<String> jobId, List<String> throttled) {
     try {
       Files.createDirectories(folder);
       com.fasterxml.jackson.databind.node.ObjectNode node = RunRenderer.node(run);
       jobId.ifPresent(j -> node.put("fabricJobInstanceId", j));
+      if (!throttled.isEmpty()) {
+        var ids = node.putArray("fabricThrottledJobInstanceIds");
+        throttled.forEach(ids::add);
+      }
       Path file = folder.resolve(run.id() + ".json");
       Path tmp = folder.resolve(run.id() + ".json.tmp");
       Files.writeString(tmp, node.toPrettyString(), StandardCharsets.UTF_8);
@@ -59,11 +67,19 @@ final class RunRecords {
     return out;
   }
 
+  /** Every job instance a record names, the throttled attempts included. */
   List<String> jobIds() {
-    return nodes()
-        .map(n -> n.path("fabricJobInstanceId").asText(""))
-        .filter(s -> !s.isEmpty())
-        .toList();
+    return nodes().flatMap(n -> jobIds(n).stream()).toList();
+  }
+
+  private static List<String> jobIds(JsonNode n) {
+    List<String> out = new ArrayList<>();
+    String ran = n.path("fabricJobInstanceId").asText("");
+    if (!ran.isEmpty()) {
+      out.add(ran);
+    }
+    n.path("fabricThrottledJobInstanceIds").forEach(t -> out.add(t.asText()));
+    return out;
   }
 
   Optional<RunReport> find(String id) {
@@ -71,10 +87,7 @@ final class RunRecords {
       return Optional.empty();
     }
     return nodes()
-        .filter(
-            n ->
-                n.path("run").path("id").asText().equals(id)
-                    || n.path("fabricJobInstanceId").asText().equals(id))
+        .filter(n -> n.path("run").path("id").asText().equals(id) || jobIds(n).contains(id))
         .findFirst()
         .map(RunRenderer::read);
   }

@@ -85,6 +85,32 @@ class FabricRefreshJobTest {
   }
 
   @Test
+  void aThrottledRefreshStartedAgainIsOneRunInTheRunsList() {
+    Project p = applied();
+    int before = fabric.target.runs(100).size();
+    fabric.simulator.throttleJobs.set(2);
+    RunReport run = fabric.target.refresh(p, SimulatedFabric.request(p, true), RunListener.NONE);
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    assertThat(statuses()).containsExactly("Failed", "Failed", "Completed");
+
+    List<RunReport> runs = fabric.target.runs(100);
+    assertThat(runs).as(runs.toString()).hasSize(before + 1);
+    assertThat(runs.get(0).id()).isEqualTo(run.id());
+    assertThat(runs).noneMatch(r -> r.status() == RunStatus.Failed);
+    // Each throttled instance's id leads to the run it was an attempt of.
+    List<String> throttled = new ArrayList<>();
+    synchronized (fabric.simulator.lakehouse(fabric.lakehouseId).jobs) {
+      fabric.simulator.lakehouse(fabric.lakehouseId).jobs.values().stream()
+          .filter(j -> j.path("status").asText().equals("Failed"))
+          .forEach(j -> throttled.add(j.path("id").asText()));
+    }
+    assertThat(throttled).hasSize(2);
+    for (String id : throttled) {
+      assertThat(fabric.target.run(id)).map(RunReport::id).contains(run.id());
+    }
+  }
+
+  @Test
   void aJobCancelledInFabricIsListedAsInterruptedNotFailed() {
     ObjectNode job = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
     String id = UUID.randomUUID().toString();
