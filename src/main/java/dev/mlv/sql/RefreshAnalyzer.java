@@ -470,8 +470,20 @@ public final class RefreshAnalyzer {
           scope.put(name, c);
         }
         query(with.body, level, branches, context, scope);
-        // One never used reads nothing, but its SQL is still judged.
-        for (Cte c : defined) {
+        // One never used reads nothing, but its SQL is still judged. Its tables are still in
+        // the text an incremental refresh rewrites per reference, where a term with the unused
+        // CTE's table as the delta would re-read every old row of the others: so it is full.
+        for (int i = 0; i < defined.size(); i++) {
+          Cte c = defined.get(i);
+          SqlWithItem item = (SqlWithItem) with.withList.get(i);
+          if (!c.walked()[0]) {
+            String name = item.name.getSimple().toLowerCase(Locale.ROOT);
+            full(
+                "WITH " + name,
+                offset(item),
+                "CTE_UNUSED name=" + name,
+                "a CTE the query never reads; remove it to let the view refresh incrementally");
+          }
           use(c, level, branches, context);
         }
       } else if (node instanceof SqlOrderBy orderBy) {

@@ -460,6 +460,11 @@ class StrategyDeciderTableTest {
             World.appendTo("a"),
             "incremental ONLY_APPENDS"),
         row(
+            "a CTE the query never reads (its table would be read in full as the delta term)",
+            "WITH unused AS (SELECT k FROM bronze.b) SELECT k FROM bronze.a",
+            World.appendTo("a"),
+            "full CTE_UNUSED name=unused"),
+        row(
             "aggregate inside a subquery in FROM",
             "SELECT g FROM (SELECT g, SUM(v) AS s FROM bronze.a GROUP BY g) t WHERE s > 1",
             World.appendTo("a"),
