@@ -357,6 +357,15 @@ public final class TableExtractor {
         Optional<ForeignSyntax.Finding> call = ForeignSyntax.findCall(rewritten.tokens());
         return call.isPresent() ? notSpark(selectSql, start, call.get()) : spark.facts().get();
       }
+      Optional<String> sparkMessage = spark.refusal().flatMap(SparkFallbackParser.Refusal::message);
+      if (sparkMessage.isPresent()) {
+        // Spark's parser read the syntax and refused a value in it (an unknown collation name):
+        // its own words say what is wrong, Calcite's would name a token.
+        return parseError(
+            spark.refusal().get().at(),
+            sparkMessage.get(),
+            "fix it as Spark says; mlv reads the SELECT with Spark 4.1's own parser");
+      }
       if (calciteError.getCause() instanceof StackOverflowError) {
         // Calcite gave up without a position or a reason: Spark's parser tells a statement it
         // cannot hold either (a very long chain of operators, say) from a syntax error in it.

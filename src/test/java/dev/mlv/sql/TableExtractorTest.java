@@ -343,6 +343,18 @@ class TableExtractorTest {
   }
 
   @Test
+  void aValueSparksParserRefusesIsReportedInSparksWordsAtTheValue() {
+    // Spark's AST builder throws a checked SparkException, not a ParseException, for it.
+    String sql = "SELECT CAST(name AS STRING COLLATE NOPE) AS n FROM bronze.t";
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+    assertThat(facts.diagnostics()).hasSize(1);
+    Diagnostic d = facts.diagnostics().get(0);
+    assertThat(d.ruleId()).isEqualTo(TableExtractor.PARSE_RULE);
+    assertThat(d.message()).startsWith("[COLLATION_INVALID_NAME]").doesNotContain("\n");
+    assertThat(d.position().column()).isEqualTo(sql.indexOf("NOPE") + 1);
+  }
+
+  @Test
   void sparkSqlThatLooksForeignIsNot() {
     facts("SELECT qualify, a AS q FROM t qualify WHERE a LIKE ANY ('a%', 'b%') LIMIT 3 OFFSET 2");
     facts("SELECT \"x.y\" AS s, a FROM t WHERE b > 1 OR c = 'FETCH FIRST' -- QUALIFY x");

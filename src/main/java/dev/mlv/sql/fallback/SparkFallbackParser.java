@@ -1,5 +1,6 @@
 package dev.mlv.sql.fallback;
 
+import dev.mlv.diag.EngineMessage;
 import dev.mlv.diag.Position;
 import dev.mlv.logging.QuietLogging;
 import dev.mlv.sql.Name;
@@ -19,6 +20,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.spark.QueryContext;
+import org.apache.spark.QueryContextType;
+import org.apache.spark.SparkThrowable;
 import org.apache.spark.sql.catalyst.analysis.RelationTimeTravel;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedGenerator;
@@ -77,13 +83,14 @@ public final class SparkFallbackParser {
     try {
       plan = parser.parsePlan(sql);
     } catch (Exception e) {
-      // Scala declares no checked exceptions; a rejected text surfaces as ParseException.
-      if (e instanceof ParseException refused) {
-        return new Outcome(Optional.empty(), Optional.of(refusal(sql, start, refused)));
-      }
-      throw e instanceof RuntimeException runtime
-          ? runtime
-          : new IllegalStateException("Spark's SQL parser failed", e);
+      // Scala declares no checked exceptions; a syntax error surfaces as ParseException, a text
+      // the parser's AST builder refuses as any other exception of Spark's (a checked
+      // SparkException for an unknown collation name, COLLATION_INVALID_NAME).
+      Refusal refusal =
+          e instanceof ParseException refused
+              ? refusal(sql, start, refused)
+              : builderRefusal(sql, start, e);
+      return new Outcome(Optional.empty(), Optional.of(refusal));
     }
     Walk walk = new Walk(sql, start);
     walk.plan(plan, Set.of());
@@ -96,9 +103,11 @@ public final class SparkFallbackParser {
   /**
    * Why Spark's parser refused a text. {@code tooComplex} is Spark's FAILED_TO_PARSE_TOO_COMPLEX:
    * its parser ran out of stack, so the text is not wrong, only beyond it. {@code near} is the
-   * token a syntax error is at, when Spark names one.
+   * token a syntax error is at, when Spark names one. {@code message} is Spark's own message, as
+   * one paragraph, when it refused the text for something other than its syntax.
    */
-  public record Refusal(boolean tooComplex, Position at, Optional<String> near) {}
+  public record Refusal(
+      boolean tooComplex, Position at, Optional<String> near, Optional<String> message) {}
 
   /** Offset of a line and column of Spark's ANTLR lexer, which ends a line at a line feed only. */
   private static int antlrOffset(String sql, int line, int column) {
@@ -122,7 +131,56 @@ public final class SparkFallbackParser {
     return new Refusal(
         "FAILED_TO_PARSE_TOO_COMPLEX".equals(e.getErrorClass()),
         at,
-        Optional.ofNullable(near).filter(n -> !n.isBlank()));
+        Optional.ofNullable(near).filter(n -> !n.isBlank()),
+        Optional.empty());
+  }
+
+  /**
+   * A refusal that is not a syntax error, raised while Spark builds the plan from the parse tree:
+   * placed at its query context when it has one, else at the first word of the text that is one of
+   * its message's parameters (the unknown collation name), else at the start.
+   */
+  private static Refusal builderRefusal(String sql, Position start, Exception e) {
+    Position at = start;
+    String message = e.getMessage();
+    if (e instanceof SparkThrowable spark) {
+      Optional<Integer> offset = queryContext(sql, spark).or(() -> parameterWord(sql, spark));
+      at = offset.map(o -> start.advance(sql, o)).orElse(start);
+    }
+    String text =
+        message == null || message.isBlank()
+            ? e.getClass().getSimpleName()
+            : EngineMessage.explanation(message);
+    return new Refusal(false, at, Optional.empty(), Optional.of(text));
+  }
+
+  private static Optional<Integer> queryContext(String sql, SparkThrowable e) {
+    for (QueryContext c : e.getQueryContext()) {
+      if (c.contextType() == QueryContextType.SQL
+          && c.startIndex() >= 0
+          && c.startIndex() < sql.length()) {
+        return Optional.of(c.startIndex());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<Integer> parameterWord(String sql, SparkThrowable e) {
+    int best = -1;
+    for (String value : e.getMessageParameters().values()) {
+      if (value == null || !value.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        continue;
+      }
+      Matcher m =
+          Pattern.compile(
+                  "(?<![A-Za-z0-9_])" + Pattern.quote(value) + "(?![A-Za-z0-9_])",
+                  Pattern.CASE_INSENSITIVE)
+              .matcher(sql);
+      if (m.find() && (best < 0 || m.start() < best)) {
+        best = m.start();
+      }
+    }
+    return best < 0 ? Optional.empty() : Optional.of(best);
   }
 
   /** One walk over one plan; CTE names are scoped as Spark scopes them. */
