@@ -359,6 +359,16 @@ final class LocalSql {
                 false,
                 Map.of()),
             RunListener.NONE);
+    if (run.views().isEmpty() && run.status() == dev.mlv.refresh.RunStatus.Skipped) {
+      // Another run held the lock: refused as RENAME and DROP are, not reported as a success.
+      throw new dev.mlv.diag.BusyException(
+          "LAKEHOUSE_BUSY",
+          "REFRESH was not run: "
+              + target.holderText()
+              + " is refreshing lakehouse "
+              + project.config().lakehouse()
+              + "; run it again when that run is over");
+    }
     if (run.views().isEmpty()) {
       return SqlResult.message("Refresh " + run.status() + " (run " + run.id() + ")");
     }

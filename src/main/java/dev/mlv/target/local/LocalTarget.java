@@ -314,7 +314,7 @@ public final class LocalTarget implements Target {
     }
   }
 
-  private String holderText() {
+  String holderText() {
     return RefreshLock.holder(warehouse.root(), config.lakehouse())
         .map(h -> "run " + h.runId() + ", pid " + h.pid() + " on " + h.host())
         .orElse("another run");

@@ -104,7 +104,8 @@ class LocalTargetTest {
           List.of(
               "ALTER MATERIALIZED LAKE VIEW gold.by_customer RENAME TO gold.totals",
               "DROP MATERIALIZED LAKE VIEW gold.by_customer",
-              "CREATE MATERIALIZED LAKE VIEW gold.extra AS SELECT 1 AS one")) {
+              "CREATE MATERIALIZED LAKE VIEW gold.extra AS SELECT 1 AS one",
+              "REFRESH MATERIALIZED LAKE VIEW gold.by_customer FULL")) {
         CliRun cli = CliRun.of("sql", "-p", dir.toString(), statement);
         assertThat(cli.exitCode()).as(cli.toString()).isEqualTo(ExitCodes.SKIPPED_CONCURRENT);
         assertThat(cli.err())
