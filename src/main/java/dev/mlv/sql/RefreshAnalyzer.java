@@ -599,9 +599,14 @@ public final class RefreshAnalyzer {
       List<SqlNode> items = select.getSelectList().getList();
       List<String> itemTexts = new ArrayList<>();
       List<String> aliases = new ArrayList<>();
+      List<SqlIdentifier> itemColumns = new ArrayList<>();
       for (SqlNode item : items) {
         SqlNode e = unalias(item);
-        itemTexts.add(key(e));
+        if (e instanceof SqlIdentifier id) {
+          itemColumns.add(id);
+        } else {
+          itemTexts.add(key(e));
+        }
         aliases.add(aliasOf(item));
       }
       // GROUP BY ALL reaches Calcite as GROUP BY (): reported above, it has no key to check.
@@ -622,12 +627,28 @@ public final class RefreshAnalyzer {
           if (g instanceof SqlLiteral lit && lit.getValue() instanceof Number) {
             continue; // GROUP BY 1: an ordinal always names a selected column
           }
-          String k = key(g);
           boolean selected =
-              itemTexts.contains(k)
-                  || (g instanceof SqlIdentifier id
-                      && id.isSimple()
-                      && aliases.contains(id.getSimple().toLowerCase(Locale.ROOT)));
+              g instanceof SqlIdentifier id
+                  ? itemColumns.stream().anyMatch(c -> sameColumn(c, id))
+                  : itemTexts.contains(key(g));
+          if (!selected
+              && g instanceof SqlIdentifier id
+              && id.isSimple()
+              && aliases.contains(id.getSimple().toLowerCase(Locale.ROOT))) {
+            // Spark resolves a GROUP BY name to a column of the FROM before a SELECT alias, and
+            // mlv does not know the sources' columns: `g % 2 AS g ... GROUP BY g` groups by the
+            // column g, whose groups the selected g % 2 does not tell apart.
+            String name = id.getSimple().toLowerCase(Locale.ROOT);
+            full(
+                "GROUP BY " + text(g),
+                offset(g),
+                "GROUP_BY_ALIAS col=" + name,
+                "Spark groups by a column of the FROM named "
+                    + name
+                    + " before the alias, so the selected expression may not be the group; GROUP"
+                    + " BY the expression itself or its position to refresh incrementally");
+            continue;
+          }
           if (!selected) {
             full(
                 "GROUP BY " + text(g),
@@ -928,6 +949,19 @@ public final class RefreshAnalyzer {
                     "NON_DETERMINISTIC fn=" + d.name(),
                     "a special value Spark reads as the time of each refresh");
               });
+    }
+
+    /**
+     * Whether two column names name one column: the same last part, and one qualifier the end of
+     * the other's. {@code a.g} and {@code b.g} of a join are different columns, and a GROUP BY of
+     * one with the other selected has groups the result does not tell apart.
+     */
+    private static boolean sameColumn(SqlIdentifier a, SqlIdentifier b) {
+      List<String> x = lower(a.names);
+      List<String> y = lower(b.names);
+      List<String> shorter = x.size() <= y.size() ? x : y;
+      List<String> longer = x.size() <= y.size() ? y : x;
+      return shorter.equals(longer.subList(longer.size() - shorter.size(), longer.size()));
     }
 
     private static SqlNode unalias(SqlNode item) {

@@ -403,6 +403,35 @@ class StrategyDeciderTableTest {
             "SELECT SUM(v) AS s FROM bronze.a GROUP BY g",
             World.appendTo("a"),
             "full GROUP_BY_NOT_SELECTED col=g"),
+        // QA: the merge grouped by a.g alone, adding up the groups of every b.g into one row.
+        row(
+            "GROUP BY the other join side's column of the same name",
+            "SELECT a.g AS ag, COUNT(*) AS n FROM bronze.a a JOIN bronze.b b ON a.k = b.k"
+                + " GROUP BY a.g, b.g",
+            World.appendTo("a"),
+            "full GROUP_BY_NOT_SELECTED col=b.g"),
+        row(
+            "GROUP BY a join column selected without its qualifier",
+            "SELECT g, COUNT(*) AS n FROM bronze.a a JOIN bronze.b b ON a.k = b.k GROUP BY b.g",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        // QA: Spark grouped by the column g, the merge by the selected g % 2.
+        row(
+            "GROUP BY a name that is a SELECT alias, and may be a column",
+            "SELECT g % 2 AS g, SUM(v) AS s FROM bronze.a GROUP BY g",
+            World.appendTo("a"),
+            "full GROUP_BY_ALIAS col=g"),
+        row(
+            "GROUP BY an alias of an expression",
+            "SELECT date_trunc('DAY', ts) AS day, SUM(v) AS s FROM bronze.a GROUP BY day",
+            World.appendTo("a"),
+            "full GROUP_BY_ALIAS col=day"),
+        row(
+            "GROUP BY the expression an alias names",
+            "SELECT date_trunc('DAY', ts) AS day, SUM(v) AS s FROM bronze.a"
+                + " GROUP BY date_trunc('DAY', ts)",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
         row(
             "AVG without GROUP BY over a partitioned source",
             "SELECT AVG(v) AS m, COUNT(*) AS n FROM bronze.a",
