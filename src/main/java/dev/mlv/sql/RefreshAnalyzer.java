@@ -45,7 +45,12 @@ public final class RefreshAnalyzer {
 
   private static final Set<String> MERGEABLE = Set.of("sum", "count", "min", "max");
 
-  /** Aggregates that cannot be merged from partial results (or not without more state). */
+  /**
+   * Aggregates that cannot be merged from partial results (or not without more state). A name
+   * missing here is read as a plain function: in a GROUP BY view its column became a group key and
+   * without GROUP BY the view an append of one more row per refresh, so every aggregate Spark
+   * registers must be listed.
+   */
   static final Set<String> OTHER_AGGREGATES =
       Set.of(
           "avg",
@@ -105,6 +110,19 @@ public final class RefreshAnalyzer {
           "try_avg",
           "try_sum",
           "hll_sketch_agg",
+          "hll_union_agg",
+          "theta_sketch_agg",
+          "theta_union_agg",
+          "theta_intersection_agg",
+          "kll_sketch_agg_bigint",
+          "kll_sketch_agg_float",
+          "kll_sketch_agg_double",
+          "approx_top_k",
+          "approx_top_k_accumulate",
+          "approx_top_k_combine",
+          "bitmap_construct_agg",
+          "bitmap_or_agg",
+          "bitmap_and_agg",
           "count_min_sketch");
 
   private RefreshAnalyzer() {}

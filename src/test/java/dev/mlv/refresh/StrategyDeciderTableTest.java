@@ -421,6 +421,18 @@ class StrategyDeciderTableTest {
             "SELECT g % 2 AS g, SUM(v) AS s FROM bronze.a GROUP BY g",
             World.appendTo("a"),
             "full GROUP_BY_ALIAS col=g"),
+        // QA: an aggregate mlv did not know was a group key, merged as one; without GROUP BY
+        // the view gained a row per refresh.
+        row(
+            "a sketch aggregate, grouped",
+            "SELECT g, theta_sketch_estimate(theta_sketch_agg(k)) AS n FROM bronze.a GROUP BY g",
+            World.appendTo("a"),
+            "full AGG_NEEDS_PARTITIONED_SOURCE fn=THETA_SKETCH_AGG"),
+        row(
+            "a bitmap aggregate without GROUP BY",
+            "SELECT bitmap_count(bitmap_construct_agg(bitmap_bit_position(k))) AS n FROM bronze.a",
+            World.appendTo("a"),
+            "full AGG_NEEDS_PARTITIONED_SOURCE fn=BITMAP_CONSTRUCT_AGG"),
         row(
             "GROUP BY an alias of an expression",
             "SELECT date_trunc('DAY', ts) AS day, SUM(v) AS s FROM bronze.a GROUP BY day",
