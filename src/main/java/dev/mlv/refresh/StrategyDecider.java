@@ -203,6 +203,27 @@ public final class StrategyDecider {
     return Optional.empty();
   }
 
+  /**
+   * The full refresh that {@code --full}, {@code refresh_policy: full} or {@code optimal_refresh:
+   * false} asks for whatever the sources did, in that order; shared with the Fabric target, which
+   * must ask Fabric for a full refresh for the same views and say so with the same codes.
+   */
+  public static Optional<Strategy> alwaysFull(
+      boolean fullRequested, RefreshPolicy policy, boolean optimalRefresh) {
+    if (fullRequested) {
+      return Optional.of(new Strategy.Full("FULL_REQUESTED", "a full refresh was requested"));
+    }
+    if (policy == RefreshPolicy.FULL) {
+      return Optional.of(new Strategy.Full("POLICY_FULL", "refresh_policy is full for this view"));
+    }
+    if (!optimalRefresh) {
+      return Optional.of(
+          new Strategy.Full(
+              "OPTIMAL_REFRESH_OFF", "optimal refresh is off, so every run rebuilds the view"));
+    }
+    return Optional.empty();
+  }
+
   public static Strategy decide(Input in, NameResolver names) {
     // Whatever else is asked (--full, a new or changed definition), a refresh that reads a
     // table that is gone fails: say so first, so a dry run knows it and skips what reads it.
@@ -221,15 +242,9 @@ public final class StrategyDecider {
               ? "the view is new, so its first refresh is full"
               : "the definition changed, so the whole view is recomputed");
     }
-    if (in.fullRequested()) {
-      return new Strategy.Full("FULL_REQUESTED", "a full refresh was requested");
-    }
-    if (in.policy() == RefreshPolicy.FULL) {
-      return new Strategy.Full("POLICY_FULL", "refresh_policy is full for this view");
-    }
-    if (!in.optimalRefresh()) {
-      return new Strategy.Full(
-          "OPTIMAL_REFRESH_OFF", "optimal refresh is off, so every run rebuilds the view");
+    Optional<Strategy> always = alwaysFull(in.fullRequested(), in.policy(), in.optimalRefresh());
+    if (always.isPresent()) {
+      return always.get();
     }
     if (in.consumed().isEmpty()) {
       return new Strategy.Full("NEVER_REFRESHED", "no record of a previous refresh");

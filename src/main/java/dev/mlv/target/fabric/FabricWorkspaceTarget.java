@@ -13,11 +13,13 @@ import dev.mlv.plan.Plan;
 import dev.mlv.project.FabricTarget;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectConfig;
+import dev.mlv.project.RefreshPolicy;
 import dev.mlv.refresh.RefreshRequest;
 import dev.mlv.refresh.RunListener;
 import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.RunStatus;
 import dev.mlv.refresh.Strategy;
+import dev.mlv.refresh.StrategyDecider;
 import dev.mlv.refresh.ViewRun;
 import dev.mlv.refresh.ViewStatus;
 import dev.mlv.sql.Fingerprint;
@@ -55,6 +57,7 @@ import java.util.regex.Pattern;
  */
 public final class FabricWorkspaceTarget implements Target {
   private static final Pattern ROWS = Pattern.compile("numOutputRows\\W+(\\d+)");
+  private static final Pattern MODE = Pattern.compile("\\bmode\\W+(\\w+)");
 
   private final ProjectConfig config;
   private final FabricTarget target;
@@ -254,8 +257,27 @@ public final class FabricWorkspaceTarget implements Target {
             Optional.of(h.time())));
   }
 
-  /** The latest commit of a Delta table: version, time, operation and rows written. */
-  private record History(long version, Instant time, String operation, long rows) {}
+  /**
+   * The latest commit of a Delta table: version, time, operation, its write mode ({@code
+   * operationParameters.mode}, empty when not shown) and rows written.
+   */
+  private record History(long version, Instant time, String operation, String mode, long rows) {
+    /**
+     * Whether the commit added to the table rather than replacing it: a {@code MERGE}, or a {@code
+     * WRITE} that did not overwrite (Delta records {@code INSERT OVERWRITE} and {@code
+     * mode("overwrite")} as {@code WRITE} with mode {@code Overwrite}).
+     */
+    boolean incremental() {
+      String op = operation.toUpperCase(Locale.ROOT);
+      return op.contains("MERGE") || op.equals("WRITE") && !mode.equalsIgnoreCase("Overwrite");
+    }
+
+    String describe() {
+      return operation.isBlank()
+          ? "operation not shown"
+          : operation + (mode.isBlank() ? "" : " " + mode);
+    }
+  }
 
   private History history(ObjectId id) {
     LivyClient.Result r;
@@ -267,12 +289,12 @@ public final class FabricWorkspaceTarget implements Target {
     } catch (MlvException e) {
       // Spark answers DESCRIBE HISTORY on a missing table with an error, not with no rows.
       if (isMissingTable(e)) {
-        return new History(-1, Instant.EPOCH, "", 0);
+        return new History(-1, Instant.EPOCH, "", "", 0);
       }
       throw e;
     }
     if (r.rows().isEmpty()) {
-      return new History(-1, Instant.EPOCH, "", 0);
+      return new History(-1, Instant.EPOCH, "", "", 0);
     }
     List<JsonNode> row = r.rows().get(0);
     long version = Long.parseLong(column(r, row, "version"));
@@ -291,7 +313,18 @@ public final class FabricWorkspaceTarget implements Target {
         rows = x.find() ? Long.parseLong(x.group(1)) : 0;
       }
     }
-    return new History(version, time, operation, rows);
+    String mode = "";
+    int p = r.columns().indexOf("operationParameters");
+    if (p >= 0 && p < row.size()) {
+      JsonNode params = row.get(p);
+      if (params.isObject()) {
+        mode = params.path("mode").asText("");
+      } else {
+        Matcher x = MODE.matcher(params.asText());
+        mode = x.find() ? x.group(1) : "";
+      }
+    }
+    return new History(version, time, operation, mode, rows);
   }
 
   private static boolean isMissingTable(MlvException e) {
@@ -474,7 +507,7 @@ public final class FabricWorkspaceTarget implements Target {
         downstream.add(id);
       }
     }
-    Optional<String> jobId = Optional.empty();
+    List<String> jobIds = List.of();
     RunStatus status = failed.isEmpty() && notebooksOk ? RunStatus.Completed : RunStatus.Failed;
     if (!downstream.isEmpty()) {
       RefreshRequest request =
@@ -486,11 +519,16 @@ public final class FabricWorkspaceTarget implements Target {
               false,
               Map.of());
       JobRun job = runJob(project, request, listener);
-      jobId = job.jobId();
+      jobIds = job.jobIds();
       job.views().forEach(v -> results.put(v.id(), v));
       if (job.status() == RunStatus.Skipped) {
         // Deduped: the definitions are deployed, their refresh is left to the job already running.
+        Set<ObjectId> reported = new HashSet<>();
+        job.views().forEach(v -> reported.add(v.id()));
         for (ObjectId id : downstream) {
+          if (reported.contains(id)) {
+            continue; // a later job was deduped: this view's outcome is already known
+          }
           ViewRun skipped =
               ViewRun.skipped(
                   id,
@@ -510,8 +548,13 @@ public final class FabricWorkspaceTarget implements Target {
     }
     List<ViewRun> ordered = order(lineage, results);
     RunReport report = new RunReport(runId, status, started, Instant.now(), name(), ordered);
-    records.save(report, jobId, jobId.map(jobs::throttledBefore).orElse(List.of()));
+    records.save(report, jobIds, throttled(jobIds));
     return report;
+  }
+
+  /** The instances Fabric throttled before each of these jobs ran: attempts of the same run. */
+  private List<String> throttled(List<String> jobIds) {
+    return jobIds.stream().flatMap(j -> jobs.throttledBefore(j).stream()).toList();
   }
 
   private static List<ViewRun> order(LineageGraph lineage, Map<ObjectId, ViewRun> results) {
@@ -547,16 +590,60 @@ public final class FabricWorkspaceTarget implements Target {
           JobRun job = runJob(project, request, listener);
           RunReport report =
               new RunReport(runId, job.status(), started, Instant.now(), name(), job.views());
-          records.save(
-              report, job.jobId(), job.jobId().map(jobs::throttledBefore).orElse(List.of()));
+          records.save(report, job.jobIds(), throttled(job.jobIds()));
           return report;
         });
   }
 
-  /** What one job did: its status, the job instance id, and each selected view's outcome. */
-  private record JobRun(RunStatus status, Optional<String> jobId, List<ViewRun> views) {}
+  /** What the jobs of one command did: the status, the job instance ids, each view's outcome. */
+  private record JobRun(RunStatus status, List<String> jobIds, List<ViewRun> views) {}
 
-  /** Runs the one refresh job of a command and reads back what it did to each view. */
+  /**
+   * Why a view must be rebuilt whatever its sources did ({@code --full}, {@code refresh_policy:
+   * full}, {@code optimal_refresh: false}), decided as the local target decides it.
+   */
+  private static Optional<Strategy> alwaysFull(Project project, ObjectId id, boolean full) {
+    Optional<dev.mlv.project.ProjectView> v = project.view(id);
+    return StrategyDecider.alwaysFull(
+        full,
+        v.map(x -> x.settings().refreshPolicy()).orElse(RefreshPolicy.AUTO),
+        v.map(x -> x.settings().optimalRefresh()).orElse(true));
+  }
+
+  /** One refresh job: the views it refreshes, in Fabric's {@code Full} or {@code Optimal} mode. */
+  private record Stage(boolean full, List<ObjectId> views) {}
+
+  /**
+   * Fabric's refresh mode belongs to the execution definition, not to a view: views that must be
+   * rebuilt ({@link #alwaysFull}) go to {@code Full} jobs, the others to {@code Optimal} ones. A
+   * job refreshes its views in dependency order, so a view goes to the first job after every job
+   * refreshing one of its ancestors that has its mode. With one mode (the usual case, and every
+   * {@code --full}) that is one job.
+   */
+  private static List<Stage> stages(Project project, List<ObjectId> jobViews, boolean full) {
+    Map<ObjectId, Integer> stageOf = new HashMap<>();
+    TreeMap<Integer, List<ObjectId>> byStage = new TreeMap<>();
+    for (ObjectId id : jobViews) {
+      boolean rebuilt = alwaysFull(project, id, full).isPresent();
+      int at =
+          project.lineage().ancestors(id).stream()
+              .filter(stageOf::containsKey)
+              .mapToInt(stageOf::get)
+              .max()
+              .orElse(0);
+      // Even stages are Optimal jobs, odd ones Full jobs.
+      if ((at % 2 == 1) != rebuilt) {
+        at++;
+      }
+      stageOf.put(id, at);
+      byStage.computeIfAbsent(at, k -> new ArrayList<>()).add(id);
+    }
+    List<Stage> out = new ArrayList<>();
+    byStage.forEach((at, views) -> out.add(new Stage(at % 2 == 1, views)));
+    return out;
+  }
+
+  /** Runs the refresh jobs of a command and reads back what they did to each view. */
   private JobRun runJob(Project project, RefreshRequest request, RunListener listener) {
     List<ObjectId> selected = new ArrayList<>();
     for (SortedSet<ObjectId> layer : project.lineage().layers()) {
@@ -584,14 +671,98 @@ public final class FabricWorkspaceTarget implements Target {
             .toList();
     if (jobViews.isEmpty()) {
       List<ViewRun> runs = notDeployedRuns(project, selected, notDeployed, listener);
-      return new JobRun(RunStatus.Failed, Optional.empty(), runs);
+      return new JobRun(RunStatus.Failed, List.of(), runs);
     }
-    List<String> names = jobViews.stream().map(ObjectId::shortName).toList();
+    // One command's request: a shell reusing this target must not inherit it.
+    boolean extendedNow = extended;
+    extended = false;
+    Set<ObjectId> failed = new HashSet<>(notDeployed);
+    Map<ObjectId, ViewRun> outcome = new HashMap<>();
+    List<String> jobIds = new ArrayList<>();
+    boolean jobFailed = false;
+    String deduped = null;
+    for (Stage stage : stages(project, jobViews, request.full())) {
+      List<ObjectId> send =
+          stage.views().stream()
+              .filter(id -> project.lineage().ancestors(id).stream().noneMatch(failed::contains))
+              .toList();
+      if (send.isEmpty() || deduped != null) {
+        continue;
+      }
+      JobClient.JobInstance done =
+          startJob(project, send, stage.full(), extendedNow, request.timeout(), listener);
+      jobIds.add(done.id());
+      if (done.status().equals("Deduped")) {
+        listener.message(
+            "  another refresh is already running on lakehouse "
+                + config.lakehouse()
+                + "; Fabric skipped this one (Deduped), it is not queued");
+        if (outcome.isEmpty()) {
+          return new JobRun(RunStatus.Skipped, jobIds, List.of());
+        }
+        deduped =
+            "DEDUPED: another refresh is already running on lakehouse "
+                + config.lakehouse()
+                + "; run 'mlv refresh' after it ends";
+        continue;
+      }
+      jobFailed |= !done.status().equals("Completed");
+      String failure = done.failure().orElse(done.status());
+      Optional<ObjectId> named =
+          done.status().equals("Completed") ? Optional.empty() : namedInFailure(failure, send);
+      for (ObjectId id : send) {
+        Optional<ObjectId> brokenUp =
+            project.lineage().ancestors(id).stream().filter(failed::contains).findFirst();
+        ViewRun run =
+            brokenUp.isPresent()
+                ? ViewRun.skippedForUpstream(
+                    id, "skip", project.names().display(brokenUp.get()), true)
+                : readBack(
+                    project, id, before.get(id), done, failure, named, stage.full(), request);
+        if (run.status() != ViewStatus.Completed) {
+          failed.add(id);
+        }
+        outcome.put(id, run);
+      }
+    }
+    List<ViewRun> runs = new ArrayList<>();
+    for (ObjectId id : selected) {
+      ViewRun run = outcome.get(id);
+      if (run == null) {
+        Optional<ObjectId> brokenUp =
+            project.lineage().ancestors(id).stream().filter(failed::contains).findFirst();
+        if (notDeployed.contains(id) && brokenUp.isEmpty()) {
+          run = notDeployed(project, id);
+        } else if (brokenUp.isPresent()) {
+          run =
+              ViewRun.skippedForUpstream(id, "skip", project.names().display(brokenUp.get()), true);
+          failed.add(id);
+        } else {
+          run = ViewRun.skipped(id, "skip", deduped);
+        }
+      }
+      runs.add(run);
+      listener.viewFinished(run);
+    }
+    RunStatus status =
+        !jobFailed && failed.isEmpty()
+            ? deduped == null ? RunStatus.Completed : RunStatus.Skipped
+            : RunStatus.Failed;
+    return new JobRun(status, jobIds, runs);
+  }
+
+  /** Finds or creates the execution definition of these views and runs one job on it. */
+  private JobClient.JobInstance startJob(
+      Project project,
+      List<ObjectId> views,
+      boolean full,
+      boolean extendedNow,
+      java.time.Duration timeout,
+      RunListener listener) {
+    List<String> names = views.stream().map(ObjectId::shortName).toList();
     JobClient.Selection selection =
         new JobClient.Selection(
-            request.full(), names, false, extended, extended ? extendedLineage : List.of());
-    // One command's request: a shell reusing this target must not inherit it.
-    extended = false;
+            full, names, false, extendedNow, extendedNow ? extendedLineage : List.of());
     if (selection.extendedLineage()) {
       listener.message(
           selection.lakehouses().isEmpty()
@@ -606,119 +777,101 @@ public final class FabricWorkspaceTarget implements Target {
             + " "
             + Fingerprint.of(
                     String.join(",", names)
-                        + request.full()
+                        + full
                         + selection.extendedLineage()
                         + selection.lakehouses())
                 .substring(0, 12);
     String definition = jobs.definitionFor(displayName, selection);
     listener.message(
-        "  starting one " + JobClient.JOB_TYPE + " job for " + jobViews.size() + " view(s)");
+        "  starting one "
+            + JobClient.JOB_TYPE
+            + " job for "
+            + views.size()
+            + " view(s)"
+            + (full ? " in Full refresh mode" : ""));
     Set<String> seenStatus = new HashSet<>();
-    JobClient.JobInstance done =
-        jobs.runThrottled(
-            Optional.of(definition),
-            request.timeout(),
-            j -> {
-              if (seenStatus.add(j.id() + j.status())) {
-                listener.message("  job " + j.id() + ": " + j.status());
-              }
-            },
-            listener::message);
-    Optional<String> jobId = Optional.of(done.id());
-    if (done.status().equals("Deduped")) {
-      listener.message(
-          "  another refresh is already running on lakehouse "
-              + config.lakehouse()
-              + "; Fabric skipped this one (Deduped), it is not queued");
-      return new JobRun(RunStatus.Skipped, jobId, List.of());
+    return jobs.runThrottled(
+        Optional.of(definition),
+        timeout,
+        j -> {
+          if (seenStatus.add(j.id() + j.status())) {
+            listener.message("  job " + j.id() + ": " + j.status());
+          }
+        },
+        listener::message);
+  }
+
+  /**
+   * What a finished job did to one view it was asked for, read from the view's Delta history: a new
+   * version is a refresh (in a {@code Full} job for the reason the view was sent there), an
+   * unchanged one a skip, unless the job failed on this view.
+   */
+  private ViewRun readBack(
+      Project project,
+      ObjectId id,
+      History b,
+      JobClient.JobInstance done,
+      String failure,
+      Optional<ObjectId> named,
+      boolean full,
+      RefreshRequest request) {
+    History a = history(id);
+    if (a.version() != b.version()) {
+      boolean python = FabricNotebooks.isPython(project, id);
+      Optional<Strategy> forced = full ? alwaysFull(project, id, request.full()) : Optional.empty();
+      String strategy =
+          !full && !python && a.incremental() ? "incremental" : "full"; // PySpark: never
+      String reason =
+          forced.isPresent()
+              ? forced.get().code()
+                  + ": "
+                  + forced.get().detail()
+                  + "; Fabric rebuilt the view, version "
+                  + a.version()
+              : python
+                  ? "PYSPARK_VIEW: Fabric rebuilt the PySpark view in full, version " + a.version()
+                  : "REFRESHED: Fabric's optimal refresh wrote version "
+                      + a.version()
+                      + " ("
+                      + a.describe()
+                      + ")";
+      ViewRun run =
+          new ViewRun(
+              id,
+              ViewStatus.Completed,
+              strategy,
+              reason,
+              a.rows(),
+              0,
+              Map.of(),
+              0,
+              Optional.empty());
+      return drops.settle(project, run);
     }
-    String failure = done.failure().orElse(done.status());
-    List<ViewRun> runs = new ArrayList<>();
-    Set<ObjectId> failed = new HashSet<>();
-    Optional<ObjectId> named =
-        done.status().equals("Completed") ? Optional.empty() : namedInFailure(failure, jobViews);
-    for (ObjectId id : selected) {
-      History b = before.get(id);
-      Optional<ObjectId> brokenUp =
-          project.lineage().ancestors(id).stream().filter(failed::contains).findFirst();
-      ViewRun run;
-      if (notDeployed.contains(id) && brokenUp.isEmpty()) {
-        run = notDeployed(project, id);
-        failed.add(id);
-        runs.add(run);
-        listener.viewFinished(run);
-        continue;
-      }
-      History a = history(id);
-      if (brokenUp.isPresent()) {
-        run = ViewRun.skippedForUpstream(id, "skip", project.names().display(brokenUp.get()), true);
-        failed.add(id);
-      } else if (a.version() != b.version()) {
-        String strategy =
-            a.operation().toUpperCase(Locale.ROOT).contains("MERGE")
-                    || a.operation().equalsIgnoreCase("WRITE") && !request.full()
-                ? "incremental"
-                : "full";
-        if (request.full() || FabricNotebooks.isPython(project, id)) {
-          strategy = "full"; // Fabric never refreshes a PySpark view incrementally
-        }
-        run =
-            new ViewRun(
-                id,
-                ViewStatus.Completed,
-                strategy,
-                FabricNotebooks.isPython(project, id)
-                    ? "PYSPARK_VIEW: Fabric rebuilt the PySpark view in full, version "
-                        + a.version()
-                    : "REFRESHED: Fabric wrote version " + a.version(),
-                a.rows(),
-                0,
-                Map.of(),
-                0,
-                Optional.empty());
-        run = drops.settle(project, run);
-      } else if (!done.status().equals("Completed")
-          && (named.isEmpty() || named.get().equals(id))) {
-        run =
-            new ViewRun(
-                id,
-                ViewStatus.Failed,
-                "full",
-                done.errorCode()
-                    .filter(JobClient.RUN_TIMEOUT::equals)
-                    .orElse("JOB_" + done.status().toUpperCase(Locale.ROOT)),
-                0,
-                0,
-                Map.of(),
-                0,
-                Optional.of(failure));
-        failed.add(id);
-      } else {
-        run =
-            ViewRun.skipped(
-                id,
-                "skip",
-                "NO_NEW_COMMITS: Fabric's optimal refresh left the view at version " + a.version());
-        run =
-            new ViewRun(
-                id,
-                ViewStatus.Completed,
-                "skip",
-                run.reason(),
-                0,
-                0,
-                Map.of(),
-                0,
-                Optional.empty());
-      }
-      runs.add(run);
-      listener.viewFinished(run);
+    if (!done.status().equals("Completed") && (named.isEmpty() || named.get().equals(id))) {
+      return new ViewRun(
+          id,
+          ViewStatus.Failed,
+          "full",
+          done.errorCode()
+              .filter(JobClient.RUN_TIMEOUT::equals)
+              .orElse("JOB_" + done.status().toUpperCase(Locale.ROOT)),
+          0,
+          0,
+          Map.of(),
+          0,
+          Optional.of(failure));
     }
-    RunStatus status =
-        done.status().equals("Completed") && failed.isEmpty()
-            ? RunStatus.Completed
-            : RunStatus.Failed;
-    return new JobRun(status, jobId, runs);
+    return new ViewRun(
+        id,
+        ViewStatus.Completed,
+        "skip",
+        "NO_NEW_COMMITS: Fabric's optimal refresh left the view at version " + a.version(),
+        0,
+        0,
+        Map.of(),
+        0,
+        Optional.empty());
   }
 
   /** The outcome when no job runs: every selected view is, or reads, a view never applied. */
@@ -813,9 +966,11 @@ public final class FabricWorkspaceTarget implements Target {
                   + name
                   + " does not exist; the refresh fails until it does";
           failing.put(id, "SOURCE_MISSING source=" + name);
-        } else if (request.full()) {
+        } else if (alwaysFull(project, id, request.full()).isPresent()) {
+          // --full, refresh_policy: full, optimal_refresh: false: the run sends it to a Full job.
+          Strategy forced = alwaysFull(project, id, request.full()).get();
           strategy = "full";
-          reason = "FULL_REQUESTED: --full";
+          reason = forced.code() + ": " + forced.detail();
         } else {
           Optional<ObjectId> refreshedFirst =
               project.lineage().ancestors(id).stream().filter(rebuilt::contains).findFirst();

@@ -40,14 +40,21 @@ final class RunRecords {
   }
 
   /**
-   * Saves the run with the job instance it ran and the instances Fabric throttled before it, which
-   * were attempts of the same run.
+   * Saves the run with the job instances it ran and the instances Fabric throttled before them,
+   * which were attempts of the same run.
    */
-  void save(RunReport run, Optional<String> jobId, List<String> throttled) {
+  void save(RunReport run, List<String> jobIds, List<String> throttled) {
     try {
       Files.createDirectories(folder);
       com.fasterxml.jackson.databind.node.ObjectNode node = RunRenderer.node(run);
-      jobId.ifPresent(j -> node.put("fabricJobInstanceId", j));
+      if (!jobIds.isEmpty()) {
+        node.put("fabricJobInstanceId", jobIds.get(0));
+      }
+      // A run whose views need two refresh modes runs one job per mode change.
+      if (jobIds.size() > 1) {
+        var ids = node.putArray("fabricMoreJobInstanceIds");
+        jobIds.subList(1, jobIds.size()).forEach(ids::add);
+      }
       if (!throttled.isEmpty()) {
         var ids = node.putArray("fabricThrottledJobInstanceIds");
         throttled.forEach(ids::add);
@@ -78,6 +85,7 @@ final class RunRecords {
     if (!ran.isEmpty()) {
       out.add(ran);
     }
+    n.path("fabricMoreJobInstanceIds").forEach(t -> out.add(t.asText()));
     n.path("fabricThrottledJobInstanceIds").forEach(t -> out.add(t.asText()));
     return out;
   }

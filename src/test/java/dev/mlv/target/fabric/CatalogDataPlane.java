@@ -54,6 +54,7 @@ final class CatalogDataPlane implements DataPlane {
     long version;
     LocalDateTime time;
     String operation;
+    String mode = "";
     boolean cdf;
     Map<String, Long> consumed = new HashMap<>();
   }
@@ -67,6 +68,14 @@ final class CatalogDataPlane implements DataPlane {
   final Map<String, Long> outputRows = new java.util.concurrent.ConcurrentHashMap<>();
 
   final Map<String, SqlResult> answers = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * For tests: the write mode ({@code operationParameters.mode}) of the {@code WRITE} commit an
+   * optimal refresh makes when a view's source moved: {@code Append} as an incremental refresh
+   * writes it, {@code Overwrite} as a rebuild written with {@code INSERT OVERWRITE} would.
+   */
+  volatile String optimalWriteMode = "Append";
+
   private final TreeSet<String> schemas = new TreeSet<>();
   private final String lakehouse;
   private long clock;
@@ -102,6 +111,7 @@ final class CatalogDataPlane implements DataPlane {
     // A strictly growing clock: two commits never share a time, as Delta's do not in practice.
     t.time = LocalDateTime.of(2026, 1, 1, 0, 0).plusSeconds(++clock);
     t.operation = operation;
+    t.mode = "";
     schemas.add(key.substring(0, key.indexOf('.')));
     return t;
   }
@@ -139,12 +149,13 @@ final class CatalogDataPlane implements DataPlane {
     } else if ((m = HISTORY.matcher(sql)).matches()) {
       Table t = existing(key(m.group(1)));
       return new SqlResult(
-          List.of("version", "timestamp", "operation", "operationMetrics"),
+          List.of("version", "timestamp", "operation", "operationParameters", "operationMetrics"),
           List.of(
               List.of(
                   String.valueOf(t.version),
                   t.time.toString().replace('T', ' '),
                   t.operation,
+                  t.mode.isEmpty() ? "Map()" : "Map(mode -> " + t.mode + ", partitionBy -> [])",
                   "Map(numOutputRows -> " + outputRows.getOrDefault(key(m.group(1)), 0L) + ")")),
           null);
     } else if ((m = PROPS.matcher(sql)).matches()) {
@@ -165,7 +176,7 @@ final class CatalogDataPlane implements DataPlane {
     } else if ((m = INSERT.matcher(sql)).matches()) {
       String k = key(m.group(1));
       existing(k);
-      commit(k, "WRITE");
+      commit(k, "WRITE").mode = "Append";
       return SqlResult.message("OK");
     } else if ((m = DROP_TABLE.matcher(sql)).matches()) {
       tables.remove(key(m.group(1)));
@@ -234,7 +245,8 @@ final class CatalogDataPlane implements DataPlane {
       boolean moved =
           up.stream().anyMatch(u -> !Long.valueOf(tables.get(u).version).equals(t.consumed.get(u)));
       if (full || moved) {
-        commit(k, full ? "CREATE OR REPLACE TABLE AS SELECT" : "WRITE");
+        commit(k, full ? "CREATE OR REPLACE TABLE AS SELECT" : "WRITE").mode =
+            full ? "" : optimalWriteMode;
         up.forEach(u -> t.consumed.put(u, tables.get(u).version));
       }
     }

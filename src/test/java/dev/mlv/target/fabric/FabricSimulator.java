@@ -156,6 +156,9 @@ final class FabricSimulator implements AutoCloseable {
   final AtomicInteger sessionsCreated = new AtomicInteger();
   final List<String> requestLog = Collections.synchronizedList(new ArrayList<>());
 
+  /** The execution definition each refresh job was started with, in order (for tests). */
+  final List<ObjectNode> jobDefinitions = Collections.synchronizedList(new ArrayList<>());
+
   FabricSimulator() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", this::handle);
@@ -1403,6 +1406,9 @@ final class FabricSimulator implements AutoCloseable {
       }
     }
     jobsSubmitted.incrementAndGet();
+    if (def != null) {
+      jobDefinitions.add(def.deepCopy());
+    }
     ObjectNode job = JSON.createObjectNode();
     String id = UUID.randomUUID().toString();
     job.put("id", id);

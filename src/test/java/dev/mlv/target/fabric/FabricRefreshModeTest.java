@@ -1,0 +1,189 @@
+package dev.mlv.target.fabric;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mlv.project.Project;
+import dev.mlv.refresh.RefreshRequest;
+import dev.mlv.refresh.RunListener;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.RunStatus;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The same mlv.yml refreshes a view the same way on Fabric as locally: {@code --full}, {@code
+ * refresh_policy: full} and {@code optimal_refresh: false} rebuild it (in a job of Fabric's {@code
+ * Full} refresh mode, since the mode belongs to the execution definition, not to a view), with the
+ * local reason codes, in the dry run and in the run; and what Fabric's optimal refresh did is read
+ * from the commit it made.
+ */
+class FabricRefreshModeTest {
+  @TempDir Path dir;
+  SimulatedFabric fabric;
+
+  @BeforeEach
+  void start() {
+    fabric = new SimulatedFabric(dir);
+  }
+
+  @AfterEach
+  void stop() {
+    fabric.close();
+  }
+
+  /** The project with {@code viewConfig} under {@code view_config:}, applied. */
+  private Project applied(String viewConfig) {
+    fabric.write(
+        "mlv.yml",
+        fabric
+            .config("")
+            .replace(
+                "defaults:\n  enable_cdf: false\n",
+                "defaults:\n  enable_cdf: false\nview_config:\n" + viewConfig));
+    Project p = fabric.withOrders();
+    RunReport run = fabric.target.apply(p, fabric.plan(p, false), RunListener.NONE);
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    fabric.simulator.jobDefinitions.clear();
+    return p;
+  }
+
+  private RunReport refresh(Project p, boolean full, boolean dryRun) {
+    return fabric.target.refresh(
+        p,
+        new RefreshRequest(
+            new TreeSet<>(p.views().keySet()), full, 1, Duration.ofMinutes(1), dryRun, Map.of()),
+        RunListener.NONE);
+  }
+
+  private static List<String> outcome(RunReport run) {
+    return run.views().stream()
+        .map(v -> v.id().shortName() + " " + v.strategy() + " " + v.reason())
+        .toList();
+  }
+
+  /** Each job's refresh mode and views, in the order the jobs started. */
+  private List<String> jobs() {
+    List<String> out = new ArrayList<>();
+    synchronized (fabric.simulator.jobDefinitions) {
+      for (ObjectNode d : fabric.simulator.jobDefinitions) {
+        List<String> views = new ArrayList<>();
+        d.path("currentLakehouseExecutionContext")
+            .path("selectedMlvs")
+            .forEach(v -> views.add(v.asText()));
+        out.add(d.path("settings").path("refreshMode").asText() + " " + views);
+      }
+    }
+    return out;
+  }
+
+  private void append() {
+    fabric.sql("INSERT INTO " + SimulatedFabric.LAKEHOUSE + ".bronze.orders SELECT 2");
+  }
+
+  @Test
+  void refreshPolicyFullRebuildsTheViewInAFullJobAndSaysPolicyFull() {
+    Project p = applied("  gold.by_customer:\n    refresh_policy: full\n");
+
+    assertThat(outcome(refresh(p, false, true)))
+        .containsExactly(
+            "silver.orders_clean skip NO_NEW_COMMITS: no source has a commit after the view's"
+                + " last refresh",
+            "gold.by_customer full POLICY_FULL: refresh_policy is full for this view");
+
+    RunReport run = refresh(p, false, false);
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    assertThat(outcome(run))
+        .containsExactly(
+            "silver.orders_clean skip NO_NEW_COMMITS: Fabric's optimal refresh left the view at"
+                + " version 0",
+            "gold.by_customer full POLICY_FULL: refresh_policy is full for this view; Fabric"
+                + " rebuilt the view, version 1");
+    // Fabric's Optimal mode would have skipped gold: it goes to a Full job after silver's.
+    assertThat(jobs()).containsExactly("Optimal [silver.orders_clean]", "Full [gold.by_customer]");
+
+    // One run, found by either job instance.
+    List<RunReport> runs = fabric.target.runs(100);
+    assertThat(runs).filteredOn(r -> r.id().equals(run.id())).hasSize(1);
+    assertThat(runs).hasSize(2); // apply's and this one: neither job is listed on its own
+    for (ObjectNode job : fabric.simulator.lakehouse(fabric.lakehouseId).jobs.values()) {
+      assertThat(fabric.target.run(job.path("id").asText())).isPresent();
+    }
+  }
+
+  @Test
+  void optimalRefreshOffUpstreamRunsBeforeTheOptimalJobOfWhatReadsIt() {
+    Project p = applied("  silver.orders_clean:\n    optimal_refresh: false\n");
+    append();
+
+    assertThat(outcome(refresh(p, false, true)))
+        .containsExactly(
+            "silver.orders_clean full OPTIMAL_REFRESH_OFF: optimal refresh is off, so every run"
+                + " rebuilds the view",
+            "gold.by_customer full SOURCES_CHANGED: upstream silver.orders_clean is refreshed"
+                + " first in this run");
+
+    RunReport run = refresh(p, false, false);
+    assertThat(outcome(run))
+        .containsExactly(
+            "silver.orders_clean full OPTIMAL_REFRESH_OFF: optimal refresh is off, so every run"
+                + " rebuilds the view; Fabric rebuilt the view, version 1",
+            "gold.by_customer incremental REFRESHED: Fabric's optimal refresh wrote version 1"
+                + " (WRITE Append)");
+    assertThat(jobs()).containsExactly("Full [silver.orders_clean]", "Optimal [gold.by_customer]");
+  }
+
+  @Test
+  void aViewThatFailsInTheFirstJobKeepsWhatReadsItOutOfTheNextOne() {
+    Project p = applied("  silver.orders_clean:\n    optimal_refresh: false\n");
+    fabric.sql("DROP TABLE " + SimulatedFabric.LAKEHOUSE + ".bronze.orders");
+
+    RunReport run = refresh(p, false, false);
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    assertThat(run.views())
+        .extracting(v -> v.id().shortName() + " " + v.status())
+        .containsExactly("silver.orders_clean Failed", "gold.by_customer Skipped");
+    assertThat(jobs()).containsExactly("Full [silver.orders_clean]");
+  }
+
+  @Test
+  void fullRequestedIsOneFullJobWithTheLocalReasonCode() {
+    Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");
+
+    assertThat(outcome(refresh(p, true, true)))
+        .containsExactly(
+            "silver.orders_clean full FULL_REQUESTED: a full refresh was requested",
+            "gold.by_customer full FULL_REQUESTED: a full refresh was requested");
+    assertThat(outcome(refresh(p, true, false)))
+        .containsExactly(
+            "silver.orders_clean full FULL_REQUESTED: a full refresh was requested; Fabric rebuilt"
+                + " the view, version 1",
+            "gold.by_customer full FULL_REQUESTED: a full refresh was requested; Fabric rebuilt"
+                + " the view, version 1");
+    assertThat(jobs()).containsExactly("Full [silver.orders_clean, gold.by_customer]");
+  }
+
+  /** Delta records INSERT OVERWRITE as a WRITE too: its mode says it replaced the table. */
+  @Test
+  void anOptimalRefreshThatOverwroteTheViewIsReportedFullNotIncremental() {
+    Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");
+    fabric.data.optimalWriteMode = "Overwrite";
+    append();
+
+    assertThat(outcome(refresh(p, false, false)))
+        .containsExactly(
+            "silver.orders_clean full REFRESHED: Fabric's optimal refresh wrote version 1 (WRITE"
+                + " Overwrite)",
+            "gold.by_customer full REFRESHED: Fabric's optimal refresh wrote version 1 (WRITE"
+                + " Overwrite)");
+    assertThat(jobs()).containsExactly("Optimal [silver.orders_clean, gold.by_customer]");
+  }
+}
