@@ -24,6 +24,15 @@ final class FabricSql {
   static final String MANAGED = "mlv.managed";
   static final String MANAGED_PROPERTY = "'" + MANAGED + "' = 'true'";
 
+  /**
+   * Written after the marker, as the local target writes it on a view whose {@code enable_cdf} is
+   * on: a view reading this one can then be refreshed incrementally by Fabric's optimal refresh,
+   * which needs change data feed on every source. Removed when read back with the marker.
+   */
+  static final String CDF = "delta.enableChangeDataFeed";
+
+  private static final String CDF_PROPERTY = "'" + CDF + "' = 'true'";
+
   private static final Pattern LEADING_CREATE =
       Pattern.compile(
           "(?is)^((?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*)CREATE\\s+(?:OR\\s+REPLACE\\s+)?"
@@ -60,9 +69,10 @@ final class FabricSql {
 
   /**
    * {@code CREATE OR REPLACE} of the project's statement with the managed marker added to its table
-   * properties; the rest of the text is sent as written.
+   * properties, and change data feed turned on when {@code cdf} and the statement does not set it
+   * itself; the rest of the text is sent as written.
    */
-  static String createOrReplace(String statement) {
+  static String createOrReplace(String statement, boolean cdf) {
     ViewDefinition def =
         parse(statement)
             .orElseThrow(
@@ -76,14 +86,14 @@ final class FabricSql {
     String rest = text.substring(m.end());
     String head = m.group(1) + "CREATE OR REPLACE MATERIALIZED LAKE VIEW ";
     int body = bodyOffset(def) - m.end();
+    String marker =
+        cdf && def.properties().keySet().stream().noneMatch(CDF::equalsIgnoreCase)
+            ? MANAGED_PROPERTY + ", " + CDF_PROPERTY
+            : MANAGED_PROPERTY;
     if (!def.properties().isEmpty()) {
       Matcher p = TBLPROPERTIES.matcher(rest);
       if (p.find() && p.end() <= body) {
-        return head
-            + rest.substring(0, p.end())
-            + MANAGED_PROPERTY
-            + ", "
-            + rest.substring(p.end());
+        return head + rest.substring(0, p.end()) + marker + ", " + rest.substring(p.end());
       }
     }
     String before = rest.substring(0, body);
@@ -92,7 +102,7 @@ final class FabricSql {
     return head
         + before.substring(0, at).stripTrailing()
         + "\nTBLPROPERTIES ("
-        + MANAGED_PROPERTY
+        + marker
         + ")\n"
         + before.substring(at)
         + rest.substring(body);
@@ -140,8 +150,14 @@ final class FabricSql {
     boolean managed = "true".equalsIgnoreCase(d.properties().get(MANAGED));
     Map<String, String> props = new HashMap<>(d.properties());
     props.remove(MANAGED);
+    String withCdf = MANAGED_PROPERTY + ", " + CDF_PROPERTY;
+    if (managed && shown.contains(withCdf)) {
+      props.keySet().removeIf(CDF::equalsIgnoreCase); // mlv's, not the statement's
+    }
     String text =
         shown
+            .replace("\nTBLPROPERTIES (" + withCdf + ")\n", "\n")
+            .replace(withCdf + ", ", "")
             .replace("\nTBLPROPERTIES (" + MANAGED_PROPERTY + ")\n", "\n")
             .replace(MANAGED_PROPERTY + ", ", "")
             .replaceFirst("(?i)CREATE OR REPLACE MATERIALIZED", "CREATE MATERIALIZED");

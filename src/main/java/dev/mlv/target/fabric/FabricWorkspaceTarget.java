@@ -459,7 +459,10 @@ public final class FabricWorkspaceTarget implements Target {
           if (FabricNotebooks.isPython(project, id)) {
             notebooks.deployFor(project, plan, id, listener);
           } else {
-            livy.sql(FabricSql.createOrReplace(statement), "creating " + id.shortName(), true);
+            // As the local target writes a view: with change data feed when enable_cdf is on,
+            // so that Fabric can refresh the views reading it incrementally.
+            boolean cdf = project.view(id).map(v -> v.settings().enableCdf()).orElse(false);
+            livy.sql(FabricSql.createOrReplace(statement, cdf), "creating " + id.shortName(), true);
           }
           History h = history(id);
           run =

@@ -215,6 +215,11 @@ final class CatalogDataPlane implements DataPlane {
     }
     Table t = commit(key, "CREATE OR REPLACE TABLE AS SELECT");
     up.forEach(u -> t.consumed.put(u, tables.get(u).version));
+    // The view's table properties decide its change data feed, as Delta's CREATE does.
+    t.cdf =
+        FabricSql.parse(statement).orElseThrow().properties().entrySet().stream()
+            .anyMatch(
+                e -> e.getKey().equalsIgnoreCase(FabricSql.CDF) && e.getValue().equals("true"));
   }
 
   @Override

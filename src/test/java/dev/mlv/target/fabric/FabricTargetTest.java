@@ -92,6 +92,51 @@ class FabricTargetTest {
     assertThat(fabric.simulator.jobsSubmitted.get()).isZero();
   }
 
+  /**
+   * With enable_cdf on, the local target writes each view with change data feed, so that what reads
+   * it can refresh incrementally: Fabric's optimal refresh needs the feed on every source, a view
+   * included. The property is mlv's, so reading the view back shows the SQL as written.
+   */
+  @Test
+  void applyWritesViewsWithChangeDataFeedWhenEnableCdfIsOnAsLocally() {
+    fabric.write(
+        "mlv.yml",
+        fabric
+            .config("")
+            .replace(
+                "defaults:\n  enable_cdf: false\n",
+                "defaults:\n  enable_cdf: true\nview_config:\n  gold.by_customer:\n"
+                    + "    enable_cdf: false\n"));
+    fabric.write(
+        "views/silver/orders_clean.sql",
+        TargetContractTest.SILVER.replace(
+            "AS SELECT", "TBLPROPERTIES ('delta.appendOnly' = 'false')\nAS SELECT"));
+    Project p = fabric.withOrders();
+    RunReport run = fabric.target.apply(p, fabric.plan(p, false), RunListener.NONE);
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+
+    java.util.function.Function<String, String> cdf =
+        v ->
+            fabric
+                .sql("SHOW TBLPROPERTIES " + v + " ('delta.enableChangeDataFeed')")
+                .rows()
+                .get(0)
+                .get(1)
+                .toString();
+    assertThat(cdf.apply("silver.orders_clean")).isEqualTo("true");
+    assertThat(cdf.apply("gold.by_customer")).isEqualTo("false");
+    assertThat(cdf.apply("bronze.orders")).isEqualTo("true");
+    assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).mlvs.get("silver.orders_clean"))
+        .contains(
+            "TBLPROPERTIES ('mlv.managed' = 'true', 'delta.enableChangeDataFeed' = 'true',"
+                + " 'delta.appendOnly' = 'false')");
+    DeployedState state = fabric.target.state(p);
+    assertThat(state.view(id("silver.orders_clean")).orElseThrow().definition())
+        .doesNotContain("enableChangeDataFeed")
+        .contains("'delta.appendOnly' = 'false'");
+    assertThat(fabric.plan(p, false).hasChanges()).isFalse();
+  }
+
   @Test
   void aRefreshIsOneJobNarrowedToTheSelectionAndReadsBackWhatChanged() {
     Project p = applied();
