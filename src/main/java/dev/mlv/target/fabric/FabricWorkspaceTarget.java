@@ -692,8 +692,29 @@ public final class FabricWorkspaceTarget implements Target {
       if (send.isEmpty() || deduped != null) {
         continue;
       }
-      JobClient.JobInstance done =
-          startJob(project, send, stage.full(), extendedNow, request.timeout(), listener);
+      JobClient.JobInstance done;
+      try {
+        // Upstream lakehouses are upstream of every view: the first job refreshes them.
+        done =
+            startJob(
+                project,
+                send,
+                stage.full(),
+                extendedNow && jobIds.isEmpty(),
+                request.timeout(),
+                listener);
+      } catch (MlvException e) {
+        if (jobIds.isEmpty()) {
+          throw e; // nothing ran yet: the command stops with the error, as it always did
+        }
+        // An earlier job refreshed views: they are recorded, and this job's views failed.
+        for (ObjectId id : send) {
+          outcome.put(id, ViewRun.failed(id, "JOB_NOT_STARTED", e.getMessage()));
+          failed.add(id);
+        }
+        jobFailed = true;
+        continue;
+      }
       jobIds.add(done.id());
       if (done.status().equals("Deduped")) {
         listener.message(

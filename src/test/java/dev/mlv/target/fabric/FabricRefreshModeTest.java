@@ -154,6 +154,41 @@ class FabricRefreshModeTest {
     assertThat(jobs()).containsExactly("Full [silver.orders_clean]");
   }
 
+  /** The first job changed views: the run is recorded with them, not lost with the error. */
+  @Test
+  void aSecondJobFabricRefusesFailsItsViewsAndTheRunIsStillRecorded() {
+    Project p = applied("  gold.by_customer:\n    refresh_policy: full\n");
+    append();
+    fabric.simulator.refuseDefinitionsOfMode = "Full";
+
+    RunReport run = refresh(p, false, false);
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    assertThat(run.views())
+        .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason())
+        .containsExactly(
+            "silver.orders_clean Completed REFRESHED: Fabric's optimal refresh wrote version 1"
+                + " (WRITE Append)",
+            "gold.by_customer Failed JOB_NOT_STARTED");
+    assertThat(run.views().get(1).error().orElseThrow()).contains("InsufficientPrivileges");
+    assertThat(jobs()).containsExactly("Optimal [silver.orders_clean]");
+    assertThat(fabric.target.runs(100)).extracting(RunReport::id).contains(run.id());
+  }
+
+  /** Upstream lakehouses are upstream of every view: refreshed once, by the first job. */
+  @Test
+  void extendedLineageGoesWithTheFirstJobOnly() {
+    Project p = applied("  gold.by_customer:\n    refresh_policy: full\n");
+    fabric.target.extendedLineage(List.of());
+    refresh(p, false, false);
+    List<String> extended = new ArrayList<>();
+    synchronized (fabric.simulator.jobDefinitions) {
+      fabric.simulator.jobDefinitions.forEach(
+          d -> extended.add(d.path("extendedLineageExecutionContext").path("type").asText("none")));
+    }
+    assertThat(jobs()).containsExactly("Optimal [silver.orders_clean]", "Full [gold.by_customer]");
+    assertThat(extended).containsExactly("All", "none");
+  }
+
   @Test
   void fullRequestedIsOneFullJobWithTheLocalReasonCode() {
     Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");

@@ -159,6 +159,9 @@ final class FabricSimulator implements AutoCloseable {
   /** The execution definition each refresh job was started with, in order (for tests). */
   final List<ObjectNode> jobDefinitions = Collections.synchronizedList(new ArrayList<>());
 
+  /** Execution definitions of this refresh mode are refused with a 403 (for tests). */
+  volatile String refuseDefinitionsOfMode;
+
   FabricSimulator() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", this::handle);
@@ -823,6 +826,9 @@ final class FabricSimulator implements AutoCloseable {
     String mode = body.path("settings").path("refreshMode").asText("Optimal");
     if (!Set.of("Optimal", "Full").contains(mode)) {
       throw new Problem(400, "InvalidRequest", "settings.refreshMode must be Optimal or Full");
+    }
+    if (mode.equals(refuseDefinitionsOfMode)) {
+      throw new Problem(403, "InsufficientPrivileges", "The caller may not create this definition");
     }
     if (create) {
       for (ObjectNode other : lh.definitions.values()) {
