@@ -707,9 +707,15 @@ public final class FabricWorkspaceTarget implements Target {
         if (jobIds.isEmpty()) {
           throw e; // nothing ran yet: the command stops with the error, as it always did
         }
-        // An earlier job refreshed views: they are recorded, and this job's views failed.
+        // An earlier job refreshed views: they are recorded, and this job's views failed (or
+        // their outcome is unknown: the job runs on, and the record names it).
+        String code = "JOB_NOT_STARTED";
+        if (e instanceof JobClient.OutcomeUnknown lost) {
+          jobIds.add(lost.jobId());
+          code = "JOB_OUTCOME_UNKNOWN";
+        }
         for (ObjectId id : send) {
-          outcome.put(id, ViewRun.failed(id, "JOB_NOT_STARTED", e.getMessage()));
+          outcome.put(id, ViewRun.failed(id, code, e.getMessage()));
           failed.add(id);
         }
         jobFailed = true;

@@ -281,7 +281,7 @@ final class JobClient {
     } catch (MlvException e) {
       JobInstance j = timedOut.get();
       if (j == null) {
-        throw e;
+        throw new OutcomeUnknown(instance, e);
       }
       // Cancelled by mlv: the run is reported view by view, as the local target does.
       return new JobInstance(
@@ -294,6 +294,36 @@ final class JobClient {
           Optional.of(RUN_TIMEOUT));
     } finally {
       running.set(null);
+    }
+  }
+
+  /**
+   * Following a job that Fabric accepted failed (its status kept failing past the retry budget):
+   * the job may still run and change views, which the error says, with the instance to look up.
+   */
+  static final class OutcomeUnknown extends MlvException {
+    private final transient String jobId;
+
+    OutcomeUnknown(URI instance, MlvException cause) {
+      super(
+          cause.diagnostics().get(0).ruleId(),
+          cause.diagnostics().get(0).message()
+              + "; refresh job "
+              + idOf(instance)
+              + " was started and may still be running in Fabric: 'mlv runs "
+              + idOf(instance)
+              + "' shows how it ended",
+          cause);
+      this.jobId = idOf(instance);
+    }
+
+    String jobId() {
+      return jobId;
+    }
+
+    private static String idOf(URI instance) {
+      String path = instance.getPath();
+      return path.substring(path.lastIndexOf('/') + 1);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.mlv.target.fabric;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mlv.project.Project;
@@ -172,6 +173,66 @@ class FabricRefreshModeTest {
     assertThat(run.views().get(1).error().orElseThrow()).contains("InsufficientPrivileges");
     assertThat(jobs()).containsExactly("Optimal [silver.orders_clean]");
     assertThat(fabric.target.runs(100)).extracting(RunReport::id).contains(run.id());
+  }
+
+  private void pollsOfJobsFail() {
+    fabric.target =
+        fabric.open(
+            new RetryPolicy(
+                Duration.ofMillis(2),
+                Duration.ofMillis(20),
+                Duration.ofMillis(300),
+                Duration.ofSeconds(30),
+                Duration.ofMillis(1),
+                Duration.ofMillis(10),
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(10)));
+    fabric.simulator.faultsOnly = "GET .*/jobs/instances/[^/]+";
+    fabric.simulator.faults = java.util.Set.of(FabricSimulator.Fault.ERROR_500);
+    fabric.simulator.faultRate = 1.0;
+  }
+
+  private String lastJobId() {
+    synchronized (fabric.simulator.lakehouse(fabric.lakehouseId).jobs) {
+      return new ArrayList<>(fabric.simulator.lakehouse(fabric.lakehouseId).jobs.keySet())
+          .get(fabric.simulator.lakehouse(fabric.lakehouseId).jobs.size() - 1);
+    }
+  }
+
+  /** A job Fabric accepted but mlv could not follow may still change views: the error says so. */
+  @Test
+  void aJobWhoseStatusCannotBeReadIsNamedAsPossiblyStillRunning() {
+    Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");
+    pollsOfJobsFail();
+    assertThatThrownBy(() -> refresh(p, false, false))
+        .isInstanceOf(dev.mlv.diag.MlvException.class)
+        .hasMessageContaining("reading the refresh job kept failing for its retry budget")
+        .hasMessageContaining(
+            "; refresh job "
+                + lastJobId()
+                + " was started and may still be running in Fabric: 'mlv runs "
+                + lastJobId()
+                + "' shows how it ended");
+  }
+
+  @Test
+  void aLaterJobWhoseStatusCannotBeReadIsRecordedWithTheRun() {
+    Project p = applied("  gold.by_customer:\n    refresh_policy: full\n");
+    pollsOfJobsFail();
+    // The first job is followed; the faults begin once the second (Full) job is submitted.
+    fabric.simulator.faultsOnlyAfterJobs = 1;
+    RunReport run = refresh(p, false, false);
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    assertThat(run.views())
+        .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason())
+        .containsExactly(
+            "silver.orders_clean Completed NO_NEW_COMMITS: Fabric's optimal refresh left the view"
+                + " at version 0",
+            "gold.by_customer Failed JOB_OUTCOME_UNKNOWN");
+    assertThat(run.views().get(1).error().orElseThrow())
+        .contains("refresh job " + lastJobId() + " was started and may still be running");
+    fabric.simulator.faultRate = 0;
+    assertThat(fabric.target.run(lastJobId())).map(RunReport::id).contains(run.id());
   }
 
   /** Upstream lakehouses are upstream of every view: refreshed once, by the first job. */

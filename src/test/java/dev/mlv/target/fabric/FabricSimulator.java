@@ -118,6 +118,12 @@ final class FabricSimulator implements AutoCloseable {
   volatile double faultRate;
   volatile Set<Fault> faults = Set.of();
 
+  /** When set, faults are injected only into requests whose "METHOD path" matches this regex. */
+  volatile String faultsOnly;
+
+  /** Faults are injected only once more than this many refresh jobs were submitted. */
+  volatile int faultsOnlyAfterJobs = -1;
+
   /** Polls a statement, session start or job step stays unfinished. */
   volatile int slowPolls = 1;
 
@@ -278,6 +284,13 @@ final class FabricSimulator implements AutoCloseable {
 
   private Fault pickFault(String method, String path) {
     if (faultRate <= 0 || faults.isEmpty()) {
+      return null;
+    }
+    String only = faultsOnly;
+    if (only != null && !(method + " " + path).matches(only)) {
+      return null;
+    }
+    if (jobsSubmitted.get() <= faultsOnlyAfterJobs) {
       return null;
     }
     synchronized (random) {
