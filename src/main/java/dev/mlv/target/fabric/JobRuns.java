@@ -82,6 +82,8 @@ final class JobRuns {
     Duration wait = http.policy().pollInitial();
     while (true) {
       FabricHttp.Response r = http.send("GET", instance, null, "reading " + what, true, null);
+      // An answer without a status would be polled, as if running, until the timeout.
+      FabricHttp.required(r.body(), "status", "reading " + what);
       JobClient.JobInstance j = JobClient.instance(r.body());
       seen.accept(j);
       if (j.finished()) {

@@ -215,6 +215,29 @@ class FabricRefreshModeTest {
                 + "' shows how it ended");
   }
 
+  /** Without a status the job would be polled until the refresh timeout (24 hours). */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void aJobAnsweredWithoutAStatusIsOneClearErrorNotAPollUntilTheTimeout() {
+    Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");
+    fabric.simulator.jobStatusMissing = true;
+    assertThatThrownBy(
+            () ->
+                fabric.target.refresh(
+                    p,
+                    new RefreshRequest(
+                        new TreeSet<>(p.views().keySet()),
+                        false,
+                        1,
+                        Duration.ofHours(24),
+                        false,
+                        Map.of()),
+                    RunListener.NONE))
+        .isInstanceOf(dev.mlv.diag.MlvException.class)
+        .hasMessageContaining("reading the refresh job failed: Fabric's answer has no 'status'")
+        .hasMessageContaining("was started and may still be running in Fabric");
+  }
+
   @Test
   void aLaterJobWhoseStatusCannotBeReadIsRecordedWithTheRun() {
     Project p = applied("  gold.by_customer:\n    refresh_policy: full\n");

@@ -124,6 +124,9 @@ final class FabricSimulator implements AutoCloseable {
   /** Faults are injected only once more than this many refresh jobs were submitted. */
   volatile int faultsOnlyAfterJobs = -1;
 
+  /** A job instance is answered without its {@code status} (a malformed answer, for tests). */
+  volatile boolean jobStatusMissing;
+
   /** Polls a statement, session start or job step stays unfinished. */
   volatile int slowPolls = 1;
 
@@ -1594,7 +1597,11 @@ final class FabricSimulator implements AutoCloseable {
       return r;
     }
     synchronized (lh.jobs) {
-      Reply r = ok(200, job.deepCopy());
+      ObjectNode shown = job.deepCopy();
+      if (jobStatusMissing) {
+        shown.remove("status");
+      }
+      Reply r = ok(200, shown);
       r.headers().put("Retry-After", "0");
       return r;
     }
