@@ -282,6 +282,57 @@ public abstract class TargetContractTest {
     assertThat(versions(p)).isEqualTo(before);
   }
 
+  /**
+   * {@code optimal_refresh: false} and {@code refresh_policy: full} rebuild a view though nothing
+   * is new, in the dry run and in the run, with the same reason codes on every target (on Fabric,
+   * whose Optimal mode would skip them, by a job in Full mode).
+   */
+  @Test
+  void optimalRefreshOffAndRefreshPolicyFullRebuildAViewWithNothingNew() throws IOException {
+    String config = Files.readString(dir.resolve("mlv.yml"), StandardCharsets.UTF_8);
+    write(
+        "mlv.yml",
+        config.replace(
+            "targets:\n",
+            "view_config:\n"
+                + "  silver.orders_clean:\n"
+                + "    optimal_refresh: false\n"
+                + "  gold.by_customer:\n"
+                + "    refresh_policy: full\n"
+                + "targets:\n"));
+    Project p = applied();
+    Map<ObjectId, Long> before = versions(p);
+
+    RefreshRequest dry =
+        new RefreshRequest(
+            new TreeSet<>(p.views().keySet()), false, 1, Duration.ofHours(1), true, Map.of());
+    assertThat(target.refresh(p, dry, RunListener.NONE).views())
+        .extracting(v -> v.id().shortName() + " " + v.strategy() + " " + v.reason())
+        .containsExactly(
+            "silver.orders_clean full OPTIMAL_REFRESH_OFF: optimal refresh is off, so every run"
+                + " rebuilds the view",
+            "gold.by_customer full POLICY_FULL: refresh_policy is full for this view");
+
+    RunReport run = target.refresh(p, request(p, false), RunListener.NONE);
+    assertThat(run.status()).as(describe(run)).isEqualTo(RunStatus.Completed);
+    assertThat(run.views())
+        .extracting(
+            v ->
+                v.id().shortName()
+                    + " "
+                    + v.status()
+                    + " "
+                    + v.strategy()
+                    + " "
+                    + v.reason().substring(0, v.reason().indexOf(':')))
+        .containsExactly(
+            "silver.orders_clean Completed full OPTIMAL_REFRESH_OFF",
+            "gold.by_customer Completed full POLICY_FULL");
+    assertThat(versions(p).get(gold())).isGreaterThan(before.get(gold()));
+    assertThat(versions(p).get(id("silver.orders_clean")))
+        .isGreaterThan(before.get(id("silver.orders_clean")));
+  }
+
   @Test
   void afterAnAppendRefreshRefreshesTheViewAndItsDescendantInOrder() {
     Project p = applied();
