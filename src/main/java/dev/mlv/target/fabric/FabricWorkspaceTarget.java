@@ -1025,6 +1025,11 @@ public final class FabricWorkspaceTarget implements Target {
             strategy = "skip";
             reason = "NO_NEW_COMMITS: no source has a commit after the view's last refresh";
           }
+          if (reason.startsWith("SOURCES_CHANGED: ")) {
+            reason =
+                certainlyFull(project, id, reason.substring("SOURCES_CHANGED: ".length()))
+                    .orElse(reason);
+          }
         }
         if (reason.startsWith("SOURCES_CHANGED: ") && FabricNotebooks.isPython(project, id)) {
           // Fabric refreshes a PySpark view in full or skips it: never incrementally.
@@ -1044,6 +1049,36 @@ public final class FabricWorkspaceTarget implements Target {
       }
     }
     return new RunReport("dry-run", RunStatus.Planned, now, now, name(), planned);
+  }
+
+  /**
+   * For a view whose sources changed, the reasons Fabric's optimal refresh can only rebuild it,
+   * named as the local target names them and in its order: a construct that is never incremental
+   * (whatever the feeds), then a source without change data feed (Fabric needs it on every source).
+   * Otherwise Fabric's own decision is not known before the run.
+   */
+  private Optional<String> certainlyFull(Project project, ObjectId id, String what) {
+    Optional<dev.mlv.project.ProjectView> v = project.view(id);
+    if (v.isEmpty() || v.get().definition().isPython() || v.get().definition().isFileSource()) {
+      return Optional.empty();
+    }
+    String changed = what.replace(" (Fabric's optimal refresh picks incremental or full)", "");
+    Optional<dev.mlv.sql.RefreshAnalysis.Construct> blocker =
+        dev.mlv.sql.RefreshAnalyzer.analyze(v.get().definition()).blocker();
+    if (blocker.isPresent()) {
+      dev.mlv.sql.RefreshAnalysis.Construct b = blocker.get();
+      return Optional.of(b.code() + ": " + changed + "; " + b.construct() + ": " + b.note());
+    }
+    for (ObjectId up : project.lineage().upstream(id)) {
+      if (project.lineage().node(up).kind() != NodeKind.FILES
+          && inLakehouse(up)
+          && !changeDataFeed(up)) {
+        String name = project.names().display(up);
+        return Optional.of(
+            "CDF_OFF source=" + name + ": " + changed + "; change data feed is off on " + name);
+      }
+    }
+    return Optional.empty();
   }
 
   // ---- runs ----

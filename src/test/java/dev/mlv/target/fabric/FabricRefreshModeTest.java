@@ -129,8 +129,9 @@ class FabricRefreshModeTest {
         .containsExactly(
             "silver.orders_clean full OPTIMAL_REFRESH_OFF: optimal refresh is off, so every run"
                 + " rebuilds the view",
-            "gold.by_customer full SOURCES_CHANGED: upstream silver.orders_clean is refreshed"
-                + " first in this run");
+            "gold.by_customer full CDF_OFF source=silver.orders_clean: upstream"
+                + " silver.orders_clean is refreshed first in this run; change data feed is off on"
+                + " silver.orders_clean");
 
     RunReport run = refresh(p, false, false);
     assertThat(outcome(run))
@@ -271,6 +272,37 @@ class FabricRefreshModeTest {
     }
     assertThat(jobs()).containsExactly("Optimal [silver.orders_clean]", "Full [gold.by_customer]");
     assertThat(extended).containsExactly("All", "none");
+  }
+
+  /**
+   * What Fabric's optimal refresh can only rebuild, the dry run names as the local target does: a
+   * construct never incremental first, then a source without change data feed. Otherwise it does
+   * not guess Fabric's choice.
+   */
+  @Test
+  void theDryRunNamesWhatFabricCanOnlyRebuildWithTheLocalCodes() {
+    fabric.write(
+        "views/gold/by_customer.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.by_customer AS SELECT customer,"
+            + " row_number() OVER (ORDER BY amount) AS n FROM silver.orders_clean\n");
+    Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");
+    append();
+    List<String> planned = outcome(refresh(p, false, true));
+    assertThat(planned.get(0))
+        .isEqualTo(
+            "silver.orders_clean full CDF_OFF source=bronze.orders: bronze.orders has commits"
+                + " after the view's last refresh; change data feed is off on bronze.orders");
+    assertThat(planned.get(1)).startsWith("gold.by_customer full WINDOW_FUNCTION: upstream");
+
+    fabric.sql(
+        "ALTER TABLE "
+            + SimulatedFabric.LAKEHOUSE
+            + ".bronze.orders SET TBLPROPERTIES (delta.enableChangeDataFeed = true)");
+    append();
+    assertThat(outcome(refresh(p, false, true)).get(0))
+        .isEqualTo(
+            "silver.orders_clean full SOURCES_CHANGED: bronze.orders has commits after the"
+                + " view's last refresh (Fabric's optimal refresh picks incremental or full)");
   }
 
   @Test
