@@ -231,6 +231,17 @@ class StrategyDeciderTableTest {
             "SELECT k, rand() AS r FROM bronze.a",
             World.appendTo("a"),
             "full NON_DETERMINISTIC fn=rand"),
+        // Who runs the refresh is not fixed: a scheduler, then a person (found by QA).
+        row(
+            "current_user",
+            "SELECT k, current_user() AS who FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=current_user"),
+        row(
+            "session_user in a WHERE",
+            "SELECT k FROM bronze.a WHERE owner = session_user()",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=session_user"),
         row(
             "current_timestamp",
             "SELECT k, current_timestamp() AS at FROM bronze.a",
