@@ -49,8 +49,15 @@ public final class NonDeterministic {
   private static final Set<String> BARE_TIME =
       Set.of("current_timestamp", "current_date", "current_time", "localtimestamp");
 
+  /**
+   * The running user written without parentheses, as Spark reads them; {@code user} is left out, as
+   * it is far more often a column, which Spark resolves first.
+   */
+  private static final Set<String> BARE_USER = Set.of("current_user", "session_user");
+
   private static final Pattern BARE_TIME_WORD =
-      Pattern.compile("(?i)\\b(" + String.join("|", BARE_TIME) + ")\\b");
+      Pattern.compile(
+          "(?i)\\b(" + String.join("|", BARE_TIME) + "|" + String.join("|", BARE_USER) + ")\\b");
 
   /**
    * Spark's special date and time values (any case, blanks around): read as the time of the query,
@@ -144,11 +151,18 @@ public final class NonDeterministic {
   }
 
   /**
-   * Whether the unquoted word {@code word} (any case), standing alone where a column could, is the
-   * current time: Spark reads {@code current_date} without parentheses as the function.
+   * What the unquoted word {@code word} (any case), standing alone where a column could, reads when
+   * Spark takes it for a function without parentheses, {@code current_date} or {@code
+   * current_user}: the current time, or the user running the refresh.
    */
-  public static boolean isBareTime(String word) {
-    return BARE_TIME.contains(word.toLowerCase(Locale.ROOT));
+  public static Optional<String> bareCall(String word) {
+    String w = word.toLowerCase(Locale.ROOT);
+    if (BARE_TIME.contains(w)) {
+      return Optional.of("the current time");
+    }
+    return BARE_USER.contains(w)
+        ? Optional.of("the user running the refresh changes from one run to the next")
+        : Optional.empty();
   }
 
   /** Whether a call of {@code fn} may: {@code unix_timestamp()} without arguments is the time. */

@@ -930,10 +930,14 @@ public final class RefreshAnalyzer {
       } else if (node instanceof SqlIdentifier id
           && id.names.size() == 1
           && !id.isComponentQuoted(0)
-          && NonDeterministic.isBareTime(id.getSimple())) {
+          && NonDeterministic.bareCall(id.getSimple()).isPresent()) {
         // current_date without parentheses: Calcite reads a column, Spark the function.
         String fn = id.getSimple().toLowerCase(Locale.ROOT);
-        full(text(id), offset(id), "NON_DETERMINISTIC fn=" + fn, "the current time");
+        full(
+            text(id),
+            offset(id),
+            "NON_DETERMINISTIC fn=" + fn,
+            NonDeterministic.bareCall(fn).orElseThrow());
       } else if (node instanceof SqlLiteral) {
         specialDatetime(node); // TIMESTAMP 'now', DATE 'today'
       }

@@ -1186,7 +1186,7 @@ public final class TableExtractor {
       } else if (node instanceof SqlIdentifier id
           && id.names.size() == 1
           && !id.isComponentQuoted(0)
-          && NonDeterministic.isBareTime(id.getSimple())) {
+          && NonDeterministic.bareCall(id.getSimple()).isPresent()) {
         // Calcite reads current_date without parentheses as a column; Spark as the function.
         functions.add(id.getSimple().toLowerCase(Locale.ROOT));
       }

@@ -238,6 +238,16 @@ class StrategyDeciderTableTest {
             World.appendTo("a"),
             "full NON_DETERMINISTIC fn=current_user"),
         row(
+            "current_user without parentheses, as Spark reads it",
+            "SELECT k, current_user AS who FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=current_user"),
+        row(
+            "a column named user is a column",
+            "SELECT k, user FROM bronze.a",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
             "session_user in a WHERE",
             "SELECT k FROM bronze.a WHERE owner = session_user()",
             World.appendTo("a"),
