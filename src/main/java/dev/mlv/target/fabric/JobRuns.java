@@ -93,9 +93,11 @@ final class JobRuns {
         cancel(instance, what);
         throw timedOut.apply(j);
       }
+      // A Retry-After past the deadline is cut to it: the timeout must cancel the job on time.
+      Duration pause = r.retryAfter().filter(d -> d.compareTo(Duration.ZERO) > 0).orElse(wait);
+      Duration left = Duration.between(Instant.now(), deadline);
       FabricHttp.sleep(
-          r.retryAfter().filter(d -> d.compareTo(Duration.ZERO) > 0).orElse(wait),
-          "waiting for " + what);
+          pause.compareTo(left) > 0 ? left.plusMillis(1) : pause, "waiting for " + what);
       wait = http.policy().nextPoll(wait);
     }
   }

@@ -320,6 +320,21 @@ class FabricRefreshJobTest {
     assertThat(fabric.target.runs(5)).extracting(RunReport::id).contains(run.id());
   }
 
+  @Test
+  void aRetryAfterLongerThanTheRefreshTimeoutIsNotSleptThrough() {
+    Project p = applied();
+    fabric.simulator.jobStepMs = 5_000;
+    fabric.simulator.jobPollRetryAfter = "3600";
+    RunReport run =
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+            Duration.ofSeconds(60),
+            () ->
+                fabric.target.refresh(
+                    p, request(p, true, Duration.ofMillis(300), false), RunListener.NONE));
+    assertThat(run.views().get(0).reason()).isEqualTo("RUN_TIMEOUT");
+    assertThat(statuses()).contains("Cancelled");
+  }
+
   private static dev.mlv.refresh.RefreshRequest request(
       Project p, boolean full, Duration timeout, boolean dryRun) {
     return new dev.mlv.refresh.RefreshRequest(

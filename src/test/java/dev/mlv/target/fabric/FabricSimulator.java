@@ -145,6 +145,9 @@ final class FabricSimulator implements AutoCloseable {
   /** Milliseconds between job status moves. */
   volatile long jobStepMs = 5;
 
+  /** The Retry-After (seconds) a refresh job's status answer asks for. */
+  volatile String jobPollRetryAfter = "0";
+
   /**
    * While set, refresh jobs stay in progress: a test that needs a job still running when it acts
    * holds it, instead of hoping a sleep outlasts its steps on a loaded machine.
@@ -1602,7 +1605,7 @@ final class FabricSimulator implements AutoCloseable {
         shown.remove("status");
       }
       Reply r = ok(200, shown);
-      r.headers().put("Retry-After", "0");
+      r.headers().put("Retry-After", jobPollRetryAfter);
       return r;
     }
   }
