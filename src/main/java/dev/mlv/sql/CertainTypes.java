@@ -259,6 +259,9 @@ public final class CertainTypes {
         if (word.equals("interval")) {
           return intervalLiteral();
         }
+        if (word.equals("case")) {
+          return caseExpression();
+        }
         if (word.equals("time")
             && at + 1 < end
             && tokens.get(at + 1).kind() == SqlToken.Kind.STRING) {
@@ -286,8 +289,81 @@ public final class CertainTypes {
         case "named_struct" -> namedStruct(args);
         // collate(x, 'UNICODE'): the name is a string, read as COLLATE reads its word.
         case "collate" -> collateCall(args);
+        // The value is one of the arguments (after the condition), of their common type.
+        case "coalesce", "nvl", "ifnull", "greatest", "least" -> common(args, 0);
+        case "if", "iff", "nvl2" -> args.size() == 3 ? common(args, 1) : Unknown.TYPE;
         default -> FIXED_RETURN.containsKey(word) ? FIXED_RETURN.get(word) : Unknown.TYPE;
       };
+    }
+
+    /**
+     * CASE ... WHEN c THEN v ... [ELSE e] END: the common type of its values, a missing ELSE being
+     * NULL. The CASE word is at {@code at}.
+     */
+    private Type caseExpression() {
+      int depth = 0;
+      int close = -1;
+      for (int i = at; i < end && close < 0; i++) {
+        SqlToken t = tokens.get(i);
+        if (t.isWord("CASE")) {
+          depth++;
+        } else if (t.isWord("END") && --depth == 0) {
+          close = i;
+        }
+      }
+      if (close < 0) {
+        return Unknown.TYPE;
+      }
+      List<Reader> values = new ArrayList<>();
+      boolean hasElse = false;
+      int start = -1;
+      depth = 0;
+      for (int i = at + 1; i <= close; i++) {
+        SqlToken t = tokens.get(i);
+        boolean top = depth == 0;
+        if (t.isSymbol("(") || t.isWord("CASE")) {
+          depth++;
+        } else if (t.isSymbol(")") || (t.isWord("END") && i < close)) {
+          depth--;
+        } else if (top && (t.isWord("WHEN") || t.isWord("ELSE") || i == close)) {
+          if (start >= 0) {
+            values.add(new Reader(tokens, start, i));
+          }
+          start = t.isWord("ELSE") ? i + 1 : -1;
+          hasElse |= t.isWord("ELSE");
+        } else if (top && t.isWord("THEN")) {
+          start = i + 1;
+        }
+      }
+      at = close + 1;
+      if (values.isEmpty()) {
+        return Unknown.TYPE;
+      }
+      Type t = common(values, 0);
+      return hasElse || t == Unknown.TYPE ? t : common(t, VOID);
+    }
+
+    /**
+     * The type of arguments {@code from}.. taken together: the one type every one of them has, NULL
+     * aside; Unknown when they differ, since then only Spark's coercion tells.
+     */
+    private static Type common(List<Reader> args, int from) {
+      if (args.size() <= from) {
+        return Unknown.TYPE;
+      }
+      Type t = null;
+      for (int i = from; i < args.size(); i++) {
+        Type next = args.get(i).whole();
+        t = t == null ? next : common(t, next);
+      }
+      return t;
+    }
+
+    private static Type common(Type a, Type b) {
+      if (a == Unknown.TYPE || b == Unknown.TYPE) {
+        return Unknown.TYPE;
+      }
+      return a.equals(b) || b == VOID ? a : a == VOID ? b : Unknown.TYPE;
     }
 
     /** CAST(x AS type): the type after the last AS outside parentheses. */

@@ -57,6 +57,33 @@ class CertainTypesTest {
   }
 
   @Test
+  void conditionalsHaveTheOneTypeOfTheirValuesNullAside() {
+    assertThat(read("CASE WHEN a > 0 THEN TIME'10:00' ELSE NULL END AS t", "t"))
+        .isEqualTo("TIME TIME at t");
+    assertThat(read("CASE k WHEN 1 THEN to_time(s) WHEN 2 THEN make_time(1, 2, 3) END t", "t"))
+        .isEqualTo("TIME TIME at t");
+    assertThat(read("coalesce(to_time(s), TIME'00:00') AS t", "t")).isEqualTo("TIME TIME at t");
+    assertThat(read("nvl(NULL, current_time()) AS t", "t")).isEqualTo("TIME TIME at t");
+    assertThat(read("if(a > 0, make_time(1, 2, 3), NULL) AS t", "t")).isEqualTo("TIME TIME at t");
+    assertThat(read("greatest(TIME'10:00', TIME'11:00') AS t", "t")).isEqualTo("TIME TIME at t");
+    assertThat(read("CASE WHEN a THEN INTERVAL 1 DAY END AS i", "i"))
+        .isEqualTo("INTERVAL INTERVAL DAY at i");
+    assertThat(read("CASE WHEN a THEN (CASE WHEN b THEN TIME'1:00' END) ELSE NULL END AS t", "t"))
+        .isEqualTo("TIME TIME at t");
+    // Spark 4.1: typeof(CASE WHEN rand() > 0 THEN NULL END) and typeof(coalesce(NULL, NULL)) are
+    // void.
+    assertThat(read("CASE WHEN a THEN NULL END AS n", "n")).isEqualTo("VOID VOID at n");
+    assertThat(read("coalesce(NULL, NULL) AS n", "n")).isEqualTo("VOID VOID at n");
+    // Values of other or unknown types: the common type is Spark's to find, so not read.
+    assertThat(read("CASE WHEN a THEN TIME'10:00' ELSE '11:00' END AS t", "t")).isEqualTo("none");
+    assertThat(read("coalesce(x, TIME'00:00') AS t", "t")).isEqualTo("none");
+    assertThat(read("if(to_time(s) IS NULL, 1, 2) AS n", "n")).isEqualTo("none");
+    assertThat(read("CASE WHEN a THEN INTERVAL 1 DAY ELSE INTERVAL 1 HOUR END AS i", "i"))
+        .isEqualTo("none");
+    assertThat(read("CASE WHEN a THEN TIME'10:00' END + x AS t", "t")).isEqualTo("none");
+  }
+
+  @Test
   void nestedTypesArePlacedAsDeltaNamesThem() {
     assertThat(read("named_struct('a', INTERVAL 1 DAY) AS s", "s"))
         .isEqualTo("INTERVAL INTERVAL DAY at s.a nested");
@@ -88,7 +115,6 @@ class CertainTypesTest {
             "t.i AS i",
             "NULL IS NULL AS b",
             "coalesce(NULL, x) AS i",
-            "CASE WHEN a THEN NULL END AS i",
             "max(INTERVAL 1 DAY) AS i",
             "array(NULL, 1) AS a",
             "array(INTERVAL 1 DAY, x) AS a",
