@@ -207,7 +207,12 @@ final class FabricNotebooks {
     }
     String content = content(n.source());
     String id;
+    // An updated notebook whose run fails gets its old code back: plan compares the project with
+    // the notebook, so the new code left in place would read as deployed (no change) while the
+    // views registered still run the old one.
+    Optional<String> before = Optional.empty();
     if (n instanceof NotebookChange.Update u) {
+      before = client.content(u.id(), u.displayName());
       listener.message("  updating notebook " + u.displayName() + " (" + u.source() + ")");
       client.update(u.id(), u.displayName(), content);
       id = u.id();
@@ -258,6 +263,14 @@ final class FabricNotebooks {
               }
             });
     if (!j.status().equals("Completed")) {
+      if (before.isPresent()) {
+        listener.message(
+            "  restoring notebook "
+                + n.displayName()
+                + " to its previous code, since its run failed: the next plan shows the change"
+                + " again");
+        client.update(id, n.displayName(), before.get());
+      }
       throw new MlvException(
           "NOTEBOOK_RUN_FAILED",
           "notebook "

@@ -278,6 +278,53 @@ class FabricNotebookTest {
   }
 
   @Test
+  void aViewWhoseNotebookRunFailedIsStillAChangeInTheNextPlan() {
+    Project p = fabric.withOrders();
+    fabric.simulator.failNotebookRuns = "PythonError: NameError: name 'Window' is not defined";
+    assertThat(apply(p).status()).isEqualTo(RunStatus.Failed);
+    fabric.simulator.failNotebookRuns = null;
+
+    Plan next = fabric.plan(p, false);
+
+    assertThat(next.changes())
+        .filteredOn(c -> c.id().equals(ranking))
+        .singleElement()
+        .isNotInstanceOf(Change.NoOp.class);
+  }
+
+  @Test
+  void aViewWhoseUpdatedNotebookFailedToRunIsStillAReplaceInTheNextPlan() {
+    // replace=True: the failed run leaves the old registration, which runs the old code.
+    String replacing =
+        example.replace(
+            "name=\"gold.formula_ranking\",", "name=\"gold.formula_ranking\", replace=True,");
+    fabric.write(SOURCE, replacing);
+    assertThat(apply(fabric.withOrders()).status()).isEqualTo(RunStatus.Completed);
+    fabric.write(
+        SOURCE,
+        replacing.replace(
+            "\"formula_name\", \"trials\")",
+            "\"formula_name\", \"trials\", \"avg_first_choice_pct\")"));
+    Project p = fabric.project();
+    fabric.simulator.failNotebookRuns = "PythonError: NameError: name 'Window' is not defined";
+    assertThat(apply(p).status()).isEqualTo(RunStatus.Failed);
+    fabric.simulator.failNotebookRuns = null;
+
+    Plan next = fabric.plan(p, false);
+
+    assertThat(next.changes())
+        .filteredOn(c -> c.id().equals(ranking))
+        .singleElement()
+        .isInstanceOf(Change.Replace.class);
+    assertThat(next.notebooks()).singleElement().isInstanceOf(NotebookChange.Update.class);
+    // Applying it again registers the new code.
+    assertThat(apply(p).status()).isEqualTo(RunStatus.Completed);
+    assertThat(fabric.simulator.notebooks.registered.get(fabric.lakehouseId))
+        .containsEntry("gold.formula_ranking", p.views().get(ranking).definition().fingerprint());
+    assertThat(fabric.plan(p, false).hasChanges()).isFalse();
+  }
+
+  @Test
   void aJupyterNotebookIsDeployedWithItsCodeCellsInOrder() throws IOException {
     Files.delete(dir.resolve(SOURCE));
     com.fasterxml.jackson.databind.ObjectMapper json =
