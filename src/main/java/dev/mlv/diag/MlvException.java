@@ -11,7 +11,11 @@ public class MlvException extends RuntimeException {
   private final transient List<Diagnostic> diagnostics;
 
   public MlvException(List<Diagnostic> diagnostics) {
-    super(diagnostics.stream().map(Diagnostic::format).collect(Collectors.joining("\n")));
+    // In the order validate prints them (file, line, column), whichever check found them first.
+    super(
+        DiagnosticRenderer.sorted(diagnostics).stream()
+            .map(Diagnostic::format)
+            .collect(Collectors.joining("\n")));
     this.diagnostics = List.copyOf(diagnostics);
   }
 
