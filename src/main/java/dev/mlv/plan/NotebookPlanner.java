@@ -115,7 +115,10 @@ public final class NotebookPlanner {
     }
     if (inCatalog.isEmpty()) {
       return new Change.Create(
-          id, statement, fp, "in its notebook but not registered: the notebook has not run yet");
+          id,
+          statement,
+          fp,
+          "in its notebook but not registered: the notebook has not run, or its last run failed");
     }
     return new Change.NoOp(id, "unchanged");
   }

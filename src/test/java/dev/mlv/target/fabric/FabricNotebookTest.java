@@ -289,7 +289,10 @@ class FabricNotebookTest {
     assertThat(next.changes())
         .filteredOn(c -> c.id().equals(ranking))
         .singleElement()
-        .isNotInstanceOf(Change.NoOp.class);
+        .isNotInstanceOf(Change.NoOp.class)
+        .extracting(Change::reason)
+        .asString()
+        .contains("the notebook has not run, or its last run failed");
   }
 
   @Test
