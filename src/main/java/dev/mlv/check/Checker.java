@@ -107,7 +107,7 @@ public final class Checker {
       if (d.body() instanceof ViewBody.Files f) {
         fileView(d, f, project.config().root(), out);
       }
-      v.facts().ifPresent(f -> queryRules(project, v, f, lakehouses, out));
+      v.facts().ifPresent(f -> queryRules(project, v, f, lakehouses, columns, out));
     }
     return out;
   }
@@ -457,6 +457,7 @@ public final class Checker {
       ProjectView v,
       QueryFacts facts,
       Set<String> lakehouses,
+      Optional<ViewColumns> columns,
       List<Diagnostic> out) {
     dottedParts(facts, out);
     undeclaredTables(project, facts, out);
@@ -465,6 +466,7 @@ public final class Checker {
       return;
     }
     ColumnTypeCheck.check(v.definition(), facts, out);
+    ColumnListCheck.check(project, v, facts, columns, out);
     if (facts.features().contains(QueryFeature.TIME_TRAVEL)) {
       out.add(
           Diagnostic.error(

@@ -3,6 +3,7 @@ package dev.mlv.project;
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.Position;
 import dev.mlv.diag.Severity;
+import dev.mlv.sql.ColumnLists;
 import dev.mlv.sql.ColumnRefs;
 import dev.mlv.sql.Constraint;
 import dev.mlv.sql.Name;
@@ -480,6 +481,16 @@ final class ParseCache {
       }
       writeString(out, r.unseenAlias());
     }
+    out.writeInt(f.columnLists().size());
+    for (ColumnLists.ColumnList l : f.columnLists()) {
+      writeString(out, l.kind().name());
+      writeString(out, l.alias());
+      writeStrings(out, l.names());
+      writePosition(out, l.position());
+      out.writeInt(l.columns());
+      writeName(out, l.table());
+      writeString(out, l.source());
+    }
   }
 
   private static QueryFacts readFacts(DataInputStream in) throws IOException {
@@ -538,8 +549,20 @@ final class ParseCache {
       }
       refs.add(new ColumnRefs.Ref(text, position, refTables, readings, readString(in)));
     }
+    int nl = count(in);
+    List<ColumnLists.ColumnList> lists = new ArrayList<>(nl);
+    for (int i = 0; i < nl; i++) {
+      ColumnLists.Kind kind = ColumnLists.Kind.valueOf(readString(in));
+      String alias = readString(in);
+      List<String> names = readStrings(in);
+      Position position = readPosition(in);
+      int count = in.readInt();
+      Name table = readName(in);
+      lists.add(
+          new ColumnLists.ColumnList(kind, alias, names, position, count, table, readString(in)));
+    }
     return new QueryFacts(
-        tables, functions, features, fallback, diagnostics, columns, unreadableChecks, refs);
+        tables, functions, features, fallback, diagnostics, columns, unreadableChecks, refs, lists);
   }
 
   private static void writeDiagnostics(DataOutputStream out, List<Diagnostic> ds)

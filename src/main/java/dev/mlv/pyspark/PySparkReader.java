@@ -466,7 +466,7 @@ public final class PySparkReader {
     facts.put(
         def,
         new QueryFacts(dedupe(tables), Set.of(), Set.of(), false, List.of())
-            .withView(Optional.empty(), unreadable, List.of()));
+            .withView(Optional.empty(), unreadable, List.of(), List.of()));
   }
 
   private static List<Name> dedupe(List<Name> tables) {

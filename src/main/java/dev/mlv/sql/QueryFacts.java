@@ -16,7 +16,8 @@ import java.util.TreeSet;
  * it) and the names of the view's constraints whose CHECK neither parser reads: taken from the
  * parse that is cached, so that validate need not parse again. Also the columns it reads by name
  * where every table in scope is read by its name ({@code columnRefs}), for validate to check
- * against the columns of the views of the project it reads.
+ * against the columns of the views of the project it reads, and the column lists that rename a FROM
+ * item's or CTE's columns ({@code columnLists}), for validate to check against their number.
  */
 public record QueryFacts(
     List<Name> tables,
@@ -26,7 +27,8 @@ public record QueryFacts(
     List<Diagnostic> diagnostics,
     Optional<OutputNames.Columns> columns,
     List<String> unreadableChecks,
-    List<ColumnRefs.Ref> columnRefs) {
+    List<ColumnRefs.Ref> columnRefs,
+    List<ColumnLists.ColumnList> columnLists) {
 
   public QueryFacts(
       List<Name> tables,
@@ -42,6 +44,7 @@ public record QueryFacts(
         diagnostics,
         Optional.empty(),
         List.of(),
+        List.of(),
         List.of());
   }
 
@@ -54,13 +57,18 @@ public record QueryFacts(
     diagnostics = List.copyOf(diagnostics);
     unreadableChecks = List.copyOf(unreadableChecks);
     columnRefs = List.copyOf(columnRefs);
+    columnLists = List.copyOf(columnLists);
   }
 
-  /** These facts with the view's columns, unreadable CHECKs and column references added. */
+  /**
+   * These facts with the view's columns, unreadable CHECKs, column references and column lists
+   * added.
+   */
   public QueryFacts withView(
       Optional<OutputNames.Columns> columns,
       List<String> unreadableChecks,
-      List<ColumnRefs.Ref> columnRefs) {
+      List<ColumnRefs.Ref> columnRefs,
+      List<ColumnLists.ColumnList> columnLists) {
     return new QueryFacts(
         tables,
         functions,
@@ -69,7 +77,8 @@ public record QueryFacts(
         diagnostics,
         columns,
         unreadableChecks,
-        columnRefs);
+        columnRefs,
+        columnLists);
   }
 
   public boolean parsed() {
@@ -81,6 +90,14 @@ public record QueryFacts(
     List<Diagnostic> all = new java.util.ArrayList<>(diagnostics);
     all.add(d);
     return new QueryFacts(
-        tables, functions, features, usedFallback, all, columns, unreadableChecks, columnRefs);
+        tables,
+        functions,
+        features,
+        usedFallback,
+        all,
+        columns,
+        unreadableChecks,
+        columnRefs,
+        columnLists);
   }
 }

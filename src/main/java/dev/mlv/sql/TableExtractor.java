@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -137,7 +138,8 @@ public final class TableExtractor {
         found,
         facts.columns(),
         facts.unreadableChecks(),
-        facts.columnRefs());
+        facts.columnRefs(),
+        facts.columnLists());
   }
 
   /**
@@ -186,7 +188,8 @@ public final class TableExtractor {
         found,
         facts.columns(),
         unreadable,
-        facts.columnRefs());
+        facts.columnRefs(),
+        facts.columnLists());
   }
 
   /** Functions Spark calls without parentheses, which Calcite may read as names. */
@@ -342,7 +345,16 @@ public final class TableExtractor {
       boolean whole = rewritten.fragments().isEmpty() && rewritten.markers().isEmpty();
       Optional<OutputNames.Columns> columns = OutputNames.of(selectSql, start, root, whole);
       List<ColumnRefs.Ref> refs = whole ? ColumnRefs.of(selectSql, start, root) : List.of();
-      QueryFacts facts = walk.facts().withView(columns, List.of(), refs);
+      Map<Integer, SqlNode> inlineTables = new HashMap<>();
+      for (int i = 0; i < fragments.size(); i++) {
+        Fragment f = rewritten.fragments().get(i);
+        if (f.kind() == Fragment.Kind.QUERY && rewritten.markers().contains(f.offset())) {
+          inlineTables.put(f.offset(), fragments.get(i));
+        }
+      }
+      List<ColumnLists.ColumnList> lists =
+          ColumnLists.of(selectSql, start, root, rewritten.markers(), inlineTables);
+      QueryFacts facts = walk.facts().withView(columns, List.of(), refs, lists);
       // Spark's lexer, unlike Calcite, splits a shift after an array(...) call.
       return ShiftOperators.split(selectSql, start, rewritten)
           .map(facts::withDiagnostic)

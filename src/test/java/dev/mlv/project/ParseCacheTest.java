@@ -32,7 +32,8 @@ class ParseCacheTest {
       COMMENT 'a view'
       TBLPROPERTIES ("delta.enableChangeDataFeed" = "true")
       AS SELECT o.id, c.*, rand() AS r FROM bronze.orders o LEFT JOIN bronze.c c ON o.id = c.id
-      WHERE o.id IN (SELECT id FROM bronze.other) ORDER BY 1 LIMIT 5;
+      WHERE o.id IN (SELECT id FROM bronze.other) AND o.id IN (SELECT v.id FROM (VALUES 1) AS v(id))
+      ORDER BY 1 LIMIT 5;
       CREATE MATERIALIZED LAKE VIEW silver.f USING OneLake_Files OPTIONS (path 'Files/raw/', format 'csv');
       SELECT 1;
       CREATE MATERIALIZED LAKE VIEW silver.bad AS SELECT ((( FROM;
@@ -74,6 +75,10 @@ class ParseCacheTest {
               assertThat(f.unreadableChecks()).containsExactly("c2");
               // and the columns it reads, which validate checks against the views upstream
               assertThat(f.columnRefs()).extracting(r -> r.text()).contains("o.id", "c.id");
+              // and its column lists, which validate counts
+              assertThat(f.columnLists())
+                  .singleElement()
+                  .satisfies(l -> assertThat(l.columns()).isEqualTo(1));
             });
     ParseCache.Entry back = ParseCache.decode(ParseCache.encode(parsed));
 
