@@ -349,6 +349,7 @@ final class ParseCache {
       writeString(out, c.expression());
       writeString(out, c.onMismatch() == null ? null : c.onMismatch().name());
       writePosition(out, c.position());
+      writePosition(out, c.expressionPosition());
     }
     writeStrings(out, d.partitionedBy());
     writeString(out, d.comment().orElse(null));
@@ -401,6 +402,7 @@ final class ParseCache {
               cname,
               expr,
               mismatch == null ? null : OnMismatch.valueOf(mismatch),
+              readPosition(in),
               readPosition(in)));
     }
     List<String> partitionedBy = readStrings(in);

@@ -564,7 +564,7 @@ public final class MlvParser {
                 "give each constraint a name of its own, or join the two conditions with AND");
           }
         }
-        out.add(new Constraint(cname, expr, action, pos(c)));
+        out.add(new Constraint(cname, expr, action, pos(c), pos(toks.get(exprStart))));
       } while (acceptSymbol(","));
       expectSymbol(")", "after the constraints");
       return out;

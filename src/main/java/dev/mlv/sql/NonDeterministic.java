@@ -176,17 +176,27 @@ public final class NonDeterministic {
    * SELECT is analysed from its parse tree instead).
    */
   public static Optional<String> inExpression(String expression) {
+    return firstIn(expression).map(Found::name);
+  }
+
+  /** A function, word or value {@link #inExpression} finds, and where it starts in the text. */
+  public record Found(String name, int offset) {}
+
+  /** As {@link #inExpression}, with where the name starts in {@code expression}. */
+  public static Optional<Found> firstIn(String expression) {
     Matcher m = CALL.matcher(expression);
     while (m.find()) {
       String fn = m.group(1).toLowerCase(Locale.ROOT);
       if (is(fn) || (fn.equals("unix_timestamp") && m.group(2) != null)) {
-        return Optional.of(fn);
+        return Optional.of(new Found(fn, m.start(1)));
       }
     }
     Matcher bare = BARE_TIME_WORD.matcher(expression);
     if (bare.find()) {
-      return Optional.of(bare.group(1).toLowerCase(Locale.ROOT));
+      return Optional.of(new Found(bare.group(1).toLowerCase(Locale.ROOT), bare.start(1)));
     }
-    return specialDatetimes(expression).stream().findFirst().map(SpecialDatetime::name);
+    return specialDatetimes(expression).stream()
+        .findFirst()
+        .map(d -> new Found(d.name(), d.offset()));
   }
 }

@@ -22,8 +22,8 @@ public final class Places {
   }
 
   /**
-   * Where a view calls {@code function}: at the call in its SELECT, else at the constraint whose
-   * CHECK calls it, else at the SELECT's start.
+   * Where a view calls {@code function}: at the call in its SELECT, else at the call in the first
+   * CHECK that calls it, else at the SELECT's start.
    */
   public static Position call(
       String sql, Position start, List<Constraint> constraints, String function) {
@@ -31,11 +31,25 @@ public final class Places {
     if (inSelect.isPresent()) {
       return inSelect.get();
     }
-    return constraints.stream()
-        .filter(c -> findCall(c.expression(), c.position(), function).isPresent())
-        .map(Constraint::position)
-        .findFirst()
-        .orElse(start);
+    for (Constraint c : constraints) {
+      if (c.expressionPosition() != null) {
+        Optional<Position> inCheck = findCall(c.expression(), c.expressionPosition(), function);
+        if (inCheck.isPresent()) {
+          return inCheck.get();
+        }
+      }
+    }
+    return start;
+  }
+
+  /**
+   * The position of {@code offset} in the CHECK expression of {@code c}; the constraint's own
+   * position when its expression's is not known.
+   */
+  public static Position inConstraint(Constraint c, int offset) {
+    return c.expressionPosition() == null
+        ? c.position()
+        : c.expressionPosition().advance(c.expression(), offset);
   }
 
   private static Optional<Position> findCall(String sql, Position start, String function) {

@@ -434,15 +434,15 @@ public final class RefreshAnalyzer {
     }
 
     void constraint(Constraint c) {
-      NonDeterministic.inExpression(c.expression())
+      NonDeterministic.firstIn(c.expression())
           .ifPresent(
-              fn ->
+              found ->
                   constructs.add(
                       new Construct(
                           "CONSTRAINT " + c.name(),
-                          c.position(),
+                          Places.inConstraint(c, found.offset()),
                           Support.FULL,
-                          "NON_DETERMINISTIC fn=" + fn,
+                          "NON_DETERMINISTIC fn=" + found.name(),
                           "the check's result changes from one run to the next")));
     }
 

@@ -236,12 +236,19 @@ public final class TableExtractor {
     }
     Set<String> read = new java.util.TreeSet<>();
     Set<String> lambdaParameters = new java.util.HashSet<>();
+    // Where each name is first read, in the expression (the parsed text starts with SELECT).
+    Map<String, Integer> firstAt = new HashMap<>();
+    String parsed = "SELECT " + c.expression();
     root.accept(
         new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
           @Override
           public Void visit(SqlIdentifier id) {
             if (!id.isStar() && !id.names.isEmpty()) {
-              read.add(id.names.get(0).toLowerCase(Locale.ROOT));
+              String name = id.names.get(0).toLowerCase(Locale.ROOT);
+              read.add(name);
+              SqlParserPos pos = id.getParserPosition();
+              int at = offsetOf(parsed, pos.getLineNum(), pos.getColumnNum()) - "SELECT ".length();
+              firstAt.merge(name, Math.max(0, at), Math::min);
             }
             return null;
           }
@@ -265,10 +272,11 @@ public final class TableExtractor {
     if (read.isEmpty()) {
       return Optional.empty();
     }
+    int first = read.stream().mapToInt(firstAt::get).min().orElse(0);
     return Optional.of(
         Diagnostic.warning(
             "CONSTRAINT_COLUMN",
-            c.position(),
+            Places.inConstraint(c, first),
             "the CHECK of constraint "
                 + c.name()
                 + " reads "

@@ -575,7 +575,7 @@ class ValidateAndLineageTest {
   }
 
   @Test
-  void aCheckOnAColumnTheSelectDoesNotProduceIsAWarningAtTheConstraint() throws IOException {
+  void aCheckOnAColumnTheSelectDoesNotProduceIsAWarningAtTheColumn() throws IOException {
     project(
         YML,
         "silver/x.sql",
@@ -592,7 +592,7 @@ class ValidateAndLineageTest {
     assertThat(r.exitCode()).as(r.toString()).isZero();
     assertThat(r.out())
         .contains(
-            "views/silver/x.sql:3:3: warning[CONSTRAINT_COLUMN]: the CHECK of constraint typo"
+            "views/silver/x.sql:3:26: warning[CONSTRAINT_COLUMN]: the CHECK of constraint typo"
                 + " reads amount, which the view's SELECT does not produce")
         .contains("1 warning")
         .doesNotContain("constraint ok")
@@ -703,14 +703,15 @@ class ValidateAndLineageTest {
             + " bronze.orders");
     CliRun r = CliRun.of("validate", "-p", dir.toString());
     assertThat(r.exitCode()).as(r.toString()).isZero();
-    // At the call (line 4, column 3) and at the constraint, not at the start of the SELECT; and
+    // At the call (line 4, column 3) and at the call in the CHECK, not at the start of the SELECT
+    // nor at the constraint; and
     // unix_timestamp with an argument is a plain conversion, in s.b too.
     assertThat(r.out())
         .contains(
             "views/s/a.sql:4:3: warning[NON_DETERMINISTIC]: function 'rand' is not"
                 + " deterministic")
         .contains(
-            "views/s/a.sql:2:2: warning[NON_DETERMINISTIC]: function 'current_timestamp' is not"
+            "views/s/a.sql:2:38: warning[NON_DETERMINISTIC]: function 'current_timestamp' is not"
                 + " deterministic")
         .doesNotContain("'unix_timestamp'")
         .doesNotContain("views/s/b.sql");
@@ -782,7 +783,7 @@ class ValidateAndLineageTest {
   }
 
   @Test
-  void aUdfInACheckIsReportedAtItsConstraint() throws IOException {
+  void aUdfInACheckIsReportedAtItsCall() throws IOException {
     project(
         YML,
         "s/a.sql",
@@ -794,7 +795,7 @@ class ValidateAndLineageTest {
         """);
     CliRun r = CliRun.of("validate", "-p", dir.toString());
     assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
-    assertThat(r.out()).contains("views/s/a.sql:3:3: error[UDF]: function 'is_valid_id'");
+    assertThat(r.out()).contains("views/s/a.sql:3:27: error[UDF]: function 'is_valid_id'");
     assertThat(r.out()).doesNotContain("'upper'");
   }
 
@@ -933,7 +934,7 @@ class ValidateAndLineageTest {
         .contains(
             "views/s/a.sql:3:15: warning[NON_DETERMINISTIC]: TIMESTAMP'now' is the time of each"
                 + " refresh")
-        .contains("views/s/a.sql:2:2: warning[NON_DETERMINISTIC]: DATE'yesterday' is the time")
+        .contains("views/s/a.sql:2:38: warning[NON_DETERMINISTIC]: DATE'yesterday' is the time")
         .doesNotContain("epoch")
         .doesNotContain("views/s/b.sql");
   }

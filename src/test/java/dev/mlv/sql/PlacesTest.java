@@ -29,6 +29,26 @@ class PlacesTest {
   }
 
   @Test
+  void aCallInACheckIsPlacedAtTheCallAcrossLinesNotAtItsConstraint() {
+    MlvParser.Result r =
+        MlvParser.parse(
+            Position.start(Path.of("v.sql")),
+            "CREATE MATERIALIZED LAKE VIEW s.v (\n"
+                + "  CONSTRAINT ok CHECK (id > 0),\n"
+                + "  CONSTRAINT c CHECK (id > 0 AND\n"
+                + "    my_udf(id) AND rand() > 0.5) ON MISMATCH DROP\n"
+                + ") AS SELECT id FROM t");
+    ViewDefinition d = ((SqlStatement.CreateView) r.statements().get(0)).definition();
+    Position start = new Position(Path.of("v.sql"), 5, 6);
+    assertThat(Places.call("SELECT id FROM t", start, d.constraints(), "my_udf"))
+        .isEqualTo(new Position(Path.of("v.sql"), 4, 5));
+    Constraint c = d.constraints().get(1);
+    assertThat(c.position()).isEqualTo(new Position(Path.of("v.sql"), 3, 3));
+    assertThat(Places.inConstraint(c, c.expression().indexOf("rand")))
+        .isEqualTo(new Position(Path.of("v.sql"), 4, 20));
+  }
+
+  @Test
   void findsTimeTravelWithOrWithoutFor() {
     assertThat(Places.timeTravel("SELECT * FROM t\nVERSION AS OF 3", AT))
         .isEqualTo(new Position(Path.of("v.sql"), 4, 1));
