@@ -572,7 +572,25 @@ public final class TableExtractor {
                 refusal.at(),
                 "syntax error" + refusal.near().map(n -> " at or near " + n).orElse(""),
                 "Check the SELECT at this point; mlv reads it with Spark SQL syntax.");
+    if (!refusal.tooComplex()) {
+      Optional<SyntaxErrors.Told> told =
+          SyntaxErrors.of(
+              sql,
+              offsetIn(sql, start, refusal.at()),
+              refusal.near().filter(n -> n.equals("end of input")).isPresent(),
+              false);
+      if (told.isPresent()) {
+        return told(sql, start, told.get());
+      }
+    }
     return new QueryFacts(List.of(), Set.of(), Set.of(), true, List.of(diagnostic));
+  }
+
+  /** The offset in {@code sql}, which starts at {@code start}, of position {@code at} in it. */
+  private static int offsetIn(String sql, Position start, Position at) {
+    int line = at.line() - start.line() + 1;
+    int column = line == 1 ? at.column() - start.column() + 1 : at.column();
+    return line < 1 ? 0 : offsetOf(sql, line, Math.max(1, column));
   }
 
   private static QueryFacts misplacedClause(String sql, Position start, SqlToken clause) {
@@ -593,7 +611,25 @@ public final class TableExtractor {
       return parseError(start, readable(error));
     }
     int offset = offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
+    List<SqlToken> at = SqlToken.tokenize(sql.substring(offset));
+    if (!at.isEmpty() && at.get(0).start() == 0 && at.get(0).isWord("CREATE")) {
+      return parseError(
+          start.advance(sql, offset),
+          readable(error),
+          "a new statement starts here: end the one before it with ';'");
+    }
+    // The first line names what Calcite met; the lines after it, what it expected.
+    String message = String.valueOf(error.getMessage()).lines().findFirst().orElse("");
     Optional<SqlToken> second = secondOfAValidPair(sql, offset, error);
+    Optional<SyntaxErrors.Told> told =
+        SyntaxErrors.of(
+            sql,
+            second.map(SqlToken::start).orElse(offset),
+            message.contains("<EOF>"),
+            message.startsWith("Non-query expression encountered in illegal context"));
+    if (told.isPresent()) {
+      return told(sql, start, told.get());
+    }
     if (second.isPresent()) {
       return parseError(
           start.advance(sql, second.get().start()),
@@ -603,14 +639,27 @@ public final class TableExtractor {
               + sql.substring(offset, firstTokenEnd(sql, offset))
               + "'");
     }
-    List<SqlToken> at = SqlToken.tokenize(sql.substring(offset));
-    if (!at.isEmpty() && at.get(0).start() == 0 && at.get(0).isWord("CREATE")) {
+    Optional<SyntaxErrors.Told> unexpected =
+        message.startsWith("Encountered \"")
+            ? SyntaxErrors.unexpected(sql, offset)
+            : Optional.empty();
+    if (unexpected.isPresent()) {
+      // Calcite's 'Encountered "c"' names the token as its grammar images it ('\'y\''): the
+      // token is named as written, with what Calcite expected when that is short.
+      String readable = readable(error);
+      int expected = readable.indexOf("; expected ");
       return parseError(
-          start.advance(sql, offset),
-          readable(error),
-          "a new statement starts here: end the one before it with ';'");
+          start.advance(sql, unexpected.get().offset()),
+          "syntax error: "
+              + unexpected.get().message()
+              + (expected < 0 ? "" : readable.substring(expected)));
     }
     return parseError(start.advance(sql, offset), readable(error));
+  }
+
+  private static QueryFacts told(String sql, Position start, SyntaxErrors.Told told) {
+    return parseError(
+        start.advance(sql, told.offset()), "syntax error: " + told.message(), told.hint());
   }
 
   private static QueryFacts parseError(Position at, String message) {

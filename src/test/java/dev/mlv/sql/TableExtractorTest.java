@@ -476,11 +476,12 @@ class TableExtractorTest {
     Diagnostic diagnostic = facts.diagnostics().get(0);
     assertThat(diagnostic.isError()).isTrue();
     assertThat(diagnostic.ruleId()).isEqualTo("SQL_PARSE");
-    // Calcite reports the token sequence it could not continue (", FROM") at the comma, which
-    // starts sequences it expected: the error is at FROM.
-    assertThat(diagnostic.position()).isEqualTo(new Position(Path.of("bad.sql"), 4, 3));
+    // A list ending in a comma: placed at the comma to remove, not at FROM after it.
+    assertThat(diagnostic.position()).isEqualTo(new Position(Path.of("bad.sql"), 3, 9));
     assertThat(diagnostic.message())
-        .isEqualTo("syntax error: unexpected 'FROM' after ','")
+        .isEqualTo(
+            "syntax error: a comma right before FROM: the list before it ends with a comma,"
+                + " which Spark refuses")
         .doesNotContain("\n", "at line");
     assertThat(facts.usedFallback()).isTrue();
   }
@@ -649,7 +650,73 @@ class TableExtractorTest {
     // A single token Calcite could not take stays where it is.
     d = EXTRACTOR.extract("SELECT a b c FROM t", START).diagnostics().get(0);
     assertThat(d.position().column()).isEqualTo(12);
-    assertThat(d.message()).startsWith("syntax error: Encountered \"c\"");
+    assertThat(d.message())
+        .startsWith("syntax error: unexpected 'c' after 'b': is a comma missing");
+  }
+
+  /**
+   * Common typos get a message that says what is wrong, at the token to fix, instead of Calcite's
+   * grammar words ("Non-query expression encountered in illegal context", 'Encountered "c"').
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELEC a FROM t|1:1|expected a query (SELECT, WITH, VALUES, FROM or TABLE) at the start"
+            + " of the view's query, found 'SELEC'; did you mean SELECT?",
+        "WITH q AS (SELECT a FROM t) SELCT a FROM q|1:29|expected a query (SELECT, WITH, VALUES,"
+            + " FROM or TABLE) after ')', found 'SELCT'; did you mean SELECT?",
+        "SELECT a, b FORM t|1:13|'FORM' is not a keyword; did you mean FROM?",
+        "SELECT a FROM t WHER a > 1|1:17|'WHER' is not a keyword; did you mean WHERE?",
+        "SELECT a FROM t x JION u y ON x.a = y.a|1:19|'JION' is not a keyword; did you mean JOIN?",
+        "SELECT a FROM t\\nGROUPBY a|2:1|'GROUPBY' is not a keyword; did you mean GROUP BY?",
+        "SELECT sum(a) OVER (PARTITON BY b) AS s FROM t|1:21|'PARTITON' is not a keyword; did"
+            + " you mean PARTITION?",
+        "SELECT a, count(*) AS n FROM t GROUP a|1:38|expected BY after GROUP, found 'a'",
+        "SELECT a FROM t ORDER a|1:23|expected BY after ORDER, found 'a'",
+        "SELECT a b c FROM t|1:12|unexpected 'c' after 'b': is a comma missing before it? Spark"
+            + " reads 'b' as the alias of what precedes it, and then expects a comma or a keyword",
+        "SELECT a, b, FROM s.t|1:12|a comma right before FROM: the list before it ends with a"
+            + " comma, which Spark refuses",
+        "SELECT a,, b FROM t|1:10|two commas in a row: an item is missing between them",
+        "SELECT a, (b + 1 AS c FROM t|1:11|this '(' is never closed",
+        "SELECT a FROM (SELECT a FROM t|1:15|this '(' is never closed",
+        "SELECT a, b + 1) AS c FROM t|1:16|this ')' closes no '('",
+        "SELECT CASE WHEN a > 1 THEN 'x' ELSE 'y' AS c FROM t|1:8|this CASE is never ended: END"
+            + " is missing",
+        "SELECT a FROM t WHERE a >|1:25|the SELECT ends right after '>', which needs an operand"
+            + " after it",
+        "SELECT a FROM t WHERE a = 1 AND|1:29|the SELECT ends right after 'AND', which needs an"
+            + " operand after it",
+        "SELECT a FROM t LEFT JOIN u ON|1:29|the SELECT ends right after 'ON', which needs a"
+            + " condition after it",
+        "SELECT a FROM t x JOIN u y x.a = y.a|1:28|expected ON or USING after the table JOIN"
+            + " reads, found 'x'",
+        "SELECT a FROM t x JOIN u y USING a|1:34|expected '(' after USING, found 'a'",
+        "SELECT a FROM t WHERE a = 'x' OR b 'y'|1:36|unexpected string 'y' after 'b'",
+      })
+  void aCommonTypoIsToldInWordsAtTheTokenToFix(String sql, String at, String message) {
+    QueryFacts facts = EXTRACTOR.extract(sql.replace("\\n", "\n"), START);
+
+    assertThat(facts.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.ruleId()).isEqualTo(TableExtractor.PARSE_RULE);
+              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo(at);
+              assertThat(d.message()).isEqualTo("syntax error: " + message);
+            });
+  }
+
+  /** A word near a keyword is no typo where the SELECT is valid: no error, no suggestion. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT a AS form, b AS limt FROM t AS wher",
+        "SELECT form FROM t GROUP BY form ORDER BY form",
+      })
+  void wordsLikeKeywordsInAValidSelectAreNames(String sql) {
+    assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
   }
 
   @Test
@@ -728,7 +795,7 @@ class TableExtractorTest {
     QueryFacts facts = EXTRACTOR.extract("SELECT a b date FROM t", START);
     assertThat(facts.diagnostics()).hasSize(1);
     assertThat(facts.diagnostics().get(0).message())
-        .contains("\"date\"")
+        .contains("'date'")
         .doesNotContainPattern("[\\u1000-\\u107f]");
   }
 
@@ -763,7 +830,7 @@ class TableExtractorTest {
             d -> {
               assertThat(d.ruleId()).isEqualTo(TableExtractor.PARSE_RULE);
               assertThat(d.position()).isEqualTo(new Position(START.file(), 1, typo + 5));
-              assertThat(d.message()).isEqualTo("syntax error at or near ')'");
+              assertThat(d.message()).isEqualTo("syntax error: this ')' closes no '('");
             });
   }
 
@@ -833,8 +900,9 @@ class TableExtractorTest {
         .satisfies(
             d -> {
               assertThat(d.ruleId()).isEqualTo(TableExtractor.PARSE_RULE);
-              assertThat(d.message()).isEqualTo("syntax error at or near end of input");
-              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo("1:28");
+              // Not at OVER, where Calcite stopped: at the parenthesis never closed.
+              assertThat(d.message()).isEqualTo("syntax error: this '(' is never closed");
+              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo("1:26");
             });
   }
 

@@ -1,0 +1,523 @@
+package dev.mlv.sql;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A syntax error of a SELECT told in words its author acts on, from the tokens around the place
+ * where a parser stopped rather than from the parser's grammar: a parenthesis never closed or
+ * closing nothing, a misspelt keyword ({@code FORM}, {@code WHER}, {@code GROUPBY}), {@code GROUP}
+ * without {@code BY}, a comma too many or missing, a JOIN without ON, a SELECT that ends too early.
+ * Read only once the parsers have refused the text.
+ */
+final class SyntaxErrors {
+
+  /** What is wrong: at {@code offset} of the SELECT's text, in a message and a hint. */
+  record Told(int offset, String message, String hint) {}
+
+  /** Keywords a misspelt word is compared with; each of four letters or more. */
+  private static final List<String> KEYWORDS =
+      List.of(
+          "SELECT",
+          "FROM",
+          "WHERE",
+          "GROUP",
+          "ORDER",
+          "HAVING",
+          "JOIN",
+          "INNER",
+          "LEFT",
+          "RIGHT",
+          "FULL",
+          "OUTER",
+          "CROSS",
+          "UNION",
+          "INTERSECT",
+          "EXCEPT",
+          "LIMIT",
+          "OFFSET",
+          "DISTINCT",
+          "PARTITION",
+          "WINDOW",
+          "BETWEEN",
+          "CASE",
+          "WHEN",
+          "THEN",
+          "ELSE",
+          "USING",
+          "LATERAL",
+          "OVER",
+          "NATURAL",
+          "VALUES",
+          "WITH",
+          "SEMI",
+          "ANTI",
+          "EXISTS",
+          "LIKE",
+          "ROWS",
+          "RANGE",
+          "PRECEDING",
+          "FOLLOWING",
+          "UNBOUNDED",
+          "CURRENT",
+          "DISTRIBUTE",
+          "CLUSTER",
+          "SORT",
+          "CAST");
+
+  /** Second words a keyword is run into: {@code GROUPBY}, {@code UNIONALL}, {@code LEFTJOIN}. */
+  private static final List<String> SECOND_WORDS = List.of("BY", "ALL", "JOIN", "OUTER");
+
+  /** Keywords that Spark takes only before BY. */
+  private static final Set<String> BEFORE_BY =
+      Set.of("GROUP", "ORDER", "PARTITION", "CLUSTER", "DISTRIBUTE", "SORT");
+
+  /** Words that start a clause, ending a list of columns or tables before them. */
+  private static final Set<String> CLAUSES =
+      Set.of(
+          "FROM",
+          "WHERE",
+          "GROUP",
+          "ORDER",
+          "HAVING",
+          "JOIN",
+          "INNER",
+          "LEFT",
+          "RIGHT",
+          "FULL",
+          "CROSS",
+          "UNION",
+          "INTERSECT",
+          "EXCEPT",
+          "LIMIT",
+          "WINDOW",
+          "ON",
+          "USING",
+          "LATERAL",
+          "NATURAL",
+          "SORT",
+          "CLUSTER",
+          "DISTRIBUTE",
+          "QUALIFY");
+
+  /** Words that need something after them, and what. */
+  private static final List<List<String>> NEEDS =
+      List.of(
+          List.of("a condition", "WHERE", "HAVING", "WHEN", "QUALIFY", "ON"),
+          List.of("a table", "FROM", "JOIN"),
+          List.of("a list of columns or expressions", "BY", "SELECT", "DISTINCT"),
+          List.of(
+              "an operand",
+              "AND",
+              "OR",
+              "NOT",
+              "LIKE",
+              "RLIKE",
+              "IN",
+              "IS",
+              "BETWEEN",
+              "=",
+              "==",
+              "<",
+              ">",
+              "<=",
+              ">=",
+              "<>",
+              "!=",
+              "<=>",
+              "+",
+              "-",
+              "*",
+              "/",
+              "%",
+              "||",
+              "&",
+              "|",
+              "^",
+              "THEN",
+              "ELSE",
+              "CASE",
+              "DIV"),
+          List.of("another item, or no comma", ","),
+          List.of("a name", "AS", "."));
+
+  /** Words Spark takes only before a parenthesised list here. */
+  private static final Set<String> BEFORE_PARENTHESIS = Set.of("USING", "IN", "EXISTS");
+
+  /** Words that start a query. */
+  private static final Set<String> QUERY_STARTS =
+      Set.of("SELECT", "WITH", "VALUES", "FROM", "TABLE");
+
+  private SyntaxErrors() {}
+
+  /**
+   * What is wrong in {@code sql}, given where a parser stopped: {@code errorOffset} (-1 when it did
+   * not say), {@code atEnd} when it ran out of text, {@code wantedQuery} when it expected a query
+   * there; empty when the tokens there tell nothing more than the parser did.
+   */
+  static Optional<Told> of(String sql, int errorOffset, boolean atEnd, boolean wantedQuery) {
+    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    Optional<Told> parenthesis = unbalanced(tokens);
+    if (parenthesis.isPresent() || tokens.isEmpty() || errorOffset < 0) {
+      return parenthesis;
+    }
+    int k = 0;
+    while (k < tokens.size() && tokens.get(k).end() <= errorOffset) {
+      k++;
+    }
+    if (atEnd) {
+      k = tokens.size();
+    }
+    SqlToken t = k < tokens.size() ? tokens.get(k) : null;
+    SqlToken p = k > 0 ? tokens.get(k - 1) : null;
+    if (wantedQuery && t != null && !QUERY_STARTS.contains(t.upper()) && !t.isSymbol("(")) {
+      return Optional.of(
+          new Told(
+              t.start(),
+              "expected a query (SELECT, WITH, VALUES, FROM or TABLE) "
+                  + (p == null ? "at the start of the view's query" : "after '" + p.text() + "'")
+                  + ", found '"
+                  + t.text()
+                  + "'"
+                  + misspelt(t).map(m -> "; did you mean " + m + "?").orElse(""),
+              "a view's body is AS followed by its query: AS SELECT ... FROM ..."));
+    }
+    Optional<Told> typo = typo(t, p);
+    if (typo.isPresent()) {
+      return typo;
+    }
+    Optional<Told> caseEnd = unendedCase(tokens, k);
+    if (caseEnd.isPresent()) {
+      return caseEnd;
+    }
+    if (p != null && p.kind() == SqlToken.Kind.WORD && BEFORE_PARENTHESIS.contains(p.upper())) {
+      if (t != null && !t.isSymbol("(")) {
+        return Optional.of(
+            new Told(
+                t.start(),
+                "expected '(' after " + p.upper() + ", found " + shown(t),
+                p.isWord("USING")
+                    ? "write the join columns in parentheses: USING (id)"
+                    : "write the list in parentheses: " + p.upper() + " (...)"));
+      }
+    }
+    for (SqlToken word : new SqlToken[] {p, t}) {
+      if (word != null && word.kind() == SqlToken.Kind.WORD && BEFORE_BY.contains(word.upper())) {
+        int next = tokens.indexOf(word) + 1;
+        if (next >= tokens.size() || !tokens.get(next).isWord("BY")) {
+          return Optional.of(
+              new Told(
+                  next < tokens.size() ? tokens.get(next).start() : word.start(),
+                  "expected BY after "
+                      + word.upper()
+                      + ", found "
+                      + (next < tokens.size() ? "'" + tokens.get(next).text() + "'" : "the end"),
+                  "write " + word.upper() + " BY ..."));
+        }
+      }
+    }
+    // The text ends where more must come: the parser ran out of it, or stopped at a last word
+    // that needs more (Spark stops at a trailing AND).
+    boolean lastNeedsMore = t != null && k == tokens.size() - 1 && needs(t).isPresent();
+    if (t == null || lastNeedsMore) {
+      SqlToken last = t == null ? p : t;
+      Optional<String> need = needs(last);
+      return Optional.of(
+          new Told(
+              last.start(),
+              "the SELECT ends right after '"
+                  + last.text()
+                  + "'"
+                  + need.map(n -> ", which needs " + n + " after it").orElse(", cut short"),
+              "complete the SELECT; a statement ends at ';' or at the end of its file"));
+    }
+    Optional<Told> comma = comma(tokens, k);
+    if (comma.isPresent()) {
+      return comma;
+    }
+    int stop = k;
+    return joinCondition(tokens, stop).or(() -> missingComma(tokens, stop));
+  }
+
+  /**
+   * The token where a parser stopped, as "unexpected 'x' after 'y'", for an error no rule of {@link
+   * #of} tells more about; empty when there is no token there.
+   */
+  static Optional<Told> unexpected(String sql, int errorOffset) {
+    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    int k = 0;
+    while (k < tokens.size() && tokens.get(k).end() <= errorOffset) {
+      k++;
+    }
+    if (k >= tokens.size()) {
+      return Optional.empty();
+    }
+    SqlToken t = tokens.get(k);
+    return Optional.of(
+        new Told(
+            t.start(),
+            "unexpected " + shown(t) + (k > 0 ? " after " + shown(tokens.get(k - 1)) : ""),
+            null));
+  }
+
+  /** A token for a message: 'x', or the string 'x' for a string literal. */
+  private static String shown(SqlToken t) {
+    return t.kind() == SqlToken.Kind.STRING ? "string " + t.text() : "'" + t.text() + "'";
+  }
+
+  /** A CASE before token {@code k} whose END never comes. */
+  private static Optional<Told> unendedCase(List<SqlToken> tokens, int k) {
+    Deque<SqlToken> open = new ArrayDeque<>();
+    for (SqlToken t : tokens) {
+      if (t.isWord("CASE")) {
+        open.push(t);
+      } else if (t.isWord("END") && !open.isEmpty()) {
+        open.pop();
+      }
+    }
+    SqlToken unended = null;
+    for (SqlToken c : open) {
+      if (tokens.indexOf(c) < k) {
+        unended = c;
+        break;
+      }
+    }
+    if (unended == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Told(
+            unended.start(),
+            "this CASE is never ended: END is missing",
+            "close it after its last WHEN ... THEN or ELSE: CASE WHEN ... THEN ... ELSE ... END"));
+  }
+
+  /** The first ')' that closes nothing, else the innermost '(' never closed. */
+  private static Optional<Told> unbalanced(List<SqlToken> tokens) {
+    Deque<SqlToken> open = new ArrayDeque<>();
+    for (SqlToken t : tokens) {
+      if (t.isSymbol("(")) {
+        open.push(t);
+      } else if (t.isSymbol(")")) {
+        if (open.isEmpty()) {
+          return Optional.of(
+              new Told(
+                  t.start(),
+                  "this ')' closes no '('",
+                  "remove it, or add the '(' it should close"));
+        }
+        open.pop();
+      }
+    }
+    if (open.isEmpty()) {
+      return Optional.empty();
+    }
+    SqlToken unclosed = open.peek();
+    return Optional.of(
+        new Told(
+            unclosed.start(),
+            "this '(' is never closed",
+            "add the ')' that closes it, or remove it"));
+  }
+
+  /** A misspelt keyword at the error, or just before it, where it was read as a name. */
+  private static Optional<Told> typo(SqlToken t, SqlToken p) {
+    for (SqlToken word : new SqlToken[] {t, p}) {
+      Optional<String> meant = word == null ? Optional.empty() : misspelt(word);
+      if (meant.isPresent()) {
+        return Optional.of(
+            new Told(
+                word.start(),
+                "'" + word.text() + "' is not a keyword; did you mean " + meant.get() + "?",
+                "Spark reads a misspelt keyword as a name (an alias), and then fails at what"
+                    + " follows it"));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The keyword (or two) an unquoted word is a near miss of: FORM is FROM, GROUPBY GROUP BY. */
+  static Optional<String> misspelt(SqlToken word) {
+    if (word.kind() != SqlToken.Kind.WORD || word.text().length() < 4) {
+      return Optional.empty();
+    }
+    String w = word.upper();
+    if (KEYWORDS.contains(w) || SECOND_WORDS.contains(w)) {
+      return Optional.empty();
+    }
+    for (String k : KEYWORDS) {
+      for (String second : SECOND_WORDS) {
+        if (w.equals(k + second)) {
+          return Optional.of(k + " " + second);
+        }
+      }
+    }
+    String best = null;
+    for (String k : KEYWORDS) {
+      int limit = k.length() >= 6 ? 2 : 1;
+      if (Math.abs(k.length() - w.length()) <= limit && distance(w, k) <= limit) {
+        if (best == null || distance(w, k) < distance(w, best)) {
+          best = k;
+        }
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /** What must follow {@code t}, when it is a word or symbol that cannot end a SELECT. */
+  private static Optional<String> needs(SqlToken t) {
+    if (t.kind() != SqlToken.Kind.WORD && t.kind() != SqlToken.Kind.SYMBOL) {
+      return Optional.empty();
+    }
+    for (List<String> need : NEEDS) {
+      if (need.subList(1, need.size()).contains(t.upper())) {
+        return Optional.of(need.get(0));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A comma before a clause or ')' (a list ending in a comma), or two commas in a row. */
+  private static Optional<Told> comma(List<SqlToken> tokens, int k) {
+    for (int i = Math.max(0, k - 1); i <= k && i + 1 < tokens.size(); i++) {
+      SqlToken c = tokens.get(i);
+      SqlToken next = tokens.get(i + 1);
+      if (!c.isSymbol(",")) {
+        continue;
+      }
+      if (next.isSymbol(",")) {
+        return Optional.of(
+            new Told(
+                next.start(),
+                "two commas in a row: an item is missing between them",
+                "remove one comma, or write the missing item between them"));
+      }
+      if (next.isSymbol(")")
+          || next.kind() == SqlToken.Kind.WORD && CLAUSES.contains(next.upper())) {
+        return Optional.of(
+            new Told(
+                c.start(),
+                "a comma right before "
+                    + (next.isSymbol(")") ? "')'" : next.upper())
+                    + ": the list before it ends with a comma, which Spark refuses",
+                "remove the comma after the last item"));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A table joined with nothing after it where Spark expects ON or USING. */
+  private static Optional<Told> joinCondition(List<SqlToken> tokens, int k) {
+    if (k >= tokens.size()) {
+      return Optional.empty();
+    }
+    SqlToken t = tokens.get(k);
+    SqlToken clause = clauseBefore(tokens, k);
+    if (clause == null
+        || !clause.isWord("JOIN")
+        || t.isWord("ON")
+        || t.isWord("USING")
+        || t.kind() == SqlToken.Kind.WORD && CLAUSES.contains(t.upper())) {
+      return Optional.empty();
+    }
+    boolean cross = false;
+    int at = tokens.indexOf(clause);
+    for (int i = Math.max(0, at - 3); i < at; i++) {
+      cross |= tokens.get(i).isWord("CROSS") || tokens.get(i).isWord("NATURAL");
+    }
+    if (cross) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Told(
+            t.start(),
+            "expected ON or USING after the table JOIN reads, found '" + t.text() + "'",
+            "write the join condition: JOIN t AS b ON a.id = b.id, or JOIN t USING (id)"));
+  }
+
+  /**
+   * Two names after a value, {@code a b c}: Spark reads b as the alias of a, and then needs a comma
+   * or a keyword where c stands.
+   */
+  private static Optional<Told> missingComma(List<SqlToken> tokens, int k) {
+    if (k < 2 || k >= tokens.size()) {
+      return Optional.empty();
+    }
+    SqlToken t = tokens.get(k);
+    SqlToken alias = tokens.get(k - 1);
+    SqlToken value = tokens.get(k - 2);
+    SqlToken clause = clauseBefore(tokens, k);
+    boolean list = clause != null && (clause.isWord("SELECT") || clause.isWord("FROM"));
+    if (!list
+        || !(t.isIdentifier()
+            || t.kind() == SqlToken.Kind.NUMBER
+            || t.kind() == SqlToken.Kind.STRING)
+        || !alias.isIdentifier()
+        || (alias.kind() == SqlToken.Kind.WORD && KEYWORDS.contains(alias.upper()))
+        || !(value.isIdentifier()
+            || value.kind() == SqlToken.Kind.NUMBER
+            || value.kind() == SqlToken.Kind.STRING
+            || value.isSymbol(")"))) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Told(
+            t.start(),
+            "unexpected '"
+                + t.text()
+                + "' after '"
+                + alias.text()
+                + "': is a comma missing before it? Spark reads '"
+                + alias.text()
+                + "' as the alias of what precedes it, and then expects a comma or a keyword",
+            "separate the items with commas: ..., " + alias.text() + ", " + t.text()));
+  }
+
+  /** The nearest clause word before token {@code k} at the same parenthesis depth, or null. */
+  private static SqlToken clauseBefore(List<SqlToken> tokens, int k) {
+    int depth = 0;
+    for (int i = k - 1; i >= 0; i--) {
+      SqlToken t = tokens.get(i);
+      if (t.isSymbol(")")) {
+        depth++;
+      } else if (t.isSymbol("(")) {
+        if (depth == 0) {
+          return null;
+        }
+        depth--;
+      } else if (depth == 0
+          && t.kind() == SqlToken.Kind.WORD
+          && (t.isWord("SELECT") || CLAUSES.contains(t.upper()))) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /** Optimal string alignment distance: edits and swaps of two neighbouring letters. */
+  private static int distance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1
+            && j > 1
+            && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
+  }
+}
