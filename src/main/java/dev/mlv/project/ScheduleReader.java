@@ -323,14 +323,44 @@ final class ScheduleReader {
       return Map.of();
     }
     Map<String, Position> out = new LinkedHashMap<>();
+    boolean refused = false;
     for (Node item : list(n, what + ".views")) {
+      Optional<String> key = unquotedColon(item);
+      if (key.isPresent()) {
+        // YAML reads [gold:] as a list holding the map {gold: null}, not a selector.
+        error(
+            item,
+            what
+                + ".views has "
+                + key.get()
+                + ": followed by nothing, which YAML reads as a key, not a selector; a schema is"
+                + " selected as schema:"
+                + key.get(),
+            "write [schema:"
+                + key.get()
+                + "] (no space after the colon), or another selector: a name, tag:x, with +");
+        refused = true;
+        continue;
+      }
       scalar(item).ifPresent(v -> out.putIfAbsent(v, pos.apply(item)));
     }
-    if (out.isEmpty()) {
+    if (out.isEmpty() && !refused) {
       error(
           n, what + ".views selects nothing", "write 'all', or list selectors such as [silver.x+]");
     }
     return out;
+  }
+
+  /** The key of {@code item} when it is a map of one key and no value: {@code gold:} unquoted. */
+  private static Optional<String> unquotedColon(Node item) {
+    if (item instanceof MappingNode m
+        && m.getValue().size() == 1
+        && m.getValue().get(0).getKeyNode() instanceof ScalarNode k
+        && m.getValue().get(0).getValueNode() instanceof ScalarNode v
+        && Tag.NULL.equals(v.getTag())) {
+      return Optional.of(k.getValue());
+    }
+    return Optional.empty();
   }
 
   private List<String> times(Node n, String what) {

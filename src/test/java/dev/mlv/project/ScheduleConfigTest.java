@@ -99,6 +99,28 @@ class ScheduleConfigTest {
   }
 
   @Test
+  void aSchemaWrittenAsGoldColonIsToldAsYamlReadsItOnce() throws IOException {
+    // [gold:] is a list of the map {gold: null} to YAML; it said "expected a single value here"
+    // and "selects nothing".
+    assertThat(
+            errors(
+                """
+                schedules:
+                  - name: gold-hourly
+                    views: [gold:, silver.a+]
+                    type: cron
+                    interval: 60
+                    start: 2026-01-01T00:00:00
+                    end: 2027-01-01T00:00:00
+                """))
+        .containsExactly(
+            "mlv.yml:12:13: error[CONFIG_SCHEDULE]: schedule 'gold-hourly'.views has gold:"
+                + " followed by nothing, which YAML reads as a key, not a selector; a schema is"
+                + " selected as schema:gold\n  hint: write [schema:gold] (no space after the"
+                + " colon), or another selector: a name, tag:x, with +");
+  }
+
+  @Test
   void aMissingEndIsRefusedAtTheScheduleWithFabricsReason() throws IOException {
     assertThat(
             errors(
