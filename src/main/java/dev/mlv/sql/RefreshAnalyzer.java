@@ -751,7 +751,8 @@ public final class RefreshAnalyzer {
         expressions(join.getCondition(), level, branches, context, ctes);
       } else if (node instanceof SqlBasicCall call) {
         switch (call.getKind()) {
-          case AS -> from(call.operand(0), level, branches, context, ctes, true);
+          case AS ->
+              from(call.operand(0), level, branches, context, ctes, semiOrAnti(call) == null);
           case EXPLICIT_TABLE -> from(call.operand(0), level, branches, context, ctes, aliased);
           case LATERAL -> {
             full("LATERAL", offset(call), "LATERAL", "not supported");
@@ -776,7 +777,8 @@ public final class RefreshAnalyzer {
 
     /** The verdict on one join, and the context of the tables on its right side. */
     private RefContext join(SqlJoin join, Level level, RefContext context) {
-      JoinType type = join.getJoinType();
+      JoinType spelled = join.getJoinType() == JoinType.INNER ? spelledSemiOrAnti(join) : null;
+      JoinType type = spelled != null ? spelled : join.getJoinType();
       boolean expr = level == Level.EXPRESSION;
       switch (type) {
         case INNER, COMMA, CROSS -> {
@@ -819,6 +821,36 @@ public final class RefreshAnalyzer {
           return context;
         }
       }
+    }
+
+    /**
+     * Spark reads {@code FROM t SEMI JOIN u} and {@code t ANTI JOIN u} as LEFT SEMI and LEFT ANTI
+     * joins (neither word can be an alias there), Calcite as an inner join of {@code t} aliased
+     * SEMI or ANTI: the join type Spark runs when the last item left of the join has that alias.
+     */
+    private JoinType spelledSemiOrAnti(SqlJoin join) {
+      SqlNode left = join.getLeft();
+      while (left instanceof SqlJoin j) {
+        left = j.getRight();
+      }
+      return left instanceof SqlCall call && call.getKind() == SqlKind.AS ? semiOrAnti(call) : null;
+    }
+
+    /** The join type an unquoted alias SEMI or ANTI stands for, else null. */
+    private JoinType semiOrAnti(SqlCall as) {
+      int at = as.operandCount() == 2 ? offset(as.operand(1)) : -1;
+      if (at >= 0
+          && at < sql.length()
+          && sql.charAt(at) != '`'
+          && as.operand(1) instanceof SqlIdentifier alias
+          && alias.isSimple()) {
+        return switch (alias.getSimple().toUpperCase(Locale.ROOT)) {
+          case "SEMI" -> JoinType.LEFT_SEMI_JOIN;
+          case "ANTI" -> JoinType.LEFT_ANTI_JOIN;
+          default -> null;
+        };
+      }
+      return null;
     }
 
     private void table(

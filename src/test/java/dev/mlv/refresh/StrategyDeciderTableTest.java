@@ -368,6 +368,28 @@ class StrategyDeciderTableTest {
             "SELECT a.k FROM bronze.a a LEFT SEMI JOIN bronze.b b ON a.k = b.k",
             World.appendTo("a", "b"),
             "full LEFT_JOIN_RIGHT_CHANGED"),
+        // QA: Calcite read SEMI and ANTI without LEFT as an alias of bronze.a and the join as an
+        // inner one; Spark runs a semi or anti join, so new rows of b were appended wrongly.
+        row(
+            "anti join without LEFT, right changed",
+            "SELECT k FROM bronze.a ANTI JOIN bronze.b USING (k)",
+            World.appendTo("b"),
+            "full LEFT_JOIN_RIGHT_CHANGED"),
+        row(
+            "semi join without LEFT after a cross join, right changed",
+            "SELECT a.k FROM bronze.b x CROSS JOIN bronze.a semi JOIN bronze.b ON a.k = b.k",
+            World.appendTo("b"),
+            "full LEFT_JOIN_RIGHT_CHANGED"),
+        row(
+            "anti join without LEFT, left changed",
+            "SELECT k FROM bronze.a ANTI JOIN bronze.b USING (k)",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "a backticked alias `anti` is an inner join",
+            "SELECT x.k FROM bronze.a `anti` JOIN bronze.b x ON `anti`.k = x.k",
+            World.appendTo("b"),
+            "incremental ONLY_APPENDS"),
         row(
             "full outer join",
             "SELECT a.k, b.w FROM bronze.a a FULL OUTER JOIN bronze.b b ON a.k = b.k",
