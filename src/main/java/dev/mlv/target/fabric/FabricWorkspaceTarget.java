@@ -165,8 +165,34 @@ public final class FabricWorkspaceTarget implements Target {
         }
       }
     }
+    // A source in another lakehouse is not listed, but can be read and altered by name, as the
+    // local target reads every lakehouse of its warehouse: apply then turns its feed on too.
+    for (ObjectId id : wantedTables) {
+      if (!inLakehouse(id)) {
+        foreignTable(id).ifPresent(t -> tables.put(id, t));
+      }
+    }
     return new DeployedState(
         new TreeMap<>(views), new TreeMap<>(tables), Optional.of(deployedNotebooks));
+  }
+
+  /**
+   * A table of another lakehouse, by its 3- or 4-part name; empty when it is missing or out of the
+   * session's reach (no access to that lakehouse), where no state is known either way.
+   */
+  private Optional<DeployedState.SourceTable> foreignTable(ObjectId id) {
+    try {
+      History h = history(id);
+      return h.version() < 0
+          ? Optional.empty()
+          : Optional.of(new DeployedState.SourceTable(h.version(), changeDataFeed(id)));
+    } catch (MlvException e) {
+      // Spark refused the statement (no access, say); a failing session or API still stops.
+      if (e.diagnostics().stream().noneMatch(d -> d.ruleId().equals("SPARK_SQL"))) {
+        throw e;
+      }
+      return Optional.empty();
+    }
   }
 
   /**
@@ -364,6 +390,16 @@ public final class FabricWorkspaceTarget implements Target {
 
   private static boolean isNamePart(char c) {
     return Character.isLetterOrDigit(c) || c == '_';
+  }
+
+  /**
+   * Whether a source's change data feed is on; a table of another lakehouse that is missing or out
+   * of reach is not known to be off.
+   */
+  private boolean feedOn(ObjectId id) {
+    return inLakehouse(id)
+        ? changeDataFeed(id)
+        : foreignTable(id).map(DeployedState.SourceTable::changeDataFeed).orElse(true);
   }
 
   private boolean changeDataFeed(ObjectId id) {
@@ -978,6 +1014,7 @@ public final class FabricWorkspaceTarget implements Target {
                 .filter(u -> project.lineage().node(u).kind() != NodeKind.FILES && inLakehouse(u))
                 .filter(u -> histories.computeIfAbsent(u, this::history).version() < 0)
                 .findFirst();
+        Optional<Strategy> forced = alwaysFull(project, id, request.full());
         String strategy;
         String reason;
         if (view.version() < 0) {
@@ -996,11 +1033,10 @@ public final class FabricWorkspaceTarget implements Target {
                   + name
                   + " does not exist; the refresh fails until it does";
           failing.put(id, "SOURCE_MISSING source=" + name);
-        } else if (alwaysFull(project, id, request.full()).isPresent()) {
+        } else if (forced.isPresent()) {
           // --full, refresh_policy: full, optimal_refresh: false: the run sends it to a Full job.
-          Strategy forced = alwaysFull(project, id, request.full()).get();
           strategy = "full";
-          reason = forced.code() + ": " + forced.detail();
+          reason = forced.get().code() + ": " + forced.get().detail();
         } else {
           Optional<ObjectId> refreshedFirst =
               project.lineage().ancestors(id).stream().filter(rebuilt::contains).findFirst();
@@ -1009,36 +1045,37 @@ public final class FabricWorkspaceTarget implements Target {
                   .filter(
                       u -> histories.computeIfAbsent(u, this::history).time().isAfter(view.time()))
                   .findFirst();
-          if (refreshedFirst.isPresent()) {
+          // What changed, as the reason says it; Fabric's own choice is added when it is open.
+          Optional<String> changed =
+              refreshedFirst
+                  .map(
+                      u ->
+                          "upstream "
+                              + project.names().display(u)
+                              + " is refreshed first in this run")
+                  .or(
+                      () ->
+                          newer.map(
+                              u ->
+                                  project.names().display(u)
+                                      + " has commits after the view's last refresh"));
+          if (changed.isPresent()) {
             strategy = "full";
+            // Fabric refreshes a PySpark view in full or skips it: never incrementally.
             reason =
-                "SOURCES_CHANGED: upstream "
-                    + project.names().display(refreshedFirst.get())
-                    + " is refreshed first in this run";
-          } else if (newer.isPresent()) {
-            strategy = "full";
-            reason =
-                "SOURCES_CHANGED: "
-                    + project.names().display(newer.get())
-                    + " has commits after the view's last refresh (Fabric's optimal refresh picks incremental or full)";
+                FabricNotebooks.isPython(project, id)
+                    ? "PYSPARK_VIEW: " + changed.get() + "; a PySpark view is refreshed in full"
+                    : certainlyFull(project, id, changed.get())
+                        .orElse(
+                            "SOURCES_CHANGED: "
+                                + changed.get()
+                                + (refreshedFirst.isPresent()
+                                    ? ""
+                                    : " (Fabric's optimal refresh picks incremental or full)"));
           } else {
             strategy = "skip";
             reason = "NO_NEW_COMMITS: no source has a commit after the view's last refresh";
           }
-          if (reason.startsWith("SOURCES_CHANGED: ")) {
-            reason =
-                certainlyFull(project, id, reason.substring("SOURCES_CHANGED: ".length()))
-                    .orElse(reason);
-          }
-        }
-        if (reason.startsWith("SOURCES_CHANGED: ") && FabricNotebooks.isPython(project, id)) {
-          // Fabric refreshes a PySpark view in full or skips it: never incrementally.
-          reason =
-              "PYSPARK_VIEW: "
-                  + reason
-                      .substring("SOURCES_CHANGED: ".length())
-                      .replace(" (Fabric's optimal refresh picks incremental or full)", "")
-                  + "; a PySpark view is refreshed in full";
         }
         if (!strategy.equals("skip")) {
           rebuilt.add(id);
@@ -1057,12 +1094,11 @@ public final class FabricWorkspaceTarget implements Target {
    * (whatever the feeds), then a source without change data feed (Fabric needs it on every source).
    * Otherwise Fabric's own decision is not known before the run.
    */
-  private Optional<String> certainlyFull(Project project, ObjectId id, String what) {
+  private Optional<String> certainlyFull(Project project, ObjectId id, String changed) {
     Optional<dev.mlv.project.ProjectView> v = project.view(id);
     if (v.isEmpty() || v.get().definition().isPython() || v.get().definition().isFileSource()) {
       return Optional.empty();
     }
-    String changed = what.replace(" (Fabric's optimal refresh picks incremental or full)", "");
     Optional<dev.mlv.sql.RefreshAnalysis.Construct> blocker =
         dev.mlv.sql.RefreshAnalyzer.analyze(v.get().definition()).blocker();
     if (blocker.isPresent()) {
@@ -1070,9 +1106,7 @@ public final class FabricWorkspaceTarget implements Target {
       return Optional.of(b.code() + ": " + changed + "; " + b.construct() + ": " + b.note());
     }
     for (ObjectId up : project.lineage().upstream(id)) {
-      if (project.lineage().node(up).kind() != NodeKind.FILES
-          && inLakehouse(up)
-          && !changeDataFeed(up)) {
+      if (project.lineage().node(up).kind() != NodeKind.FILES && !feedOn(up)) {
         String name = project.names().display(up);
         return Optional.of(
             "CDF_OFF source=" + name + ": " + changed + "; change data feed is off on " + name);

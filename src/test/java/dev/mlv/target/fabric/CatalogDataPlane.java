@@ -78,26 +78,67 @@ final class CatalogDataPlane implements DataPlane {
 
   private final TreeSet<String> schemas = new TreeSet<>();
   private final String lakehouse;
-  private long clock;
+
+  /** Shared by peers, so that commit times compare across lakehouses as real times do. */
+  private java.util.concurrent.atomic.AtomicLong clock =
+      new java.util.concurrent.atomic.AtomicLong();
 
   CatalogDataPlane(String lakehouse) {
     this.lakehouse = lakehouse.toLowerCase(Locale.ROOT);
   }
 
-  /** schema.name of a name written with 1 to 4 parts. */
+  /** Other lakehouses of the workspace by name, whose tables a 3- or 4-part name reaches. */
+  private final Map<String, CatalogDataPlane> peers =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * For tests: makes the two lakehouses reach each other's tables by name, as a Fabric session
+   * reads and alters a table of another lakehouse of its workspace ({@code lh.schema.table}).
+   */
+  void peer(CatalogDataPlane other) {
+    peers.put(other.lakehouse, other);
+    other.peers.put(lakehouse, this);
+    other.clock = clock;
+  }
+
+  /**
+   * schema.name of a name written with 1 to 4 parts, or lakehouse.schema.name of a table of a peer
+   * lakehouse.
+   */
   String key(String written) {
     List<String> parts = new ArrayList<>();
     for (String p : written.split("\\s*\\.\\s*")) {
       parts.add(p.replace("`", "").toLowerCase(Locale.ROOT));
     }
+    String local =
+        parts.size() == 1
+            ? "dbo." + parts.get(0)
+            : parts.get(parts.size() - 2) + "." + parts.get(parts.size() - 1);
     if (parts.size() >= 3 && !parts.get(parts.size() - 3).equals(lakehouse)) {
+      if (peers.containsKey(parts.get(parts.size() - 3))) {
+        return parts.get(parts.size() - 3) + "." + local;
+      }
       throw new MlvException(
           "TABLE_OR_VIEW_NOT_FOUND",
           "[TABLE_OR_VIEW_NOT_FOUND] " + written + " is in another lakehouse");
     }
-    return parts.size() == 1
-        ? "dbo." + parts.get(0)
-        : parts.get(parts.size() - 2) + "." + parts.get(parts.size() - 1);
+    return local;
+  }
+
+  /** The peer holding a lakehouse.schema.name key, or null for a key of this lakehouse. */
+  private CatalogDataPlane peerOf(String key) {
+    int dots = key.length() - key.replace(".", "").length();
+    return dots == 2 ? peers.get(key.substring(0, key.indexOf('.'))) : null;
+  }
+
+  /** A table of this lakehouse or, by its lakehouse.schema.name key, of a peer; null if none. */
+  private Table table(String key) {
+    CatalogDataPlane peer = peerOf(key);
+    return peer == null ? tables.get(key) : peer.tableOf(key.substring(key.indexOf('.') + 1));
+  }
+
+  private synchronized Table tableOf(String key) {
+    return tables.get(key);
   }
 
   private Table commit(String key, String operation) {
@@ -109,7 +150,7 @@ final class CatalogDataPlane implements DataPlane {
     }
     t.version++;
     // A strictly growing clock: two commits never share a time, as Delta's do not in practice.
-    t.time = LocalDateTime.of(2026, 1, 1, 0, 0).plusSeconds(++clock);
+    t.time = LocalDateTime.of(2026, 1, 1, 0, 0).plusSeconds(clock.incrementAndGet());
     t.operation = operation;
     t.mode = "";
     schemas.add(key.substring(0, key.indexOf('.')));
@@ -117,7 +158,7 @@ final class CatalogDataPlane implements DataPlane {
   }
 
   private Table existing(String key) {
-    Table t = tables.get(key);
+    Table t = table(key);
     if (t == null) {
       throw new MlvException(
           "TABLE_OR_VIEW_NOT_FOUND",
@@ -127,7 +168,22 @@ final class CatalogDataPlane implements DataPlane {
   }
 
   @Override
-  public synchronized SqlResult sql(Map<String, String> views, String sql) {
+  public SqlResult sql(Map<String, String> views, String sql) {
+    for (Pattern named : List.of(HISTORY, PROPS, ALTER_CDF, CREATE_TABLE, INSERT, DROP_TABLE)) {
+      Matcher m = named.matcher(sql);
+      if (m.matches()) {
+        String k = key(m.group(1));
+        CatalogDataPlane peer = peerOf(k);
+        if (peer != null) {
+          return peer.sql(Map.of(), sql);
+        }
+        break;
+      }
+    }
+    return sqlHere(views, sql);
+  }
+
+  private synchronized SqlResult sqlHere(Map<String, String> views, String sql) {
     Matcher m;
     if (SHOW_SCHEMAS.matcher(sql).matches()) {
       return new SqlResult(
@@ -214,7 +270,7 @@ final class CatalogDataPlane implements DataPlane {
       existing(u);
     }
     Table t = commit(key, "CREATE OR REPLACE TABLE AS SELECT");
-    up.forEach(u -> t.consumed.put(u, tables.get(u).version));
+    up.forEach(u -> t.consumed.put(u, table(u).version));
     // The view's table properties decide its change data feed, as Delta's CREATE does.
     t.cdf =
         FabricSql.parse(statement).orElseThrow().properties().entrySet().stream()
@@ -242,17 +298,17 @@ final class CatalogDataPlane implements DataPlane {
     for (String k : keys) {
       List<String> up = upstream(views.get(k));
       for (String u : up) {
-        if (!tables.containsKey(u)) {
+        if (table(u) == null) {
           return new Refreshed(k, "[TABLE_OR_VIEW_NOT_FOUND] " + u + " cannot be found");
         }
       }
       Table t = existing(k);
       boolean moved =
-          up.stream().anyMatch(u -> !Long.valueOf(tables.get(u).version).equals(t.consumed.get(u)));
+          up.stream().anyMatch(u -> !Long.valueOf(table(u).version).equals(t.consumed.get(u)));
       if (full || moved) {
         commit(k, full ? "CREATE OR REPLACE TABLE AS SELECT" : "WRITE").mode =
             full ? "" : optimalWriteMode;
-        up.forEach(u -> t.consumed.put(u, tables.get(u).version));
+        up.forEach(u -> t.consumed.put(u, table(u).version));
       }
     }
     return new Refreshed(null, null);

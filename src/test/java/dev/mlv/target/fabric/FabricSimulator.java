@@ -723,8 +723,17 @@ final class FabricSimulator implements AutoCloseable {
       }
       String other = ((SqlStatement.Other) st).sql();
       Matcher alter = ALTER_TABLE.matcher(other);
-      if (alter.matches()) {
-        String k = key(lh, Name.of(alter.group(1).replace("`", "").replaceAll("\\s", "")));
+      Name altered =
+          alter.matches() ? Name.of(alter.group(1).replace("`", "").replaceAll("\\s", "")) : null;
+      // A table of another lakehouse is altered there, by its data plane.
+      if (altered != null
+          && (altered.parts().size() < 3
+              || altered
+                  .parts()
+                  .get(altered.parts().size() - 3)
+                  .toLowerCase(Locale.ROOT)
+                  .equals(lh.name))) {
+        String k = key(lh, altered);
         if (views.containsKey(k)) {
           throw new MlvException(
               "UNSUPPORTED",

@@ -137,6 +137,86 @@ class FabricTargetTest {
     assertThat(fabric.plan(p, false).hasChanges()).isFalse();
   }
 
+  /**
+   * A source in another lakehouse of the workspace is read and altered by its 3-part name, as the
+   * local target turns the feed on for a source in any lakehouse of its warehouse: without it the
+   * view reading it could never be refreshed incrementally.
+   */
+  @Test
+  void applyTurnsChangeDataFeedOnForASourceInAnotherLakehouseAsLocally() {
+    CatalogDataPlane other = new CatalogDataPlane("lh_other");
+    fabric.data.peer(other);
+    fabric.write(
+        "mlv.yml",
+        fabric
+            .config("")
+            .replace("sources: [bronze.orders]", "sources: [bronze.orders, lh_other.bronze.items]")
+            .replace("defaults:\n  enable_cdf: false\n", "defaults:\n  enable_cdf: true\n"));
+    fabric.write(
+        "views/silver/items.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.items AS\n"
+            + "SELECT id FROM lh_other.bronze.items WHERE id > 0\n");
+    fabric.sql("CREATE OR REPLACE TABLE lh_other.bronze.items AS SELECT 1 AS id");
+    Project p = fabric.withOrders();
+    ObjectId items = new ObjectId(SimulatedFabric.WORKSPACE, "lh_other", "bronze", "items");
+
+    Plan plan = fabric.plan(p, false);
+    assertThat(plan.enableCdf())
+        .extracting(e -> e.table().shortName() + " " + e.table().lakehouse())
+        .contains("bronze.items lh_other", "bronze.orders " + SimulatedFabric.LAKEHOUSE);
+    RunReport run = fabric.target.apply(p, plan, RunListener.NONE);
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+
+    assertThat(
+            fabric
+                .sql("SHOW TBLPROPERTIES lh_other.bronze.items ('delta.enableChangeDataFeed')")
+                .rows()
+                .get(0)
+                .get(1)
+                .toString())
+        .isEqualTo("true");
+    assertThat(fabric.target.state(p).tables().get(items).changeDataFeed()).isTrue();
+    assertThat(fabric.plan(p, false).hasChanges()).isFalse();
+  }
+
+  /** As the local dry run says it: the feed is read on a source in any lakehouse. */
+  @Test
+  void aDryRunNamesASourceInAnotherLakehouseWithoutChangeDataFeed() {
+    CatalogDataPlane other = new CatalogDataPlane("lh_other");
+    fabric.data.peer(other);
+    fabric.write(
+        "mlv.yml",
+        fabric
+            .config("")
+            .replace(
+                "sources: [bronze.orders]", "sources: [bronze.orders, lh_other.bronze.items]"));
+    fabric.write(
+        "views/silver/items.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.items AS\n"
+            + "SELECT id FROM lh_other.bronze.items WHERE id > 0\n");
+    fabric.sql("CREATE OR REPLACE TABLE lh_other.bronze.items AS SELECT 1 AS id");
+    Project p = applied();
+    fabric.sql("INSERT INTO lh_other.bronze.items SELECT 2");
+
+    RunReport dry =
+        fabric.target.refresh(
+            p,
+            new RefreshRequest(
+                new TreeSet<>(p.views().keySet()),
+                false,
+                1,
+                java.time.Duration.ofMinutes(1),
+                true,
+                Map.of()),
+            RunListener.NONE);
+    assertThat(dry.views())
+        .filteredOn(v -> v.id().shortName().equals("silver.items"))
+        .extracting(v -> v.strategy() + " " + v.reason())
+        .containsExactly(
+            "full CDF_OFF source=lh_other.bronze.items: lh_other.bronze.items has commits after"
+                + " the view's last refresh; change data feed is off on lh_other.bronze.items");
+  }
+
   @Test
   void aRefreshIsOneJobNarrowedToTheSelectionAndReadsBackWhatChanged() {
     Project p = applied();
