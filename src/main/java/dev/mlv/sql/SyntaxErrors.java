@@ -397,13 +397,37 @@ final class SyntaxErrors {
       }
       if (next.isSymbol(")")
           || next.kind() == SqlToken.Kind.WORD && CLAUSES.contains(next.upper())) {
-        return Optional.of(
-            new Told(
-                c.start(),
-                "a comma right before "
-                    + (next.isSymbol(")") ? "')'" : next.upper())
-                    + ": the list before it ends with a comma, which Spark refuses",
-                "remove the comma after the last item"));
+        return Optional.of(listEndsInComma(c, next));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Told listEndsInComma(SqlToken comma, SqlToken next) {
+    return new Told(
+        comma.start(),
+        "a comma right before "
+            + (next.isSymbol(")") ? "')'" : next.upper())
+            + ": the list before it ends with a comma, which Spark refuses",
+        "remove the comma after the last item");
+  }
+
+  /**
+   * A comma before {@code FROM t} that the parsers accept: they read FROM as a column and the
+   * one-part table name after it as its alias, a select list with no FROM clause, which Spark's
+   * analyzer then refuses (TRAILING_COMMA_IN_SELECT). A column named from ({@code a, from FROM t})
+   * is left alone.
+   */
+  static Optional<Told> commaReadAsColumnFrom(String sql) {
+    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    for (int i = 0; i + 2 < tokens.size(); i++) {
+      SqlToken alias = tokens.get(i + 2);
+      if (tokens.get(i).isSymbol(",")
+          && tokens.get(i + 1).isWord("FROM")
+          && alias.isIdentifier()
+          && !alias.isWord("AS")
+          && !alias.isWord("FROM")) {
+        return Optional.of(listEndsInComma(tokens.get(i), tokens.get(i + 1)));
       }
     }
     return Optional.empty();

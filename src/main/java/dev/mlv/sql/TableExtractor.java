@@ -327,6 +327,11 @@ public final class TableExtractor {
   }
 
   private QueryFacts parseAndWalk(String selectSql, Position start) {
+    // Both parsers accept it, each in a way of its own; Spark's analyzer then refuses it.
+    Optional<SyntaxErrors.Told> misread = SyntaxErrors.commaReadAsColumnFrom(selectSql);
+    if (misread.isPresent()) {
+      return told(selectSql, start, misread.get());
+    }
     SparkSyntaxRewriter.Result rewritten = rewriter.rewrite(selectSql);
     Walk walk = new Walk(selectSql, start, rewritten);
     try {

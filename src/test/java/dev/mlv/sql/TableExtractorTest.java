@@ -679,6 +679,13 @@ class TableExtractorTest {
         "SELECT a, b, FROM s.t|1:12|a comma right before FROM: the list before it ends with a"
             + " comma, which Spark refuses",
         "SELECT a,, b FROM t|1:10|two commas in a row: an item is missing between them",
+        // FROM t after a comma is read as a column FROM aliased t, which Spark's analyzer refuses.
+        "SELECT a, b, FROM t|1:12|a comma right before FROM: the list before it ends with a"
+            + " comma, which Spark refuses",
+        "SELECT a,\\n  b,\\nFROM t\\nWHERE a > 1|2:4|a comma right before FROM: the list before it"
+            + " ends with a comma, which Spark refuses",
+        "SELECT x FROM (SELECT a, FROM t) q|1:24|a comma right before FROM: the list before it"
+            + " ends with a comma, which Spark refuses",
         "SELECT a, (b + 1 AS c FROM t|1:11|this '(' is never closed",
         "SELECT a FROM (SELECT a FROM t|1:15|this '(' is never closed",
         "SELECT a, b + 1) AS c FROM t|1:16|this ')' closes no '('",
@@ -714,6 +721,8 @@ class TableExtractorTest {
       strings = {
         "SELECT a AS form, b AS limt FROM t AS wher",
         "SELECT form FROM t GROUP BY form ORDER BY form",
+        "SELECT a, from FROM t",
+        "SELECT a, `from` AS f FROM t",
       })
   void wordsLikeKeywordsInAValidSelectAreNames(String sql) {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
