@@ -4,7 +4,9 @@ import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.RefreshPolicy;
 import dev.mlv.sql.RefreshAnalysis;
+import dev.mlv.sql.RefreshAnalysis.ColumnCheck;
 import dev.mlv.sql.RefreshAnalysis.Construct;
+import dev.mlv.sql.RefreshAnalysis.FromColumn;
 import dev.mlv.sql.RefreshAnalysis.RefContext;
 import dev.mlv.sql.RefreshAnalysis.TableRef;
 import java.util.ArrayList;
@@ -13,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Decides how a view is refreshed, before it runs, from what the target knows without running
@@ -100,6 +103,11 @@ public final class StrategyDecider {
      * id from then on, and its old one before.
      */
     default Optional<String> tableIdAt(ObjectId source, long version) {
+      return Optional.empty();
+    }
+
+    /** The source's column names now, if known: they settle how Spark reads some names. */
+    default Optional<List<String>> columns(ObjectId source) {
       return Optional.empty();
     }
   }
@@ -291,6 +299,11 @@ public final class StrategyDecider {
       Construct b = blocker.get();
       return new Strategy.Full(b.code(), what + "; " + b.construct() + ": " + b.note());
     }
+    // A name the sources' columns settle is as much the SQL's as a blocker, whatever the feeds.
+    Optional<Strategy> byColumns = settledByColumns(analysis, what, in.logs()::columns, names);
+    if (byColumns.isPresent()) {
+      return byColumns.get();
+    }
     Map<ObjectId, SourceLog> logs = new java.util.TreeMap<>();
     for (ObjectId id : in.current().keySet()) {
       long from = consumed.getOrDefault(id, in.current().get(id));
@@ -309,7 +322,8 @@ public final class StrategyDecider {
     Map<ObjectId, List<String>> partitions = new java.util.TreeMap<>();
     logs.forEach((id, log) -> partitions.put(id, log.partitionColumns()));
     for (Construct c : analysis.conditions()) {
-      Optional<String> broken = brokenCondition(c, analysis, changed, partitions, names);
+      Optional<String> broken =
+          brokenCondition(c, analysis, changed, partitions, in.logs()::columns, names);
       if (broken.isPresent()) {
         return new Strategy.Full(c.code(), what + "; " + c.construct() + ": " + broken.get());
       }
@@ -387,7 +401,18 @@ public final class StrategyDecider {
       RefreshAnalysis analysis,
       Set<ObjectId> changed,
       Map<ObjectId, List<String>> partitionColumns,
+      Function<ObjectId, Optional<List<String>>> columns,
       NameResolver names) {
+    List<ColumnCheck> checks = analysis.columnChecks(c);
+    if (!checks.isEmpty()) {
+      for (ColumnCheck k : checks) {
+        Optional<String> broken = brokenByColumns(k, columns, names);
+        if (broken.isPresent()) {
+          return broken;
+        }
+      }
+      return Optional.empty();
+    }
     String code = c.code();
     if (code.equals("LEFT_JOIN_RIGHT_CHANGED") || code.equals("SUBQUERY_TABLE_CHANGED")) {
       RefContext context =
@@ -414,5 +439,89 @@ public final class StrategyDecider {
       return Optional.empty();
     }
     return Optional.of("condition " + code + " is not known");
+  }
+
+  /**
+   * The first construct that the sources' {@code columns} settle against incremental refresh, as
+   * the full refresh it makes; {@code what} says what changed. Also used by the dry run and the
+   * Fabric target, which knows no columns and so stays full for every such construct.
+   */
+  public static Optional<Strategy> settledByColumns(
+      RefreshAnalysis analysis,
+      String what,
+      Function<ObjectId, Optional<List<String>>> columns,
+      NameResolver names) {
+    for (Construct c : analysis.conditions()) {
+      for (ColumnCheck k : analysis.columnChecks(c)) {
+        Optional<String> broken = brokenByColumns(k, columns, names);
+        if (broken.isPresent()) {
+          return Optional.of(
+              new Strategy.Full(c.code(), what + "; " + c.construct() + ": " + broken.get()));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Why one name's reading rules out incremental refresh: Spark reads a column of the FROM when one
+   * has the name (which a table's columns or the text tell), else the alias or the function.
+   * Columns not known keep the refresh full, as the text alone did.
+   */
+  private static Optional<String> brokenByColumns(
+      ColumnCheck k, Function<ObjectId, Optional<List<String>>> columns, NameResolver names) {
+    String name = k.name();
+    Optional<String> having = Optional.empty();
+    List<String> unknown = new ArrayList<>();
+    for (FromColumn f : k.from()) {
+      if (f instanceof FromColumn.Named n) {
+        if (n.name().equalsIgnoreCase(name)) {
+          having = Optional.of("the FROM names a column " + name);
+        }
+      } else if (f instanceof FromColumn.OfTable t) {
+        ObjectId id = names.resolve(t.table());
+        Optional<List<String>> of = columns.apply(id);
+        if (of.isEmpty()) {
+          unknown.add(names.display(id));
+        } else if (of.get().stream().anyMatch(x -> x.equalsIgnoreCase(name))) {
+          having = Optional.of(names.display(id) + " has a column " + name);
+        }
+      } else if (f instanceof FromColumn.Unknown u) {
+        unknown.add(u.what());
+      }
+      if (having.isPresent()) {
+        break;
+      }
+    }
+    boolean group = !k.columnAllowsIncremental();
+    if (having.isPresent()) {
+      return group
+          ? Optional.of(
+              having.get()
+                  + ", which Spark groups by before the SELECT alias "
+                  + name
+                  + ", and the selected expression does not tell its groups apart; GROUP BY the"
+                  + " expression itself or its position to refresh incrementally")
+          : Optional.empty();
+    }
+    if (!unknown.isEmpty()) {
+      return Optional.of(
+          "mlv does not know the columns of "
+              + String.join(", ", unknown)
+              + ", so it cannot tell whether Spark reads "
+              + name
+              + (group
+                  ? " as a column or as the SELECT alias"
+                  : " as a column or as the function"));
+    }
+    return group
+        ? Optional.empty()
+        : Optional.of(
+            "no table in its FROM has a column "
+                + name
+                + ", so Spark reads it as the function "
+                + name
+                + "(): "
+                + dev.mlv.sql.NonDeterministic.literalFunction(name).orElse("not deterministic"));
   }
 }

@@ -165,6 +165,28 @@ public final class NonDeterministic {
         : Optional.empty();
   }
 
+  /**
+   * Spark's functions that a bare name stands for, quoted or not, when no column of its FROM has
+   * that name (Spark 4.1.1 resolves the column first, then these; {@code localtimestamp} bare is a
+   * column or an error, never the function), with what each reads.
+   */
+  private static final Map<String, String> LITERAL_FUNCTIONS =
+      Map.of(
+          "current_date", "the current time",
+          "current_timestamp", "the current time",
+          "current_time", "the current time",
+          "current_user", "the user running the refresh, which changes from one run to the next",
+          "session_user", "the user running the refresh, which changes from one run to the next",
+          "user", "the user running the refresh, which changes from one run to the next");
+
+  /**
+   * What the name {@code word} (any case, backticked or not) reads when it stands alone where a
+   * column could and no column of its FROM has that name: Spark then reads the function.
+   */
+  public static Optional<String> literalFunction(String word) {
+    return Optional.ofNullable(LITERAL_FUNCTIONS.get(word.toLowerCase(Locale.ROOT)));
+  }
+
   /** Whether a call of {@code fn} may: {@code unix_timestamp()} without arguments is the time. */
   public static boolean mayBe(String fn) {
     return is(fn) || fn.equals("unix_timestamp");

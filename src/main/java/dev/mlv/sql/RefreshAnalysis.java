@@ -11,12 +11,54 @@ import java.util.Optional;
  * as written, so the local engine can substitute each one with its change rows.
  */
 public record RefreshAnalysis(
-    Shape shape, List<Construct> constructs, List<TableRef> refs, List<OutputColumn> columns) {
+    Shape shape,
+    List<Construct> constructs,
+    List<TableRef> refs,
+    List<OutputColumn> columns,
+    List<ColumnCheck> columnChecks) {
 
   public RefreshAnalysis {
     constructs = List.copyOf(constructs);
     refs = List.copyOf(refs);
     columns = List.copyOf(columns);
+    columnChecks = List.copyOf(columnChecks);
+  }
+
+  public RefreshAnalysis(
+      Shape shape, List<Construct> constructs, List<TableRef> refs, List<OutputColumn> columns) {
+    this(shape, constructs, refs, columns, List.of());
+  }
+
+  /**
+   * A name Spark reads as a column when the FROM it is written in has a column so named, and as
+   * something else when not: {@code GROUP BY g} as the SELECT alias g, a bare {@code user} or
+   * {@code current_date} (backticked or not) as the function. Which one is settled from the
+   * sources' columns when the view is refreshed. {@code construct} is the CONDITIONAL construct it
+   * belongs to; {@code columnAllowsIncremental} says which reading allows incremental refresh;
+   * {@code from} is what gives columns where the name is written.
+   */
+  public record ColumnCheck(
+      Construct construct, String name, boolean columnAllowsIncremental, List<FromColumn> from) {
+    public ColumnCheck {
+      from = List.copyOf(from);
+    }
+  }
+
+  /** What gives a FROM its columns, as far as the SELECT's text tells. */
+  public sealed interface FromColumn {
+    /** Every column of a table the FROM reads, known only from the table itself. */
+    record OfTable(Name table) implements FromColumn {}
+
+    /** A column named in the text: a subquery's or CTE's SELECT item, or an alias list. */
+    record Named(String name) implements FromColumn {}
+
+    /** Columns the text does not name: an unnamed expression, {@code t.*}, a table function. */
+    record Unknown(String what) implements FromColumn {}
+  }
+
+  /** The checks that settle {@code c}; empty for a construct that is not settled by columns. */
+  public List<ColumnCheck> columnChecks(Construct c) {
+    return columnChecks.stream().filter(k -> k.construct().equals(c)).toList();
   }
 
   /** How new rows reach the view when the refresh is incremental. */

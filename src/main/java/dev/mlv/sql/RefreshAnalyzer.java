@@ -2,6 +2,7 @@ package dev.mlv.sql;
 
 import dev.mlv.diag.Position;
 import dev.mlv.sql.RefreshAnalysis.Construct;
+import dev.mlv.sql.RefreshAnalysis.FromColumn;
 import dev.mlv.sql.RefreshAnalysis.OutputColumn;
 import dev.mlv.sql.RefreshAnalysis.RefContext;
 import dev.mlv.sql.RefreshAnalysis.Role;
@@ -11,10 +12,10 @@ import dev.mlv.sql.RefreshAnalysis.TableRef;
 import dev.mlv.sql.RefreshAnalysis.UnionBranch;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlBasicCall;
@@ -263,7 +264,12 @@ public final class RefreshAnalyzer {
    * A CTE in scope: {@code counted} when a second use makes the view full (not inside an
    * expression), its query with the CTEs visible to it, and whether that query was walked yet.
    */
-  private record Cte(boolean counted, SqlNode query, Map<String, Cte> scope, boolean[] walked) {}
+  private record Cte(
+      boolean counted,
+      SqlNode query,
+      Map<String, Cte> scope,
+      boolean[] walked,
+      SqlNodeList columns) {}
 
   /** Where a query sits: the view's own result, a FROM item, or an expression. */
   private enum Level {
@@ -279,7 +285,11 @@ public final class RefreshAnalyzer {
     private final List<TableRef> refs = new ArrayList<>();
     private final List<OutputColumn> columns = new ArrayList<>();
     private final Map<String, Integer> cteUses = new HashMap<>();
-    private final Set<String> seenConstructs = new HashSet<>();
+    private final Map<String, Construct> seenConstructs = new HashMap<>();
+    private final List<RefreshAnalysis.ColumnCheck> columnChecks = new ArrayList<>();
+    // What gives columns where the expressions being walked are written: Spark reads a bare
+    // current_date or GROUP BY g by these, not by the SELECT's aliases or an outer query's.
+    private List<FromColumn> scope = List.of();
     private boolean aggregate;
     private boolean needsPartition;
     private int unions;
@@ -323,7 +333,8 @@ public final class RefreshAnalyzer {
               : !aggregate
                   ? Shape.APPEND
                   : needsPartition ? Shape.PARTITION_AGGREGATE : Shape.MERGE_AGGREGATE;
-      return new RefreshAnalysis(shape, constructs, refs, aggregate ? columns : List.of());
+      return new RefreshAnalysis(
+          shape, constructs, refs, aggregate ? columns : List.of(), columnChecks);
     }
 
     /**
@@ -391,11 +402,15 @@ public final class RefreshAnalyzer {
 
     // ---- verdicts ----
 
-    void add(String construct, int offset, Support support, String code, String note) {
-      String key = construct + "|" + code;
-      if (seenConstructs.add(key)) {
-        constructs.add(new Construct(construct, start.advance(sql, offset), support, code, note));
-      }
+    /** Adds a construct once; the one added first for the same text and code is returned. */
+    Construct add(String construct, int offset, Support support, String code, String note) {
+      return seenConstructs.computeIfAbsent(
+          construct + "|" + code,
+          k -> {
+            Construct c = new Construct(construct, start.advance(sql, offset), support, code, note);
+            constructs.add(c);
+            return c;
+          });
     }
 
     void full(String construct, int offset, String code, String note) {
@@ -481,9 +496,16 @@ public final class RefreshAnalyzer {
             full("WITH RECURSIVE " + name, offset(cte), "RECURSIVE_CTE", "not supported");
             // Its query reads itself: that name is the CTE, walked already and read once.
             own = new HashMap<>(scope);
-            own.put(name, new Cte(false, cte.query, Map.of(), new boolean[] {true}));
+            own.put(
+                name, new Cte(false, cte.query, Map.of(), new boolean[] {true}, cte.columnList));
           }
-          Cte c = new Cte(level != Level.EXPRESSION, cte.query, Map.copyOf(own), new boolean[1]);
+          Cte c =
+              new Cte(
+                  level != Level.EXPRESSION,
+                  cte.query,
+                  Map.copyOf(own),
+                  new boolean[1],
+                  cte.columnList);
           defined.add(c);
           scope.put(name, c);
         }
@@ -570,6 +592,8 @@ public final class RefreshAnalyzer {
       if (select.getFrom() != null) {
         from(select.getFrom(), level, branches, context, ctes, false);
       }
+      List<FromColumn> outer = scope;
+      scope = select.getFrom() == null ? List.of() : fromColumns(select.getFrom(), ctes);
       boolean grouped = select.getGroup() != null || hasAggregate(select.getSelectList());
       if (grouped && !expr) {
         if (level != Level.TOP) {
@@ -600,6 +624,7 @@ public final class RefreshAnalyzer {
       if ((select.getOffset() != null || select.getFetch() != null) && !expr) {
         full("LIMIT", offset(select.getFetch()), "LIMIT", "a limited result is not additive");
       }
+      scope = outer;
     }
 
     /**
@@ -656,15 +681,20 @@ public final class RefreshAnalyzer {
             // Spark resolves a GROUP BY name to a column of the FROM before a SELECT alias, and
             // mlv does not know the sources' columns: `g % 2 AS g ... GROUP BY g` groups by the
             // column g, whose groups the selected g % 2 does not tell apart.
+            // Settled from the sources' columns: without such a column, g is the alias.
             String name = id.getSimple().toLowerCase(Locale.ROOT);
-            full(
-                "GROUP BY " + text(g),
-                offset(g),
-                "GROUP_BY_ALIAS col=" + name,
-                "Spark groups by a column of the FROM named "
-                    + name
-                    + " before the alias, so the selected expression may not be the group; GROUP"
-                    + " BY the expression itself or its position to refresh incrementally");
+            Construct c =
+                add(
+                    "GROUP BY " + text(g),
+                    offset(g),
+                    Support.CONDITIONAL,
+                    "GROUP_BY_ALIAS col=" + name,
+                    "Spark groups by a column of the FROM named "
+                        + name
+                        + " before the SELECT alias, and the selected expression does not tell"
+                        + " its groups apart; incremental while its FROM has no column named "
+                        + name);
+            columnChecks.add(new RefreshAnalysis.ColumnCheck(c, name, false, scope));
             continue;
           }
           if (!selected) {
@@ -733,6 +763,106 @@ public final class RefreshAnalyzer {
           why + "incremental only when every source is partitioned by a GROUP BY column");
     }
 
+    // ---- the columns a FROM gives ----
+
+    /**
+     * What gives {@code from} its columns, as Spark resolves a name there: each table's own, the
+     * names a subquery, a CTE or an alias list gives, and what the text does not tell.
+     */
+    private List<FromColumn> fromColumns(SqlNode from, Map<String, Cte> ctes) {
+      List<FromColumn> out = new ArrayList<>();
+      if (from instanceof SqlIdentifier id) {
+        String simple = id.isSimple() ? id.getSimple().toLowerCase(Locale.ROOT) : null;
+        if (simple != null && ctes.containsKey(simple)) {
+          Cte cte = ctes.get(simple);
+          if (cte.columns() != null && cte.columns().size() > 0) {
+            named(cte.columns(), out);
+          } else {
+            out.addAll(outputColumns(cte.query(), cte.scope()));
+          }
+        } else {
+          Optional<Name> table = tableName(id);
+          out.add(
+              table.isPresent()
+                  ? new FromColumn.OfTable(table.get())
+                  : new FromColumn.Unknown(text(id)));
+        }
+      } else if (from instanceof SqlJoin join) {
+        out.addAll(fromColumns(join.getLeft(), ctes));
+        out.addAll(fromColumns(join.getRight(), ctes));
+      } else if (from instanceof SqlCall call && call.getKind() == SqlKind.AS) {
+        if (call.operandCount() > 2) {
+          // FROM t AS x(a, b): the alias list renames the columns.
+          named(call.getOperandList().subList(2, call.operandCount()), out);
+        } else {
+          out.addAll(fromColumns(call.operand(0), ctes));
+        }
+      } else if (from != null && TableExtractor.isQuery(from)) {
+        out.addAll(outputColumns(from, ctes));
+      } else if (from != null) {
+        out.add(new FromColumn.Unknown(text(from)));
+      }
+      return out;
+    }
+
+    private static void named(List<SqlNode> names, List<FromColumn> out) {
+      for (SqlNode n : names) {
+        out.add(
+            n instanceof SqlIdentifier c && c.isSimple()
+                ? new FromColumn.Named(c.getSimple().toLowerCase(Locale.ROOT))
+                : new FromColumn.Unknown(String.valueOf(n)));
+      }
+    }
+
+    /**
+     * The columns a query gives by name: an alias, a column's last name part (also through a CAST),
+     * {@code *} the columns of its FROM; a set operation's are its first branch's.
+     */
+    private List<FromColumn> outputColumns(SqlNode query, Map<String, Cte> ctes) {
+      if (query instanceof SqlWith with) {
+        Map<String, Cte> scope = new HashMap<>(ctes);
+        for (SqlNode item : with.withList) {
+          SqlWithItem cte = (SqlWithItem) item;
+          scope.put(
+              cte.name.getSimple().toLowerCase(Locale.ROOT),
+              new Cte(false, cte.query, Map.copyOf(scope), new boolean[] {true}, cte.columnList));
+        }
+        return outputColumns(with.body, scope);
+      }
+      if (query instanceof SqlOrderBy orderBy) {
+        return outputColumns(orderBy.query, ctes);
+      }
+      if (query instanceof SqlCall call && call.getOperator() instanceof SqlSetOperator) {
+        return outputColumns(call.operand(0), ctes);
+      }
+      if (!(query instanceof SqlSelect select)) {
+        return List.of(new FromColumn.Unknown(query == null ? "a query" : text(query)));
+      }
+      List<FromColumn> out = new ArrayList<>();
+      for (SqlNode item : select.getSelectList()) {
+        SqlNode e = item;
+        if (e instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+          out.add(new FromColumn.Named(aliasOf(as)));
+          continue;
+        }
+        // CAST(user AS STRING) keeps its column's name in Spark; other expressions get names
+        // of their own text, which mlv does not reproduce.
+        while (e instanceof SqlCall cast
+            && (cast.getKind() == SqlKind.CAST || cast.getKind() == SqlKind.SAFE_CAST)
+            && cast.operandCount() > 0) {
+          e = cast.operand(0);
+        }
+        if (e instanceof SqlIdentifier id && id.isStar() && id.names.size() == 1) {
+          out.addAll(select.getFrom() == null ? List.of() : fromColumns(select.getFrom(), ctes));
+        } else if (e instanceof SqlIdentifier id && !id.isStar()) {
+          out.add(new FromColumn.Named(id.names.get(id.names.size() - 1).toLowerCase(Locale.ROOT)));
+        } else {
+          out.add(new FromColumn.Unknown(text(item)));
+        }
+      }
+      return out;
+    }
+
     // ---- FROM ----
 
     private void from(
@@ -748,7 +878,11 @@ public final class RefreshAnalyzer {
         RefContext right = join(join, level, context);
         from(join.getLeft(), level, branches, context, ctes, false);
         from(join.getRight(), level, branches, right, ctes, false);
+        // ON sees the two sides it joins, not the tables joined after it.
+        List<FromColumn> outer = scope;
+        scope = fromColumns(join, ctes);
         expressions(join.getCondition(), level, branches, context, ctes);
+        scope = outer;
       } else if (node instanceof SqlBasicCall call) {
         switch (call.getKind()) {
           case AS ->
@@ -875,10 +1009,35 @@ public final class RefreshAnalyzer {
       if (markers.contains(from)) {
         return; // a VALUES list or table function, recorded where the analysis began
       }
+      Optional<Name> name = tableName(identifier);
       int to =
           Math.min(
               sql.length(),
               TableExtractor.offsetOf(sql, pos.getEndLineNum(), pos.getEndColumnNum()) + 1);
+      String written = sql.substring(from, Math.max(from, to));
+      if (name.isEmpty()) {
+        full(identifier.toString(), from, "NOT_ANALYSABLE", "the table reference was not placed");
+        return;
+      }
+      if (TableExtractor.isPathTable(name.get().parts())) {
+        full(written, from, "PATH_TABLE", "a table read by path has no tracked version");
+        return;
+      }
+      RefContext effective = level == Level.EXPRESSION ? RefContext.SUBQUERY_EXPRESSION : context;
+      refs.add(new TableRef(name.get(), from, to, aliased, effective, branches));
+    }
+
+    /** A table's name as written in the SELECT, where its text is the identifier Calcite read. */
+    private Optional<Name> tableName(SqlIdentifier identifier) {
+      SqlParserPos pos = identifier.getParserPosition();
+      int from = TableExtractor.offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
+      int to =
+          Math.min(
+              sql.length(),
+              TableExtractor.offsetOf(sql, pos.getEndLineNum(), pos.getEndColumnNum()) + 1);
+      if (from < 0 || from > sql.length() || markers.contains(from)) {
+        return Optional.empty();
+      }
       String written = sql.substring(from, Math.max(from, to));
       List<String> parts =
           SqlToken.tokenize(written).stream()
@@ -887,23 +1046,9 @@ public final class RefreshAnalyzer {
               .toList();
       List<String> expected =
           identifier.names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList();
-      if (!parts.equals(expected)) {
-        full(identifier.toString(), from, "NOT_ANALYSABLE", "the table reference was not placed");
-        return;
-      }
-      if (TableExtractor.isPathTable(parts)) {
-        full(written, from, "PATH_TABLE", "a table read by path has no tracked version");
-        return;
-      }
-      RefContext effective = level == Level.EXPRESSION ? RefContext.SUBQUERY_EXPRESSION : context;
-      refs.add(
-          new TableRef(
-              new Name(parts, written, start.advance(sql, from)),
-              from,
-              to,
-              aliased,
-              effective,
-              branches));
+      return parts.equals(expected)
+          ? Optional.of(new Name(parts, written, start.advance(sql, from)))
+          : Optional.empty();
     }
 
     // ---- expressions ----
@@ -961,15 +1106,25 @@ public final class RefreshAnalyzer {
         }
       } else if (node instanceof SqlIdentifier id
           && id.names.size() == 1
-          && !id.isComponentQuoted(0)
-          && NonDeterministic.bareCall(id.getSimple()).isPresent()) {
-        // current_date without parentheses: Calcite reads a column, Spark the function.
+          && NonDeterministic.literalFunction(id.getSimple()).isPresent()) {
+        // current_date or user alone, backticked or not: Spark reads a column of the FROM by
+        // that name, else the function. Which one is settled from the sources' columns.
         String fn = id.getSimple().toLowerCase(Locale.ROOT);
-        full(
-            text(id),
-            offset(id),
-            "NON_DETERMINISTIC fn=" + fn,
-            NonDeterministic.bareCall(fn).orElseThrow());
+        Construct c =
+            add(
+                text(id),
+                offset(id),
+                Support.CONDITIONAL,
+                "NON_DETERMINISTIC fn=" + fn,
+                "Spark reads a column of the FROM named "
+                    + fn
+                    + " first, else the function "
+                    + fn
+                    + "(): "
+                    + NonDeterministic.literalFunction(fn).orElseThrow()
+                    + "; incremental while its FROM has a column named "
+                    + fn);
+        columnChecks.add(new RefreshAnalysis.ColumnCheck(c, fn, true, scope));
       } else if (node instanceof SqlLiteral) {
         specialDatetime(node); // TIMESTAMP 'now', DATE 'today'
       }

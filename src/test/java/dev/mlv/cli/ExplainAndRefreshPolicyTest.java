@@ -9,7 +9,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code mlv explain} and the strict {@code refresh_policy: incremental}, without Spark. */
+/**
+ * {@code mlv explain} and the strict {@code refresh_policy: incremental}, without Spark but for the
+ * dry runs that need deployed tables.
+ */
 class ExplainAndRefreshPolicyTest {
   private static final String MEDALLION = "examples/medallion";
 
@@ -198,6 +201,81 @@ class ExplainAndRefreshPolicyTest {
     CliRun off = CliRun.of("explain", "silver.opt_off", "-p", dir.toString(), "--format", "json");
     assertThat(off.exitCode()).as(off.toString()).isZero();
     assertThat(off.out()).contains("\"verdict\" : \"always full (OPTIMAL_REFRESH_OFF");
+  }
+
+  /**
+   * GROUP BY an alias and a bare user or current_date are read by the source's columns, which the
+   * SQL alone does not tell: explain shows the condition, the dry run and the refresh settle it.
+   */
+  @Test
+  void namesSparkReadsByTheSourcesColumnsAreSettledByThem() throws IOException {
+    write(
+        "mlv.yml",
+        "name: t\nworkspace: cols_ws\nlakehouse: cols_lh\nschema: dbo\nsources: [bronze.t]\n"
+            + "defaults:\n  enable_cdf: true\n"
+            + "targets:\n  local: {type: spark, warehouse: .mlv/warehouse, master: \"local[2]\"}\n");
+    write(
+        "views/gold/by_alias.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.by_alias AS\n"
+            + "SELECT g % 2 AS parity, SUM(v) AS s FROM bronze.t GROUP BY parity\n");
+    write(
+        "views/gold/by_column.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.by_column AS\n"
+            + "SELECT g % 2 AS g, SUM(v) AS s FROM bronze.t GROUP BY g\n");
+    write(
+        "views/silver/who.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.who AS SELECT k, user FROM bronze.t\n");
+    write(
+        "views/silver/seen.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.seen AS SELECT k, `current_date` AS d FROM bronze.t\n");
+    CliRun explain = CliRun.of("explain", "gold.by_alias", "-p", dir.toString());
+    assertThat(explain.exitCode()).as(explain.toString()).isZero();
+    assertThat(explain.out())
+        .contains("  if    GROUP BY parity")
+        .contains("[GROUP_BY_ALIAS col=parity]")
+        .contains("its FROM has no column named parity (");
+    CliRun who = CliRun.of("explain", "silver.who", "-p", dir.toString());
+    assertThat(who.out())
+        .as(who.toString())
+        .contains("  if    user")
+        .contains("[NON_DETERMINISTIC fn=user]")
+        .contains("Verdict: incremental when")
+        .contains("its FROM has a column named user");
+
+    String p = dir.toString();
+    for (String sql :
+        new String[] {
+          "CREATE SCHEMA IF NOT EXISTS bronze",
+          "CREATE TABLE bronze.t (k INT, g INT, v INT, user STRING) USING delta"
+              + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
+          "INSERT INTO bronze.t SELECT id, id % 5, id, 'u' FROM range(0, 400)"
+        }) {
+      CliRun r = CliRun.of("sql", sql, "-p", p);
+      assertThat(r.exitCode()).as(r.toString()).isZero();
+    }
+    CliRun apply = CliRun.of("apply", "--auto-approve", "--quiet", "-p", p);
+    assertThat(apply.exitCode()).as(apply.toString()).isZero();
+    CliRun append = CliRun.of("sql", "INSERT INTO bronze.t VALUES (900, 1, 7, 'x')", "-p", p);
+    assertThat(append.exitCode()).as(append.toString()).isZero();
+
+    CliRun dry = CliRun.of("refresh", "--dry-run", "-p", p);
+    assertThat(dry.exitCode()).as(dry.toString()).isZero();
+    assertThat(dry.out())
+        .as(dry.toString())
+        .containsPattern("gold\\.by_alias +incremental +ONLY_APPENDS")
+        .containsPattern("silver\\.who +incremental +ONLY_APPENDS")
+        .containsPattern("gold\\.by_column +full +GROUP_BY_ALIAS col=g")
+        .contains("bronze.t has a column g, which Spark groups by before the SELECT alias g")
+        .containsPattern("silver\\.seen +full +NON_DETERMINISTIC fn=current_date")
+        .contains("no table in its FROM has a column current_date, so Spark reads it as the");
+    CliRun run = CliRun.of("refresh", "--quiet", "-p", p);
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out())
+        .as(run.toString())
+        .containsPattern("gold\\.by_alias +incremental +ONLY_APPENDS")
+        .containsPattern("silver\\.who +incremental +ONLY_APPENDS");
+    CliRun sums = CliRun.of("sql", "SELECT parity, s FROM gold.by_alias ORDER BY parity", "-p", p);
+    assertThat(sums.out()).as(sums.toString()).contains("31927").contains("47880");
   }
 
   /** mlv.yml of a one-source project, with {@code viewConfig} under {@code view_config:}. */

@@ -44,7 +44,14 @@ class StrategyDeciderTableTest {
       Optional<String> forced,
       boolean neverRefreshed,
       long appendedBytes,
-      boolean pyspark) {
+      boolean pyspark,
+      Map<String, Optional<List<String>>> columns) {
+    /** The sources' columns unless a row says otherwise: a has no column named day or user. */
+    static final Map<String, Optional<List<String>>> COLUMNS =
+        Map.of(
+            "a", Optional.of(List.of("k", "g", "v", "w", "ts", "d", "owner", "id")),
+            "b", Optional.of(List.of("k", "g", "w", "v", "id")));
+
     static World appendTo(String... changed) {
       return new World(
           Set.of(changed),
@@ -57,7 +64,8 @@ class StrategyDeciderTableTest {
           Optional.empty(),
           false,
           10,
-          false);
+          false,
+          COLUMNS);
     }
 
     World cdfOff(String t) {
@@ -72,7 +80,8 @@ class StrategyDeciderTableTest {
           forced,
           neverRefreshed,
           appendedBytes,
-          pyspark);
+          pyspark,
+          columns);
     }
 
     World merge(String t) {
@@ -87,7 +96,8 @@ class StrategyDeciderTableTest {
           forced,
           neverRefreshed,
           appendedBytes,
-          pyspark);
+          pyspark,
+          columns);
     }
 
     World partitioned(String t, String column) {
@@ -102,7 +112,8 @@ class StrategyDeciderTableTest {
           forced,
           neverRefreshed,
           appendedBytes,
-          pyspark);
+          pyspark,
+          columns);
     }
 
     World fullRequested() {
@@ -117,7 +128,8 @@ class StrategyDeciderTableTest {
           forced,
           neverRefreshed,
           appendedBytes,
-          pyspark);
+          pyspark,
+          columns);
     }
 
     World policy(RefreshPolicy p) {
@@ -132,7 +144,8 @@ class StrategyDeciderTableTest {
           forced,
           neverRefreshed,
           appendedBytes,
-          pyspark);
+          pyspark,
+          columns);
     }
 
     World optimalOff() {
@@ -147,7 +160,8 @@ class StrategyDeciderTableTest {
           forced,
           neverRefreshed,
           appendedBytes,
-          pyspark);
+          pyspark,
+          columns);
     }
 
     World definitionChanged() {
@@ -162,7 +176,8 @@ class StrategyDeciderTableTest {
           Optional.of("DEFINITION_CHANGED"),
           neverRefreshed,
           appendedBytes,
-          pyspark);
+          pyspark,
+          columns);
     }
 
     World bigAppend() {
@@ -177,7 +192,46 @@ class StrategyDeciderTableTest {
           forced,
           neverRefreshed,
           900,
-          pyspark);
+          pyspark,
+          columns);
+    }
+
+    /** Source {@code t} has exactly these columns. */
+    World columns(String t, String... names) {
+      Map<String, Optional<List<String>>> c = new java.util.HashMap<>(columns);
+      c.put(t, Optional.of(List.of(names)));
+      return new World(
+          changed,
+          cdfOff,
+          nonAppend,
+          partitions,
+          full,
+          policy,
+          optimal,
+          forced,
+          neverRefreshed,
+          appendedBytes,
+          pyspark,
+          Map.copyOf(c));
+    }
+
+    /** Source {@code t}'s columns are not known (not a Delta table mlv can read yet). */
+    World columnsUnknown(String t) {
+      Map<String, Optional<List<String>>> c = new java.util.HashMap<>(columns);
+      c.put(t, Optional.empty());
+      return new World(
+          changed,
+          cdfOff,
+          nonAppend,
+          partitions,
+          full,
+          policy,
+          optimal,
+          forced,
+          neverRefreshed,
+          appendedBytes,
+          pyspark,
+          Map.copyOf(c));
     }
 
     World pysparkView() {
@@ -192,7 +246,8 @@ class StrategyDeciderTableTest {
           forced,
           neverRefreshed,
           appendedBytes,
-          true);
+          true,
+          columns);
     }
   }
 
@@ -242,11 +297,59 @@ class StrategyDeciderTableTest {
             "SELECT k, current_user AS who FROM bronze.a",
             World.appendTo("a"),
             "full NON_DETERMINISTIC fn=current_user"),
+        // Spark 4.1.1 reads a bare user, current_user or current_date, backticked or not, as a
+        // column of the FROM when one has that name, else as the function.
         row(
             "a column named user is a column",
             "SELECT k, user FROM bronze.a",
+            World.appendTo("a").columns("a", "k", "user"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "user without such a column is the function",
+            "SELECT k, user FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=user"),
+        row(
+            "current_user without parentheses, and a column of that name",
+            "SELECT k, current_user AS who FROM bronze.a",
+            World.appendTo("a").columns("a", "k", "CURRENT_USER"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "a bare user whose source's columns are not known",
+            "SELECT k, user FROM bronze.a",
+            World.appendTo("a").columnsUnknown("a"),
+            "full NON_DETERMINISTIC fn=user"),
+        row(
+            "a bare user is the function whatever the feeds, once the columns tell",
+            "SELECT k, user FROM bronze.a",
+            World.appendTo("a").cdfOff("a"),
+            "full NON_DETERMINISTIC fn=user"),
+        row(
+            "a column user hidden by a subquery in FROM",
+            "SELECT k, user FROM (SELECT k FROM bronze.a) s",
+            World.appendTo("a").columns("a", "k", "user"),
+            "full NON_DETERMINISTIC fn=user"),
+        row(
+            "a column user through SELECT * of a CTE",
+            "WITH s AS (SELECT * FROM bronze.a) SELECT k, user FROM s",
+            World.appendTo("a").columns("a", "k", "user"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "a column user renamed by a subquery's alias",
+            "SELECT k, user FROM (SELECT k, owner AS user FROM bronze.a) s",
             World.appendTo("a"),
             "incremental ONLY_APPENDS"),
+        row(
+            "a column user of the other side of a join",
+            "SELECT a.k, user FROM bronze.a a JOIN bronze.b b ON a.k = b.k",
+            World.appendTo("a").columns("b", "k", "user"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "ON sees only the tables it joins",
+            "SELECT a.k FROM bronze.a a JOIN bronze.a x ON a.k = x.k AND user = 'x'"
+                + " JOIN bronze.b b ON b.k = a.k",
+            World.appendTo("a").columns("b", "k", "user"),
+            "full NON_DETERMINISTIC fn=user"),
         row(
             "session_user in a WHERE",
             "SELECT k FROM bronze.a WHERE owner = session_user()",
@@ -313,8 +416,13 @@ class StrategyDeciderTableTest {
         row(
             "a column named current_date, quoted",
             "SELECT k, `current_date` FROM bronze.a",
-            World.appendTo("a"),
+            World.appendTo("a").columns("a", "k", "current_date"),
             "incremental ONLY_APPENDS"),
+        row(
+            "current_date quoted, without such a column, is the function",
+            "SELECT k, `current_date` FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=current_date"),
         row(
             "a column aliased current_date",
             "SELECT k AS current_date, v current_timestamp FROM bronze.a",
@@ -460,10 +568,26 @@ class StrategyDeciderTableTest {
             "incremental ONLY_APPENDS"),
         // QA: Spark grouped by the column g, the merge by the selected g % 2.
         row(
-            "GROUP BY a name that is a SELECT alias, and may be a column",
+            "GROUP BY a name that is a SELECT alias and a column of the source",
             "SELECT g % 2 AS g, SUM(v) AS s FROM bronze.a GROUP BY g",
             World.appendTo("a"),
             "full GROUP_BY_ALIAS col=g"),
+        row(
+            "GROUP BY a SELECT alias no column of the source is named",
+            "SELECT g % 2 AS parity, SUM(v) AS s FROM bronze.a GROUP BY parity",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "GROUP BY a SELECT alias whose source's columns are not known",
+            "SELECT g % 2 AS parity, SUM(v) AS s FROM bronze.a GROUP BY parity",
+            World.appendTo("a").columnsUnknown("a"),
+            "full GROUP_BY_ALIAS col=parity"),
+        row(
+            "GROUP BY a SELECT alias a subquery in FROM names as a column",
+            "SELECT g % 2 AS parity, SUM(v) AS s FROM (SELECT g, v, k AS parity FROM bronze.a) x"
+                + " GROUP BY parity",
+            World.appendTo("a"),
+            "full GROUP_BY_ALIAS col=parity"),
         // QA: an aggregate mlv did not know was a group key, merged as one; without GROUP BY
         // the view gained a row per refresh.
         row(
@@ -477,10 +601,15 @@ class StrategyDeciderTableTest {
             World.appendTo("a"),
             "full AGG_NEEDS_PARTITIONED_SOURCE fn=BITMAP_CONSTRUCT_AGG"),
         row(
-            "GROUP BY an alias of an expression",
+            "GROUP BY an alias of an expression, and a column of that name",
+            "SELECT date_trunc('DAY', ts) AS day, SUM(v) AS s FROM bronze.a GROUP BY day",
+            World.appendTo("a").columns("a", "ts", "v", "day"),
+            "full GROUP_BY_ALIAS col=day"),
+        row(
+            "GROUP BY an alias of an expression, no column of that name",
             "SELECT date_trunc('DAY', ts) AS day, SUM(v) AS s FROM bronze.a GROUP BY day",
             World.appendTo("a"),
-            "full GROUP_BY_ALIAS col=day"),
+            "incremental ONLY_APPENDS"),
         row(
             "GROUP BY the expression an alias names",
             "SELECT date_trunc('DAY', ts) AS day, SUM(v) AS s FROM bronze.a"
@@ -887,8 +1016,10 @@ class StrategyDeciderTableTest {
       }
     }
     StrategyDecider.SourceLogs logs =
-        (id, since) ->
-            new SourceLog(
+        new StrategyDecider.SourceLogs() {
+          @Override
+          public SourceLog since(ObjectId id, long since) {
+            return new SourceLog(
                 !world.cdfOff().contains(id.name()),
                 world.partitions().getOrDefault(id.name(), List.of()),
                 Optional.ofNullable(world.nonAppend().get(id.name()))
@@ -896,6 +1027,13 @@ class StrategyDeciderTableTest {
                 true,
                 world.changed().contains(id.name()) ? world.appendedBytes() : 0,
                 1000);
+          }
+
+          @Override
+          public Optional<List<String>> columns(ObjectId id) {
+            return world.columns().getOrDefault(id.name(), Optional.empty());
+          }
+        };
     Strategy s =
         StrategyDecider.decide(
             new StrategyDecider.Input(

@@ -1091,7 +1091,8 @@ public final class FabricWorkspaceTarget implements Target {
   /**
    * For a view whose sources changed, the reasons Fabric's optimal refresh can only rebuild it,
    * named as the local target names them and in its order: a construct that is never incremental
-   * (whatever the feeds), then a source without change data feed (Fabric needs it on every source).
+   * (whatever the feeds) or a name whose reading needs the sources' columns, which mlv does not
+   * read on Fabric, then a source without change data feed (Fabric needs it on every source).
    * Otherwise Fabric's own decision is not known before the run.
    */
   private Optional<String> certainlyFull(Project project, ObjectId id, String changed) {
@@ -1099,11 +1100,20 @@ public final class FabricWorkspaceTarget implements Target {
     if (v.isEmpty() || v.get().definition().isPython() || v.get().definition().isFileSource()) {
       return Optional.empty();
     }
-    Optional<dev.mlv.sql.RefreshAnalysis.Construct> blocker =
-        dev.mlv.sql.RefreshAnalyzer.analyze(v.get().definition()).blocker();
+    dev.mlv.sql.RefreshAnalysis analysis =
+        dev.mlv.sql.RefreshAnalyzer.analyze(v.get().definition());
+    Optional<dev.mlv.sql.RefreshAnalysis.Construct> blocker = analysis.blocker();
     if (blocker.isPresent()) {
       dev.mlv.sql.RefreshAnalysis.Construct b = blocker.get();
       return Optional.of(b.code() + ": " + changed + "; " + b.construct() + ": " + b.note());
+    }
+    // A name only the sources' columns settle (GROUP BY an alias, a bare current_user): mlv
+    // reads no Fabric table's columns, so it stays full, as the local target does without them.
+    Optional<Strategy> byColumns =
+        StrategyDecider.settledByColumns(
+            analysis, changed, source -> Optional.empty(), project.names());
+    if (byColumns.isPresent()) {
+      return Optional.of(byColumns.get().code() + ": " + byColumns.get().detail());
     }
     for (ObjectId up : project.lineage().upstream(id)) {
       if (project.lineage().node(up).kind() != NodeKind.FILES && !feedOn(up)) {

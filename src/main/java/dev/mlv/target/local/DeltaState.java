@@ -154,7 +154,8 @@ public final class DeltaState {
               snapshot.getTableProperties(),
               Instant.ofEpochMilli(snapshot.getTimestamp(e)),
               snapshot.getPartitionColumnNames(),
-              tableId(snapshot));
+              tableId(snapshot),
+              snapshot.getSchema().fieldNames());
     } catch (RuntimeException broken) {
       // A damaged log (a commit file cut short or edited by hand) is the table's problem: say
       // which table, not which Kernel class gave up.

@@ -126,6 +126,22 @@ final class DryRun {
   }
 
   /**
+   * A source's columns once the upstream refreshes of this run committed: a view created or
+   * redefined in this run may get other columns than its table has now, so they are not known.
+   */
+  private Optional<List<String>> columnsAfter(
+      ObjectId src, Map<ObjectId, LocalStrategy.Decided> refreshed) {
+    LocalStrategy.Decided u = refreshed.get(src);
+    if (u != null
+        && (u.strategy().code().equals("NEW_VIEW")
+            || u.strategy().code().equals("DEFINITION_CHANGED"))) {
+      return Optional.empty();
+    }
+    TableState state = state(src);
+    return state == null ? Optional.empty() : Optional.of(state.columns());
+  }
+
+  /**
    * The decision once the upstream views refreshed earlier in this run have committed, in the order
    * the real run decides: the SQL's constructs and conditions first, then the kind of commit.
    */
@@ -149,6 +165,13 @@ final class DryRun {
     if (blocker.isPresent()) {
       RefreshAnalysis.Construct b = blocker.get();
       return new Strategy.Full(b.code(), what + "; " + b.construct() + ": " + b.note());
+    }
+    java.util.function.Function<ObjectId, Optional<List<String>>> columns =
+        src -> columnsAfter(src, refreshed);
+    Optional<Strategy> byColumns =
+        StrategyDecider.settledByColumns(analysis, what, columns, project.names());
+    if (byColumns.isPresent()) {
+      return byColumns.get();
     }
     for (ObjectId up : ups) {
       if (!changeDataFeedAfter(up, refreshed.get(up))) {
@@ -175,7 +198,8 @@ final class DryRun {
     }
     for (RefreshAnalysis.Construct c : analysis.conditions()) {
       Optional<String> broken =
-          StrategyDecider.brokenCondition(c, analysis, changed, partitions, project.names());
+          StrategyDecider.brokenCondition(
+              c, analysis, changed, partitions, columns, project.names());
       if (broken.isPresent()) {
         return new Strategy.Full(c.code(), what + "; " + c.construct() + ": " + broken.get());
       }

@@ -71,6 +71,12 @@ final class SourceLogReader implements StrategyDecider.SourceLogs {
   }
 
   @Override
+  public Optional<List<String>> columns(ObjectId source) {
+    TableState t = state.read(source, warehouse.tableDir(source));
+    return t == null ? Optional.empty() : Optional.of(t.columns());
+  }
+
+  @Override
   public Optional<String> tableIdAt(ObjectId source, long version) {
     return state.tableIdAt(warehouse.tableDir(source), version);
   }

@@ -7,8 +7,9 @@ import java.util.Map;
 
 /**
  * A deployed Delta table as its log describes it: version, table properties, last commit time,
- * partition columns and the table's id ({@code metaData.id}: a table created again, or another
- * table renamed into its place, has a new one; empty when it could not be read).
+ * partition columns, the table's id ({@code metaData.id}: a table created again, or another table
+ * renamed into its place, has a new one; empty when it could not be read) and its top-level column
+ * names, which settle how Spark reads a view's names such as {@code GROUP BY g} or {@code user}.
  */
 public record TableState(
     ObjectId id,
@@ -17,10 +18,12 @@ public record TableState(
     Map<String, String> properties,
     Instant lastCommit,
     java.util.List<String> partitionColumns,
-    java.util.Optional<String> tableId) {
+    java.util.Optional<String> tableId,
+    java.util.List<String> columns) {
 
   public TableState {
     properties = Map.copyOf(properties);
     partitionColumns = java.util.List.copyOf(partitionColumns);
+    columns = java.util.List.copyOf(columns);
   }
 }

@@ -28,8 +28,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * or unreadable file, means Kernel reads the log as if there were no cache.
  */
 final class TableStateCache {
-  /** 2: the table id. A format 1 file is read as none, so each table's log is read once again. */
-  private static final int FORMAT = 2;
+  /**
+   * 3: the column names; 2: the table id. An older file is read as none, so each table's log is
+   * read once again.
+   */
+  private static final int FORMAT = 3;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -40,7 +43,8 @@ final class TableStateCache {
       Map<String, String> properties,
       long lastCommitMillis,
       List<String> partitionColumns,
-      Optional<String> tableId) {}
+      Optional<String> tableId,
+      List<String> columns) {}
 
   /** Who a commit file is: rewriting or recreating it changes at least one of these. */
   private record CommitFile(long size, long modifiedNanos, String key) {
@@ -86,7 +90,8 @@ final class TableStateCache {
             e.properties(),
             Instant.ofEpochMilli(e.lastCommitMillis()),
             e.partitionColumns(),
-            e.tableId()));
+            e.tableId(),
+            e.columns()));
   }
 
   /** Remembers a state Kernel just read. */
@@ -103,7 +108,8 @@ final class TableStateCache {
                       state.properties(),
                       state.lastCommit().toEpochMilli(),
                       state.partitionColumns(),
-                      state.tableId()));
+                      state.tableId(),
+                      state.columns()));
               changed = true;
             });
   }
@@ -132,6 +138,7 @@ final class TableStateCache {
               n.put("lastCommit", e.lastCommitMillis());
               e.partitionColumns().forEach(n.putArray("partitionColumns")::add);
               e.tableId().ifPresent(id -> n.put("tableId", id));
+              e.columns().forEach(n.putArray("columns")::add);
               ObjectNode props = n.putObject("properties");
               new TreeMap<>(e.properties()).forEach(props::put);
             });
@@ -183,6 +190,8 @@ final class TableStateCache {
         .forEachRemaining(p -> props.put(p.getKey(), p.getValue().asText()));
     List<String> partitions = new ArrayList<>();
     n.path("partitionColumns").forEach(c -> partitions.add(c.asText()));
+    List<String> columns = new ArrayList<>();
+    n.path("columns").forEach(c -> columns.add(c.asText()));
     if (!n.path("version").canConvertToLong() || !n.path("modifiedNanos").canConvertToLong()) {
       return;
     }
@@ -197,7 +206,8 @@ final class TableStateCache {
             props,
             n.path("lastCommit").asLong(),
             partitions,
-            Optional.ofNullable(n.path("tableId").textValue())));
+            Optional.ofNullable(n.path("tableId").textValue()),
+            columns));
   }
 
   /** Tables are keyed by their folder relative to the warehouse, so the warehouse can move. */

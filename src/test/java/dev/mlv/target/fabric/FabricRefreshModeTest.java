@@ -120,6 +120,27 @@ class FabricRefreshModeTest {
     }
   }
 
+  /**
+   * GROUP BY a SELECT alias is incremental locally only once the source's columns show none of that
+   * name; mlv reads no Fabric table's columns, so the Fabric dry run says the view is full, why.
+   */
+  @Test
+  void aGroupByAliasIsFullOnFabricWhereTheSourcesColumnsAreNotRead() {
+    fabric.write(
+        "views/gold/by_parity.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.by_parity AS\n"
+            + "SELECT id % 2 AS parity, COUNT(*) AS n FROM bronze.orders GROUP BY parity\n");
+    Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");
+    append();
+
+    assertThat(outcome(refresh(p, false, true)))
+        .contains(
+            "gold.by_parity full GROUP_BY_ALIAS col=parity: bronze.orders has commits after the view's"
+                + " last refresh; GROUP BY parity: mlv does not know the columns of bronze.orders,"
+                + " so it cannot tell whether Spark reads parity as a column or as the SELECT"
+                + " alias");
+  }
+
   @Test
   void optimalRefreshOffUpstreamRunsBeforeTheOptimalJobOfWhatReadsIt() {
     Project p = applied("  silver.orders_clean:\n    optimal_refresh: false\n");

@@ -155,6 +155,23 @@ class IncrementalRefreshDifferentialTest {
               "CREATE MATERIALIZED LAKE VIEW gold.alias AS\n"
                   + "SELECT g % 2 AS g, SUM(v) AS s, COUNT(*) AS n FROM bronze.a GROUP BY g",
               "SELECT g % 2 AS g, SUM(v) AS s, COUNT(*) AS n FROM bronze.a GROUP BY g"),
+          // GROUP BY an alias no column of bronze.a has: Spark groups by the selected k % 3.
+          new Shape(
+              "gold.palias",
+              "CREATE MATERIALIZED LAKE VIEW gold.palias AS\n"
+                  + "SELECT k % 3 AS kk, SUM(v) AS s, COUNT(*) AS n FROM bronze.a GROUP BY kk",
+              "SELECT k % 3 AS kk, SUM(v) AS s, COUNT(*) AS n FROM bronze.a GROUP BY k % 3"),
+          // A bare user is the column of the view it reads, not the function.
+          new Shape(
+              "silver.who",
+              "CREATE MATERIALIZED LAKE VIEW silver.who AS\n"
+                  + "SELECT k, g AS user, v FROM bronze.a",
+              "SELECT k, g AS user, v FROM bronze.a"),
+          new Shape(
+              "gold.who",
+              "CREATE MATERIALIZED LAKE VIEW gold.who AS\n"
+                  + "SELECT k, user, v FROM silver.who WHERE user > 1",
+              "SELECT k, g AS user, v FROM bronze.a WHERE g > 1"),
           new Shape(
               "gold.jnot",
               "CREATE MATERIALIZED LAKE VIEW gold.jnot AS\n"
@@ -192,7 +209,9 @@ class IncrementalRefreshDifferentialTest {
               "silver.sj",
               "silver.ua",
               "gold.jagg",
-              "gold.glob"),
+              "gold.glob",
+              "gold.palias",
+              "silver.who"),
           "b",
           Set.of("silver.j", "silver.u", "silver.l", "silver.cu", "silver.cl", "gold.jagg"),
           "p",
@@ -295,7 +314,10 @@ class IncrementalRefreshDifferentialTest {
             "silver.sj",
             "silver.ua",
             "gold.jagg",
-            "gold.glob");
+            "gold.glob",
+            "gold.palias",
+            "silver.who",
+            "gold.who");
   }
 
   // ---- set-up and changes ----
