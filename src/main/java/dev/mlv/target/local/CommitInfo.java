@@ -6,9 +6,10 @@ import java.time.Instant;
  * One Delta commit as the refresh strategy needs it: the operation ({@code WRITE}, {@code MERGE},
  * {@code DELETE}, {@code CREATE OR REPLACE TABLE AS SELECT}, ...) and whether it only appended
  * (added files, removed none); a metadata-only commit such as {@code SET TBLPROPERTIES} is not an
- * append. A commit with no action at all (an append of no rows) counts as an append. {@code
- * addedBytes} sums the sizes of the files it added; {@code userMetadata} is the writer's note, or
- * null; {@code removedFiles} tells a rewrite from a commit that changed only metadata.
+ * append. A commit with no action at all (an append of no rows) counts as an append, as does one
+ * whose only other action is a writer's {@code txn} mark (Structured Streaming). {@code addedBytes}
+ * sums the sizes of the files it added; {@code userMetadata} is the writer's note, or null; {@code
+ * removedFiles} tells a rewrite from a commit that changed only metadata.
  */
 public record CommitInfo(
     long version,

@@ -289,6 +289,10 @@ public final class DeltaState {
           addedBytes += action.get("add").path("size").asLong(0);
         } else if (action.has("remove")) {
           removed = true;
+        } else if (action.has("txn")) {
+          // A streaming (or txnAppId) writer's idempotency mark: no row changes with it, and
+          // Delta's change data feed and streaming source read the commit's files as inserts.
+          continue;
         } else if (action.has("commitInfo")) {
           JsonNode info = action.get("commitInfo");
           operation = info.path("operation").asText(operation);
@@ -302,7 +306,7 @@ public final class DeltaState {
             timestamp = Instant.ofEpochMilli(ts.asLong());
           }
         } else {
-          other = true; // metaData, protocol, cdc, txn, domainMetadata...
+          other = true; // metaData, protocol, cdc, domainMetadata...
         }
       }
       if (timestamp == null) {

@@ -136,6 +136,51 @@ class DeltaStateTest {
     }
   }
 
+  /**
+   * A commit of Structured Streaming, or of a batch writer that sets {@code txnAppId}, carries a
+   * {@code txn} action (the writer's idempotency mark) beside the files it adds: Delta's change
+   * data feed reads its files as inserts, like any append's.
+   */
+  @Test
+  void aStreamingAppendWithATxnActionIsAnAppend(@TempDir Path checkpoint) throws Exception {
+    spark.sql("CREATE TABLE lh_state.gold.stream (id INT) USING delta");
+    spark.sql("CREATE TABLE lh_state.gold.stream_in (id INT) USING delta");
+    spark.sql("INSERT INTO lh_state.gold.stream_in VALUES (1), (2)");
+    Path stream = warehouse.schemaDir("lh_state", "gold").resolve("stream");
+    try {
+      spark.conf().set("spark.databricks.delta.write.txnAppId", "loader");
+      spark.conf().set("spark.databricks.delta.write.txnVersion", "1");
+      try {
+        spark.sql("INSERT INTO lh_state.gold.stream VALUES (3)");
+      } finally {
+        spark.conf().unset("spark.databricks.delta.write.txnAppId");
+        spark.conf().unset("spark.databricks.delta.write.txnVersion");
+      }
+      spark
+          .readStream()
+          .format("delta")
+          .load(warehouse.schemaDir("lh_state", "gold").resolve("stream_in").toString())
+          .writeStream()
+          .format("delta")
+          .outputMode("append")
+          .option("checkpointLocation", checkpoint.toString())
+          .trigger(org.apache.spark.sql.streaming.Trigger.AvailableNow())
+          .start(stream.toString())
+          .awaitTermination();
+      assertThat(Files.readString(Warehouse.commitFile(stream, 1))).contains("\"txn\"");
+      assertThat(Files.readString(Warehouse.commitFile(stream, 2))).contains("\"txn\"");
+      assertThat(new DeltaState(Map.of(), WS).commitsSince(stream, 0))
+          .extracting(CommitInfo::operation, CommitInfo::appendOnly)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple("WRITE", true),
+              org.assertj.core.groups.Tuple.tuple("STREAMING UPDATE", true));
+    } finally {
+      // the scan test counts this lakehouse's tables
+      spark.sql("DROP TABLE lh_state.gold.stream");
+      spark.sql("DROP TABLE lh_state.gold.stream_in");
+    }
+  }
+
   @Test
   void storedStateAnswersForAnUnchangedCommitFileOnly(@TempDir Path other) throws IOException {
     Warehouse copy = new Warehouse(other);
