@@ -33,6 +33,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -269,6 +270,9 @@ class IncrementalRefreshDifferentialTest {
           assertThat(actual)
               .as(where + " " + shape.name() + " equals a full recomputation")
               .isEqualTo(multiset(p, shape.expected()));
+          assertThat(viewSchema(p, shape.name()))
+              .as(where + " " + shape.name() + " has the columns and types of a full recomputation")
+              .isEqualTo(querySchema(shape.expected()));
           now.put(shape.name(), actual);
         }
         for (ViewRun v : run.views()) {
@@ -320,9 +324,87 @@ class IncrementalRefreshDifferentialTest {
             "gold.who");
   }
 
+  /**
+   * A streaming append (a commit carrying a {@code txn} action) is refreshed incrementally; {@code
+   * ALTER TABLE ... ADD COLUMNS} rewrites the source's metadata, so a view that reads {@code *}
+   * gets the new column from the full refresh it forces (Spark expands {@code *} when the SELECT
+   * runs, as a full recomputation does), then keeps it in the incremental refreshes after.
+   */
+  @Test
+  void streamingAppendsAreIncrementalAndAnAddedColumnReachesStarViewsInFull() throws IOException {
+    List<Shape> shapes =
+        List.of(
+            same("silver.star", "SELECT * FROM bronze.a"),
+            same("silver.tstar", "SELECT t.*, t.v + 1 AS x FROM bronze.a t"),
+            same("silver.jstar", "SELECT a.*, b.w FROM bronze.a a JOIN bronze.b b ON a.k = b.k"),
+            same("gold.sagg", "SELECT g, SUM(v) AS s, COUNT(*) AS n FROM bronze.a GROUP BY g"));
+    Project p = setUp(shapes);
+    SparkSession spark = target.runtime().session();
+    // What Structured Streaming writes: the files it adds, and a txn action for its batch.
+    for (String insert :
+        List.of("a VALUES (13, 1, 4), (14, 2, NULL)", "b VALUES (13, 1, 9), (14, 3, 2)")) {
+      spark.conf().set("spark.databricks.delta.write.txnAppId", "stream_" + insert.charAt(0));
+      spark.conf().set("spark.databricks.delta.write.txnVersion", "1");
+      try {
+        sql(p, "INSERT INTO " + LH + ".bronze." + insert);
+      } finally {
+        spark.conf().unset("spark.databricks.delta.write.txnAppId");
+        spark.conf().unset("spark.databricks.delta.write.txnVersion");
+      }
+    }
+    assertThat(Files.readString(Warehouse.commitFile(sourceDir("a"), 2))).contains("\"txn\"");
+    Map<String, ViewRun> runs = refreshAndCompare(p, shapes, "txn append");
+    assertThat(runs.values())
+        .allSatisfy(v -> assertThat(v.reason()).as(v.id().toString()).startsWith("ONLY_APPENDS"));
+
+    sql(p, "ALTER TABLE " + LH + ".bronze.a ADD COLUMNS (z STRING)");
+    sql(p, "INSERT INTO " + LH + ".bronze.a VALUES (15, 3, 7, 'new'), (13, 2, 1, NULL)");
+    runs = refreshAndCompare(p, shapes, "added column");
+    for (String star : List.of("silver.star", "silver.tstar", "silver.jstar")) {
+      assertThat(runs.get(star).reason()).as(star).startsWith("NON_APPEND_COMMIT source=bronze.a");
+    }
+    assertThat(viewSchema(p, "silver.tstar"))
+        .isEqualTo("k INT, g INT, v BIGINT, z STRING, x BIGINT");
+
+    sql(p, "INSERT INTO " + LH + ".bronze.a VALUES (16, 1, 2, 'later'), (14, 3, 5, 'b')");
+    runs = refreshAndCompare(p, shapes, "append after the added column");
+    assertThat(runs.values())
+        .allSatisfy(v -> assertThat(v.reason()).as(v.id().toString()).startsWith("ONLY_APPENDS"));
+  }
+
+  private static Shape same(String name, String select) {
+    return new Shape(name, "CREATE MATERIALIZED LAKE VIEW " + name + " AS\n" + select, select);
+  }
+
+  /** Refreshes every view; each must equal a full recomputation, rows and schema. By view name. */
+  private Map<String, ViewRun> refreshAndCompare(Project p, List<Shape> shapes, String where) {
+    RunReport run = target.refresh(p, all(p), RunListener.NONE);
+    assertThat(run.status()).as(where + " " + run).isEqualTo(RunStatus.Completed);
+    Map<String, ViewRun> byName = new HashMap<>();
+    run.views().forEach(v -> byName.put(v.id().schema() + "." + v.id().name(), v));
+    for (Shape shape : shapes) {
+      String ctx = where + " " + shape.name() + " " + byName.get(shape.name()).reason();
+      assertThat(multiset(p, "SELECT * FROM " + shape.name()))
+          .as(ctx + " equals a full recomputation")
+          .isEqualTo(multiset(p, shape.expected()));
+      assertThat(viewSchema(p, shape.name()))
+          .as(ctx + " has the columns and types of a full recomputation")
+          .isEqualTo(querySchema(shape.expected()));
+    }
+    return byName;
+  }
+
+  private Path sourceDir(String source) {
+    return target.warehouse().tableDir(new ObjectId(WS, LH, "bronze", source));
+  }
+
   // ---- set-up and changes ----
 
   private Project setUp() throws IOException {
+    return setUp(SHAPES);
+  }
+
+  private Project setUp(List<Shape> shapes) throws IOException {
     write(
         "mlv.yml",
         "name: diff\nworkspace: "
@@ -334,7 +416,7 @@ class IncrementalRefreshDifferentialTest {
             + "defaults:\n  enable_cdf: true\n  parallelism: 2\n"
             + "targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n"
             + "    master: local[2]\n");
-    for (Shape s : SHAPES) {
+    for (Shape s : shapes) {
       write("views/" + s.name().replace('.', '/') + ".sql", s.create() + "\n");
     }
     Project p = load();
@@ -431,6 +513,25 @@ class IncrementalRefreshDifferentialTest {
       return String.format(Locale.ROOT, "%.9f", Double.parseDouble(value));
     }
     return String.valueOf(value);
+  }
+
+  /** Column names and SQL types of a view's Delta table, as a reader of it sees them. */
+  private String viewSchema(Project p, String view) {
+    String[] parts = view.split("\\.");
+    String path = target.warehouse().tableDir(new ObjectId(WS, LH, parts[0], parts[1])).toString();
+    return schema(target.runtime().session().read().format("delta").load(path).schema());
+  }
+
+  /** Column names and SQL types of a query's result, resolved now (a full recomputation's). */
+  private String querySchema(String query) {
+    String qualified = query.replaceAll("\\b(bronze|silver|gold)\\.", LH + ".$1.");
+    return schema(target.runtime().session().sql(qualified).schema());
+  }
+
+  private static String schema(org.apache.spark.sql.types.StructType type) {
+    return java.util.Arrays.stream(type.fields())
+        .map(f -> f.name() + " " + f.dataType().sql())
+        .collect(Collectors.joining(", "));
   }
 
   private Map<ObjectId, Long> viewVersions(Project p) {
