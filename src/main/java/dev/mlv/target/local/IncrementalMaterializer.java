@@ -111,6 +111,9 @@ final class IncrementalMaterializer {
                   recompute(spark, id, sql, rewrite, meta, path, tag, temps);
               case NONE -> throw new IllegalStateException("no incremental shape");
             };
+      } catch (FullNeeded e) {
+        return target.materialize(
+            project, id, def, target.upstreamOf(project, id, def), e.strategy, true, t0);
       } catch (RewriteFailed e) {
         // The substituted SQL did not resolve (e.g. a column qualified with the full table
         // name): the same refresh in full is always correct.
@@ -156,6 +159,16 @@ final class IncrementalMaterializer {
   private static final class RewriteFailed extends RuntimeException {
     RewriteFailed(String message, Throwable cause) {
       super(message, cause);
+    }
+  }
+
+  /** The view's stored rows cannot be merged with the new ones; a full refresh can. */
+  private static final class FullNeeded extends RuntimeException {
+    private final Strategy.Full strategy;
+
+    FullNeeded(Strategy.Full strategy) {
+      super(strategy.detail(), null, false, false);
+      this.strategy = strategy;
     }
   }
 
@@ -367,14 +380,28 @@ final class IncrementalMaterializer {
       String path,
       String tag,
       List<String> temps) {
+    Dataset<Row> current = spark.read().format("delta").load(path);
+    StructField[] fields = current.schema().fields();
+    List<OutputColumn> roles = columnsOf(id, fields);
+    if (!spark.sessionState().conf().ansiEnabled()) {
+      for (int i = 0; i < fields.length; i++) {
+        if (roles.get(i).role() == Role.SUM
+            && fields[i].dataType() instanceof org.apache.spark.sql.types.DecimalType) {
+          // Without ANSI mode a SUM of decimals past its precision is NULL, and stays NULL as
+          // rows come: a NULL stored or new partial sum may be that or a group of NULLs.
+          throw new FullNeeded(
+              new Strategy.Full(
+                  "DECIMAL_SUM_WITHOUT_ANSI col=" + fields[i].name(),
+                  "spark.sql.ansi.enabled is false, so a SUM of decimals that overflows is NULL,"
+                      + " which merged sums cannot tell from a group of NULLs"));
+        }
+      }
+    }
     // One pass: the partials are read once, inside the merge; a flag column marks the groups they
     // touch, counted by an observation of the same write instead of a second job.
     Dataset<Row> partials = resolve(spark, rewrite.delta(sql));
     register(partials, tag + "_partials", temps);
-    Dataset<Row> current = spark.read().format("delta").load(path);
     register(current, tag + "_view", temps);
-    StructField[] fields = current.schema().fields();
-    List<OutputColumn> roles = columnsOf(id, fields);
     List<String> select = new ArrayList<>();
     List<String> keys = new ArrayList<>();
     for (int i = 0; i < fields.length; i++) {

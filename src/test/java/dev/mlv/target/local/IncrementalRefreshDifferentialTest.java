@@ -372,6 +372,27 @@ class IncrementalRefreshDifferentialTest {
         .allSatisfy(v -> assertThat(v.reason()).as(v.id().toString()).startsWith("ONLY_APPENDS"));
   }
 
+  /**
+   * Without ANSI mode, Spark's SUM of decimals is NULL once the sum passes its precision, and stays
+   * NULL as rows are added. A merge of the stored NULL with the new rows' sum cannot tell that NULL
+   * from a group of NULL values, so the view is refreshed in full.
+   */
+  @Test
+  void aDecimalSumThatOverflowedWithoutAnsiModeStaysNull() throws IOException {
+    String sum =
+        "SELECT g, SUM(CAST(v AS DECIMAL(38, 0)) * 1000000000000000000000000000000000000) AS s,"
+            + " COUNT(*) AS n FROM bronze.a GROUP BY g";
+    List<Shape> shapes = List.of(same("gold.dsum", sum));
+    Project p = setUp(shapes, "    conf: {spark.sql.ansi.enabled: \"false\"}\n");
+    // 99e36 more passes 10^38 in group 1 whatever it held; then a small value.
+    sql(p, "INSERT INTO " + LH + ".bronze.a VALUES (13, 1, 99), (13, 1, 5)");
+    Map<String, ViewRun> runs = refreshAndCompare(p, shapes, "overflow");
+    assertThat(multiset(p, "SELECT s FROM gold.dsum WHERE g = 1")).containsExactly("null");
+    sql(p, "INSERT INTO " + LH + ".bronze.a VALUES (14, 1, 1), (14, 2, 1)");
+    runs = refreshAndCompare(p, shapes, "after the overflow");
+    assertThat(runs.get("gold.dsum").reason()).startsWith("DECIMAL_SUM_WITHOUT_ANSI");
+  }
+
   private static Shape same(String name, String select) {
     return new Shape(name, "CREATE MATERIALIZED LAKE VIEW " + name + " AS\n" + select, select);
   }
@@ -405,6 +426,11 @@ class IncrementalRefreshDifferentialTest {
   }
 
   private Project setUp(List<Shape> shapes) throws IOException {
+    return setUp(shapes, "");
+  }
+
+  /** {@code conf}: the local target's extra Spark configuration, as YAML lines under it. */
+  private Project setUp(List<Shape> shapes, String conf) throws IOException {
     write(
         "mlv.yml",
         "name: diff\nworkspace: "
@@ -415,7 +441,8 @@ class IncrementalRefreshDifferentialTest {
             + "sources: [bronze.a, bronze.b, bronze.p]\n"
             + "defaults:\n  enable_cdf: true\n  parallelism: 2\n"
             + "targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n"
-            + "    master: local[2]\n");
+            + "    master: local[2]\n"
+            + conf);
     for (Shape s : shapes) {
       write("views/" + s.name().replace('.', '/') + ".sql", s.create() + "\n");
     }
