@@ -270,6 +270,8 @@ public final class DeltaState {
     }
   }
 
+  private static final String ROW_TRACKING_DOMAIN = "delta.rowTracking";
+
   static CommitInfo readCommit(Path file, long version) {
     String operation = "UNKNOWN";
     Instant timestamp = null;
@@ -292,6 +294,11 @@ public final class DeltaState {
         } else if (action.has("txn")) {
           // A streaming (or txnAppId) writer's idempotency mark: no row changes with it, and
           // Delta's change data feed and streaming source read the commit's files as inserts.
+          continue;
+        } else if (action.has("domainMetadata")
+            && ROW_TRACKING_DOMAIN.equals(action.get("domainMetadata").path("domain").asText(""))) {
+          // Row tracking's high-water mark of row ids, which every append to such a table moves:
+          // bookkeeping, no row changes with it.
           continue;
         } else if (action.has("commitInfo")) {
           JsonNode info = action.get("commitInfo");

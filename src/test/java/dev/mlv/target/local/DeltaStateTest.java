@@ -181,6 +181,30 @@ class DeltaStateTest {
     }
   }
 
+  /** An append to a table with row tracking moves its row-id high-water mark, and is an append. */
+  @Test
+  void anAppendToARowTrackingTableIsAnAppend() throws Exception {
+    spark.sql(
+        "CREATE TABLE lh_state.gold.tracked (id INT) USING delta TBLPROPERTIES"
+            + " ('delta.enableRowTracking' = 'true', 'delta.enableChangeDataFeed' = 'true')");
+    Path table = warehouse.schemaDir("lh_state", "gold").resolve("tracked");
+    try {
+      spark.sql("INSERT INTO lh_state.gold.tracked VALUES (1), (2)");
+      assertThat(Files.readString(Warehouse.commitFile(table, 1)))
+          .contains("\"domainMetadata\"")
+          .contains("delta.rowTracking");
+      spark.sql("DELETE FROM lh_state.gold.tracked WHERE id = 1");
+      assertThat(new DeltaState(Map.of(), WS).commitsSince(table, 0))
+          .extracting(CommitInfo::operation, CommitInfo::appendOnly)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple("WRITE", true),
+              org.assertj.core.groups.Tuple.tuple("DELETE", false));
+    } finally {
+      // the scan test counts this lakehouse's tables
+      spark.sql("DROP TABLE lh_state.gold.tracked");
+    }
+  }
+
   @Test
   void storedStateAnswersForAnUnchangedCommitFileOnly(@TempDir Path other) throws IOException {
     Warehouse copy = new Warehouse(other);
