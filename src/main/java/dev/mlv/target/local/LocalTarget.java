@@ -68,7 +68,6 @@ public final class LocalTarget implements Target {
   private final Map<String, String> lakehouses = new LinkedHashMap<>();
   // Made on first use: loading it loads Calcite and its logging, which a dry run seldom needs.
   private TableExtractor extractor;
-  private final TableColumns tableColumns = new TableColumns();
   private DeltaState deltaState;
   private volatile SparkRuntime runtime;
   private volatile String currentRun = "none"; // the id quarantined rows are recorded under
@@ -125,7 +124,7 @@ public final class LocalTarget implements Target {
     java.util.SortedMap<ObjectId, List<String>> columns = new TreeMap<>();
     for (TableState t : scan(project)) {
       if (!t.id().schema().equals(HistoryStore.SCHEMA)) {
-        columns.put(t.id(), tableColumns.of(t));
+        columns.put(t.id(), t.columns());
       }
     }
     return columns;
