@@ -110,7 +110,8 @@ class FabricQualityGateCliTest {
 
   @Test
   void anIncrementalRefreshLeavesTheGateUncheckedWithAWarningAndExit0() {
-    gate("    max_dropped_rows: 0");
+    // enable_cdf: apply turns the feed on for bronze.orders, which Fabric's incremental needs.
+    gate("    max_dropped_rows: 0\n    enable_cdf: true");
     applied();
     counts(7, 10, 3, 3);
     fabric.sql("INSERT INTO " + SimulatedFabric.LAKEHOUSE + ".bronze.orders VALUES (2)");

@@ -154,14 +154,45 @@ class FabricRefreshModeTest {
                 + " silver.orders_clean is refreshed first in this run; change data feed is off on"
                 + " silver.orders_clean");
 
+    // As the dry run says, Fabric's optimal refresh of gold rebuilds it (D3: change data feed).
     RunReport run = refresh(p, false, false);
     assertThat(outcome(run))
         .containsExactly(
             "silver.orders_clean full OPTIMAL_REFRESH_OFF: optimal refresh is off, so every run"
                 + " rebuilds the view; Fabric rebuilt the view, version 1",
-            "gold.by_customer incremental REFRESHED: Fabric's optimal refresh wrote version 1"
-                + " (WRITE Append)");
+            "gold.by_customer full REFRESHED: Fabric's optimal refresh wrote version 1"
+                + " (WRITE Overwrite)");
     assertThat(jobs()).containsExactly("Full [silver.orders_clean]", "Optimal [gold.by_customer]");
+  }
+
+  /** D5: a source that did more than append since the last refresh makes Fabric rebuild. */
+  @Test
+  void aSourceReplacedSinceTheLastRefreshIsRebuiltAndReportedFull() {
+    Project p = applied("  silver.orders_clean:\n    enable_cdf: true\n");
+    fabric.sql(
+        "ALTER TABLE "
+            + SimulatedFabric.LAKEHOUSE
+            + ".bronze.orders SET TBLPROPERTIES"
+            + " (delta.enableChangeDataFeed = true)");
+    refresh(p, false, false);
+    append();
+    assertThat(outcome(refresh(p, false, false)))
+        .first()
+        .isEqualTo(
+            "silver.orders_clean incremental REFRESHED: Fabric's optimal refresh wrote version 2"
+                + " (WRITE Append)");
+
+    fabric.sql(
+        "CREATE OR REPLACE TABLE "
+            + SimulatedFabric.LAKEHOUSE
+            + ".bronze.orders AS SELECT 3 AS id");
+    // The Fabric dry run reads no source history, so it cannot tell this from an append.
+    assertThat(outcome(refresh(p, false, true)).get(0))
+        .startsWith("silver.orders_clean full SOURCES_CHANGED: bronze.orders has commits");
+    assertThat(outcome(refresh(p, false, false)).get(0))
+        .isEqualTo(
+            "silver.orders_clean full REFRESHED: Fabric's optimal refresh wrote version 3"
+                + " (WRITE Overwrite)");
   }
 
   @Test
@@ -190,7 +221,7 @@ class FabricRefreshModeTest {
         .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason())
         .containsExactly(
             "silver.orders_clean Completed REFRESHED: Fabric's optimal refresh wrote version 1"
-                + " (WRITE Append)",
+                + " (WRITE Overwrite)",
             "gold.by_customer Failed JOB_NOT_STARTED");
     assertThat(run.views().get(1).error().orElseThrow()).contains("InsufficientPrivileges");
     assertThat(jobs()).containsExactly("Optimal [silver.orders_clean]");

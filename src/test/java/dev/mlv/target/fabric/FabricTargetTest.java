@@ -219,6 +219,12 @@ class FabricTargetTest {
 
   @Test
   void aRefreshIsOneJobNarrowedToTheSelectionAndReadsBackWhatChanged() {
+    // Change data feed on for the source and the views: Fabric's optimal refresh needs it.
+    fabric.write(
+        "mlv.yml",
+        fabric
+            .config("")
+            .replace("defaults:\n  enable_cdf: false\n", "defaults:\n  enable_cdf: true\n"));
     Project p = applied();
     RunReport nothing =
         fabric.target.refresh(p, SimulatedFabric.request(p, false), RunListener.NONE);
