@@ -160,7 +160,7 @@ public final class FabricWorkspaceTarget implements Target {
         String table = column(all, row, "tableName", "name").toLowerCase(Locale.ROOT);
         ObjectId id = id(schema, table);
         if (!mlvs.contains(table) && wantedTables.contains(id)) {
-          History h = history(id);
+          DeltaCommit h = history(id);
           tables.put(id, new DeployedState.SourceTable(h.version(), changeDataFeed(id)));
         }
       }
@@ -182,7 +182,7 @@ public final class FabricWorkspaceTarget implements Target {
    */
   private Optional<DeployedState.SourceTable> foreignTable(ObjectId id) {
     try {
-      History h = history(id);
+      DeltaCommit h = history(id);
       return h.version() < 0
           ? Optional.empty()
           : Optional.of(new DeployedState.SourceTable(h.version(), changeDataFeed(id)));
@@ -206,7 +206,7 @@ public final class FabricWorkspaceTarget implements Target {
     if (nb.isEmpty() && !FabricNotebooks.isPython(project, id)) {
       return Optional.empty();
     }
-    History h = history(id);
+    DeltaCommit h = history(id);
     return Optional.of(
         new DeployedView(
             id,
@@ -268,7 +268,7 @@ public final class FabricWorkspaceTarget implements Target {
       return Optional.empty();
     }
     String text = shown.rows().get(0).get(0).asText();
-    History h = history(id);
+    DeltaCommit h = history(id);
     Optional<FabricSql.Deployed> back = FabricSql.readBack(text);
     return Optional.of(
         new DeployedView(
@@ -283,29 +283,7 @@ public final class FabricWorkspaceTarget implements Target {
             Optional.of(h.time())));
   }
 
-  /**
-   * The latest commit of a Delta table: version, time, operation, its write mode ({@code
-   * operationParameters.mode}, empty when not shown) and rows written.
-   */
-  private record History(long version, Instant time, String operation, String mode, long rows) {
-    /**
-     * Whether the commit added to the table rather than replacing it: a {@code MERGE}, or a {@code
-     * WRITE} that did not overwrite (Delta records {@code INSERT OVERWRITE} and {@code
-     * mode("overwrite")} as {@code WRITE} with mode {@code Overwrite}).
-     */
-    boolean incremental() {
-      String op = operation.toUpperCase(Locale.ROOT);
-      return op.contains("MERGE") || op.equals("WRITE") && !mode.equalsIgnoreCase("Overwrite");
-    }
-
-    String describe() {
-      return operation.isBlank()
-          ? "operation not shown"
-          : operation + (mode.isBlank() ? "" : " " + mode);
-    }
-  }
-
-  private History history(ObjectId id) {
+  private DeltaCommit history(ObjectId id) {
     LivyClient.Result r;
     try {
       r =
@@ -315,12 +293,12 @@ public final class FabricWorkspaceTarget implements Target {
     } catch (MlvException e) {
       // Spark answers DESCRIBE HISTORY on a missing table with an error, not with no rows.
       if (isMissingTable(e)) {
-        return new History(-1, Instant.EPOCH, "", "", 0);
+        return DeltaCommit.NONE;
       }
       throw e;
     }
     if (r.rows().isEmpty()) {
-      return new History(-1, Instant.EPOCH, "", "", 0);
+      return DeltaCommit.NONE;
     }
     List<JsonNode> row = r.rows().get(0);
     long version = Long.parseLong(column(r, row, "version"));
@@ -350,7 +328,7 @@ public final class FabricWorkspaceTarget implements Target {
         mode = x.find() ? x.group(1) : "";
       }
     }
-    return new History(version, time, operation, mode, rows);
+    return new DeltaCommit(version, time, operation, mode, rows);
   }
 
   private static boolean isMissingTable(MlvException e) {
@@ -500,7 +478,7 @@ public final class FabricWorkspaceTarget implements Target {
             boolean cdf = project.view(id).map(v -> v.settings().enableCdf()).orElse(false);
             livy.sql(FabricSql.createOrReplace(statement, cdf), "creating " + id.shortName(), true);
           }
-          History h = history(id);
+          DeltaCommit h = history(id);
           run =
               new ViewRun(
                   id,
@@ -620,7 +598,8 @@ public final class FabricWorkspaceTarget implements Target {
   public RunReport refresh(Project project, RefreshRequest request, RunListener listener) {
     if (request.dryRun()) {
       extended = false; // a dry run starts no job, so the request ends here
-      return dryRun(project, request);
+      return new FabricDryRun(this::history, this::feedOn, this::inLakehouse, name())
+          .plan(project, request);
     }
     return cancellable(
         () -> {
@@ -641,7 +620,7 @@ public final class FabricWorkspaceTarget implements Target {
    * Why a view must be rebuilt whatever its sources did ({@code --full}, {@code refresh_policy:
    * full}, {@code optimal_refresh: false}), decided as the local target decides it.
    */
-  private static Optional<Strategy> alwaysFull(Project project, ObjectId id, boolean full) {
+  static Optional<Strategy> alwaysFull(Project project, ObjectId id, boolean full) {
     Optional<dev.mlv.project.ProjectView> v = project.view(id);
     return StrategyDecider.alwaysFull(
         full,
@@ -688,7 +667,7 @@ public final class FabricWorkspaceTarget implements Target {
     for (SortedSet<ObjectId> layer : project.lineage().layers()) {
       layer.stream().filter(request.views()::contains).forEach(selected::add);
     }
-    Map<ObjectId, History> before = new HashMap<>();
+    Map<ObjectId, DeltaCommit> before = new HashMap<>();
     for (ObjectId id : selected) {
       before.put(id, history(id));
     }
@@ -875,13 +854,13 @@ public final class FabricWorkspaceTarget implements Target {
   private ViewRun readBack(
       Project project,
       ObjectId id,
-      History b,
+      DeltaCommit b,
       JobClient.JobInstance done,
       String failure,
       Optional<ObjectId> named,
       boolean full,
       RefreshRequest request) {
-    History a = history(id);
+    DeltaCommit a = history(id);
     if (a.version() != b.version()) {
       boolean python = FabricNotebooks.isPython(project, id);
       Optional<Strategy> forced = full ? alwaysFull(project, id, request.full()) : Optional.empty();
@@ -970,159 +949,6 @@ public final class FabricWorkspaceTarget implements Target {
         "view " + project.names().display(id) + " is not deployed; run 'mlv apply' first";
     return new ViewRun(
         id, ViewStatus.Failed, "none", "NOT_DEPLOYED", 0, 0, Map.of(), 0, Optional.of(message));
-  }
-
-  private RunReport dryRun(Project project, RefreshRequest request) {
-    Instant now = Instant.now();
-    List<ViewRun> planned = new ArrayList<>();
-    Set<ObjectId> rebuilt = new HashSet<>();
-    Map<ObjectId, History> histories = new HashMap<>();
-    // Views whose refresh will fail, with the root cause: the run skips what reads them.
-    Map<ObjectId, String> failing = new HashMap<>();
-    for (SortedSet<ObjectId> layer : project.lineage().layers()) {
-      for (ObjectId id : layer) {
-        if (!request.views().contains(id)) {
-          continue;
-        }
-        Optional<ObjectId> failingUp =
-            project.lineage().upstream(id).stream().filter(failing::containsKey).findFirst();
-        if (failingUp.isPresent()) {
-          String cause = failing.get(failingUp.get());
-          failing.put(id, cause);
-          planned.add(
-              new ViewRun(
-                  id,
-                  ViewStatus.Planned,
-                  "none",
-                  ViewRun.UPSTREAM_FAILED
-                      + ": upstream "
-                      + project.names().display(failingUp.get())
-                      + " will fail ("
-                      + cause
-                      + "), so this view will be skipped",
-                  0,
-                  0,
-                  Map.of(),
-                  0,
-                  Optional.empty()));
-          continue;
-        }
-        History view = histories.computeIfAbsent(id, this::history);
-        // Only the target's lakehouse is listed; a source elsewhere may exist out of reach.
-        Optional<ObjectId> missing =
-            project.lineage().upstream(id).stream()
-                .filter(u -> project.lineage().node(u).kind() != NodeKind.FILES && inLakehouse(u))
-                .filter(u -> histories.computeIfAbsent(u, this::history).version() < 0)
-                .findFirst();
-        Optional<Strategy> forced = alwaysFull(project, id, request.full());
-        String strategy;
-        String reason;
-        if (view.version() < 0) {
-          // As the run reports it: a view that is not deployed is not refreshed at all.
-          strategy = "none";
-          reason = "NOT_DEPLOYED: the view is not deployed; run 'mlv apply' first";
-          failing.put(id, "NOT_DEPLOYED");
-        } else if (missing.isPresent()) {
-          // As the local target's decider says it, and first: --full does not make it exist.
-          String name = project.names().display(missing.get());
-          strategy = "full";
-          reason =
-              "SOURCE_MISSING source="
-                  + name
-                  + ": "
-                  + name
-                  + " does not exist; the refresh fails until it does";
-          failing.put(id, "SOURCE_MISSING source=" + name);
-        } else if (forced.isPresent()) {
-          // --full, refresh_policy: full, optimal_refresh: false: the run sends it to a Full job.
-          strategy = "full";
-          reason = forced.get().code() + ": " + forced.get().detail();
-        } else {
-          Optional<ObjectId> refreshedFirst =
-              project.lineage().ancestors(id).stream().filter(rebuilt::contains).findFirst();
-          Optional<ObjectId> newer =
-              project.lineage().upstream(id).stream()
-                  .filter(
-                      u -> histories.computeIfAbsent(u, this::history).time().isAfter(view.time()))
-                  .findFirst();
-          // What changed, as the reason says it; Fabric's own choice is added when it is open.
-          Optional<String> changed =
-              refreshedFirst
-                  .map(
-                      u ->
-                          "upstream "
-                              + project.names().display(u)
-                              + " is refreshed first in this run")
-                  .or(
-                      () ->
-                          newer.map(
-                              u ->
-                                  project.names().display(u)
-                                      + " has commits after the view's last refresh"));
-          if (changed.isPresent()) {
-            strategy = "full";
-            // Fabric refreshes a PySpark view in full or skips it: never incrementally.
-            reason =
-                FabricNotebooks.isPython(project, id)
-                    ? "PYSPARK_VIEW: " + changed.get() + "; a PySpark view is refreshed in full"
-                    : certainlyFull(project, id, changed.get())
-                        .orElse(
-                            "SOURCES_CHANGED: "
-                                + changed.get()
-                                + (refreshedFirst.isPresent()
-                                    ? ""
-                                    : " (Fabric's optimal refresh picks incremental or full)"));
-          } else {
-            strategy = "skip";
-            reason = "NO_NEW_COMMITS: no source has a commit after the view's last refresh";
-          }
-        }
-        if (!strategy.equals("skip")) {
-          rebuilt.add(id);
-        }
-        planned.add(
-            new ViewRun(
-                id, ViewStatus.Planned, strategy, reason, 0, 0, Map.of(), 0, Optional.empty()));
-      }
-    }
-    return new RunReport("dry-run", RunStatus.Planned, now, now, name(), planned);
-  }
-
-  /**
-   * For a view whose sources changed, the reasons Fabric's optimal refresh can only rebuild it,
-   * named as the local target names them and in its order: a construct that is never incremental
-   * (whatever the feeds) or a name whose reading needs the sources' columns, which mlv does not
-   * read on Fabric, then a source without change data feed (Fabric needs it on every source).
-   * Otherwise Fabric's own decision is not known before the run.
-   */
-  private Optional<String> certainlyFull(Project project, ObjectId id, String changed) {
-    Optional<dev.mlv.project.ProjectView> v = project.view(id);
-    if (v.isEmpty() || v.get().definition().isPython() || v.get().definition().isFileSource()) {
-      return Optional.empty();
-    }
-    dev.mlv.sql.RefreshAnalysis analysis =
-        dev.mlv.sql.RefreshAnalyzer.analyze(v.get().definition());
-    Optional<dev.mlv.sql.RefreshAnalysis.Construct> blocker = analysis.blocker();
-    if (blocker.isPresent()) {
-      dev.mlv.sql.RefreshAnalysis.Construct b = blocker.get();
-      return Optional.of(b.code() + ": " + changed + "; " + b.construct() + ": " + b.note());
-    }
-    // A name only the sources' columns settle (GROUP BY an alias, a bare current_user): mlv
-    // reads no Fabric table's columns, so it stays full, as the local target does without them.
-    Optional<Strategy> byColumns =
-        StrategyDecider.settledByColumns(
-            analysis, changed, source -> Optional.empty(), project.names());
-    if (byColumns.isPresent()) {
-      return Optional.of(byColumns.get().code() + ": " + byColumns.get().detail());
-    }
-    for (ObjectId up : project.lineage().upstream(id)) {
-      if (project.lineage().node(up).kind() != NodeKind.FILES && !feedOn(up)) {
-        String name = project.names().display(up);
-        return Optional.of(
-            "CDF_OFF source=" + name + ": " + changed + "; change data feed is off on " + name);
-      }
-    }
-    return Optional.empty();
   }
 
   // ---- runs ----

@@ -1,0 +1,205 @@
+package dev.mlv.target.fabric;
+
+import dev.mlv.lineage.NodeKind;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.Project;
+import dev.mlv.refresh.RefreshRequest;
+import dev.mlv.refresh.RunReport;
+import dev.mlv.refresh.RunStatus;
+import dev.mlv.refresh.Strategy;
+import dev.mlv.refresh.StrategyDecider;
+import dev.mlv.refresh.ViewRun;
+import dev.mlv.refresh.ViewStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * {@code mlv refresh --dry-run} on Fabric: each selected view's strategy and reason, from the
+ * tables' latest commits and change data feeds and the views' SQL, with no job started. What
+ * Fabric's optimal refresh will pick is not known before the run unless a documented rule makes it
+ * a rebuild; such views are shown as {@code full}.
+ */
+final class FabricDryRun {
+  private final Function<ObjectId, DeltaCommit> history;
+  private final Predicate<ObjectId> feedOn;
+  private final Predicate<ObjectId> inLakehouse;
+  private final String target;
+
+  /**
+   * {@code history} gives a table's latest commit ({@link DeltaCommit#NONE} if it does not exist),
+   * {@code feedOn} whether its change data feed is on, {@code inLakehouse} whether it is a table of
+   * the target's lakehouse (the only one whose tables are listed).
+   */
+  FabricDryRun(
+      Function<ObjectId, DeltaCommit> history,
+      Predicate<ObjectId> feedOn,
+      Predicate<ObjectId> inLakehouse,
+      String target) {
+    this.history = history;
+    this.feedOn = feedOn;
+    this.inLakehouse = inLakehouse;
+    this.target = target;
+  }
+
+  RunReport plan(Project project, RefreshRequest request) {
+    Instant now = Instant.now();
+    List<ViewRun> planned = new ArrayList<>();
+    Set<ObjectId> rebuilt = new HashSet<>();
+    Map<ObjectId, DeltaCommit> histories = new HashMap<>();
+    // Views whose refresh will fail, with the root cause: the run skips what reads them.
+    Map<ObjectId, String> failing = new HashMap<>();
+    for (SortedSet<ObjectId> layer : project.lineage().layers()) {
+      for (ObjectId id : layer) {
+        if (!request.views().contains(id)) {
+          continue;
+        }
+        Optional<ObjectId> failingUp =
+            project.lineage().upstream(id).stream().filter(failing::containsKey).findFirst();
+        if (failingUp.isPresent()) {
+          String cause = failing.get(failingUp.get());
+          failing.put(id, cause);
+          planned.add(
+              new ViewRun(
+                  id,
+                  ViewStatus.Planned,
+                  "none",
+                  ViewRun.UPSTREAM_FAILED
+                      + ": upstream "
+                      + project.names().display(failingUp.get())
+                      + " will fail ("
+                      + cause
+                      + "), so this view will be skipped",
+                  0,
+                  0,
+                  Map.of(),
+                  0,
+                  Optional.empty()));
+          continue;
+        }
+        DeltaCommit view = histories.computeIfAbsent(id, history);
+        // Only the target's lakehouse is listed; a source elsewhere may exist out of reach.
+        Optional<ObjectId> missing =
+            project.lineage().upstream(id).stream()
+                .filter(
+                    u -> project.lineage().node(u).kind() != NodeKind.FILES && inLakehouse.test(u))
+                .filter(u -> histories.computeIfAbsent(u, history).version() < 0)
+                .findFirst();
+        Optional<Strategy> forced = FabricWorkspaceTarget.alwaysFull(project, id, request.full());
+        String strategy;
+        String reason;
+        if (view.version() < 0) {
+          // As the run reports it: a view that is not deployed is not refreshed at all.
+          strategy = "none";
+          reason = "NOT_DEPLOYED: the view is not deployed; run 'mlv apply' first";
+          failing.put(id, "NOT_DEPLOYED");
+        } else if (missing.isPresent()) {
+          // As the local target's decider says it, and first: --full does not make it exist.
+          String name = project.names().display(missing.get());
+          strategy = "full";
+          reason =
+              "SOURCE_MISSING source="
+                  + name
+                  + ": "
+                  + name
+                  + " does not exist; the refresh fails until it does";
+          failing.put(id, "SOURCE_MISSING source=" + name);
+        } else if (forced.isPresent()) {
+          // --full, refresh_policy: full, optimal_refresh: false: the run sends it to a Full job.
+          strategy = "full";
+          reason = forced.get().code() + ": " + forced.get().detail();
+        } else {
+          Optional<ObjectId> refreshedFirst =
+              project.lineage().ancestors(id).stream().filter(rebuilt::contains).findFirst();
+          Optional<ObjectId> newer =
+              project.lineage().upstream(id).stream()
+                  .filter(u -> histories.computeIfAbsent(u, history).time().isAfter(view.time()))
+                  .findFirst();
+          // What changed, as the reason says it; Fabric's own choice is added when it is open.
+          Optional<String> changed =
+              refreshedFirst
+                  .map(
+                      u ->
+                          "upstream "
+                              + project.names().display(u)
+                              + " is refreshed first in this run")
+                  .or(
+                      () ->
+                          newer.map(
+                              u ->
+                                  project.names().display(u)
+                                      + " has commits after the view's last refresh"));
+          if (changed.isPresent()) {
+            strategy = "full";
+            // Fabric refreshes a PySpark view in full or skips it: never incrementally.
+            reason =
+                FabricNotebooks.isPython(project, id)
+                    ? "PYSPARK_VIEW: " + changed.get() + "; a PySpark view is refreshed in full"
+                    : certainlyFull(project, id, changed.get())
+                        .orElse(
+                            "SOURCES_CHANGED: "
+                                + changed.get()
+                                + (refreshedFirst.isPresent()
+                                    ? ""
+                                    : " (Fabric's optimal refresh picks incremental or full)"));
+          } else {
+            strategy = "skip";
+            reason = "NO_NEW_COMMITS: no source has a commit after the view's last refresh";
+          }
+        }
+        if (!strategy.equals("skip")) {
+          rebuilt.add(id);
+        }
+        planned.add(
+            new ViewRun(
+                id, ViewStatus.Planned, strategy, reason, 0, 0, Map.of(), 0, Optional.empty()));
+      }
+    }
+    return new RunReport("dry-run", RunStatus.Planned, now, now, target, planned);
+  }
+
+  /**
+   * For a view whose sources changed, the reasons Fabric's optimal refresh can only rebuild it,
+   * named as the local target names them and in its order: a construct that is never incremental
+   * (whatever the feeds) or a name whose reading needs the sources' columns, which mlv does not
+   * read on Fabric, then a source without change data feed (Fabric needs it on every source).
+   * Otherwise Fabric's own decision is not known before the run.
+   */
+  private Optional<String> certainlyFull(Project project, ObjectId id, String changed) {
+    Optional<dev.mlv.project.ProjectView> v = project.view(id);
+    if (v.isEmpty() || v.get().definition().isPython() || v.get().definition().isFileSource()) {
+      return Optional.empty();
+    }
+    dev.mlv.sql.RefreshAnalysis analysis =
+        dev.mlv.sql.RefreshAnalyzer.analyze(v.get().definition());
+    Optional<dev.mlv.sql.RefreshAnalysis.Construct> blocker = analysis.blocker();
+    if (blocker.isPresent()) {
+      dev.mlv.sql.RefreshAnalysis.Construct b = blocker.get();
+      return Optional.of(b.code() + ": " + changed + "; " + b.construct() + ": " + b.note());
+    }
+    // A name only the sources' columns settle (GROUP BY an alias, a bare current_user): mlv
+    // reads no Fabric table's columns, so it stays full, as the local target does without them.
+    Optional<Strategy> byColumns =
+        StrategyDecider.settledByColumns(
+            analysis, changed, source -> Optional.empty(), project.names());
+    if (byColumns.isPresent()) {
+      return Optional.of(byColumns.get().code() + ": " + byColumns.get().detail());
+    }
+    for (ObjectId up : project.lineage().upstream(id)) {
+      if (project.lineage().node(up).kind() != NodeKind.FILES && !feedOn.test(up)) {
+        String name = project.names().display(up);
+        return Optional.of(
+            "CDF_OFF source=" + name + ": " + changed + "; change data feed is off on " + name);
+      }
+    }
+    return Optional.empty();
+  }
+}
