@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -30,21 +31,25 @@ import java.util.function.Predicate;
  */
 final class FabricDryRun {
   private final Function<ObjectId, DeltaCommit> history;
+  private final BiFunction<ObjectId, Instant, Optional<List<DeltaCommit>>> commitsAfter;
   private final Predicate<ObjectId> feedOn;
   private final Predicate<ObjectId> inLakehouse;
   private final String target;
 
   /**
    * {@code history} gives a table's latest commit ({@link DeltaCommit#NONE} if it does not exist),
+   * {@code commitsAfter} its commits after a time, oldest first (empty when they are too many),
    * {@code feedOn} whether its change data feed is on, {@code inLakehouse} whether it is a table of
    * the target's lakehouse (the only one whose tables are listed).
    */
   FabricDryRun(
       Function<ObjectId, DeltaCommit> history,
+      BiFunction<ObjectId, Instant, Optional<List<DeltaCommit>>> commitsAfter,
       Predicate<ObjectId> feedOn,
       Predicate<ObjectId> inLakehouse,
       String target) {
     this.history = history;
+    this.commitsAfter = commitsAfter;
     this.feedOn = feedOn;
     this.inLakehouse = inLakehouse;
     this.target = target;
@@ -144,6 +149,11 @@ final class FabricDryRun {
                 FabricNotebooks.isPython(project, id)
                     ? "PYSPARK_VIEW: " + changed.get() + "; a PySpark view is refreshed in full"
                     : certainlyFull(project, id, changed.get())
+                        .or(
+                            () ->
+                                refreshedFirst.isPresent()
+                                    ? Optional.empty()
+                                    : nonAppend(project, id, view.time(), histories))
                         .orElse(
                             "SOURCES_CHANGED: "
                                 + changed.get()
@@ -198,6 +208,53 @@ final class FabricDryRun {
         String name = project.names().display(up);
         return Optional.of(
             "CDF_OFF source=" + name + ": " + changed + "; change data feed is off on " + name);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * D5 as the local target names it: the first commit of a source after the view's last refresh
+   * that the history shows is not an append, which Fabric's optimal refresh can only rebuild from.
+   * Commits the history does not settle (an OPTIMIZE, a MERGE without file counts) are left to
+   * Fabric.
+   */
+  private Optional<String> nonAppend(
+      Project project, ObjectId id, Instant refreshed, Map<ObjectId, DeltaCommit> histories) {
+    for (ObjectId up : project.lineage().upstream(id)) {
+      if (project.lineage().node(up).kind() == NodeKind.FILES
+          || !histories.computeIfAbsent(up, history).time().isAfter(refreshed)) {
+        continue;
+      }
+      for (DeltaCommit c : commitsAfter.apply(up, refreshed).orElse(List.of())) {
+        String name = project.names().display(up);
+        if (c.turnsFeedOn()) {
+          return Optional.of(
+              "CDF_OFF source="
+                  + name
+                  + ": change data feed was turned on at version "
+                  + c.version()
+                  + " of "
+                  + name
+                  + ", so the rows of its commits before that are not in the feed");
+        }
+        Optional<String> why = c.notAnAppend();
+        if (why.isPresent()) {
+          return Optional.of(
+              "NON_APPEND_COMMIT source="
+                  + name
+                  + " version="
+                  + c.version()
+                  + " operation="
+                  + c.operation().replace(' ', '_')
+                  + ": commit "
+                  + c.version()
+                  + " of "
+                  + name
+                  + " "
+                  + why.get()
+                  + ", so the rows since the last refresh are not only new ones");
+        }
       }
     }
     return Optional.empty();

@@ -46,8 +46,6 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A Fabric lakehouse as a target. Deployed views are read and changed with Spark SQL over Livy
@@ -56,8 +54,6 @@ import java.util.regex.Pattern;
  * a job is read back from its Delta history, since the job API reports only the whole run.
  */
 public final class FabricWorkspaceTarget implements Target {
-  private static final Pattern ROWS = Pattern.compile("numOutputRows\\W+(\\d+)");
-  private static final Pattern MODE = Pattern.compile("\\bmode\\W+(\\w+)");
 
   private final ProjectConfig config;
   private final FabricTarget target;
@@ -284,51 +280,48 @@ public final class FabricWorkspaceTarget implements Target {
   }
 
   private DeltaCommit history(ObjectId id) {
+    List<DeltaCommit> latest = commits(id, 1);
+    return latest.isEmpty() ? DeltaCommit.NONE : latest.get(0);
+  }
+
+  /** How many commits the dry run reads to find those after a view's last refresh. */
+  private static final int COMMITS_READ = 100;
+
+  /**
+   * A table's newest {@code limit} commits, newest first; none when the table does not exist (Spark
+   * answers DESCRIBE HISTORY on a missing table with an error, not with no rows).
+   */
+  private List<DeltaCommit> commits(ObjectId id, int limit) {
     LivyClient.Result r;
     try {
       r =
           livy.sql(
-              "DESCRIBE HISTORY " + sql.name(id) + " LIMIT 1",
+              "DESCRIBE HISTORY " + sql.name(id) + " LIMIT " + limit,
               "reading the history of " + id.shortName());
     } catch (MlvException e) {
-      // Spark answers DESCRIBE HISTORY on a missing table with an error, not with no rows.
       if (isMissingTable(e)) {
-        return DeltaCommit.NONE;
+        return List.of();
       }
       throw e;
     }
-    if (r.rows().isEmpty()) {
-      return DeltaCommit.NONE;
+    return r.rows().stream().map(row -> DeltaCommit.of(r.columns(), row)).toList();
+  }
+
+  /**
+   * A table's commits after {@code after}, oldest first, or empty when there are more than the dry
+   * run reads.
+   */
+  private Optional<List<DeltaCommit>> commitsAfter(ObjectId id, Instant after) {
+    List<DeltaCommit> newest = commits(id, COMMITS_READ);
+    boolean all =
+        newest.size() < COMMITS_READ || !newest.get(newest.size() - 1).time().isAfter(after);
+    if (!all) {
+      return Optional.empty();
     }
-    List<JsonNode> row = r.rows().get(0);
-    long version = Long.parseLong(column(r, row, "version"));
-    Instant time =
-        JobClient.time(row.get(Math.max(0, r.columns().indexOf("timestamp"))))
-            .orElse(Instant.EPOCH);
-    String operation = r.columns().contains("operation") ? column(r, row, "operation") : "";
-    long rows = 0;
-    int m = r.columns().indexOf("operationMetrics");
-    if (m >= 0) {
-      JsonNode metrics = row.get(m);
-      if (metrics.isObject()) {
-        rows = metrics.path("numOutputRows").asLong(0);
-      } else {
-        Matcher x = ROWS.matcher(metrics.asText());
-        rows = x.find() ? Long.parseLong(x.group(1)) : 0;
-      }
-    }
-    String mode = "";
-    int p = r.columns().indexOf("operationParameters");
-    if (p >= 0 && p < row.size()) {
-      JsonNode params = row.get(p);
-      if (params.isObject()) {
-        mode = params.path("mode").asText("");
-      } else {
-        Matcher x = MODE.matcher(params.asText());
-        mode = x.find() ? x.group(1) : "";
-      }
-    }
-    return new DeltaCommit(version, time, operation, mode, rows);
+    List<DeltaCommit> out =
+        new ArrayList<>(newest.stream().filter(c -> c.time().isAfter(after)).toList());
+    java.util.Collections.reverse(out);
+    return Optional.of(out);
   }
 
   private static boolean isMissingTable(MlvException e) {
@@ -598,7 +591,8 @@ public final class FabricWorkspaceTarget implements Target {
   public RunReport refresh(Project project, RefreshRequest request, RunListener listener) {
     if (request.dryRun()) {
       extended = false; // a dry run starts no job, so the request ends here
-      return new FabricDryRun(this::history, this::feedOn, this::inLakehouse, name())
+      return new FabricDryRun(
+              this::history, this::commitsAfter, this::feedOn, this::inLakehouse, name())
           .plan(project, request);
     }
     return cancellable(

@@ -32,7 +32,7 @@ final class CatalogDataPlane implements DataPlane {
   private static final Pattern SHOW_TABLES =
       Pattern.compile("(?is)^\\s*SHOW\\s+TABLES\\s+IN\\s+" + NAME + "\\s*$");
   private static final Pattern HISTORY =
-      Pattern.compile("(?is)^\\s*DESCRIBE\\s+HISTORY\\s+" + NAME + "(?:\\s+LIMIT\\s+\\d+)?\\s*$");
+      Pattern.compile("(?is)^\\s*DESCRIBE\\s+HISTORY\\s+" + NAME + "(?:\\s+LIMIT\\s+(\\d+))?\\s*$");
   private static final Pattern PROPS =
       Pattern.compile(
           "(?is)^\\s*SHOW\\s+TBLPROPERTIES\\s+" + NAME + "\\s*\\(\\s*'([^']*)'\\s*\\)\\s*$");
@@ -55,9 +55,12 @@ final class CatalogDataPlane implements DataPlane {
     LocalDateTime time;
     String operation;
     String mode = "";
+    String parameters = ""; // operationParameters when not just a write mode
     boolean cdf;
     // The newest version whose commit was not an append (a create, a property change...).
     long lastNonAppend = -1;
+    // The commits before the latest, oldest first, as DESCRIBE HISTORY rows show them.
+    final List<List<String>> past = new ArrayList<>();
     Map<String, Long> consumed = new HashMap<>();
   }
 
@@ -150,11 +153,15 @@ final class CatalogDataPlane implements DataPlane {
       t.version = -1;
       tables.put(key, t);
     }
+    if (t.version >= 0) {
+      t.past.add(historyRow(t, 0));
+    }
     t.version++;
     // A strictly growing clock: two commits never share a time, as Delta's do not in practice.
     t.time = LocalDateTime.of(2026, 1, 1, 0, 0).plusSeconds(clock.incrementAndGet());
     t.operation = operation;
     t.mode = "";
+    t.parameters = "";
     if (!operation.equals("WRITE")) {
       t.lastNonAppend = t.version;
     }
@@ -209,15 +216,15 @@ final class CatalogDataPlane implements DataPlane {
       return new SqlResult(List.of("namespace", "tableName", "isTemporary"), rows, null);
     } else if ((m = HISTORY.matcher(sql)).matches()) {
       Table t = existing(key(m.group(1)));
+      int limit = m.group(2) == null ? Integer.MAX_VALUE : Integer.parseInt(m.group(2));
+      List<List<String>> rows = new ArrayList<>();
+      rows.add(historyRow(t, outputRows.getOrDefault(key(m.group(1)), 0L)));
+      for (int i = t.past.size() - 1; i >= 0 && rows.size() < limit; i--) {
+        rows.add(t.past.get(i));
+      }
       return new SqlResult(
           List.of("version", "timestamp", "operation", "operationParameters", "operationMetrics"),
-          List.of(
-              List.of(
-                  String.valueOf(t.version),
-                  t.time.toString().replace('T', ' '),
-                  t.operation,
-                  t.mode.isEmpty() ? "Map()" : "Map(mode -> " + t.mode + ", partitionBy -> [])",
-                  "Map(numOutputRows -> " + outputRows.getOrDefault(key(m.group(1)), 0L) + ")")),
+          rows,
           null);
     } else if ((m = PROPS.matcher(sql)).matches()) {
       Table t = existing(key(m.group(1)));
@@ -229,7 +236,9 @@ final class CatalogDataPlane implements DataPlane {
     } else if ((m = ALTER_CDF.matcher(sql)).matches()) {
       String k = key(m.group(1));
       existing(k);
-      commit(k, "SET TBLPROPERTIES").cdf = true;
+      Table t = commit(k, "SET TBLPROPERTIES");
+      t.cdf = true;
+      t.parameters = "Map(properties -> {\"delta.enableChangeDataFeed\":\"true\"})";
       return SqlResult.message("OK");
     } else if ((m = CREATE_TABLE.matcher(sql)).matches()) {
       commit(key(m.group(1)), "CREATE OR REPLACE TABLE AS SELECT");
@@ -332,6 +341,17 @@ final class CatalogDataPlane implements DataPlane {
       }
     }
     return new Refreshed(null, null);
+  }
+
+  private static List<String> historyRow(Table t, long outputRows) {
+    return List.of(
+        String.valueOf(t.version),
+        t.time.toString().replace('T', ' '),
+        t.operation,
+        !t.parameters.isEmpty()
+            ? t.parameters
+            : t.mode.isEmpty() ? "Map()" : "Map(mode -> " + t.mode + ", partitionBy -> [])",
+        "Map(numOutputRows -> " + outputRows + ")");
   }
 
   /** For tests: UTC epoch of a table's last commit. */

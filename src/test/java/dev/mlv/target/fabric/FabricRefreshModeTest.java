@@ -186,9 +186,12 @@ class FabricRefreshModeTest {
         "CREATE OR REPLACE TABLE "
             + SimulatedFabric.LAKEHOUSE
             + ".bronze.orders AS SELECT 3 AS id");
-    // The Fabric dry run reads no source history, so it cannot tell this from an append.
+    // The dry run reads the source's history and says so before the run, as the local one does.
     assertThat(outcome(refresh(p, false, true)).get(0))
-        .startsWith("silver.orders_clean full SOURCES_CHANGED: bronze.orders has commits");
+        .isEqualTo(
+            "silver.orders_clean full NON_APPEND_COMMIT source=bronze.orders version=4"
+                + " operation=CREATE_OR_REPLACE_TABLE_AS_SELECT: commit 4 of bronze.orders removed"
+                + " or rewrote data files, so the rows since the last refresh are not only new ones");
     assertThat(outcome(refresh(p, false, false)).get(0))
         .isEqualTo(
             "silver.orders_clean full REFRESHED: Fabric's optimal refresh wrote version 3"
@@ -350,6 +353,16 @@ class FabricRefreshModeTest {
         "ALTER TABLE "
             + SimulatedFabric.LAKEHOUSE
             + ".bronze.orders SET TBLPROPERTIES (delta.enableChangeDataFeed = true)");
+    append();
+    // As the local target says it: the rows committed before the feed was on are not in it.
+    assertThat(outcome(refresh(p, false, true)).get(0))
+        .isEqualTo(
+            "silver.orders_clean full CDF_OFF source=bronze.orders: change data feed was turned on"
+                + " at version 2 of bronze.orders, so the rows of its commits before that are not"
+                + " in the feed");
+
+    // Once the view has read past it, only appends follow: Fabric's choice is open.
+    refresh(p, false, false);
     append();
     assertThat(outcome(refresh(p, false, true)).get(0))
         .isEqualTo(
