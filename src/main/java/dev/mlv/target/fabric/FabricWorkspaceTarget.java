@@ -518,6 +518,7 @@ public final class FabricWorkspaceTarget implements Target {
       }
     }
     List<String> jobIds = List.of();
+    Optional<JobClient.OutcomeUnknown> lost = Optional.empty();
     RunStatus status = failed.isEmpty() && notebooksOk ? RunStatus.Completed : RunStatus.Failed;
     if (!downstream.isEmpty()) {
       RefreshRequest request =
@@ -528,7 +529,8 @@ public final class FabricWorkspaceTarget implements Target {
               config.defaults().refreshTimeout(),
               false,
               Map.of());
-      JobRun job = runJob(project, request, listener);
+      JobRun job = runJob(project, request, listener, true);
+      lost = job.lost();
       jobIds = job.jobIds();
       job.views().forEach(v -> results.put(v.id(), v));
       if (job.status() == RunStatus.Skipped) {
@@ -559,6 +561,7 @@ public final class FabricWorkspaceTarget implements Target {
     List<ViewRun> ordered = order(lineage, results);
     RunReport report = new RunReport(runId, status, started, Instant.now(), name(), ordered);
     records.save(report, jobIds, throttled(jobIds));
+    lost.ifPresent(l -> failLost(l, runId));
     return report;
   }
 
@@ -599,16 +602,42 @@ public final class FabricWorkspaceTarget implements Target {
         () -> {
           String runId = RunRecords.newId();
           Instant started = Instant.now();
-          JobRun job = runJob(project, request, listener);
+          JobRun job = runJob(project, request, listener, false);
           RunReport report =
               new RunReport(runId, job.status(), started, Instant.now(), name(), job.views());
           records.save(report, job.jobIds(), throttled(job.jobIds()));
+          job.lost().ifPresent(lost -> failLost(lost, runId));
           return report;
         });
   }
 
-  /** What the jobs of one command did: the status, the job instance ids, each view's outcome. */
-  private record JobRun(RunStatus status, List<String> jobIds, List<ViewRun> views) {}
+  /**
+   * What the jobs of one command did: the status, the job instance ids, each view's outcome, and
+   * the first job if it could not be followed (the command fails with it once the run is saved).
+   */
+  private record JobRun(
+      RunStatus status,
+      List<String> jobIds,
+      List<ViewRun> views,
+      Optional<JobClient.OutcomeUnknown> lost) {
+    JobRun(RunStatus status, List<String> jobIds, List<ViewRun> views) {
+      this(status, jobIds, views, Optional.empty());
+    }
+  }
+
+  /**
+   * The command's first job was accepted but not followed: nothing mlv knows of the run says it
+   * went well, so the command fails, naming the job that may still run and the run on record.
+   */
+  private static void failLost(JobClient.OutcomeUnknown lost, String runId) {
+    throw new MlvException(
+        lost.diagnostics().get(0).ruleId(),
+        lost.getMessage()
+            + "; run "
+            + runId
+            + " is recorded with its views failed (JOB_OUTCOME_UNKNOWN)",
+        lost.getCause());
+  }
 
   /**
    * Why a view must be rebuilt whatever its sources did ({@code --full}, {@code refresh_policy:
@@ -655,8 +684,13 @@ public final class FabricWorkspaceTarget implements Target {
     return out;
   }
 
-  /** Runs the refresh jobs of a command and reads back what they did to each view. */
-  private JobRun runJob(Project project, RefreshRequest request, RunListener listener) {
+  /**
+   * Runs the refresh jobs of a command and reads back what they did to each view. {@code
+   * afterChanges}: the command changed views before (apply), so a first job that cannot start fails
+   * its views and the run is recorded, as for a later job, instead of failing the command.
+   */
+  private JobRun runJob(
+      Project project, RefreshRequest request, RunListener listener, boolean afterChanges) {
     List<ObjectId> selected = new ArrayList<>();
     for (SortedSet<ObjectId> layer : project.lineage().layers()) {
       layer.stream().filter(request.views()::contains).forEach(selected::add);
@@ -693,6 +727,7 @@ public final class FabricWorkspaceTarget implements Target {
     List<String> jobIds = new ArrayList<>();
     boolean jobFailed = false;
     String deduped = null;
+    Optional<JobClient.OutcomeUnknown> lostFirst = Optional.empty();
     for (Stage stage : stages(project, jobViews, request.full())) {
       List<ObjectId> send =
           stage.views().stream()
@@ -713,15 +748,19 @@ public final class FabricWorkspaceTarget implements Target {
                 request.timeout(),
                 listener);
       } catch (MlvException e) {
-        if (jobIds.isEmpty()) {
-          throw e; // nothing ran yet: the command stops with the error, as it always did
+        boolean first = jobIds.isEmpty();
+        if (first && !afterChanges && !(e instanceof JobClient.OutcomeUnknown)) {
+          throw e; // nothing ran: the command stops with the error, as it always did
         }
-        // An earlier job refreshed views: they are recorded, and this job's views failed (or
-        // their outcome is unknown: the job runs on, and the record names it).
+        // An earlier job (or apply) changed views: they are recorded, and this job's views failed
+        // (or their outcome is unknown: the job runs on, and the record names it).
         String code = "JOB_NOT_STARTED";
         if (e instanceof JobClient.OutcomeUnknown lost) {
           jobIds.add(lost.jobId());
           code = "JOB_OUTCOME_UNKNOWN";
+          if (first) {
+            lostFirst = Optional.of(lost);
+          }
         }
         for (ObjectId id : send) {
           outcome.put(id, ViewRun.failed(id, code, e.getMessage()));
@@ -787,7 +826,7 @@ public final class FabricWorkspaceTarget implements Target {
         !jobFailed && failed.isEmpty()
             ? deduped == null ? RunStatus.Completed : RunStatus.Skipped
             : RunStatus.Failed;
-    return new JobRun(status, jobIds, runs);
+    return new JobRun(status, jobIds, runs, lostFirst);
   }
 
   /** Finds or creates the execution definition of these views and runs one job on it. */

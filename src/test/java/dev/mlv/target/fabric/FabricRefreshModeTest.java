@@ -9,6 +9,7 @@ import dev.mlv.refresh.RefreshRequest;
 import dev.mlv.refresh.RunListener;
 import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.RunStatus;
+import dev.mlv.target.TargetContractTest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -255,7 +256,10 @@ class FabricRefreshModeTest {
     }
   }
 
-  /** A job Fabric accepted but mlv could not follow may still change views: the error says so. */
+  /**
+   * A job Fabric accepted but mlv could not follow may still change views: the error says so, and
+   * the run is recorded with the job's views failed, as a later job's would be.
+   */
   @Test
   void aJobWhoseStatusCannotBeReadIsNamedAsPossiblyStillRunning() {
     Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");
@@ -268,7 +272,62 @@ class FabricRefreshModeTest {
                 + lastJobId()
                 + " was started and may still be running in Fabric: 'mlv runs "
                 + lastJobId()
-                + "' shows how it ended");
+                + "' shows how it ended")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"))
+        .hasMessageMatching(
+            "(?s).*; run \\d{8}-\\d{6}-[0-9a-f]+ is recorded with its views failed.*");
+    fabric.simulator.faultRate = 0;
+    RunReport recorded = fabric.target.run(lastJobId()).orElseThrow();
+    assertThat(recorded.status()).isEqualTo(RunStatus.Failed);
+    assertThat(recorded.views())
+        .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason())
+        .containsExactly(
+            "silver.orders_clean Failed JOB_OUTCOME_UNKNOWN",
+            "gold.by_customer Failed JOB_OUTCOME_UNKNOWN");
+    assertThat(fabric.target.runs(100)).extracting(RunReport::id).contains(recorded.id());
+  }
+
+  /** Apply's creates and replaces happened before the job: they stay on record. */
+  @Test
+  void anApplyWhoseJobStatusCannotBeReadKeepsItsChangesOnRecord() {
+    Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");
+    fabric.write(
+        "views/silver/orders_clean.sql",
+        TargetContractTest.SILVER.replace("FROM bronze.orders", "FROM bronze.orders WHERE id > 0"));
+    Project changed = fabric.project();
+    dev.mlv.plan.Plan plan = fabric.plan(changed, false);
+    pollsOfJobsFail();
+    assertThatThrownBy(() -> fabric.target.apply(changed, plan, RunListener.NONE))
+        .isInstanceOf(dev.mlv.diag.MlvException.class)
+        .hasMessageContaining("was started and may still be running in Fabric")
+        .hasMessageContaining("is recorded with its views failed");
+    fabric.simulator.faultRate = 0;
+    RunReport recorded = fabric.target.run(lastJobId()).orElseThrow();
+    assertThat(recorded.views())
+        .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason())
+        .containsExactly(
+            "silver.orders_clean Completed DEFINITION_CHANGED: definition changed: SELECT",
+            "gold.by_customer Failed JOB_OUTCOME_UNKNOWN");
+  }
+
+  /** A refused refresh job after apply's changes fails its views; the changes stay on record. */
+  @Test
+  void anApplyWhoseJobFabricRefusesKeepsItsChangesOnRecord() {
+    Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");
+    fabric.write(
+        "views/silver/orders_clean.sql",
+        TargetContractTest.SILVER.replace("FROM bronze.orders", "FROM bronze.orders WHERE id > 0"));
+    Project changed = fabric.project();
+    fabric.simulator.refuseDefinitionsOfMode = "Optimal";
+    RunReport run = fabric.target.apply(changed, fabric.plan(changed, false), RunListener.NONE);
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    assertThat(run.views())
+        .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason())
+        .containsExactly(
+            "silver.orders_clean Completed DEFINITION_CHANGED: definition changed: SELECT",
+            "gold.by_customer Failed JOB_NOT_STARTED");
+    assertThat(run.views().get(1).error().orElseThrow()).contains("InsufficientPrivileges");
+    assertThat(fabric.target.runs(100)).extracting(RunReport::id).contains(run.id());
   }
 
   /** Without a status the job would be polled until the refresh timeout (24 hours). */
