@@ -560,8 +560,8 @@ public final class FabricWorkspaceTarget implements Target {
     }
     List<ViewRun> ordered = order(lineage, results);
     RunReport report = new RunReport(runId, status, started, Instant.now(), name(), ordered);
-    records.save(report, jobIds, throttled(jobIds));
-    lost.ifPresent(l -> failLost(l, runId));
+    Optional<String> notKept = keep(report, jobIds, listener);
+    lost.ifPresent(l -> failLost(l, runId, notKept));
     return report;
   }
 
@@ -605,8 +605,8 @@ public final class FabricWorkspaceTarget implements Target {
           JobRun job = runJob(project, request, listener, false);
           RunReport report =
               new RunReport(runId, job.status(), started, Instant.now(), name(), job.views());
-          records.save(report, job.jobIds(), throttled(job.jobIds()));
-          job.lost().ifPresent(lost -> failLost(lost, runId));
+          Optional<String> notKept = keep(report, job.jobIds(), listener);
+          job.lost().ifPresent(lost -> failLost(lost, runId, notKept));
           return report;
         });
   }
@@ -629,14 +629,30 @@ public final class FabricWorkspaceTarget implements Target {
    * The command's first job was accepted but not followed: nothing mlv knows of the run says it
    * went well, so the command fails, naming the job that may still run and the run on record.
    */
-  private static void failLost(JobClient.OutcomeUnknown lost, String runId) {
+  private static void failLost(
+      JobClient.OutcomeUnknown lost, String runId, Optional<String> notKept) {
     throw new MlvException(
         lost.diagnostics().get(0).ruleId(),
         lost.getMessage()
-            + "; run "
-            + runId
-            + " is recorded with its views failed (JOB_OUTCOME_UNKNOWN)",
+            + "; "
+            + notKept.orElse(
+                "run " + runId + " is recorded with its views failed (JOB_OUTCOME_UNKNOWN)"),
         lost.getCause());
+  }
+
+  /**
+   * Records the run; why it could not, if it could not. The views are refreshed by now, so a record
+   * that cannot be written is a warning, as on the local target, not a failed run.
+   */
+  private Optional<String> keep(RunReport report, List<String> jobIds, RunListener listener) {
+    try {
+      records.save(report, jobIds, throttled(jobIds));
+      return Optional.empty();
+    } catch (MlvException e) {
+      String why = e.diagnostics().get(0).message();
+      listener.message("warning: " + why);
+      return Optional.of(why);
+    }
   }
 
   /**

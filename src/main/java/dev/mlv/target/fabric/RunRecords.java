@@ -1,6 +1,8 @@
 package dev.mlv.target.fabric;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.mlv.diag.IoReason;
+import dev.mlv.diag.MlvException;
 import dev.mlv.refresh.RunRenderer;
 import dev.mlv.refresh.RunReport;
 import java.io.IOException;
@@ -41,9 +43,12 @@ final class RunRecords {
 
   /**
    * Saves the run with the job instances it ran and the instances Fabric throttled before them,
-   * which were attempts of the same run.
+   * which were attempts of the same run; an {@link MlvException} saying so if it cannot.
    */
   void save(RunReport run, List<String> jobIds, List<String> throttled) {
+    if (Files.exists(folder) && !Files.isDirectory(folder)) {
+      throw notSaved(run, "it is a file, not a folder");
+    }
     try {
       Files.createDirectories(folder);
       com.fasterxml.jackson.databind.node.ObjectNode node = RunRenderer.node(run);
@@ -64,8 +69,20 @@ final class RunRecords {
       Files.writeString(tmp, node.toPrettyString(), StandardCharsets.UTF_8);
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw notSaved(run, IoReason.of(e));
     }
+  }
+
+  private MlvException notSaved(RunReport run, String why) {
+    return new MlvException(
+        "RUN_NOT_RECORDED",
+        "run "
+            + run.id()
+            + " could not be recorded in "
+            + folder
+            + " ("
+            + why
+            + "), so 'mlv runs' will not show what each view did");
   }
 
   List<RunReport> all() {

@@ -287,6 +287,29 @@ class FabricRefreshModeTest {
     assertThat(fabric.target.runs(100)).extracting(RunReport::id).contains(recorded.id());
   }
 
+  /** Where the record cannot be written either, the error says so instead of naming a record. */
+  @Test
+  void aJobWhoseStatusCannotBeReadAndARecordThatCannotBeWrittenAreOneError() throws Exception {
+    Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");
+    Path runs = dir.resolve(".mlv/fabric/prod/runs");
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(runs)) {
+      for (Path f : files.toList()) {
+        java.nio.file.Files.delete(f);
+      }
+    }
+    java.nio.file.Files.delete(runs);
+    java.nio.file.Files.writeString(runs, "not a folder");
+    pollsOfJobsFail();
+    assertThatThrownBy(() -> refresh(p, false, false))
+        .isInstanceOf(dev.mlv.diag.MlvException.class)
+        .hasMessageContaining("was started and may still be running in Fabric")
+        .hasMessageContaining(
+            " could not be recorded in "
+                + runs
+                + " (it is a file, not a folder), so 'mlv runs' will not show what each view did")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("is recorded"));
+  }
+
   /** Apply's creates and replaces happened before the job: they stay on record. */
   @Test
   void anApplyWhoseJobStatusCannotBeReadKeepsItsChangesOnRecord() {

@@ -428,6 +428,46 @@ class FabricTargetTest {
     assertThat(fromFabric.get(0).views()).isEmpty();
   }
 
+  /** What a listener is told, for the warnings a run sends there. */
+  private static final class Messages implements RunListener {
+    final List<String> lines = new ArrayList<>();
+
+    @Override
+    public void message(String text) {
+      lines.add(text);
+    }
+  }
+
+  /**
+   * The views are refreshed by the time the record is written: a record that cannot be written is a
+   * warning, and the refresh is still reported as it went.
+   */
+  @Test
+  void aRunRecordThatCannotBeWrittenIsAWarningAndTheRefreshStillSucceeds() throws Exception {
+    Project p = applied();
+    Path runs = dir.resolve(".mlv/fabric/prod/runs");
+    try (java.util.stream.Stream<Path> files = Files.list(runs)) {
+      for (Path f : files.toList()) {
+        Files.delete(f);
+      }
+    }
+    Files.delete(runs);
+    Files.writeString(runs, "not a folder");
+    Messages messages = new Messages();
+    RunReport run = fabric.target.refresh(p, SimulatedFabric.request(p, true), messages);
+    assertThat(run.status()).isEqualTo(RunStatus.Completed);
+    assertThat(messages.lines)
+        .filteredOn(l -> l.startsWith("warning:"))
+        .containsExactly(
+            "warning: run "
+                + run.id()
+                + " could not be recorded in "
+                + runs
+                + " (it is a file, not a folder), so 'mlv runs' will not show what each view did");
+    // The job itself is still listed, from Fabric.
+    assertThat(fabric.target.runs(10)).extracting(RunReport::status).contains(RunStatus.Completed);
+  }
+
   @Test
   void aDryRunIsReadOnlyAndSaysWhatWouldRun() {
     Project p = applied();
