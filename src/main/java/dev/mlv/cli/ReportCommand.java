@@ -84,7 +84,9 @@ public final class ReportCommand implements Callable<Integer> {
               project.lineage(),
               project.names(),
               constraints,
-              target.runs(Integer.MAX_VALUE),
+              target.runs(
+                  Integer.MAX_VALUE,
+                  RunOutput.progress(spec.commandLine().getErr(), project.names(), false)),
               quarantined,
               Instant.now(),
               days);

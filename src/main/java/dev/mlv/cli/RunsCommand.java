@@ -54,12 +54,15 @@ public final class RunsCommand implements Callable<Integer> {
     // Read-only over what earlier runs stored: a view file broken since must not hide them.
     Project project = ProjectLoading.load(projectOptions, spec);
     var out = spec.commandLine().getOut();
+    // A stored record that cannot be read is left out with a warning line on stderr.
+    dev.mlv.refresh.RunListener warnings =
+        RunOutput.progress(spec.commandLine().getErr(), project.names(), false);
     String targetName = Targets.name(project.config(), targetOptions.target);
     try (Target target = Targets.open(project.config(), targetName, spec)) {
       if (runId != null) {
         RunReport run =
             target
-                .run(runId)
+                .run(runId, warnings)
                 .orElseThrow(
                     () -> new MlvException("RUN_UNKNOWN", "no run with id '" + runId + "'"));
         out.print(
@@ -68,7 +71,7 @@ public final class RunsCommand implements Callable<Integer> {
                 : RunRenderer.text(run, project.names()));
         return ExitCodes.OK;
       }
-      List<RunReport> runs = target.runs(limit);
+      List<RunReport> runs = target.runs(limit, warnings);
       if (format == ReportFormat.json) {
         out.print(RunRenderer.jsonList(runs));
         return ExitCodes.OK;

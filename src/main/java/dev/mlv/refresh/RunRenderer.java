@@ -158,12 +158,18 @@ public final class RunRenderer {
 
   /**
    * The run a {@link #node} wrote, back again; how parked and Fabric run records are read. A file
-   * that is not such a record fails with a RuntimeException.
+   * that is not such a record fails with an IllegalArgumentException saying what is wrong in it, in
+   * a few words ({@link #unreadable}).
    */
   public static RunReport read(com.fasterxml.jackson.databind.JsonNode root) {
+    if (!root.path("run").isObject()) {
+      throw new IllegalArgumentException("it has no \"run\" object");
+    }
     com.fasterxml.jackson.databind.JsonNode run = root.path("run");
     java.util.List<ViewRun> views = new java.util.ArrayList<>();
+    int at = 0;
     for (com.fasterxml.jackson.databind.JsonNode v : root.path("views")) {
+      String where = "views[" + at++ + "]";
       java.util.Map<String, Long> violations = new java.util.LinkedHashMap<>();
       v.path("violations")
           .fields()
@@ -173,8 +179,8 @@ public final class RunRenderer {
       com.fasterxml.jackson.databind.JsonNode unmeasured = v.path("dropsNotMeasured");
       views.add(
           new ViewRun(
-              dev.mlv.lineage.ObjectId.parse(v.path("id").asText()),
-              ViewStatus.valueOf(v.path("status").asText()),
+              viewId(v.path("id"), where + ".id"),
+              named(ViewStatus.class, v.path("status"), where + ".status"),
               v.path("strategy").asText(),
               v.path("reason").asText(),
               v.path("rowsWritten").asLong(),
@@ -196,11 +202,68 @@ public final class RunRenderer {
     com.fasterxml.jackson.databind.JsonNode ended = run.path("endedAt");
     return new RunReport(
         run.path("id").asText(),
-        RunStatus.valueOf(run.path("status").asText()),
-        java.time.Instant.parse(run.path("startedAt").asText()),
-        ended.isNull() || ended.isMissingNode() ? null : java.time.Instant.parse(ended.asText()),
+        named(RunStatus.class, run.path("status"), "run.status"),
+        instant(run.path("startedAt"), "run.startedAt"),
+        ended.isNull() || ended.isMissingNode() ? null : instant(ended, "run.endedAt"),
         run.path("target").asText(),
         views);
+  }
+
+  /**
+   * The warning for a run record that is skipped because it cannot be read, one line: {@code
+   * problem} is an I/O error, a JSON syntax error or what {@link #read} found wrong.
+   */
+  public static String unreadable(java.nio.file.Path file, Exception problem) {
+    String why;
+    if (problem instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
+      com.fasterxml.jackson.core.JsonLocation l = j.getLocation();
+      why =
+          "it is not JSON"
+              + (l == null ? "" : " (line " + l.getLineNr() + ", column " + l.getColumnNr() + ")");
+    } else if (problem instanceof java.io.IOException io) {
+      why = "cannot read it: " + dev.mlv.diag.IoReason.of(io);
+    } else {
+      why = problem.getMessage();
+    }
+    return "warning: run record " + file + " is skipped: " + why;
+  }
+
+  private static <E extends Enum<E>> E named(
+      Class<E> type, com.fasterxml.jackson.databind.JsonNode value, String where) {
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equals(value.asText())) {
+        return e;
+      }
+    }
+    String known =
+        String.join(
+            ", ", java.util.Arrays.stream(type.getEnumConstants()).map(Enum::name).toList());
+    throw new IllegalArgumentException(
+        value.isMissingNode()
+            ? where + " is missing"
+            : where + " '" + value.asText() + "' is not one of " + known);
+  }
+
+  private static java.time.Instant instant(
+      com.fasterxml.jackson.databind.JsonNode value, String where) {
+    try {
+      return java.time.Instant.parse(value.asText());
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          where
+              + (value.isMissingNode() ? " is missing" : " '" + value.asText() + "' is not a time")
+              + " such as 2026-01-01T00:00:00Z");
+    }
+  }
+
+  private static dev.mlv.lineage.ObjectId viewId(
+      com.fasterxml.jackson.databind.JsonNode value, String where) {
+    try {
+      return dev.mlv.lineage.ObjectId.parse(value.asText());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          where + " '" + value.asText() + "' is not a view's workspace.lakehouse.schema.name");
+    }
   }
 
   public static String json(RunReport run) {

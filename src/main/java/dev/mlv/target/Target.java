@@ -73,10 +73,23 @@ public interface Target extends AutoCloseable {
   /** Refreshes the requested views in dependency order, as one run. */
   RunReport refresh(Project project, RefreshRequest request, RunListener listener);
 
-  /** The most recent runs, newest first. */
-  List<RunReport> runs(int limit);
+  /**
+   * The most recent runs, newest first. A stored run record that cannot be read is left out, with a
+   * {@code warning:} line to {@code listener}'s {@link RunListener#message}.
+   */
+  List<RunReport> runs(int limit, RunListener listener);
 
-  Optional<RunReport> run(String id);
+  /** {@link #runs(int, RunListener)} for a caller that shows no warnings. */
+  default List<RunReport> runs(int limit) {
+    return runs(limit, RunListener.NONE);
+  }
+
+  /** The run of this id; records that cannot be read are left out as in {@link #runs}. */
+  Optional<RunReport> run(String id, RunListener listener);
+
+  default Optional<RunReport> run(String id) {
+    return run(id, RunListener.NONE);
+  }
 
   /**
    * The rows refreshes of {@code view} dropped and kept in its quarantine table, newest first,

@@ -1003,10 +1003,14 @@ public final class FabricWorkspaceTarget implements Target {
   // ---- runs ----
 
   @Override
-  public List<RunReport> runs(int limit) {
-    List<RunReport> local = records.all();
-    Set<String> known = new HashSet<>(records.jobIds());
-    List<RunReport> out = new ArrayList<>(local);
+  public List<RunReport> runs(int limit, RunListener listener) {
+    List<RunRecords.Stored> local = records.all(listener);
+    Set<String> known = new HashSet<>();
+    List<RunReport> out = new ArrayList<>();
+    for (RunRecords.Stored r : local) {
+      out.add(r.run());
+      known.addAll(r.jobIds());
+    }
     for (JobClient.JobInstance j : jobs.instances()) {
       if (!known.contains(j.id())) {
         out.add(fromJob(j));
@@ -1017,8 +1021,8 @@ public final class FabricWorkspaceTarget implements Target {
   }
 
   @Override
-  public Optional<RunReport> run(String id) {
-    Optional<RunReport> local = records.find(id);
+  public Optional<RunReport> run(String id, RunListener listener) {
+    Optional<RunReport> local = records.find(id, listener);
     if (local.isPresent()) {
       return local;
     }

@@ -3,6 +3,7 @@ package dev.mlv.target.fabric;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.mlv.diag.IoReason;
 import dev.mlv.diag.MlvException;
+import dev.mlv.refresh.RunListener;
 import dev.mlv.refresh.RunRenderer;
 import dev.mlv.refresh.RunReport;
 import java.io.IOException;
@@ -85,15 +86,40 @@ final class RunRecords {
             + "), so 'mlv runs' will not show what each view did");
   }
 
-  List<RunReport> all() {
-    List<RunReport> out = new ArrayList<>();
-    nodes().forEach(n -> out.add(RunRenderer.read(n)));
-    return out;
-  }
+  /** A record read back: the run, and every job instance it names (throttled attempts too). */
+  record Stored(RunReport run, List<String> jobIds) {}
 
-  /** Every job instance a record names, the throttled attempts included. */
-  List<String> jobIds() {
-    return nodes().flatMap(n -> jobIds(n).stream()).toList();
+  /**
+   * Every record that can be read, oldest file name first; one that cannot (damaged, or written by
+   * something else) is skipped with a warning to {@code listener}, so its job is listed from Fabric
+   * instead.
+   */
+  List<Stored> all(RunListener listener) {
+    if (!Files.isDirectory(folder)) {
+      return List.of();
+    }
+    List<Path> files;
+    try (Stream<Path> listed = Files.list(folder)) {
+      files = listed.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+    } catch (IOException | UncheckedIOException e) {
+      listener.message(
+          "warning: the run records in "
+              + folder
+              + " cannot be read ("
+              + IoReason.of(e instanceof UncheckedIOException u ? u.getCause() : (IOException) e)
+              + "), so 'mlv runs' will not show what each view did");
+      return List.of();
+    }
+    List<Stored> out = new ArrayList<>();
+    for (Path f : files) {
+      try {
+        JsonNode n = FabricHttp.JSON.readTree(Files.readString(f, StandardCharsets.UTF_8));
+        out.add(new Stored(RunRenderer.read(n), jobIds(n)));
+      } catch (IOException | RuntimeException e) {
+        listener.message(RunRenderer.unreadable(f, e));
+      }
+    }
+    return out;
   }
 
   private static List<String> jobIds(JsonNode n) {
@@ -107,32 +133,14 @@ final class RunRecords {
     return out;
   }
 
-  Optional<RunReport> find(String id) {
+  /** The run with this id, or the one that ran (or retried) the job instance of this id. */
+  Optional<RunReport> find(String id, RunListener listener) {
     if (!id.matches("[A-Za-z0-9-]{1,64}")) {
       return Optional.empty();
     }
-    return nodes()
-        .filter(n -> n.path("run").path("id").asText().equals(id) || jobIds(n).contains(id))
+    return all(listener).stream()
+        .filter(r -> r.run().id().equals(id) || r.jobIds().contains(id))
         .findFirst()
-        .map(RunRenderer::read);
-  }
-
-  private Stream<JsonNode> nodes() {
-    if (!Files.isDirectory(folder)) {
-      return Stream.empty();
-    }
-    try (Stream<Path> files = Files.list(folder)) {
-      List<JsonNode> out = new ArrayList<>();
-      for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
-        try {
-          out.add(FabricHttp.JSON.readTree(Files.readString(f, StandardCharsets.UTF_8)));
-        } catch (IOException e) {
-          // A record we cannot read is skipped, not worth failing a command over.
-        }
-      }
-      return out.stream();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+        .map(Stored::run);
   }
 }

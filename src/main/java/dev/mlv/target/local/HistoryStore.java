@@ -2,6 +2,7 @@ package dev.mlv.target.local;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mlv.lineage.ObjectId;
+import dev.mlv.refresh.RunListener;
 import dev.mlv.refresh.RunRenderer;
 import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.RunStatus;
@@ -192,8 +193,11 @@ final class HistoryStore {
     }
   }
 
-  /** The most recent runs, newest first, from the table and the parked files. */
-  List<RunReport> list(Optional<SparkSession> spark, int limit) {
+  /**
+   * The most recent runs, newest first, from the table and the parked files; a file that cannot be
+   * read is left out with a warning to {@code listener}.
+   */
+  List<RunReport> list(Optional<SparkSession> spark, int limit, RunListener listener) {
     Map<String, RunReport> all = new HashMap<>();
     if (spark.isPresent() && Warehouse.isTable(table)) {
       for (RunReport r : fromTable(spark.get())) {
@@ -201,7 +205,7 @@ final class HistoryStore {
       }
     }
     for (Path f : list(pending)) {
-      RunReport r = readJson(f);
+      RunReport r = readJson(f, listener);
       if (r != null) {
         all.put(r.id(), r);
       }
@@ -215,7 +219,7 @@ final class HistoryStore {
                         h, RefreshLock.DEFAULT_STALE_AFTER, java.time.Clock.systemUTC()))
             .map(RefreshLock.Holder::runId);
     for (Path f : list(running)) {
-      RunReport r = readJson(f);
+      RunReport r = readJson(f, listener);
       if (r != null) {
         all.putIfAbsent(r.id(), live.filter(r.id()::equals).isPresent() ? r : interrupted(r));
       }
@@ -366,10 +370,15 @@ final class HistoryStore {
   }
 
   private static RunReport readJson(Path file) {
+    return readJson(file, RunListener.NONE);
+  }
+
+  /** A record we cannot read is not worth failing a command over: null, and a warning. */
+  private static RunReport readJson(Path file, RunListener listener) {
     try {
       return RunRenderer.read(JSON.readTree(Files.readString(file, StandardCharsets.UTF_8)));
     } catch (IOException | RuntimeException e) {
-      // A record we cannot read is not worth failing a refresh over.
+      listener.message(RunRenderer.unreadable(file, e));
       return null;
     }
   }

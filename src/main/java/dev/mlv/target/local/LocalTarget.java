@@ -1100,16 +1100,16 @@ public final class LocalTarget implements Target {
   }
 
   @Override
-  public List<RunReport> runs(int limit) {
+  public List<RunReport> runs(int limit, RunListener listener) {
     HistoryStore h = history();
     Optional<org.apache.spark.sql.SparkSession> spark =
         h.hasTable() ? Optional.of(runtime().session()) : Optional.empty();
-    return h.list(spark, limit);
+    return h.list(spark, limit, listener);
   }
 
   @Override
-  public Optional<RunReport> run(String id) {
-    return runs(Integer.MAX_VALUE).stream().filter(r -> r.id().equals(id)).findFirst();
+  public Optional<RunReport> run(String id, RunListener listener) {
+    return runs(Integer.MAX_VALUE, listener).stream().filter(r -> r.id().equals(id)).findFirst();
   }
 
   // ---- sql and seed ----

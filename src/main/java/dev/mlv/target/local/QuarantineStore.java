@@ -299,7 +299,7 @@ final class QuarantineStore {
         if (spark == null) {
           spark = target.sparkSession();
           retained =
-              history.list(Optional.of(spark), Integer.MAX_VALUE).stream()
+              history.list(Optional.of(spark), Integer.MAX_VALUE, RunListener.NONE).stream()
                   .map(RunReport::id)
                   .toList();
         }

@@ -52,6 +52,43 @@ class FabricCliTest {
     return CliRun.inProject(dir, args);
   }
 
+  /** A damaged run record is one warning line naming it; the other runs are still listed. */
+  @Test
+  void runsSkipsADamagedRecordWithAWarningAndListsTheOthers() throws IOException {
+    CliRun apply = mlv("apply", "-t", "prod", "--auto-approve");
+    assertThat(apply.exitCode()).as(apply.toString()).isZero();
+    Path records = dir.resolve(".mlv/fabric/prod/runs");
+    Path weird = records.resolve("x.json");
+    Files.writeString(
+        weird,
+        "{\"run\":{\"id\":\"x\",\"status\":\"Weird\",\"startedAt\":\"2026-01-01T00:00:00Z\"}}");
+    Path badTime = records.resolve("y.json");
+    Files.writeString(
+        badTime, "{\"run\":{\"id\":\"y\",\"status\":\"Completed\",\"startedAt\":\"yesterday\"}}");
+    Path garbage = records.resolve("z.json");
+    Files.writeString(garbage, "{\"run\": tru");
+
+    CliRun list = mlv("runs", "-t", "prod");
+    assertThat(list.exitCode()).as(list.toString()).isZero();
+    assertThat(list.out()).contains("Completed").contains("2 views");
+    assertThat(list.err().lines().toList())
+        .containsExactly(
+            "warning: run record "
+                + weird
+                + " is skipped: run.status 'Weird' is not one of Running, Completed, Failed,"
+                + " Skipped, Interrupted, Planned",
+            "warning: run record "
+                + badTime
+                + " is skipped: run.startedAt 'yesterday' is not a time such as"
+                + " 2026-01-01T00:00:00Z",
+            "warning: run record " + garbage + " is skipped: it is not JSON (line 1, column 12)");
+
+    CliRun json = mlv("runs", "-t", "prod", "--format", "json");
+    assertThat(json.exitCode()).as(json.toString()).isZero();
+    assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out()).path("runs"))
+        .hasSize(1);
+  }
+
   @Test
   void everyCommandWorksAgainstFabricAndNoneLeaksTheToken() throws IOException {
     List<CliRun> runs = new ArrayList<>();

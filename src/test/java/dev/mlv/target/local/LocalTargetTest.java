@@ -377,9 +377,37 @@ class LocalTargetTest {
                 .map(r -> r.getString(1))
                 .toList())
         .containsExactly("Completed");
-    assertThat(store.list(spark, 10))
+    assertThat(store.list(spark, 10, RunListener.NONE))
         .extracting(r -> r.id() + " " + r.status())
         .containsExactly("next-run Completed", "quiet-run Completed", "done-run Completed");
+  }
+
+  /** As on a Fabric target: a record that cannot be read is a warning naming it, not silence. */
+  @Test
+  void aDamagedRunRecordIsSkippedWithAWarningAndTheOthersAreListed() throws IOException {
+    target = LocalTargetContractTest.open(project(""));
+    HistoryStore store = history();
+    store.record(finished("kept-run", 30, ViewStatus.Completed), Optional.empty());
+    Path damaged =
+        new Warehouse(target.warehouse().root()).mlvDir(LH).resolve("runs/pending/x.json");
+    Files.writeString(
+        damaged,
+        "{\"run\":{\"id\":\"x\",\"status\":\"Weird\",\"startedAt\":\"2026-01-01T00:00:00Z\"}}");
+    List<String> warnings = new java.util.ArrayList<>();
+    RunListener listener =
+        new RunListener() {
+          @Override
+          public void message(String text) {
+            warnings.add(text);
+          }
+        };
+    assertThat(target.runs(10, listener)).extracting(RunReport::id).containsExactly("kept-run");
+    assertThat(warnings)
+        .containsExactly(
+            "warning: run record "
+                + damaged
+                + " is skipped: run.status 'Weird' is not one of Running, Completed, Failed,"
+                + " Skipped, Interrupted, Planned");
   }
 
   private static RunReport finished(String id, int secondsAgo, ViewStatus view) {
