@@ -368,6 +368,14 @@ public final class TableExtractor {
       List<ColumnLists.ColumnList> lists =
           ColumnLists.of(selectSql, start, root, rewritten.markers(), inlineTables);
       QueryFacts facts = walk.facts().withView(columns, List.of(), refs, lists);
+      for (Diagnostic d :
+          KeywordAliases.warnings(
+              selectSql,
+              start,
+              rewritten.tokens(),
+              KeywordAliases.calciteAliases(selectSql, root))) {
+        facts = facts.withDiagnostic(d);
+      }
       // Spark's lexer, unlike Calcite, splits a shift after an array(...) call.
       return ShiftOperators.split(selectSql, start, rewritten)
           .map(facts::withDiagnostic)
@@ -380,7 +388,19 @@ public final class TableExtractor {
       if (spark.facts().isPresent()) {
         // Spark's parser reads ROW(a, b) as a call; only running it fails.
         Optional<ForeignSyntax.Finding> call = ForeignSyntax.findCall(rewritten.tokens());
-        return call.isPresent() ? notSpark(selectSql, start, call.get()) : spark.facts().get();
+        if (call.isPresent()) {
+          return notSpark(selectSql, start, call.get());
+        }
+        QueryFacts facts = spark.facts().get();
+        for (Diagnostic d :
+            KeywordAliases.warnings(
+                selectSql,
+                start,
+                rewritten.tokens(),
+                KeywordAliases.startsOf(rewritten.tokens(), spark.aliasEnds()))) {
+          facts = facts.withDiagnostic(d);
+        }
+        return facts;
       }
       Optional<String> sparkMessage = spark.refusal().flatMap(SparkFallbackParser.Refusal::message);
       if (sparkMessage.isPresent()) {

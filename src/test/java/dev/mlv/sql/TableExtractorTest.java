@@ -728,6 +728,70 @@ class TableExtractorTest {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
   }
 
+  /**
+   * Spark 4.1.1 reads a clause word right after a table as the table's alias ({@code FROM t AS
+   * WHERE}) when no clause can follow it, and runs the view without the clause: a warning at the
+   * word. Through Spark's parser (WHERE, LIMIT) and through Calcite (WINDOW, SORT).
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT a FROM t WHERE|1:17|WHERE here as the alias of 't', not as a clause: the view has"
+            + " no WHERE clause and keeps every row",
+        "SELECT a\\nFROM t\\nWHERE\\nORDER BY a|3:1|WHERE here as the alias of 't', not as a"
+            + " clause: the view has no WHERE clause and keeps every row",
+        "SELECT a FROM t WHERE GROUP BY a|1:17|WHERE here as the alias of 't', not as a clause:"
+            + " the view has no WHERE clause and keeps every row",
+        "SELECT a, count(*) FROM t HAVING|1:27|HAVING here as the alias of 't', not as a clause:"
+            + " the view has no HAVING clause and keeps every row",
+        "SELECT a FROM s.t GROUP|1:19|GROUP here as the alias of 's.t', not as a clause: the view"
+            + " has no GROUP BY clause and groups no rows",
+        "SELECT * FROM (SELECT a FROM t LIMIT) q|1:32|LIMIT here as the alias of 't', not as a"
+            + " clause: the view has no LIMIT clause and keeps every row",
+        "SELECT a FROM (SELECT a FROM t) QUALIFY|1:33|QUALIFY here as the alias of the FROM item"
+            + " before it, not as a clause: the view has no QUALIFY clause and keeps every row",
+        "SELECT t.a FROM t JOIN u OFFSET|1:26|OFFSET here as the alias of 'u', not as a clause:"
+            + " the view has no OFFSET clause and keeps every row",
+        "SELECT a FROM t WINDOW|1:17|WINDOW here as the alias of 't', not as a clause: the view"
+            + " has no WINDOW clause and defines no window",
+        "SELECT a FROM t SORT|1:17|SORT here as the alias of 't', not as a clause: the view has no"
+            + " SORT BY clause and sorts no rows",
+      })
+  void aClauseWordReadAsTheTablesAliasIsAWarning(String sql, String at, String message) {
+    QueryFacts facts = EXTRACTOR.extract(sql.replace("\\n", "\n"), START);
+
+    assertThat(facts.tables()).isNotEmpty();
+    assertThat(facts.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.isError()).isFalse();
+              assertThat(d.ruleId()).isEqualTo("CLAUSE_READ_AS_ALIAS");
+              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo(at);
+              assertThat(d.message()).isEqualTo("Spark reads " + message);
+            });
+  }
+
+  /** A clause word meant as an alias (doubled, used as a qualifier, after AS) is no warning. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT a FROM t WHERE WHERE a > 1",
+        "SELECT a FROM t GROUP GROUP BY a",
+        "SELECT a FROM t LIMIT LIMIT 1",
+        "SELECT where.a FROM t WHERE",
+        "SELECT `where`.a FROM t WHERE",
+        "SELECT a FROM t AS WHERE",
+        "SELECT a FROM t AS window",
+        "SELECT a FROM t WHERE a > 1 ORDER BY a LIMIT 1",
+      })
+  void aClauseWordMeantAsAnAliasIsNoWarning(String sql) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+    assertThat(facts.diagnostics()).isEmpty();
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("t");
+  }
+
   @Test
   void sparkOnlySyntaxFallsBackToSparksParser() {
     // Calcite has no LIKE ANY (patterns); Spark's parser reads it.

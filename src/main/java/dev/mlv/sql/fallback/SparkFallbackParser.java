@@ -48,6 +48,7 @@ import org.apache.spark.sql.catalyst.plans.logical.Offset;
 import org.apache.spark.sql.catalyst.plans.logical.RepartitionByExpression;
 import org.apache.spark.sql.catalyst.plans.logical.Sample;
 import org.apache.spark.sql.catalyst.plans.logical.Sort;
+import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.catalyst.plans.logical.Union;
 import org.apache.spark.sql.catalyst.plans.logical.UnresolvedWith;
 import org.apache.spark.sql.catalyst.trees.Origin;
@@ -90,15 +91,20 @@ public final class SparkFallbackParser {
           e instanceof ParseException refused
               ? refusal(sql, start, refused)
               : builderRefusal(sql, start, e);
-      return new Outcome(Optional.empty(), Optional.of(refusal));
+      return new Outcome(Optional.empty(), Optional.of(refusal), Set.of());
     }
     Walk walk = new Walk(sql, start);
     walk.plan(plan, Set.of());
-    return new Outcome(Optional.of(walk.facts()), Optional.empty());
+    return new Outcome(Optional.of(walk.facts()), Optional.empty(), Set.copyOf(walk.aliasEnds));
   }
 
-  /** Spark's parser's verdict: the facts when it reads the text, else its refusal. */
-  public record Outcome(Optional<QueryFacts> facts, Optional<Refusal> refusal) {}
+  /**
+   * Spark's parser's verdict: the facts when it reads the text, else its refusal. {@code aliasEnds}
+   * are the offsets just past each alias Spark gave a table, subquery or CTE, for the caller to
+   * tell a clause word read as an alias ({@code FROM t WHERE}).
+   */
+  public record Outcome(
+      Optional<QueryFacts> facts, Optional<Refusal> refusal, Set<Integer> aliasEnds) {}
 
   /**
    * Why Spark's parser refused a text. {@code tooComplex} is Spark's FAILED_TO_PARSE_TOO_COMPLEX:
@@ -192,6 +198,7 @@ public final class SparkFallbackParser {
     private final Set<QueryFeature> features = EnumSet.noneOf(QueryFeature.class);
     private final Set<LogicalPlan> distinctUnions =
         Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<Integer> aliasEnds = new HashSet<>();
 
     Walk(String sql, Position start) {
       this.sql = sql;
@@ -224,6 +231,13 @@ public final class SparkFallbackParser {
       }
       if (plan instanceof UnresolvedRelation relation) {
         relation(relation, ctes);
+      }
+      if (plan instanceof SubqueryAlias alias) {
+        // Its origin runs from the relation to the last character of the alias.
+        int stop = intOf(alias.origin().stopIndex());
+        if (stop >= 0) {
+          aliasEnds.add(stop + 1);
+        }
       }
       if (plan instanceof RelationTimeTravel travel) {
         // A leaf whose relation is a field, not a child.

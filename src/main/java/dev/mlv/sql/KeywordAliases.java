@@ -1,0 +1,202 @@
+package dev.mlv.sql;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.Position;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+
+/**
+ * A clause word right after a table that the parser read as the table's alias: Spark takes {@code
+ * SELECT a FROM t WHERE} as {@code FROM t AS WHERE}, a view with no WHERE clause that keeps every
+ * row, and the same for HAVING, GROUP, ORDER, LIMIT and the other clause words at the end of the
+ * SELECT or before another clause. Found from where the parser put the aliases, so a word that
+ * starts a real clause is never taken for one. A warning: Spark runs the view, only not as written.
+ * A doubled word ({@code FROM t WHERE WHERE a > 1}), a word that stands elsewhere as a name ({@code
+ * SELECT where.a}, {@code SELECT qualify, a}) or an alias written after AS is meant, and left
+ * alone.
+ */
+final class KeywordAliases {
+
+  static final String RULE = "CLAUSE_READ_AS_ALIAS";
+
+  /** Clause words Spark's grammar lets stand as a table's alias, with what their loss means. */
+  private static final List<List<String>> CLAUSE_WORDS =
+      List.of(
+          List.of("keeps every row", "WHERE", "HAVING", "QUALIFY", "LIMIT", "OFFSET"),
+          List.of("groups no rows", "GROUP"),
+          List.of("sorts no rows", "ORDER", "SORT"),
+          List.of("defines no window", "WINDOW"),
+          List.of("partitions no rows", "CLUSTER", "DISTRIBUTE"));
+
+  /** Clause words that Spark takes only before BY. */
+  private static final Set<String> BY_WORDS =
+      Set.of("GROUP", "ORDER", "SORT", "CLUSTER", "DISTRIBUTE");
+
+  private KeywordAliases() {}
+
+  /**
+   * Start offsets in {@code sql} of the aliases Calcite gave a FROM item, written with or without
+   * AS.
+   */
+  static Set<Integer> calciteAliases(String sql, SqlNode root) {
+    Set<Integer> starts = new HashSet<>();
+    root.accept(
+        new SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(SqlCall call) {
+            if (call instanceof SqlSelect select && select.getFrom() != null) {
+              fromItem(sql, select.getFrom(), starts);
+            }
+            return super.visit(call);
+          }
+        });
+    return starts;
+  }
+
+  private static void fromItem(String sql, SqlNode item, Set<Integer> starts) {
+    if (item instanceof SqlJoin join) {
+      fromItem(sql, join.getLeft(), starts);
+      fromItem(sql, join.getRight(), starts);
+    } else if (item instanceof SqlCall call && call.getKind() == SqlKind.AS) {
+      if (call.operand(1) instanceof SqlIdentifier alias) {
+        SqlParserPos pos = alias.getParserPosition();
+        starts.add(Position.offsetOf(sql, pos.getLineNum(), pos.getColumnNum()));
+      }
+      fromItem(sql, call.operand(0), starts);
+    }
+  }
+
+  /**
+   * Start offsets of the aliases Spark's parser gave, from the offsets just past them: the start of
+   * the token that ends there.
+   */
+  static Set<Integer> startsOf(List<SqlToken> tokens, Set<Integer> ends) {
+    Set<Integer> starts = new HashSet<>();
+    for (SqlToken t : tokens) {
+      if (ends.contains(t.end())) {
+        starts.add(t.start());
+      }
+    }
+    return starts;
+  }
+
+  /** One warning per clause word read as an alias, at the word. */
+  static List<Diagnostic> warnings(
+      String sql, Position start, List<SqlToken> tokens, Set<Integer> aliasStarts) {
+    List<Diagnostic> found = new ArrayList<>();
+    for (int i = 1; i < tokens.size(); i++) {
+      SqlToken word = tokens.get(i);
+      String lost = lost(word);
+      if (lost == null
+          || !aliasStarts.contains(word.start())
+          || tokens.get(i - 1).isWord("AS")
+          || (i + 1 < tokens.size() && tokens.get(i + 1).isWord(word.text()))
+          || namedElsewhere(tokens, i)) {
+        continue;
+      }
+      String clause = word.upper();
+      String named = BY_WORDS.contains(clause) ? clause + " BY" : clause;
+      String written =
+          switch (clause) {
+            case "WINDOW" -> "WINDOW w AS (...)";
+            case "LIMIT", "OFFSET" -> clause + " n";
+            case "WHERE", "HAVING", "QUALIFY" -> clause + " <condition>";
+            default -> named + " ...";
+          };
+      found.add(
+          Diagnostic.warning(
+              RULE,
+              start.advance(sql, word.start()),
+              "Spark reads "
+                  + clause
+                  + " here as the alias of "
+                  + relation(tokens, i)
+                  + ", not as a clause: the view has no "
+                  + named
+                  + " clause and "
+                  + lost,
+              "write the clause in full ("
+                  + written
+                  + ") or remove the word; an alias meant to be "
+                  + word.text()
+                  + " is written AS "
+                  + word.text()));
+    }
+    return found;
+  }
+
+  /** What the view loses without the clause {@code word} starts, or null for no clause word. */
+  private static String lost(SqlToken word) {
+    if (word.kind() != SqlToken.Kind.WORD) {
+      return null;
+    }
+    for (List<String> words : CLAUSE_WORDS) {
+      if (words.subList(1, words.size()).contains(word.upper())) {
+        return words.get(0);
+      }
+    }
+    return null;
+  }
+
+  /** Symbols that put a name next to them, where a clause word cannot stand. */
+  private static final Set<String> BESIDE_A_NAME =
+      Set.of(",", ".", "=", "==", "<", ">", "<=", ">=", "<>", "!=", "<=>", "||");
+
+  /**
+   * Whether the word of the alias at {@code i} stands elsewhere as a name: a qualifier ({@code
+   * where.a}), a select item or an operand ({@code SELECT qualify, a}). Then its author knows it as
+   * one.
+   */
+  private static boolean namedElsewhere(List<SqlToken> tokens, int i) {
+    String alias = tokens.get(i).identifierValue();
+    for (int j = 0; j < tokens.size(); j++) {
+      SqlToken t = tokens.get(j);
+      if (j == i || !t.isIdentifier() || !t.identifierValue().equalsIgnoreCase(alias)) {
+        continue;
+      }
+      SqlToken before = j > 0 ? tokens.get(j - 1) : null;
+      SqlToken after = j + 1 < tokens.size() ? tokens.get(j + 1) : null;
+      if (t.kind() == SqlToken.Kind.QUOTED_IDENTIFIER
+          || before != null
+              && (before.isWord("SELECT")
+                  || before.isWord("DISTINCT")
+                  || before.isSymbol("(")
+                  || before.kind() == SqlToken.Kind.SYMBOL && BESIDE_A_NAME.contains(before.text()))
+          || after != null
+              && (after.isSymbol(")")
+                  || after.kind() == SqlToken.Kind.SYMBOL
+                      && BESIDE_A_NAME.contains(after.text()))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The table the alias at {@code i} names, as written, or "the FROM item before it". */
+  private static String relation(List<SqlToken> tokens, int i) {
+    int first = i - 1;
+    if (!tokens.get(first).isIdentifier()) {
+      return "the FROM item before it";
+    }
+    while (first >= 2
+        && tokens.get(first - 1).isSymbol(".")
+        && tokens.get(first - 2).isIdentifier()) {
+      first -= 2;
+    }
+    StringBuilder name = new StringBuilder();
+    for (int j = first; j < i; j++) {
+      name.append(tokens.get(j).text());
+    }
+    return "'" + name + "'";
+  }
+}
