@@ -433,6 +433,76 @@ final class SyntaxErrors {
     return Optional.empty();
   }
 
+  /**
+   * {@code SELECT FROM t} (or {@code SELECT DISTINCT FROM t}): a select list left out, which the
+   * parsers accept as a column FROM aliased t and no FROM clause, and Spark's analyzer then refuses
+   * (UNRESOLVED_COLUMN, FROM). A column named from is left alone where a FROM clause follows it
+   * ({@code SELECT from FROM t}, {@code SELECT FROM x, y FROM t}).
+   */
+  static Optional<Told> emptySelectList(String sql) {
+    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    for (int i = 0; i + 1 < tokens.size(); i++) {
+      SqlToken before = i > 0 ? tokens.get(i - 1) : null;
+      if (!tokens.get(i).isWord("SELECT")
+          || before != null
+              && (before.isWord("SELECT")
+                  || before.kind() == SqlToken.Kind.SYMBOL
+                      && !before.isSymbol("(")
+                      && !before.isSymbol(")"))) {
+        // SELECT select FROM t reads a column named select.
+        continue;
+      }
+      int f = i + 1;
+      if (tokens.get(f).isWord("DISTINCT") || tokens.get(f).isWord("ALL")) {
+        f++;
+      }
+      if (f + 1 >= tokens.size()
+          || !tokens.get(f).isWord("FROM")
+          || !tokens.get(f + 1).isIdentifier()
+          || tokens.get(f + 1).isWord("AS")
+          || tokens.get(f + 1).isWord("FROM")
+          || f + 2 < tokens.size() && tokens.get(f + 2).isSymbol(".")
+          || fromFollows(tokens, f + 1)) {
+        continue;
+      }
+      return Optional.of(
+          new Told(
+              tokens.get(f).start(),
+              "the SELECT list is empty: Spark reads FROM here as a column named FROM, aliased "
+                  + tokens.get(f + 1).text()
+                  + ", in a SELECT with no FROM clause, which its analyzer refuses"
+                  + " (UNRESOLVED_COLUMN)",
+              "list what to select before FROM: SELECT a, b FROM "
+                  + tokens.get(f + 1).text()
+                  + ", or SELECT * FROM "
+                  + tokens.get(f + 1).text()));
+    }
+    return Optional.empty();
+  }
+
+  /** Whether a FROM follows token {@code k} in its query, at the same parenthesis depth. */
+  private static boolean fromFollows(List<SqlToken> tokens, int k) {
+    int depth = 0;
+    for (int i = k + 1; i < tokens.size(); i++) {
+      SqlToken t = tokens.get(i);
+      if (t.isSymbol("(")) {
+        depth++;
+      } else if (t.isSymbol(")")) {
+        if (--depth < 0) {
+          return false;
+        }
+      } else if (depth == 0 && t.kind() == SqlToken.Kind.WORD) {
+        if (t.isWord("FROM")) {
+          return true;
+        }
+        if (t.isWord("UNION") || t.isWord("INTERSECT") || t.isWord("EXCEPT")) {
+          return false;
+        }
+      }
+    }
+    return false;
+  }
+
   /** A table joined with nothing after it where Spark expects ON or USING. */
   private static Optional<Told> joinCondition(List<SqlToken> tokens, int k) {
     if (k >= tokens.size()) {

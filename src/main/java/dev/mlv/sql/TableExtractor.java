@@ -328,7 +328,9 @@ public final class TableExtractor {
 
   private QueryFacts parseAndWalk(String selectSql, Position start) {
     // Both parsers accept it, each in a way of its own; Spark's analyzer then refuses it.
-    Optional<SyntaxErrors.Told> misread = SyntaxErrors.commaReadAsColumnFrom(selectSql);
+    Optional<SyntaxErrors.Told> misread =
+        SyntaxErrors.commaReadAsColumnFrom(selectSql)
+            .or(() -> SyntaxErrors.emptySelectList(selectSql));
     if (misread.isPresent()) {
       return told(selectSql, start, misread.get());
     }

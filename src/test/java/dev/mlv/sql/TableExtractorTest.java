@@ -686,6 +686,16 @@ class TableExtractorTest {
             + " ends with a comma, which Spark refuses",
         "SELECT x FROM (SELECT a, FROM t) q|1:24|a comma right before FROM: the list before it"
             + " ends with a comma, which Spark refuses",
+        // SELECT FROM t is read as a column FROM aliased t, which Spark's analyzer refuses.
+        "SELECT FROM t|1:8|the SELECT list is empty: Spark reads FROM here as a column named FROM,"
+            + " aliased t, in a SELECT with no FROM clause, which its analyzer refuses"
+            + " (UNRESOLVED_COLUMN)",
+        "SELECT DISTINCT\\nFROM t\\nWHERE a > 1|2:1|the SELECT list is empty: Spark reads FROM"
+            + " here as a column named FROM, aliased t, in a SELECT with no FROM clause, which its"
+            + " analyzer refuses (UNRESOLVED_COLUMN)",
+        "SELECT x FROM (SELECT ALL FROM t) q|1:27|the SELECT list is empty: Spark reads FROM here"
+            + " as a column named FROM, aliased t, in a SELECT with no FROM clause, which its"
+            + " analyzer refuses (UNRESOLVED_COLUMN)",
         "SELECT a, (b + 1 AS c FROM t|1:11|this '(' is never closed",
         "SELECT a FROM (SELECT a FROM t|1:15|this '(' is never closed",
         "SELECT a, b + 1) AS c FROM t|1:16|this ')' closes no '('",
@@ -723,6 +733,9 @@ class TableExtractorTest {
         "SELECT form FROM t GROUP BY form ORDER BY form",
         "SELECT a, from FROM t",
         "SELECT a, `from` AS f FROM t",
+        "SELECT from FROM t",
+        "SELECT FROM x, y FROM t",
+        "SELECT SELECT FROM t",
       })
   void wordsLikeKeywordsInAValidSelectAreNames(String sql) {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
