@@ -480,6 +480,75 @@ final class SyntaxErrors {
     return Optional.empty();
   }
 
+  /** Operators whose operands are values, never a condition NOT applies to. */
+  private static final Set<String> VALUE_OPERATORS =
+      Set.of(
+          "=", "==", "<", ">", "<=", ">=", "<>", "!=", "<=>", "+", "-", "*", "/", "%", "||", "&",
+          "|", "^", "DIV", "LIKE", "RLIKE", "ILIKE");
+
+  /** Words after which a condition starts. */
+  private static final Set<String> CONDITION_STARTS =
+      Set.of("WHERE", "HAVING", "QUALIFY", "ON", "AND", "OR", "NOT", "WHEN", "(");
+
+  /**
+   * A NOT that Spark's parser reads as a column named NOT, which the analyzer then refuses
+   * (UNRESOLVED_COLUMN): one with no condition after it ({@code WHERE NOT}, {@code AND NOT)}); or a
+   * NOT right after an operator of values ({@code a = NOT 1}), which Spark's parser refuses at the
+   * operand after it. Calcite reads both. {@code a = NOT(b)} is Spark's function not, and left
+   * alone.
+   */
+  static Optional<Told> misplacedNot(String sql) {
+    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    if (unbalanced(tokens).isPresent()) {
+      // WHERE NOT) is told by its parenthesis.
+      return Optional.empty();
+    }
+    for (int i = 1; i < tokens.size(); i++) {
+      SqlToken not = tokens.get(i);
+      SqlToken before = tokens.get(i - 1);
+      SqlToken after = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
+      if (!not.isWord("NOT") || after != null && after.isSymbol("(")) {
+        continue;
+      }
+      boolean operator =
+          (before.kind() == SqlToken.Kind.SYMBOL || before.kind() == SqlToken.Kind.WORD)
+              && VALUE_OPERATORS.contains(before.upper());
+      if (operator) {
+        return Optional.of(
+            new Told(
+                not.start(),
+                "NOT right after '"
+                    + before.text()
+                    + "': Spark applies NOT to a whole condition, never to an operand, and"
+                    + " refuses it here",
+                "negate the whole comparison, NOT (a = 1), or put a negated condition in"
+                    + " parentheses: a = (NOT b)"));
+      }
+      boolean conditionExpected =
+          (before.kind() == SqlToken.Kind.SYMBOL || before.kind() == SqlToken.Kind.WORD)
+              && CONDITION_STARTS.contains(before.upper());
+      boolean nothingAfter =
+          after == null
+              || after.isSymbol(")")
+              || after.isSymbol(",")
+              || after.isWord("THEN")
+              || after.isWord("END")
+              || after.kind() == SqlToken.Kind.WORD
+                  && CLAUSES.contains(after.upper())
+                  && !(i + 2 < tokens.size() && tokens.get(i + 2).isSymbol("("));
+      if (conditionExpected && nothingAfter) {
+        return Optional.of(
+            new Told(
+                not.start(),
+                "NOT with no condition after it: Spark reads it as a column named NOT, which its"
+                    + " analyzer refuses (UNRESOLVED_COLUMN)",
+                "write the condition NOT negates, WHERE NOT a = 1, or remove NOT; a column named"
+                    + " not is written `not`"));
+      }
+    }
+    return Optional.empty();
+  }
+
   /** Whether a FROM follows token {@code k} in its query, at the same parenthesis depth. */
   private static boolean fromFollows(List<SqlToken> tokens, int k) {
     int depth = 0;

@@ -330,7 +330,8 @@ public final class TableExtractor {
     // Both parsers accept it, each in a way of its own; Spark's analyzer then refuses it.
     Optional<SyntaxErrors.Told> misread =
         SyntaxErrors.commaReadAsColumnFrom(selectSql)
-            .or(() -> SyntaxErrors.emptySelectList(selectSql));
+            .or(() -> SyntaxErrors.emptySelectList(selectSql))
+            .or(() -> SyntaxErrors.misplacedNot(selectSql));
     if (misread.isPresent()) {
       return told(selectSql, start, misread.get());
     }

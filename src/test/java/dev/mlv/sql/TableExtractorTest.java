@@ -696,6 +696,19 @@ class TableExtractorTest {
         "SELECT x FROM (SELECT ALL FROM t) q|1:27|the SELECT list is empty: Spark reads FROM here"
             + " as a column named FROM, aliased t, in a SELECT with no FROM clause, which its"
             + " analyzer refuses (UNRESOLVED_COLUMN)",
+        // Spark reads a NOT with nothing after it as a column named NOT.
+        "SELECT a FROM t WHERE NOT|1:23|NOT with no condition after it: Spark reads it as a column"
+            + " named NOT, which its analyzer refuses (UNRESOLVED_COLUMN)",
+        "SELECT a FROM t WHERE a > 1 AND NOT\\nORDER BY a|1:33|NOT with no condition after it:"
+            + " Spark reads it as a column named NOT, which its analyzer refuses"
+            + " (UNRESOLVED_COLUMN)",
+        "SELECT CASE WHEN NOT THEN 1 END AS c FROM t|1:18|NOT with no condition after it: Spark"
+            + " reads it as a column named NOT, which its analyzer refuses (UNRESOLVED_COLUMN)",
+        "SELECT a FROM t WHERE a = NOT 1|1:27|NOT right after '=': Spark applies NOT to a whole"
+            + " condition, never to an operand, and refuses it here",
+        "SELECT a FROM t WHERE a LIKE NOT 'x%'|1:30|NOT right after 'LIKE': Spark applies NOT to a"
+            + " whole condition, never to an operand, and refuses it here",
+        "SELECT a FROM t WHERE NOT)|1:26|this ')' closes no '('",
         "SELECT a, (b + 1 AS c FROM t|1:11|this '(' is never closed",
         "SELECT a FROM (SELECT a FROM t|1:15|this '(' is never closed",
         "SELECT a, b + 1) AS c FROM t|1:16|this ')' closes no '('",
@@ -736,6 +749,8 @@ class TableExtractorTest {
         "SELECT from FROM t",
         "SELECT FROM x, y FROM t",
         "SELECT SELECT FROM t",
+        "SELECT a FROM t WHERE a IS NOT NULL AND a NOT IN (1) AND NOT a BETWEEN 1 AND 2",
+        "SELECT a FROM t WHERE b = NOT(a > 1) OR a = (NOT b) OR NOT EXISTS (SELECT 1 FROM u)",
       })
   void wordsLikeKeywordsInAValidSelectAreNames(String sql) {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
