@@ -116,7 +116,9 @@ public final class StrategyDecider {
    * What a source's Delta log says: change data feed on, its partition columns, the first commit
    * since the consumed version that did not only append (if any), whether every commit since is
    * still in the log, the bytes appended since against the bytes of the whole table, and the
-   * version at which change data feed was turned on when earlier commits since had it off.
+   * version at which change data feed was turned on when earlier commits since had it off. {@code
+   * dataChanged} is false when every commit since changed no row (each added and removed file
+   * carries {@code dataChange=false}, as OPTIMIZE's do) and the log still holds them all.
    */
   public record SourceLog(
       boolean changeDataFeed,
@@ -125,9 +127,29 @@ public final class StrategyDecider {
       boolean historyComplete,
       long appendedBytes,
       long totalBytes,
-      java.util.OptionalLong feedTurnedOnAt) {
+      java.util.OptionalLong feedTurnedOnAt,
+      boolean dataChanged) {
     public SourceLog {
       partitionColumns = List.copyOf(partitionColumns);
+    }
+
+    public SourceLog(
+        boolean changeDataFeed,
+        List<String> partitionColumns,
+        Optional<NonAppend> firstNonAppend,
+        boolean historyComplete,
+        long appendedBytes,
+        long totalBytes,
+        java.util.OptionalLong feedTurnedOnAt) {
+      this(
+          changeDataFeed,
+          partitionColumns,
+          firstNonAppend,
+          historyComplete,
+          appendedBytes,
+          totalBytes,
+          feedTurnedOnAt,
+          true);
     }
 
     public SourceLog(
@@ -281,6 +303,29 @@ public final class StrategyDecider {
       return new Strategy.Skip("NO_NEW_COMMITS", "no source has a commit since the last refresh");
     }
     String what = "new commits on " + String.join(", ", changedText);
+    // D2 read as Delta's change data feed reads a log: a commit whose files all carry
+    // dataChange=false (OPTIMIZE, ZORDER, auto compaction, REORG ... PURGE) holds the same rows in
+    // other files, so sources with only such commits since have no new data for the view.
+    Map<ObjectId, SourceLog> logs = new java.util.TreeMap<>();
+    boolean dataChanged = false;
+    for (ObjectId id : changed) {
+      Long before = consumed.get(id);
+      if (before == null || in.current().get(id) < 0) {
+        dataChanged = true;
+        break;
+      }
+      SourceLog log = in.logs().since(id, before);
+      logs.put(id, log);
+      if (log.dataChanged() || !log.historyComplete()) {
+        dataChanged = true;
+        break;
+      }
+    }
+    if (!dataChanged) {
+      return new Strategy.Skip(
+          "NO_DATA_CHANGE",
+          what + "; they only rewrote files (dataChange=false, as OPTIMIZE does): no row changed");
+    }
     // D3: a PySpark view, or a source without change data feed, can only be rebuilt.
     if (in.pyspark()) {
       return new Strategy.Full("PYSPARK_VIEW", "PySpark views are never refreshed incrementally");
@@ -304,11 +349,11 @@ public final class StrategyDecider {
     if (byColumns.isPresent()) {
       return byColumns.get();
     }
-    Map<ObjectId, SourceLog> logs = new java.util.TreeMap<>();
     for (ObjectId id : in.current().keySet()) {
       long from = consumed.getOrDefault(id, in.current().get(id));
-      SourceLog log = in.logs().since(id, changed.contains(id) ? from : in.current().get(id));
-      logs.put(id, log);
+      SourceLog log =
+          logs.computeIfAbsent(
+              id, s -> in.logs().since(s, changed.contains(s) ? from : in.current().get(s)));
       if (!log.changeDataFeed()) {
         return new Strategy.Full(
             "CDF_OFF source=" + names.display(id),

@@ -965,6 +965,46 @@ class StrategyDeciderTableTest {
     assertThat(s.label() + " " + s.code()).isEqualTo("full SOURCE_MISSING source=bronze.a");
   }
 
+  /**
+   * Commits that only rewrote files (dataChange=false, as OPTIMIZE) change no row: the view is
+   * skipped whatever its SQL or the source's feed, unless the log no longer holds every commit
+   * since or a commit changed data too.
+   */
+  @Test
+  void sourcesWithOnlyRewritesOfFilesSinceAreSkipped() {
+    ObjectId a = NAMES.resolve(Name.of("bronze.a"));
+    String window = "SELECT id, row_number() OVER (ORDER BY id) AS r FROM bronze.a";
+    java.util.function.BiFunction<Boolean, Boolean, String> decision =
+        (complete, dataChanged) ->
+            StrategyDecider.decide(
+                    new StrategyDecider.Input(
+                        NAMES.resolve(Name.of("gold.v")),
+                        false,
+                        Optional.empty(),
+                        true,
+                        RefreshPolicy.AUTO,
+                        false,
+                        Optional.of(Map.of(a, 2L)),
+                        Map.of(a, 4L),
+                        () -> RefreshAnalyzer.analyze(window, Position.start(null), List.of()),
+                        (source, since) ->
+                            new SourceLog(
+                                false,
+                                List.of(),
+                                Optional.empty(),
+                                complete,
+                                0,
+                                1000,
+                                java.util.OptionalLong.empty(),
+                                dataChanged),
+                        Optional.empty()),
+                    NAMES)
+                .code();
+    assertThat(decision.apply(true, false)).isEqualTo("NO_DATA_CHANGE");
+    assertThat(decision.apply(true, true)).isEqualTo("WINDOW_FUNCTION");
+    assertThat(decision.apply(false, false)).isEqualTo("WINDOW_FUNCTION");
+  }
+
   private static Strategy decide(
       ObjectId a,
       long before,

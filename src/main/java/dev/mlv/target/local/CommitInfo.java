@@ -9,7 +9,10 @@ import java.time.Instant;
  * append. A commit with no action at all (an append of no rows) counts as an append, as does one
  * whose only other action is a writer's {@code txn} mark (Structured Streaming). {@code addedBytes}
  * sums the sizes of the files it added; {@code userMetadata} is the writer's note, or null; {@code
- * removedFiles} tells a rewrite from a commit that changed only metadata.
+ * removedFiles} tells a rewrite from a commit that changed only metadata. {@code dataChange} is
+ * false for a commit whose added and removed files all carry {@code dataChange=false} (OPTIMIZE,
+ * REORG ... APPLY (PURGE)): it changes no row, so it counts as an append of nothing, with no added
+ * bytes.
  */
 public record CommitInfo(
     long version,
@@ -18,4 +21,5 @@ public record CommitInfo(
     Instant timestamp,
     long addedBytes,
     String userMetadata,
-    boolean removedFiles) {}
+    boolean removedFiles,
+    boolean dataChange) {}

@@ -56,7 +56,14 @@ final class SourceLogReader implements StrategyDecider.SourceLogs {
       }
     }
     return new SourceLog(
-        cdf, t.partitionColumns(), nonAppend, complete, appended, dataBytes(dir), turnedOn);
+        cdf,
+        t.partitionColumns(),
+        nonAppend,
+        complete,
+        appended,
+        dataBytes(dir),
+        turnedOn,
+        !complete || commits.stream().anyMatch(CommitInfo::dataChange));
   }
 
   @Override

@@ -205,6 +205,54 @@ class DeltaStateTest {
     }
   }
 
+  /**
+   * OPTIMIZE, with ZORDER BY or without, auto compaction and REORG ... APPLY (PURGE) rewrite files
+   * with dataChange=false and write no other action (Delta 4.2.0): no row changes, so each counts
+   * as an append of nothing, and its compacted files as no new bytes.
+   */
+  @Test
+  void aCommitThatOnlyRewritesFilesWithoutDataChangeIsAnAppendOfNothing() throws Exception {
+    spark.sql(
+        "CREATE TABLE lh_state.gold.compacted (id INT) USING delta TBLPROPERTIES"
+            + " ('delta.enableDeletionVectors' = 'true')");
+    Path table = warehouse.schemaDir("lh_state", "gold").resolve("compacted");
+    try {
+      spark.sql(
+          "INSERT INTO lh_state.gold.compacted SELECT /*+ REPARTITION(3) */ * FROM range(30)");
+      spark.sql("DELETE FROM lh_state.gold.compacted WHERE id = 5");
+      spark.sql("REORG TABLE lh_state.gold.compacted APPLY (PURGE)");
+      spark.sql("INSERT INTO lh_state.gold.compacted VALUES (40)");
+      spark.sql("OPTIMIZE lh_state.gold.compacted ZORDER BY (id)");
+      spark.conf().set("spark.databricks.delta.autoCompact.enabled", "true");
+      spark.conf().set("spark.databricks.delta.autoCompact.minNumFiles", "2");
+      try {
+        spark.sql("INSERT INTO lh_state.gold.compacted VALUES (41)");
+      } finally {
+        spark.conf().unset("spark.databricks.delta.autoCompact.enabled");
+        spark.conf().unset("spark.databricks.delta.autoCompact.minNumFiles");
+      }
+      List<CommitInfo> commits = new DeltaState(Map.of(), WS).commitsSince(table, 0);
+      assertThat(commits)
+          .extracting(
+              CommitInfo::operation,
+              CommitInfo::appendOnly,
+              CommitInfo::dataChange,
+              c -> c.addedBytes() > 0)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple("WRITE", true, true, true),
+              org.assertj.core.groups.Tuple.tuple("DELETE", false, true, true),
+              org.assertj.core.groups.Tuple.tuple("REORG", true, false, false),
+              org.assertj.core.groups.Tuple.tuple("WRITE", true, true, true),
+              org.assertj.core.groups.Tuple.tuple("OPTIMIZE", true, false, false),
+              org.assertj.core.groups.Tuple.tuple("WRITE", true, true, true),
+              org.assertj.core.groups.Tuple.tuple("OPTIMIZE", true, false, false));
+      assertThat(Files.readString(Warehouse.commitFile(table, 7))).contains("\"auto\":true");
+    } finally {
+      // the scan test counts this lakehouse's tables
+      spark.sql("DROP TABLE lh_state.gold.compacted");
+    }
+  }
+
   @Test
   void storedStateAnswersForAnUnchangedCommitFileOnly(@TempDir Path other) throws IOException {
     Warehouse copy = new Warehouse(other);

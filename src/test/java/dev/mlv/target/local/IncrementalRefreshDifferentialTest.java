@@ -373,6 +373,61 @@ class IncrementalRefreshDifferentialTest {
   }
 
   /**
+   * OPTIMIZE (here plain, ZORDER BY, and REORG ... APPLY (PURGE)) rewrites a source's files with
+   * dataChange=false: the same rows in other files. Between appends it keeps the views incremental
+   * (the change data feed across its version has only the appended rows), its files are no new data
+   * for FULL_CHEAPER (the compacted file is the whole table), and alone it changes no row, so the
+   * views are skipped and the next append is read across it.
+   */
+  @Test
+  void anOptimizeBetweenAppendsChangesNoRowAndKeepsViewsIncremental() throws IOException {
+    List<Shape> shapes =
+        List.of(
+            same("silver.of", "SELECT k, v FROM bronze.a WHERE v > 2"),
+            same("silver.oj", "SELECT a.k, a.v, b.w FROM bronze.a a JOIN bronze.b b ON a.k = b.k"),
+            same(
+                "silver.ol",
+                "SELECT a.k, a.v, b.w FROM bronze.a a LEFT JOIN bronze.b b ON a.k = b.k"),
+            same("gold.oagg", "SELECT g, SUM(v) AS s, COUNT(*) AS n FROM bronze.a GROUP BY g"),
+            same(
+                "gold.owin",
+                "SELECT k, v, row_number() OVER (PARTITION BY g ORDER BY k, v) AS r"
+                    + " FROM bronze.a"));
+    Project p = setUp(shapes);
+    sql(p, "INSERT INTO " + LH + ".bronze.a VALUES (13, 1, 4), (14, 2, NULL)");
+    sql(p, "OPTIMIZE " + LH + ".bronze.a");
+    sql(p, "INSERT INTO " + LH + ".bronze.a VALUES (15, 1, 7), (13, 3, 9)");
+    assertThat(Files.readString(Warehouse.commitFile(sourceDir("a"), 3)))
+        .contains("\"operation\":\"OPTIMIZE\"")
+        .contains("\"dataChange\":false");
+    Map<String, ViewRun> runs = refreshAndCompare(p, shapes, "append, OPTIMIZE, append");
+    for (String view : List.of("silver.of", "silver.oj", "silver.ol", "gold.oagg")) {
+      assertThat(runs.get(view).reason()).as(view).startsWith("ONLY_APPENDS");
+    }
+    assertThat(runs.get("silver.of").rowsWritten()).isEqualTo(3);
+    assertThat(runs.get("gold.owin").reason()).startsWith("WINDOW_FUNCTION");
+
+    Map<ObjectId, Long> versions = viewVersions(p);
+    sql(p, "OPTIMIZE " + LH + ".bronze.a ZORDER BY (v)");
+    sql(p, "REORG TABLE " + LH + ".bronze.a APPLY (PURGE)");
+    runs = refreshAndCompare(p, shapes, "OPTIMIZE alone");
+    assertThat(runs.values())
+        .allSatisfy(
+            v -> {
+              assertThat(v.strategy()).as(v.id().toString()).isEqualTo("skip");
+              assertThat(v.reason()).as(v.id().toString()).startsWith("NO_DATA_CHANGE");
+            });
+    assertThat(viewVersions(p)).isEqualTo(versions);
+
+    sql(p, "INSERT INTO " + LH + ".bronze.a VALUES (16, 2, 5), (14, 1, 3)");
+    runs = refreshAndCompare(p, shapes, "append after OPTIMIZE alone");
+    for (String view : List.of("silver.of", "silver.oj", "silver.ol", "gold.oagg")) {
+      assertThat(runs.get(view).reason()).as(view).startsWith("ONLY_APPENDS");
+    }
+    assertThat(runs.get("silver.of").rowsWritten()).isEqualTo(2);
+  }
+
+  /**
    * Without ANSI mode, Spark's SUM of decimals is NULL once the sum passes its precision, and stays
    * NULL as rows are added. A merge of the stored NULL with the new rows' sum cannot tell that NULL
    * from a group of NULL values, so the view is refreshed in full.
