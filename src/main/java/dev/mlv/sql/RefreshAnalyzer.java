@@ -706,11 +706,23 @@ public final class RefreshAnalyzer {
           }
         }
       }
+      // Spark 4 reads a name no FROM column has as an earlier item's alias (a lateral column
+      // alias): in `SUM(v) AS s, s * 2 AS s2` the item s2 is an expression over SUM, no group key.
+      Map<String, String> aggregateAliases = new HashMap<>();
       for (int i = 0; i < items.size(); i++) {
         SqlNode e = unalias(items.get(i));
         Role role = Role.KEY;
         String column = null;
-        if (e instanceof SqlCall call && isAggregate(call)) {
+        String lateral = hasAggregate(e) ? null : lateralAggregate(e, aggregateAliases);
+        if (lateral != null) {
+          role = Role.OTHER;
+          partitioned(
+              e,
+              lateral.toUpperCase(Locale.ROOT),
+              direct,
+              "an item naming the alias of an aggregate (a lateral column alias) is an expression"
+                  + " over it, not a group key; ");
+        } else if (e instanceof SqlCall call && isAggregate(call)) {
           String fn =
               SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT);
           boolean distinct = isDistinct(call);
@@ -739,8 +751,44 @@ public final class RefreshAnalyzer {
         } else if (e instanceof SqlIdentifier id) {
           column = id.names.get(id.names.size() - 1).toLowerCase(Locale.ROOT);
         }
+        if (role != Role.KEY) {
+          String alias = aliasOf(items.get(i));
+          if (!alias.isEmpty()) {
+            aggregateAliases.put(alias, lateral != null ? lateral : innerAggregate(e));
+          }
+        }
         columns.add(new OutputColumn(i, role, column));
       }
+    }
+
+    /**
+     * The aggregate behind the first name in {@code e} that is the alias of an earlier aggregating
+     * item, or null. A subquery's names are its own.
+     */
+    private static String lateralAggregate(SqlNode e, Map<String, String> aggregateAliases) {
+      if (aggregateAliases.isEmpty()) {
+        return null;
+      }
+      if (e instanceof SqlIdentifier id && !id.isStar()) {
+        return aggregateAliases.get(id.names.get(0).toLowerCase(Locale.ROOT));
+      }
+      if (e instanceof SqlNodeList list) {
+        for (SqlNode n : list) {
+          String found = lateralAggregate(n, aggregateAliases);
+          if (found != null) {
+            return found;
+          }
+        }
+      }
+      if (e instanceof SqlCall call && !TableExtractor.isQuery(call)) {
+        for (SqlNode operand : call.getOperandList()) {
+          String found = operand == null ? null : lateralAggregate(operand, aggregateAliases);
+          if (found != null) {
+            return found;
+          }
+        }
+      }
+      return null;
     }
 
     private void partitioned(SqlNode e, String fn, boolean direct, String why) {

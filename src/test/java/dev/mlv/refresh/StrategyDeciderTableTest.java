@@ -621,6 +621,28 @@ class StrategyDeciderTableTest {
             "SELECT AVG(v) AS m, COUNT(*) AS n FROM bronze.a",
             World.appendTo("a").partitioned("a", "g"),
             "full AGG_NEEDS_PARTITIONED_SOURCE fn=AVG"),
+        // QA: Spark 4 reads hi in hi * 2 as the alias of MAX(v) (a lateral column alias): the
+        // merge grouped by it as a key and kept one row per refresh for each group.
+        row(
+            "a lateral column alias of an aggregate",
+            "SELECT g, MAX(v) AS hi, hi * 2 AS hi2 FROM bronze.a GROUP BY g",
+            World.appendTo("a"),
+            "full AGG_NEEDS_PARTITIONED_SOURCE fn=MAX"),
+        row(
+            "a lateral column alias of an aggregate without GROUP BY",
+            "SELECT COUNT(*) AS n, n + 1 AS n1 FROM bronze.a",
+            World.appendTo("a").partitioned("a", "g"),
+            "full AGG_NEEDS_PARTITIONED_SOURCE fn=COUNT"),
+        row(
+            "a lateral column alias of an aggregate over a source partitioned by the group",
+            "SELECT g, SUM(v) AS s, s * 2 AS s2 FROM bronze.a GROUP BY g",
+            World.appendTo("a").partitioned("a", "g"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "a lateral column alias of a group key",
+            "SELECT g % 2 AS par, par * 10 AS p10, COUNT(*) AS n FROM bronze.a GROUP BY g % 2",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
         row(
             "a column named through its table's schema",
             "SELECT bronze.a.k, v FROM bronze.a WHERE bronze.a.v > 0",
