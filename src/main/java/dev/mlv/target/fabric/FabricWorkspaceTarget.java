@@ -529,7 +529,8 @@ public final class FabricWorkspaceTarget implements Target {
               config.defaults().refreshTimeout(),
               false,
               Map.of());
-      JobRun job = runJob(project, request, listener, true);
+      // Apply's own changes are not in the record a Ctrl-C hook would write: it records none.
+      JobRun job = runJob(project, request, listener, true, new InFlight(runId, started));
       lost = job.lost();
       jobIds = job.jobIds();
       job.views().forEach(v -> results.put(v.id(), v));
@@ -602,13 +603,104 @@ public final class FabricWorkspaceTarget implements Target {
         () -> {
           String runId = RunRecords.newId();
           Instant started = Instant.now();
-          JobRun job = runJob(project, request, listener, false);
-          RunReport report =
-              new RunReport(runId, job.status(), started, Instant.now(), name(), job.views());
-          Optional<String> notKept = keep(report, job.jobIds(), listener);
-          job.lost().ifPresent(lost -> failLost(lost, runId, notKept));
-          return report;
+          InFlight now = new InFlight(runId, started);
+          inFlight.set(now);
+          try {
+            JobRun job = runJob(project, request, listener, false, now);
+            RunReport report =
+                new RunReport(runId, job.status(), started, Instant.now(), name(), job.views());
+            Optional<String> notKept;
+            synchronized (now) {
+              if (now.recorded) {
+                return report; // stopped with Ctrl-C: the hook recorded it as interrupted
+              }
+              now.recorded = true;
+              notKept = keep(report, job.jobIds(), listener);
+            }
+            job.lost().ifPresent(lost -> failLost(lost, runId, notKept));
+            return report;
+          } finally {
+            inFlight.set(null);
+          }
         });
+  }
+
+  /** The refresh in flight, for the Ctrl-C hook to record; null between refreshes. */
+  private final java.util.concurrent.atomic.AtomicReference<InFlight> inFlight =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  /**
+   * What a refresh has done so far, shared with the Ctrl-C hook: the views in refresh order, the
+   * outcome of each finished one, the job instances started and the views of the job in flight.
+   * Whichever of the refresh and the hook records the run first sets {@code recorded}, under this
+   * object's lock.
+   */
+  private static final class InFlight {
+    final String runId;
+    final Instant started;
+    volatile List<ObjectId> order = List.of();
+    volatile List<ObjectId> running = List.of();
+    final Map<ObjectId, ViewRun> done = new java.util.concurrent.ConcurrentHashMap<>();
+    final List<String> jobIds = new java.util.concurrent.CopyOnWriteArrayList<>();
+    boolean recorded;
+
+    InFlight(String runId, Instant started) {
+      this.runId = runId;
+      this.started = started;
+    }
+  }
+
+  /**
+   * Ctrl-C: cancels the statement or job in flight; during a refresh the run is then recorded
+   * {@code Interrupted}, as on the local target, with the views finished kept, those of the
+   * cancelled job failed and the others skipped ({@code INTERRUPTED}). Best effort: the process is
+   * ending.
+   */
+  void interrupt() {
+    // Read before the cancel: the refresh forgets its job once it sees it end.
+    Optional<String> runningJob = jobs.runningId();
+    livy.cancelInFlight();
+    jobs.cancelRunning();
+    InFlight now = inFlight.get();
+    if (now == null) {
+      return;
+    }
+    synchronized (now) {
+      if (now.recorded) {
+        return;
+      }
+      now.recorded = true;
+      List<String> jobIds = new ArrayList<>(now.jobIds);
+      runningJob.filter(j -> !jobIds.contains(j)).ifPresent(jobIds::add);
+      List<ViewRun> views = new ArrayList<>();
+      String why =
+          runningJob
+              .map(
+                  j ->
+                      "the run was interrupted while refresh job "
+                          + j
+                          + " refreshed this view; the job was cancelled")
+              .orElse("the run was interrupted before mlv read what its refresh job did");
+      for (ObjectId id : now.order) {
+        ViewRun run = now.done.get(id);
+        if (run == null) {
+          run =
+              now.running.contains(id)
+                  ? ViewRun.failed(id, "INTERRUPTED", why)
+                  : ViewRun.skipped(
+                      id, "none", "INTERRUPTED: the run was interrupted before it started");
+        }
+        views.add(run);
+      }
+      RunReport report =
+          new RunReport(
+              now.runId, RunStatus.Interrupted, now.started, Instant.now(), name(), views);
+      try {
+        records.save(report, jobIds, List.of());
+      } catch (RuntimeException e) {
+        // The process is ending: the job is listed from Fabric, as Cancelled.
+      }
+    }
   }
 
   /**
@@ -706,11 +798,16 @@ public final class FabricWorkspaceTarget implements Target {
    * its views and the run is recorded, as for a later job, instead of failing the command.
    */
   private JobRun runJob(
-      Project project, RefreshRequest request, RunListener listener, boolean afterChanges) {
+      Project project,
+      RefreshRequest request,
+      RunListener listener,
+      boolean afterChanges,
+      InFlight now) {
     List<ObjectId> selected = new ArrayList<>();
     for (SortedSet<ObjectId> layer : project.lineage().layers()) {
       layer.stream().filter(request.views()::contains).forEach(selected::add);
     }
+    now.order = List.copyOf(selected);
     Map<ObjectId, DeltaCommit> before = new HashMap<>();
     for (ObjectId id : selected) {
       before.put(id, history(id));
@@ -739,8 +836,8 @@ public final class FabricWorkspaceTarget implements Target {
     boolean extendedNow = extended;
     extended = false;
     Set<ObjectId> failed = new HashSet<>(notDeployed);
-    Map<ObjectId, ViewRun> outcome = new HashMap<>();
-    List<String> jobIds = new ArrayList<>();
+    Map<ObjectId, ViewRun> outcome = now.done;
+    List<String> jobIds = now.jobIds;
     boolean jobFailed = false;
     String deduped = null;
     Optional<JobClient.OutcomeUnknown> lostFirst = Optional.empty();
@@ -753,6 +850,7 @@ public final class FabricWorkspaceTarget implements Target {
         continue;
       }
       JobClient.JobInstance done;
+      now.running = send;
       try {
         // Upstream lakehouses are upstream of every view: the first job refreshes them.
         done =
@@ -1130,15 +1228,12 @@ public final class FabricWorkspaceTarget implements Target {
     jobs.cancelRunning();
   }
 
-  /** Ctrl-C cancels the statement or job in flight instead of leaving it running in Fabric. */
+  /**
+   * Ctrl-C cancels the statement or job in flight instead of leaving it running in Fabric, and
+   * records an interrupted refresh ({@link #interrupt}).
+   */
   private <T> T cancellable(java.util.function.Supplier<T> work) {
-    Thread hook =
-        new Thread(
-            () -> {
-              livy.cancelInFlight();
-              jobs.cancelRunning();
-            },
-            "mlv-fabric-cancel");
+    Thread hook = new Thread(this::interrupt, "mlv-fabric-cancel");
     boolean added = false;
     try {
       Runtime.getRuntime().addShutdownHook(hook);

@@ -334,6 +334,11 @@ final class JobClient {
     jobs.cancel(instance, "the refresh job");
   }
 
+  /** The instance id of the job this process started and still waits for, if any. */
+  Optional<String> runningId() {
+    return Optional.ofNullable(running.get()).map(OutcomeUnknown::idOf);
+  }
+
   /** Cancels the job this process started and still waits for (on Ctrl-C). */
   void cancelRunning() {
     URI u = running.get();

@@ -468,6 +468,47 @@ class FabricTargetTest {
     assertThat(fabric.target.runs(10)).extracting(RunReport::status).contains(RunStatus.Completed);
   }
 
+  /**
+   * Ctrl-C (the shutdown hook runs {@code interrupt}) while a refresh job runs: the job is
+   * cancelled and the run is on record as interrupted, as a local run stopped by Ctrl-C is.
+   */
+  @Test
+  void aRefreshStoppedWithCtrlCIsRecordedAsInterrupted() throws Exception {
+    Project p = applied();
+    int submitted = fabric.simulator.jobsSubmitted.get();
+    fabric.simulator.holdJobs = true;
+    Thread refresh =
+        new Thread(
+            () -> fabric.target.refresh(p, SimulatedFabric.request(p, true), RunListener.NONE));
+    refresh.start();
+    long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (fabric.simulator.jobsSubmitted.get() == submitted && System.nanoTime() < until) {
+      Thread.sleep(20);
+    }
+    Thread.sleep(200); // the job is being followed
+    fabric.target.interrupt();
+    fabric.simulator.holdJobs = false;
+    refresh.join(30_000);
+
+    List<RunReport> runs = fabric.target.runs(10);
+    RunReport stopped = runs.get(0);
+    assertThat(stopped.status()).isEqualTo(RunStatus.Interrupted);
+    assertThat(stopped.views())
+        .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason())
+        .containsExactly(
+            "silver.orders_clean Failed INTERRUPTED", "gold.by_customer Failed INTERRUPTED");
+    assertThat(stopped.views().get(0).error().orElseThrow())
+        .matches(
+            "the run was interrupted while refresh job \\S+ refreshed this view; the job was cancelled");
+    // The cancelled job is this run's, not listed again on its own.
+    assertThat(runs).hasSize(2);
+    synchronized (fabric.simulator.lakehouse(fabric.lakehouseId).jobs) {
+      assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).jobs.values())
+          .extracting(j -> j.path("status").asText())
+          .contains("Cancelled");
+    }
+  }
+
   @Test
   void aDryRunIsReadOnlyAndSaysWhatWouldRun() {
     Project p = applied();
