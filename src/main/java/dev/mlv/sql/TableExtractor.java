@@ -371,14 +371,13 @@ public final class TableExtractor {
       List<ColumnLists.ColumnList> lists =
           ColumnLists.of(selectSql, start, root, rewritten.markers(), inlineTables);
       QueryFacts facts = walk.facts().withView(columns, List.of(), refs, lists);
-      for (Diagnostic d :
-          KeywordAliases.warnings(
+      facts =
+          withKeywordNames(
               selectSql,
               start,
               rewritten.tokens(),
-              KeywordAliases.calciteAliases(selectSql, root))) {
-        facts = facts.withDiagnostic(d);
-      }
+              facts,
+              KeywordNames.calciteAliases(selectSql, root));
       // Spark's lexer, unlike Calcite, splits a shift after an array(...) call.
       return ShiftOperators.split(selectSql, start, rewritten)
           .map(facts::withDiagnostic)
@@ -394,16 +393,12 @@ public final class TableExtractor {
         if (call.isPresent()) {
           return notSpark(selectSql, start, call.get());
         }
-        QueryFacts facts = spark.facts().get();
-        for (Diagnostic d :
-            KeywordAliases.warnings(
-                selectSql,
-                start,
-                rewritten.tokens(),
-                KeywordAliases.startsOf(rewritten.tokens(), spark.aliasEnds()))) {
-          facts = facts.withDiagnostic(d);
-        }
-        return facts;
+        return withKeywordNames(
+            selectSql,
+            start,
+            rewritten.tokens(),
+            spark.facts().get(),
+            KeywordNames.startsOf(rewritten.tokens(), spark.aliasEnds()));
       }
       Optional<String> sparkMessage = spark.refusal().flatMap(SparkFallbackParser.Refusal::message);
       if (sparkMessage.isPresent()) {
@@ -443,6 +438,24 @@ public final class TableExtractor {
       }
       return parseError(selectSql, start, calciteError);
     }
+  }
+
+  /**
+   * The facts with a warning for each keyword the parser read as an alias or a column's name, or
+   * only the errors when it read one as a table's name ({@link KeywordNames}).
+   */
+  private static QueryFacts withKeywordNames(
+      String sql, Position start, List<SqlToken> tokens, QueryFacts facts, Set<Integer> aliases) {
+    List<Diagnostic> found = new ArrayList<>(KeywordNames.warnings(sql, start, tokens, aliases));
+    found.addAll(KeywordNames.columnsAndTables(sql, start, tokens, facts.tables()));
+    List<Diagnostic> errors = found.stream().filter(Diagnostic::isError).toList();
+    if (!errors.isEmpty()) {
+      return new QueryFacts(List.of(), Set.of(), Set.of(), true, errors);
+    }
+    for (Diagnostic d : found) {
+      facts = facts.withDiagnostic(d);
+    }
+    return facts;
   }
 
   /** Parses text the rewriter produced, with the names it hid and the operators it spelt back. */

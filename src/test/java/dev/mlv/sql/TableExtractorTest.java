@@ -709,6 +709,14 @@ class TableExtractorTest {
         "SELECT a FROM t WHERE a LIKE NOT 'x%'|1:30|NOT right after 'LIKE': Spark applies NOT to a"
             + " whole condition, never to an operand, and refuses it here",
         "SELECT a FROM t WHERE NOT)|1:26|this ')' closes no '('",
+        // A keyword written twice: Spark reads the second as a table's name, or * as aliased.
+        "SELECT a FROM t JOIN JOIN u ON t.a = u.a|1:22|JOIN is written twice: Spark reads the"
+            + " second as the name of a table, which its analyzer does not find"
+            + " (TABLE_OR_VIEW_NOT_FOUND)",
+        "SELECT a AS x\\nFROM FROM t|2:6|FROM is written twice: Spark reads the second as the name"
+            + " of a table, which its analyzer does not find (TABLE_OR_VIEW_NOT_FOUND)",
+        "SELECT * FROM FROM t|1:10|Spark reads FROM here as the alias of *, which its analyzer"
+            + " refuses (INVALID_USAGE_OF_STAR_OR_REGEX)",
         "SELECT a, (b + 1 AS c FROM t|1:11|this '(' is never closed",
         "SELECT a FROM (SELECT a FROM t|1:15|this '(' is never closed",
         "SELECT a, b + 1) AS c FROM t|1:16|this ')' closes no '('",
@@ -799,6 +807,55 @@ class TableExtractorTest {
               assertThat(d.position().line() + ":" + d.position().column()).isEqualTo(at);
               assertThat(d.message()).isEqualTo("Spark reads " + message);
             });
+  }
+
+  /**
+   * Spark 4.1.1 reads AS or FROM right before the FROM clause as the name of the column before it,
+   * and runs the view with a column named AS or FROM: a warning at the word.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT a AS FROM t|1:10|AS|the start of its alias: the view gets a column named AS",
+        "SELECT a, CAST(b AS INT) AS\\nFROM t WHERE a > 1|1:26|AS|the start of its alias: the view"
+            + " gets a column named AS",
+        "SELECT a FROM FROM t|1:10|FROM|the start of the FROM clause: the view gets a column named"
+            + " FROM",
+        "SELECT count(a) FROM FROM (SELECT a FROM t) q|1:17|FROM|the start of the FROM clause: the"
+            + " view gets a column named FROM",
+      })
+  void asOrFromReadAsAColumnsNameIsAWarning(String sql, String at, String word, String message) {
+    QueryFacts facts = EXTRACTOR.extract(sql.replace("\\n", "\n"), START);
+
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("t");
+    assertThat(facts.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.isError()).isFalse();
+              assertThat(d.ruleId()).isEqualTo("KEYWORD_READ_AS_COLUMN_NAME");
+              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo(at);
+              assertThat(d.message())
+                  .isEqualTo(
+                      "Spark reads "
+                          + word
+                          + " here as the name of the column before it, not as "
+                          + message);
+            });
+  }
+
+  /** A column named FROM written AS FROM, and a table named join in backticks, are meant. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT a AS FROM, b FROM t",
+        "SELECT a AS FROM FROM t",
+        "SELECT a, from FROM t",
+        "SELECT a FROM t JOIN `join` j ON t.a = j.a",
+      })
+  void aKeywordWrittenAsANameOnPurposeIsNoFinding(String sql) {
+    assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
   }
 
   /** A clause word meant as an alias (doubled, used as a qualifier, after AS) is no warning. */

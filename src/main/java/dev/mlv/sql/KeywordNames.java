@@ -16,18 +16,27 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
- * A clause word right after a table that the parser read as the table's alias: Spark takes {@code
- * SELECT a FROM t WHERE} as {@code FROM t AS WHERE}, a view with no WHERE clause that keeps every
- * row, and the same for HAVING, GROUP, ORDER, LIMIT and the other clause words at the end of the
- * SELECT or before another clause. Found from where the parser put the aliases, so a word that
- * starts a real clause is never taken for one. A warning: Spark runs the view, only not as written.
- * A doubled word ({@code FROM t WHERE WHERE a > 1}), a word that stands elsewhere as a name ({@code
- * SELECT where.a}, {@code SELECT qualify, a}) or an alias written after AS is meant, and left
- * alone.
+ * A keyword the parser read as a name, found from the parse so that a word starting a real clause
+ * is never taken for one.
+ *
+ * <p>A clause word right after a table is the table's alias: Spark takes {@code SELECT a FROM t
+ * WHERE} as {@code FROM t AS WHERE}, a view with no WHERE clause that keeps every row, and the same
+ * for HAVING, GROUP, ORDER, LIMIT and the other clause words at the end of the SELECT or before
+ * another clause. A warning: Spark runs the view, only not as written. A doubled word ({@code FROM
+ * t WHERE WHERE a > 1}), a word that stands elsewhere as a name ({@code SELECT where.a}, {@code
+ * SELECT qualify, a}) or an alias written after AS is meant, and left alone.
+ *
+ * <p>AS or FROM right before a FROM clause is a column's name: {@code SELECT a AS FROM t} names the
+ * column AS, {@code SELECT a FROM FROM t} names it FROM; warnings too. A table named FROM or JOIN
+ * ({@code FROM t JOIN JOIN u}, {@code SELECT a AS x FROM FROM t}) is a keyword written twice, which
+ * Spark's analyzer refuses (TABLE_OR_VIEW_NOT_FOUND): an error.
  */
-final class KeywordAliases {
+final class KeywordNames {
 
   static final String RULE = "CLAUSE_READ_AS_ALIAS";
+
+  /** Rule of AS or FROM read as the name of the column before it. */
+  static final String COLUMN_RULE = "KEYWORD_READ_AS_COLUMN_NAME";
 
   /** Clause words Spark's grammar lets stand as a table's alias, with what their loss means. */
   private static final List<List<String>> CLAUSE_WORDS =
@@ -42,7 +51,7 @@ final class KeywordAliases {
   private static final Set<String> BY_WORDS =
       Set.of("GROUP", "ORDER", "SORT", "CLUSTER", "DISTRIBUTE");
 
-  private KeywordAliases() {}
+  private KeywordNames() {}
 
   /**
    * Start offsets in {@code sql} of the aliases Calcite gave a FROM item, written with or without
@@ -133,6 +142,92 @@ final class KeywordAliases {
                   + word.text()));
     }
     return found;
+  }
+
+  /**
+   * A warning at AS or FROM where Spark reads it as the name of the column before it, right before
+   * the FROM clause; an error at a table named FROM or JOIN, a keyword written twice.
+   */
+  static List<Diagnostic> columnsAndTables(
+      String sql, Position start, List<SqlToken> tokens, List<Name> tables) {
+    List<Diagnostic> found = new ArrayList<>();
+    for (Name table : tables) {
+      if (table.parts().size() == 1
+          && (table.text().equalsIgnoreCase("FROM") || table.text().equalsIgnoreCase("JOIN"))) {
+        found.add(
+            Diagnostic.error(
+                TableExtractor.PARSE_RULE,
+                table.position(),
+                "syntax error: "
+                    + table.text().toUpperCase(java.util.Locale.ROOT)
+                    + " is written twice: Spark reads the second as the name of a table, which"
+                    + " its analyzer does not find (TABLE_OR_VIEW_NOT_FOUND)",
+                "remove one "
+                    + table.text().toUpperCase(java.util.Locale.ROOT)
+                    + "; a table named "
+                    + table.text().toLowerCase(java.util.Locale.ROOT)
+                    + " is written in backticks"));
+      }
+    }
+    if (!found.isEmpty()) {
+      return found;
+    }
+    for (int i = 1; i + 2 < tokens.size(); i++) {
+      SqlToken word = tokens.get(i);
+      SqlToken before = tokens.get(i - 1);
+      SqlToken from = tokens.get(i + 1);
+      SqlToken next = tokens.get(i + 2);
+      if (!(word.isWord("AS") || word.isWord("FROM"))
+          || !from.isWord("FROM")
+          || !(next.isIdentifier() || next.isSymbol("("))
+          || next.isWord("AS")
+          || next.isWord("FROM")
+          || !(endsAValue(before) || before.isSymbol("*"))) {
+        continue;
+      }
+      String column = word.upper();
+      if (before.isSymbol("*")) {
+        found.add(
+            Diagnostic.error(
+                TableExtractor.PARSE_RULE,
+                start.advance(sql, word.start()),
+                "syntax error: Spark reads "
+                    + column
+                    + " here as the alias of *, which its analyzer refuses"
+                    + " (INVALID_USAGE_OF_STAR_OR_REGEX)",
+                column.equals("AS") ? "remove AS: * takes no alias" : "remove one FROM"));
+        continue;
+      }
+      found.add(
+          Diagnostic.warning(
+              COLUMN_RULE,
+              start.advance(sql, word.start()),
+              "Spark reads "
+                  + column
+                  + " here as the name of the column before it, not as "
+                  + (column.equals("AS")
+                      ? "the start of its alias"
+                      : "the start of the FROM clause")
+                  + ": the view gets a column named "
+                  + column,
+              column.equals("AS")
+                  ? "write the alias after AS (... AS total FROM ...), or remove AS"
+                  : "remove one FROM; a column meant to be named from is written AS `from`"));
+    }
+    return found;
+  }
+
+  /** Whether {@code t} can end a select item, so that a name after it is the item's alias. */
+  private static boolean endsAValue(SqlToken t) {
+    return t.kind() == SqlToken.Kind.NUMBER
+        || t.kind() == SqlToken.Kind.STRING
+        || t.kind() == SqlToken.Kind.QUOTED_IDENTIFIER
+        || t.isSymbol(")")
+        || t.kind() == SqlToken.Kind.WORD
+            && !t.isWord("SELECT")
+            && !t.isWord("DISTINCT")
+            && !t.isWord("ALL")
+            && !t.isWord("AS");
   }
 
   /** What the view loses without the clause {@code word} starts, or null for no clause word. */
