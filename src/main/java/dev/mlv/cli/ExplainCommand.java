@@ -96,7 +96,7 @@ public final class ExplainCommand implements Callable<Integer> {
       throw new MlvException(own);
     }
     ObjectId id = found.first();
-    RefreshAnalysis analysis = RefreshAnalyzer.analyze(v.definition());
+    RefreshAnalysis analysis = withoutAnsi(project, RefreshAnalyzer.analyze(v.definition()));
     spec.commandLine()
         .getOut()
         .print(
@@ -105,5 +105,38 @@ public final class ExplainCommand implements Callable<Integer> {
                 : ExplainRenderer.text(
                     id, v.settings(), v.definition(), analysis, project.names()));
     return ExitCodes.OK;
+  }
+
+  /**
+   * The analysis with one more condition when the default target's conf turns ANSI mode off and the
+   * view merges SUMs: a SUM of decimals is then refreshed in full, as the refresh and its dry run
+   * decide from the table's column types, which the SQL alone does not give.
+   */
+  private static RefreshAnalysis withoutAnsi(Project project, RefreshAnalysis a) {
+    String name = project.config().defaultTarget();
+    boolean sums =
+        a.shape() == RefreshAnalysis.Shape.MERGE_AGGREGATE
+            && a.columns().stream().anyMatch(c -> c.role() == RefreshAnalysis.Role.SUM);
+    if (!sums
+        || !(project.config().target(name).orElse(null) instanceof dev.mlv.project.SparkTarget t)
+        || !t.ansiOff()) {
+      return a;
+    }
+    List<RefreshAnalysis.Construct> constructs = new java.util.ArrayList<>(a.constructs());
+    constructs.add(
+        new RefreshAnalysis.Construct(
+            "SUM (ANSI mode off)",
+            a.constructs().stream()
+                .filter(c -> c.construct().startsWith("GROUP BY"))
+                .map(RefreshAnalysis.Construct::position)
+                .findFirst()
+                .orElse(dev.mlv.diag.Position.start(null)),
+            RefreshAnalysis.Support.CONDITIONAL,
+            "DECIMAL_SUM_WITHOUT_ANSI",
+            "incremental while no SUM is of decimals: spark.sql.ansi.enabled is false in target "
+                + name
+                + "'s conf, so a decimal SUM that overflows is NULL, which merged sums cannot tell"
+                + " from a group of NULLs"));
+    return new RefreshAnalysis(a.shape(), constructs, a.refs(), a.columns(), a.columnChecks());
   }
 }

@@ -27,6 +27,30 @@ public record SparkTarget(
     this(name, warehouse, master, conf, Map.of());
   }
 
+  /**
+   * Whether Spark runs this target's SQL with {@code spark.sql.ansi.enabled} false, told without
+   * starting it: the target's {@code conf} first, else a {@code -Dspark.sql.ansi.enabled} the JVM
+   * was given (Spark's conf reads those), else Spark 4's default, on unless the environment sets
+   * {@code SPARK_ANSI_SQL_MODE=false}.
+   */
+  public boolean ansiOff() {
+    String set = null;
+    for (var e : conf.entrySet()) {
+      if (e.getKey().trim().equalsIgnoreCase(ANSI)) {
+        set = e.getValue();
+      }
+    }
+    if (set == null) {
+      set = System.getProperty(ANSI);
+    }
+    if (set == null) {
+      return "false".equalsIgnoreCase(String.valueOf(System.getenv("SPARK_ANSI_SQL_MODE")).trim());
+    }
+    return "false".equalsIgnoreCase(set.trim());
+  }
+
+  private static final String ANSI = "spark.sql.ansi.enabled";
+
   /** The target every project has even when mlv.yml declares none. */
   public static SparkTarget implicitLocal(Path root) {
     return new SparkTarget(

@@ -28,6 +28,38 @@ class ExplainAndRefreshPolicyTest {
     assertThat(json.out()).contains("\"shape\" : \"APPEND\"", "\"formatVersion\" : 1");
   }
 
+  /** With ANSI mode off in the default target's conf, a merged SUM is a condition of its own. */
+  @Test
+  void explainSaysASumIsFullWhileAnsiModeIsOffInTheTargetsConf() throws IOException {
+    Path copy = dir.resolve("ansi");
+    Files.createDirectories(copy.resolve("views"));
+    String yml =
+        "name: t\nworkspace: ws\nlakehouse: lh\nschema: dbo\nviews: [views]\n"
+            + "sources: [bronze.a]\n";
+    Files.writeString(
+        copy.resolve("views/s.sql"),
+        "CREATE MATERIALIZED LAKE VIEW gold.s AS\n"
+            + "SELECT g, SUM(v) AS s, COUNT(*) AS n FROM bronze.a GROUP BY g\n");
+    Files.writeString(copy.resolve("mlv.yml"), yml);
+    CliRun on = CliRun.of("explain", "gold.s", "-p", copy.toString());
+    assertThat(on.out()).as(on.toString()).doesNotContain("DECIMAL_SUM_WITHOUT_ANSI");
+    Files.writeString(
+        copy.resolve("mlv.yml"),
+        yml
+            + "targets:\n  local:\n    type: spark\n"
+            + "    conf: {spark.sql.ansi.enabled: \"false\"}\n");
+    CliRun off = CliRun.of("explain", "gold.s", "-p", copy.toString());
+    assertThat(off.exitCode()).as(off.toString()).isZero();
+    assertThat(off.out())
+        .contains(
+            "SUM (ANSI mode off)",
+            "incremental while no SUM is of decimals: spark.sql.ansi.enabled is false in target"
+                + " local's conf",
+            "[DECIMAL_SUM_WITHOUT_ANSI]");
+    CliRun json = CliRun.of("explain", "gold.s", "-p", copy.toString(), "--format", "json");
+    assertThat(json.out()).contains("\"code\" : \"DECIMAL_SUM_WITHOUT_ANSI\"");
+  }
+
   @Test
   void aFileViewIsExplainedByItsRefreshModeAsItsRefreshDecides() throws IOException {
     String files = "examples/medallion-files";

@@ -199,6 +199,31 @@ public final class DeltaState {
     }
   }
 
+  /** The table's column names, in order; none when it has no commit. */
+  List<String> columnNames(Path table) {
+    return schema(table).map(t -> t.fieldNames()).orElse(List.of());
+  }
+
+  /** The names of the table's top-level decimal columns. */
+  List<String> decimalColumns(Path table) {
+    return schema(table)
+        .map(
+            t ->
+                t.fields().stream()
+                    .filter(f -> f.getDataType() instanceof io.delta.kernel.types.DecimalType)
+                    .map(io.delta.kernel.types.StructField::getName)
+                    .toList())
+        .orElse(List.of());
+  }
+
+  private static Optional<io.delta.kernel.types.StructType> schema(Path table) {
+    if (Warehouse.latestCommit(table).isEmpty()) {
+      return Optional.empty();
+    }
+    Engine e = KernelEngine.get();
+    return Optional.of(Table.forPath(e, table.toString()).getLatestSnapshot(e).getSchema());
+  }
+
   /** Keeps what this reader learnt for the next command (see {@link TableStateCache}). */
   void save() {
     stored.ifPresent(TableStateCache::save);

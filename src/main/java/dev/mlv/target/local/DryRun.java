@@ -80,7 +80,10 @@ final class DryRun {
         continue;
       }
       LocalStrategy.Decided d = target.plannedStrategy(project, request, id);
-      Strategy s = upstreamAware(id, d, refreshed);
+      // An upstream refresh in this run can make a skipped view incremental: judge that too.
+      Strategy s =
+          new LocalStrategy(target, project)
+              .withoutAnsi(id, upstreamAware(id, d, refreshed), d.analysisOf());
       if (s.code().startsWith("SOURCE_MISSING") || s.code().equals("NOT_DEPLOYED")) {
         failing.put(id, s.code());
       }

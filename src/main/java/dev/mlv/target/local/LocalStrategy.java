@@ -98,6 +98,40 @@ final class LocalStrategy {
                 new SourceLogReader(target.deltaState(), target.warehouse()),
                 deployed.flatMap(DeployedView::lastRefresh)),
             project.names());
+    strategy = withoutAnsi(id, strategy, analysis);
     return new Decided(strategy, consumed.orElse(Map.of()), current, analysis);
+  }
+
+  /**
+   * {@code s}, or a full refresh when it merges a SUM of decimals while the target's conf turns
+   * ANSI mode off: a decimal SUM past its precision is then NULL, and stays NULL as rows come,
+   * which merged sums cannot tell from a group of NULLs. The view's table tells which SUM columns
+   * are decimals, so the dry run knows it before Spark starts.
+   */
+  Strategy withoutAnsi(ObjectId id, Strategy s, Supplier<RefreshAnalysis> analysisOf) {
+    // Asked in that order: a skipped view's SQL is never parsed.
+    if (!(s instanceof Strategy.Incremental)
+        || !target.sparkTarget().ansiOff()
+        || analysisOf.get().shape() != RefreshAnalysis.Shape.MERGE_AGGREGATE) {
+      return s;
+    }
+    RefreshAnalysis analysis = analysisOf.get();
+    List<String> decimals = target.deltaState().decimalColumns(target.warehouse().tableDir(id));
+    List<RefreshAnalysis.OutputColumn> columns = analysis.columns();
+    List<String> names = target.deltaState().columnNames(target.warehouse().tableDir(id));
+    if (names.size() != columns.size()) {
+      return s; // the run finds the table and the SELECT apart, and says so
+    }
+    for (int i = 0; i < names.size(); i++) {
+      if (columns.get(i).role() == RefreshAnalysis.Role.SUM && decimals.contains(names.get(i))) {
+        return new Strategy.Full(
+            "DECIMAL_SUM_WITHOUT_ANSI col=" + names.get(i),
+            "spark.sql.ansi.enabled is false in target "
+                + target.sparkTarget().name()
+                + "'s conf, so a SUM of decimals that overflows is NULL, which merged sums cannot"
+                + " tell from a group of NULLs");
+      }
+    }
+    return s;
   }
 }

@@ -167,6 +167,11 @@ public final class LocalTarget implements Target {
   }
 
   /** One reader per target, so its cache (keyed by each table's latest commit) is reused. */
+  /** The target's settings in mlv.yml. */
+  SparkTarget sparkTarget() {
+    return target;
+  }
+
   synchronized DeltaState deltaState() {
     if (deltaState == null) {
       deltaState =

@@ -451,15 +451,30 @@ class IncrementalRefreshDifferentialTest {
     String sum =
         "SELECT g, SUM(CAST(v AS DECIMAL(38, 0)) * 1000000000000000000000000000000000000) AS s,"
             + " COUNT(*) AS n FROM bronze.a GROUP BY g";
-    List<Shape> shapes = List.of(same("gold.dsum", sum));
+    List<Shape> shapes =
+        List.of(
+            same("gold.dsum", sum),
+            same("gold.isum", "SELECT g, SUM(v) AS s, COUNT(*) AS n FROM bronze.a GROUP BY g"));
     Project p = setUp(shapes, "    conf: {spark.sql.ansi.enabled: \"false\"}\n");
     // 99e36 more passes 10^38 in group 1 whatever it held; then a small value.
     sql(p, "INSERT INTO " + LH + ".bronze.a VALUES (13, 1, 99), (13, 1, 5)");
     Map<String, ViewRun> runs = refreshAndCompare(p, shapes, "overflow");
     assertThat(multiset(p, "SELECT s FROM gold.dsum WHERE g = 1")).containsExactly("null");
     sql(p, "INSERT INTO " + LH + ".bronze.a VALUES (14, 1, 1), (14, 2, 1)");
+    // The dry run knows it from the target's conf and the view's column types, without Spark.
+    RunReport dry =
+        target.refresh(
+            p,
+            new RefreshRequest(
+                new TreeSet<>(p.views().keySet()), false, 2, Duration.ofHours(1), true, Map.of()),
+            RunListener.NONE);
+    Map<String, String> planned = new HashMap<>();
+    dry.views().forEach(v -> planned.put(v.id().name(), v.strategy() + " " + v.reason()));
+    assertThat(planned.get("dsum")).startsWith("full DECIMAL_SUM_WITHOUT_ANSI col=s:");
+    assertThat(planned.get("isum")).startsWith("incremental ONLY_APPENDS");
     runs = refreshAndCompare(p, shapes, "after the overflow");
-    assertThat(runs.get("gold.dsum").reason()).startsWith("DECIMAL_SUM_WITHOUT_ANSI");
+    assertThat(runs.get("gold.dsum").reason()).startsWith("DECIMAL_SUM_WITHOUT_ANSI col=s");
+    assertThat(runs.get("gold.isum").reason()).startsWith("ONLY_APPENDS");
   }
 
   private static Shape same(String name, String select) {
