@@ -46,6 +46,8 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A Fabric lakehouse as a target. Deployed views are read and changed with Spark SQL over Livy
@@ -1122,9 +1124,68 @@ public final class FabricWorkspaceTarget implements Target {
   public Optional<RunReport> run(String id, RunListener listener) {
     Optional<RunReport> local = records.find(id, listener);
     if (local.isPresent()) {
-      return local;
+      return local.map(this::withJobsEnded);
     }
     return jobs.instance(id).map(this::fromJob);
+  }
+
+  private static final Pattern UNFOLLOWED_JOB =
+      Pattern.compile("refresh job ([0-9a-fA-F-]{36}) was started and may still be running");
+
+  /**
+   * The run, with how Fabric says each job mlv could not follow ended (or that it still runs) added
+   * to the error of its views ({@code JOB_OUTCOME_UNKNOWN}): the error promised that {@code mlv
+   * runs <job id>} shows it.
+   */
+  private RunReport withJobsEnded(RunReport run) {
+    Map<String, String> said = new HashMap<>();
+    List<ViewRun> views = new ArrayList<>();
+    for (ViewRun v : run.views()) {
+      Matcher m =
+          v.reason().equals("JOB_OUTCOME_UNKNOWN") && v.error().isPresent()
+              ? UNFOLLOWED_JOB.matcher(v.error().get())
+              : null;
+      if (m == null || !m.find()) {
+        views.add(v);
+        continue;
+      }
+      String job = m.group(1);
+      String now = said.computeIfAbsent(job, this::jobEnded);
+      views.add(
+          new ViewRun(
+              v.id(),
+              v.status(),
+              v.strategy(),
+              v.reason(),
+              v.rowsWritten(),
+              v.rowsDropped(),
+              v.violations(),
+              v.durationMs(),
+              v.error().map(e -> e + now),
+              v.files(),
+              v.dropsNotMeasured()));
+    }
+    return new RunReport(
+        run.id(), run.status(), run.startedAt(), run.endedAt(), run.target(), views);
+  }
+
+  /** How Fabric says the job ended, as a clause; none when Fabric cannot be asked now. */
+  private String jobEnded(String job) {
+    try {
+      return jobs.instance(job)
+          .map(
+              i ->
+                  i.finished()
+                      ? "; Fabric reports that refresh job "
+                          + job
+                          + " ended "
+                          + i.status()
+                          + i.failure().map(f -> " (" + f + ")").orElse("")
+                      : "; Fabric reports that refresh job " + job + " is " + i.status())
+          .orElse("");
+    } catch (MlvException e) {
+      return ""; // the record is still worth showing as it was kept
+    }
   }
 
   /**

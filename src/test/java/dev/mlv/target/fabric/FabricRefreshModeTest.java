@@ -261,7 +261,7 @@ class FabricRefreshModeTest {
    * the run is recorded with the job's views failed, as a later job's would be.
    */
   @Test
-  void aJobWhoseStatusCannotBeReadIsNamedAsPossiblyStillRunning() {
+  void aJobWhoseStatusCannotBeReadIsNamedAsPossiblyStillRunning() throws InterruptedException {
     Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");
     pollsOfJobsFail();
     assertThatThrownBy(() -> refresh(p, false, false))
@@ -285,6 +285,25 @@ class FabricRefreshModeTest {
             "silver.orders_clean Failed JOB_OUTCOME_UNKNOWN",
             "gold.by_customer Failed JOB_OUTCOME_UNKNOWN");
     assertThat(fabric.target.runs(100)).extracting(RunReport::id).contains(recorded.id());
+    // As the error says, 'mlv runs <job id>' shows how the job ended, once Fabric knows.
+    String job = lastJobId();
+    long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!fabric
+            .simulator
+            .lakehouse(fabric.lakehouseId)
+            .jobs
+            .get(job)
+            .path("status")
+            .asText()
+            .equals("Completed")
+        && System.nanoTime() < until) {
+      Thread.sleep(20);
+    }
+    assertThat(fabric.target.run(job).orElseThrow().views())
+        .allSatisfy(
+            v ->
+                assertThat(v.error().orElseThrow())
+                    .endsWith("; Fabric reports that refresh job " + job + " ended Completed"));
   }
 
   /** Where the record cannot be written either, the error says so instead of naming a record. */
