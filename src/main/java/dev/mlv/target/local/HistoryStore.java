@@ -115,13 +115,15 @@ final class HistoryStore {
       return;
     }
     SparkSession s = spark.get();
-    List<Path> parked = list(pending);
+    List<Path> parked = new ArrayList<>();
     List<Path> crashed = new ArrayList<>();
     Map<String, RunReport> earlier = new LinkedHashMap<>();
-    for (Path f : parked) {
+    for (Path f : list(pending)) {
       RunReport r = readJson(f);
+      // One that cannot be read stays, for 'mlv runs' to warn about, rather than vanish unseen.
       if (r != null) {
         earlier.put(r.id(), r);
+        parked.add(f);
       }
     }
     for (Path f : list(running)) {

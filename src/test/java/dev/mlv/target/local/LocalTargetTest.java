@@ -408,6 +408,13 @@ class LocalTargetTest {
                 + damaged
                 + " is skipped: run.status 'Weird' is not one of Running, Completed, Failed,"
                 + " Skipped, Interrupted, Planned");
+
+    // The next run that writes the history takes the readable records in and leaves the damaged
+    // one where it is, instead of deleting it unseen.
+    store.record(
+        finished("next-run", 10, ViewStatus.Completed), Optional.of(LocalSparkTestSupport.spark()));
+    assertThat(damaged).exists();
+    assertThat(files(damaged.getParent())).containsExactly(damaged);
   }
 
   private static RunReport finished(String id, int secondsAgo, ViewStatus view) {
