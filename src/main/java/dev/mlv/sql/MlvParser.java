@@ -587,13 +587,24 @@ public final class MlvParser {
 
     /**
      * ('k'='v', k.sub = v, ...) as TBLPROPERTIES and OPTIONS take them; {@code positions}, when
-     * given, receives where each key is written.
+     * given, receives where each key is written. TBLPROPERTIES follows Spark 4.1.1's grammar,
+     * measured with its own parser: a value is a string (adjacent strings are one, as in a key), an
+     * unsigned integer or decimal kept as written, or a boolean in lower case; {@code =} or {@code
+     * ==} is optional, and the list is not empty. OPTIONS keeps its own, looser rules.
      */
     Map<String, String> keyValues(
         String clause, boolean lowerKeys, Map<String, Position> positions) {
+      boolean spark = clause.equals("TBLPROPERTIES");
       expectSymbol("(", "after " + clause);
       Map<String, String> out = new LinkedHashMap<>();
-      if (acceptSymbol(")")) {
+      if (peek() != null && peek().isSymbol(")")) {
+        if (spark) {
+          throw error(
+              pos(peek()),
+              "TBLPROPERTIES () is empty, which Spark refuses",
+              "give at least one property, or leave TBLPROPERTIES out");
+        }
+        i++;
         return out;
       }
       do {
@@ -601,7 +612,7 @@ public final class MlvParser {
         String key;
         if (kt != null && kt.kind() == Token.Kind.STRING) {
           i++;
-          key = kt.stringValue();
+          key = spark ? kt.stringValue() + adjacentKeyStrings() : kt.stringValue();
         } else {
           StringBuilder k = new StringBuilder();
           do {
@@ -621,23 +632,16 @@ public final class MlvParser {
         if (lowerKeys) {
           key = key.toLowerCase(Locale.ROOT);
         }
-        acceptSymbol("=");
+        if (!acceptSymbol("=") && spark) {
+          acceptSymbol("==");
+        }
         Token vt = peek();
         if (vt == null || vt.isSymbol(",") || vt.isSymbol(")")) {
           throw error(
               "expected a value for '" + key + "' in " + clause + ", found " + found(), null);
         }
         i++;
-        String value =
-            switch (vt.kind()) {
-              case STRING -> vt.stringValue();
-              case WORD, NUMBER, QUOTED_IDENT -> vt.identifier();
-              default ->
-                  throw error(
-                      pos(vt),
-                      "unexpected '" + vt.text() + "' as a value in " + clause,
-                      "quote the value: 'key' = 'value'");
-            };
+        String value = spark ? sparkPropertyValue(key, vt) : optionValue(clause, vt);
         if (out.containsKey(key)) {
           throw error(
               pos(kt),
@@ -651,6 +655,88 @@ public final class MlvParser {
       } while (acceptSymbol(","));
       expectSymbol(")", "to close " + clause);
       return out;
+    }
+
+    private String optionValue(String clause, Token vt) {
+      return switch (vt.kind()) {
+        case STRING -> vt.stringValue();
+        case WORD, NUMBER, QUOTED_IDENT -> vt.identifier();
+        default ->
+            throw error(
+                pos(vt),
+                "unexpected '" + vt.text() + "' as a value in " + clause,
+                "quote the value: 'key' = 'value'");
+      };
+    }
+
+    /**
+     * The rest of a key written as adjacent strings. Spark's grammar has a string key and an
+     * optional {@code =}, so the run of strings is the key when anything but {@code ,} or {@code )}
+     * follows it ({@code 'a' 'b' = 'v'}: key ab), else its first string is the key and the others
+     * the value ({@code 'k' 'x' 'y'}: k = xy), as Spark 4.1.1's parser splits them.
+     */
+    private String adjacentKeyStrings() {
+      int j = i;
+      while (j < toks.size() && toks.get(j).kind() == Token.Kind.STRING) {
+        j++;
+      }
+      Token after = j < toks.size() ? toks.get(j) : null;
+      if (j == i || after == null || after.isSymbol(",") || after.isSymbol(")")) {
+        return "";
+      }
+      return adjacentStrings();
+    }
+
+    /** The string literals that follow one, concatenated: Spark reads 'a' 'b' as 'ab'. */
+    private String adjacentStrings() {
+      StringBuilder more = new StringBuilder();
+      while (peek() != null && peek().kind() == Token.Kind.STRING) {
+        more.append(toks.get(i++).stringValue());
+      }
+      return more.toString();
+    }
+
+    /**
+     * A TBLPROPERTIES value as Spark 4.1.1 reads it; {@code vt} is consumed. Anything else (a word,
+     * a backticked name, null, a sign, an exponent, a typed literal such as 10L or x'41') is
+     * refused at its place.
+     */
+    private String sparkPropertyValue(String key, Token vt) {
+      if (vt.kind() == Token.Kind.STRING) {
+        return vt.stringValue() + adjacentStrings();
+      }
+      if (vt.isWord("true") || vt.isWord("false")) {
+        return vt.lower();
+      }
+      Token next = peek();
+      String written = vt.text();
+      if (vt.kind() == Token.Kind.NUMBER) {
+        // 10L, 1.5D, 1BD, 1Y: Spark's typed literals, which the lexer splits after the digits.
+        boolean glued =
+            next != null && next.offset() == vt.end() && next.kind() != Token.Kind.SYMBOL;
+        boolean plain = written.matches("\\d+|\\d*\\.\\d+|\\d+\\.");
+        if (plain && !glued) {
+          return written;
+        }
+        if (glued) {
+          written += next.text();
+        }
+      } else if ((vt.isSymbol("-") || vt.isSymbol("+")) && next != null) {
+        written += next.text();
+      } else if (vt.kind() == Token.Kind.WORD && next != null && next.kind() == Token.Kind.STRING) {
+        written += next.text(); // x'41'
+      }
+      String bare = vt.kind() == Token.Kind.QUOTED_IDENT ? vt.identifier() : written;
+      String quoted = "'" + bare.replace("\\", "\\\\").replace("'", "\\'") + "'";
+      throw error(
+          pos(vt),
+          "Spark does not read "
+              + written
+              + " as the value of '"
+              + key
+              + "' in TBLPROPERTIES: a value is a string, an unsigned integer or decimal, true or"
+              + " false",
+          "quote the value: '" + key + "' = " + quoted);
     }
 
     /** A 1-4 part name; parts folded to lower case. */

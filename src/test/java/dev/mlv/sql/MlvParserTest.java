@@ -444,6 +444,86 @@ class MlvParserTest {
     }
   }
 
+  /**
+   * TBLPROPERTIES values as Spark 4.1.1's own parser reads them (measured with SparkSqlParser):
+   * strings (adjacent ones concatenated, in keys too), unsigned integers and decimals as written,
+   * booleans in lower case, with {@code =}, {@code ==} or nothing between key and value.
+   */
+  @Test
+  void tblpropertiesValuesAreReadAsSparkReadsThem() {
+    ViewDefinition d =
+        single(
+            "CREATE MATERIALIZED LAKE VIEW a TBLPROPERTIES ('i' = 01, 'd' = .5, 'e' 1., 'f' ="
+                + " 00.50, 'b' = TRUE, 'c' == False, 's' \"x\", 'r' = r'a\\b', 'xy' = 'x' \"y\","
+                + " 'k' 'ey' = 'v', 'q' 'x' 'y', dotted.key = 'w') AS SELECT 1 AS x");
+    assertThat(d.properties())
+        .containsOnly(
+            Map.entry("i", "01"),
+            Map.entry("d", ".5"),
+            Map.entry("e", "1."),
+            Map.entry("f", "00.50"),
+            Map.entry("b", "true"),
+            Map.entry("c", "false"),
+            Map.entry("s", "x"),
+            Map.entry("r", "a\\b"),
+            Map.entry("xy", "xy"),
+            Map.entry("key", "v"),
+            Map.entry("q", "xy"),
+            Map.entry("dotted.key", "w"));
+  }
+
+  /** What Spark 4.1.1 refuses in TBLPROPERTIES is refused at its place, with the quoted value. */
+  @Test
+  void tblpropertiesValuesSparkRefusesAreErrorsAtTheirPlace() {
+    Map<String, String> refused = new java.util.LinkedHashMap<>();
+    refused.put("foo", "'foo'");
+    refused.put("`foo`", "'foo'");
+    refused.put("null", "'null'");
+    refused.put("-1", "'-1'");
+    refused.put("+1", "'+1'");
+    refused.put("1e3", "'1e3'");
+    refused.put("10L", "'10L'");
+    refused.put("1.5D", "'1.5D'");
+    refused.put("1BD", "'1BD'");
+    refused.put("1Y", "'1Y'");
+    refused.put("x'41'", "'x\\'41\\''");
+    refused.put("()", "'('");
+    refused.forEach(
+        (value, quoted) -> {
+          List<Diagnostic> ds =
+              parse(
+                      "CREATE MATERIALIZED LAKE VIEW a\nTBLPROPERTIES ('k' = "
+                          + value
+                          + ") AS SELECT 1")
+                  .diagnostics();
+          assertThat(ds).as(value).singleElement();
+          Diagnostic d = ds.get(0);
+          assertThat(d.position().line()).as(value).isEqualTo(2);
+          assertThat(d.position().column()).as(value).isEqualTo(22);
+          assertThat(d.message())
+              .as(value)
+              .startsWith("Spark does not read ")
+              .contains("as the value of 'k' in TBLPROPERTIES");
+          assertThat(d.hint()).as(value).isEqualTo("quote the value: 'k' = " + quoted);
+        });
+    for (String list : List.of("('k' = 'v',)", "()", "('k')")) {
+      assertThat(
+              parse("CREATE MATERIALIZED LAKE VIEW a TBLPROPERTIES " + list + " AS SELECT 1")
+                  .diagnostics())
+          .as(list)
+          .singleElement()
+          .satisfies(d -> assertThat(d.hint()).isNotBlank());
+    }
+    // OPTIONS keeps its own rules: a word is a value there.
+    assertThat(
+            parse(
+                    "CREATE MATERIALIZED LAKE VIEW a USING OneLake_Files OPTIONS (path ="
+                        + " 'abfss://w@onelake.dfs.fabric.microsoft.com/l.Lakehouse/Files/x/',"
+                        + " format = csv, header = TRUE)")
+                .diagnostics())
+        .isEmpty();
+  }
+
   @Test
   void aViewWithoutANameSaysSo() {
     Diagnostic d = parse("CREATE MATERIALIZED LAKE VIEW AS SELECT 1 AS x").diagnostics().get(0);
