@@ -549,6 +549,76 @@ final class SyntaxErrors {
     return Optional.empty();
   }
 
+  /**
+   * {@code SELECT SELECT a FROM t}: Spark's parser reads the second SELECT as a column named SELECT
+   * aliased a (or, before {@code * FROM}, as a product), which its analyzer then refuses
+   * (UNRESOLVED_COLUMN). Left alone where select is a name elsewhere in the text ({@code SELECT
+   * select a FROM (SELECT 1 AS select)}) or is read as a whole select item ({@code SELECT select
+   * FROM t}).
+   */
+  static Optional<Told> doubledSelect(String sql) {
+    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    for (int i = 0; i + 2 < tokens.size(); i++) {
+      SqlToken second = tokens.get(i + 1);
+      SqlToken next = tokens.get(i + 2);
+      boolean item =
+          next.isIdentifier() && !next.isWord("FROM") && !next.isWord("AS")
+              || next.isSymbol("*") && i + 3 < tokens.size() && tokens.get(i + 3).isWord("FROM");
+      if (tokens.get(i).isWord("SELECT")
+          && (i == 0 || !tokens.get(i - 1).isWord("SELECT"))
+          && second.isWord("SELECT")
+          && item
+          && !namedSelect(tokens, i + 1)) {
+        return Optional.of(
+            new Told(
+                second.start(),
+                "SELECT is written twice: Spark reads the second as a column named SELECT, which"
+                    + " its analyzer does not find (UNRESOLVED_COLUMN)",
+                "remove one SELECT; a column named select is written `select`"));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Whether select stands as a name anywhere but at {@code k}: after AS or '.', or backticked. */
+  private static boolean namedSelect(List<SqlToken> tokens, int k) {
+    for (int j = 0; j < tokens.size(); j++) {
+      SqlToken t = tokens.get(j);
+      if (j == k || !t.identifierValue().equalsIgnoreCase("select") || !t.isIdentifier()) {
+        continue;
+      }
+      if (t.kind() == SqlToken.Kind.QUOTED_IDENTIFIER
+          || j > 0 && (tokens.get(j - 1).isWord("AS") || tokens.get(j - 1).isSymbol("."))
+          || j + 1 < tokens.size() && tokens.get(j + 1).isSymbol(".")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@code count()}: Spark's analyzer refuses a count with no argument (WRONG_NUM_ARGS, unless the
+   * legacy spark.sql.legacy.allowParameterlessCount is set); Calcite reads it.
+   */
+  static Optional<Told> countWithoutArgument(String sql) {
+    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    for (int i = 0; i + 2 < tokens.size(); i++) {
+      if (tokens.get(i).isWord("COUNT")
+          && tokens.get(i + 1).isSymbol("(")
+          && tokens.get(i + 2).isSymbol(")")
+          && (i == 0 || !tokens.get(i - 1).isSymbol("."))) {
+        return Optional.of(
+            new Told(
+                tokens.get(i).start(),
+                tokens.get(i).text()
+                    + "() has no argument, which Spark refuses (WRONG_NUM_ARGS: count requires at"
+                    + " least 1 parameter)",
+                "count(*) counts the rows, count(a) the rows where a is not NULL"));
+      }
+    }
+    return Optional.empty();
+  }
+
   /** Whether a FROM follows token {@code k} in its query, at the same parenthesis depth. */
   private static boolean fromFollows(List<SqlToken> tokens, int k) {
     int depth = 0;

@@ -99,6 +99,9 @@ public final class TableExtractor {
   /** Rule of an aggregate, window function or generator where Spark does not allow one. */
   public static final String MISPLACED_CALL_RULE = "MISPLACED_CALL";
 
+  /** Rule of a call with arguments Spark's analyzer refuses. */
+  public static final String ARGUMENTS_RULE = "WRONG_NUM_ARGS";
+
   /** Rule of a subquery inside a lambda, which Spark's analyzer refuses. */
   public static final String LAMBDA_SUBQUERY_RULE = "LAMBDA_SUBQUERY";
 
@@ -331,9 +334,24 @@ public final class TableExtractor {
     Optional<SyntaxErrors.Told> misread =
         SyntaxErrors.commaReadAsColumnFrom(selectSql)
             .or(() -> SyntaxErrors.emptySelectList(selectSql))
-            .or(() -> SyntaxErrors.misplacedNot(selectSql));
+            .or(() -> SyntaxErrors.misplacedNot(selectSql))
+            .or(() -> SyntaxErrors.doubledSelect(selectSql));
     if (misread.isPresent()) {
       return told(selectSql, start, misread.get());
+    }
+    Optional<SyntaxErrors.Told> count = SyntaxErrors.countWithoutArgument(selectSql);
+    if (count.isPresent()) {
+      return new QueryFacts(
+          List.of(),
+          Set.of(),
+          Set.of(),
+          false,
+          List.of(
+              Diagnostic.error(
+                  ARGUMENTS_RULE,
+                  start.advance(selectSql, count.get().offset()),
+                  count.get().message(),
+                  count.get().hint())));
     }
     SparkSyntaxRewriter.Result rewritten = rewriter.rewrite(selectSql);
     Walk walk = new Walk(selectSql, start, rewritten);

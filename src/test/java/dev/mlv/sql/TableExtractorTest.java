@@ -717,6 +717,11 @@ class TableExtractorTest {
             + " of a table, which its analyzer does not find (TABLE_OR_VIEW_NOT_FOUND)",
         "SELECT * FROM FROM t|1:10|Spark reads FROM here as the alias of *, which its analyzer"
             + " refuses (INVALID_USAGE_OF_STAR_OR_REGEX)",
+        "SELECT SELECT a FROM t|1:8|SELECT is written twice: Spark reads the second as a column"
+            + " named SELECT, which its analyzer does not find (UNRESOLVED_COLUMN)",
+        "SELECT x FROM (SELECT\\n  SELECT * FROM t) q|2:3|SELECT is written twice: Spark reads the"
+            + " second as a column named SELECT, which its analyzer does not find"
+            + " (UNRESOLVED_COLUMN)",
         "SELECT a, (b + 1 AS c FROM t|1:11|this '(' is never closed",
         "SELECT a FROM (SELECT a FROM t|1:15|this '(' is never closed",
         "SELECT a, b + 1) AS c FROM t|1:16|this ')' closes no '('",
@@ -746,6 +751,27 @@ class TableExtractorTest {
             });
   }
 
+  /** Spark 4.1.1's analyzer refuses count() (WRONG_NUM_ARGS); Calcite reads it. */
+  @Test
+  void countWithNoArgumentIsAnError() {
+    QueryFacts facts = EXTRACTOR.extract("SELECT a, COUNT( ) AS n FROM t GROUP BY a", START);
+
+    assertThat(facts.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.isError()).isTrue();
+              assertThat(d.ruleId()).isEqualTo(TableExtractor.ARGUMENTS_RULE);
+              assertThat(d.position().column()).isEqualTo(11);
+              assertThat(d.message())
+                  .isEqualTo(
+                      "COUNT() has no argument, which Spark refuses (WRONG_NUM_ARGS: count"
+                          + " requires at least 1 parameter)");
+              assertThat(d.hint())
+                  .isEqualTo("count(*) counts the rows, count(a) the rows where a is not NULL");
+            });
+  }
+
   /** A word near a keyword is no typo where the SELECT is valid: no error, no suggestion. */
   @ParameterizedTest
   @ValueSource(
@@ -757,6 +783,9 @@ class TableExtractorTest {
         "SELECT from FROM t",
         "SELECT FROM x, y FROM t",
         "SELECT SELECT FROM t",
+        "SELECT select FROM (SELECT 1 AS select)",
+        "SELECT select a FROM (SELECT 1 AS select)",
+        "SELECT count(*) AS n, count(a) AS m, x.count() AS c FROM t x",
         "SELECT a FROM t WHERE a IS NOT NULL AND a NOT IN (1) AND NOT a BETWEEN 1 AND 2",
         "SELECT a FROM t WHERE b = NOT(a > 1) OR a = (NOT b) OR NOT EXISTS (SELECT 1 FROM u)",
       })
