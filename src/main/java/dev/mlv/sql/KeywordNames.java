@@ -99,12 +99,66 @@ final class KeywordNames {
     return starts;
   }
 
-  /** One warning per clause word read as an alias, at the word. */
+  /**
+   * Spark's strict non-reserved keywords: its grammar takes none of them as a table's alias, with
+   * or without AS, where Calcite reads ANTI, SEMI and MINUS as one.
+   */
+  private static final Set<String> NEVER_ALIASES =
+      Set.of(
+          "ANTI",
+          "CROSS",
+          "EXCEPT",
+          "FULL",
+          "INNER",
+          "INTERSECT",
+          "JOIN",
+          "LATERAL",
+          "LEFT",
+          "MINUS",
+          "NATURAL",
+          "ON",
+          "RIGHT",
+          "SEMI",
+          "UNION",
+          "USING");
+
+  /**
+   * One warning per clause word read as an alias, at the word; an error per alias Spark's parser
+   * refuses.
+   */
   static List<Diagnostic> warnings(
       String sql, Position start, List<SqlToken> tokens, Set<Integer> aliasStarts) {
     List<Diagnostic> found = new ArrayList<>();
     for (int i = 1; i < tokens.size(); i++) {
       SqlToken word = tokens.get(i);
+      if (word.kind() == SqlToken.Kind.WORD
+          && NEVER_ALIASES.contains(word.upper())
+          && aliasStarts.contains(word.start())
+          && !(joinAfter(tokens, i) && !tokens.get(i - 1).isWord("AS"))) {
+        found.add(
+            Diagnostic.error(
+                TableExtractor.PARSE_RULE,
+                start.advance(sql, word.start()),
+                "syntax error: "
+                    + word.upper()
+                    + " cannot be a table's alias in Spark, which refuses it here"
+                    + (word.isWord("ANTI") || word.isWord("SEMI")
+                        ? " ("
+                            + (word.isWord("ANTI") ? "an " : "a ")
+                            + word.upper()
+                            + " join is written "
+                            + word.upper()
+                            + " JOIN)"
+                        : ""),
+                word.isWord("ANTI") || word.isWord("SEMI")
+                    ? "complete the join, FROM t LEFT "
+                        + word.upper()
+                        + " JOIN u ON t.id = u.id, or remove the word"
+                    : "remove the word, or name the alias in backticks: `"
+                        + word.text().toLowerCase(java.util.Locale.ROOT)
+                        + "`"));
+        continue;
+      }
       String lost = lost(word);
       if (lost == null
           || !aliasStarts.contains(word.start())
@@ -228,6 +282,27 @@ final class KeywordNames {
             && !t.isWord("DISTINCT")
             && !t.isWord("ALL")
             && !t.isWord("AS");
+  }
+
+  /**
+   * Whether an alias read is SEMI or ANTI right before JOIN: Spark's left semi or anti join written
+   * without LEFT, which Calcite reads as an inner join of a table aliased SEMI.
+   */
+  static boolean joinReadAsAlias(List<SqlToken> tokens, Set<Integer> aliasStarts) {
+    for (int i = 0; i < tokens.size(); i++) {
+      SqlToken t = tokens.get(i);
+      if ((t.isWord("SEMI") || t.isWord("ANTI"))
+          && aliasStarts.contains(t.start())
+          && joinAfter(tokens, i)
+          && !(i > 0 && tokens.get(i - 1).isWord("AS"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean joinAfter(List<SqlToken> tokens, int i) {
+    return i + 1 < tokens.size() && tokens.get(i + 1).isWord("JOIN");
   }
 
   /** What the view loses without the clause {@code word} starts, or null for no clause word. */

@@ -357,6 +357,13 @@ public final class TableExtractor {
     Walk walk = new Walk(selectSql, start, rewritten);
     try {
       SqlNode root = parse(rewritten);
+      if (KeywordNames.joinReadAsAlias(
+          rewritten.tokens(), KeywordNames.calciteAliases(selectSql, root))) {
+        // Calcite reads t SEMI JOIN u as an inner join of t aliased SEMI; Spark's parser reads
+        // the semi join it is.
+        throw new SqlParseException(
+            "Calcite reads SEMI or ANTI before JOIN as an alias", null, null, null, null);
+      }
       Optional<ForeignSyntax.Finding> foreign = ForeignSyntax.find(rewritten.tokens());
       if (foreign.isPresent()) {
         return notSpark(selectSql, start, foreign.get());

@@ -722,6 +722,13 @@ class TableExtractorTest {
         "SELECT x FROM (SELECT\\n  SELECT * FROM t) q|2:3|SELECT is written twice: Spark reads the"
             + " second as a column named SELECT, which its analyzer does not find"
             + " (UNRESOLVED_COLUMN)",
+        // Calcite reads these as a table's alias; Spark's grammar takes none of them as one.
+        "SELECT a FROM t ANTI|1:17|ANTI cannot be a table's alias in Spark, which refuses it here"
+            + " (an ANTI join is written ANTI JOIN)",
+        "SELECT a FROM t SEMI WHERE a > 1|1:17|SEMI cannot be a table's alias in Spark, which"
+            + " refuses it here (a SEMI join is written SEMI JOIN)",
+        "SELECT a FROM (SELECT a FROM t) AS MINUS|1:36|MINUS cannot be a table's alias in Spark,"
+            + " which refuses it here",
         "SELECT a, (b + 1 AS c FROM t|1:11|this '(' is never closed",
         "SELECT a FROM (SELECT a FROM t|1:15|this '(' is never closed",
         "SELECT a, b + 1) AS c FROM t|1:16|this ')' closes no '('",
@@ -920,6 +927,35 @@ class TableExtractorTest {
         EXTRACTOR.extract("SELECT id FROM orders WHERE exists(items, i -> i.qty > 0)", START);
     assertThat(exists.usedFallback()).isFalse();
     assertThat(exists.tables()).extracting(Name::dotted).containsExactly("orders");
+  }
+
+  /**
+   * Spark reads t SEMI JOIN u (and ANTI) as a left semi (anti) join; Calcite read it as an inner
+   * join of t aliased SEMI, so Spark's parser reads it.
+   */
+  @ParameterizedTest
+  @CsvSource({"SEMI,LEFT_SEMI_JOIN", "ANTI,LEFT_ANTI_JOIN"})
+  void aSemiOrAntiJoinWithoutLeftIsThatJoin(String word, QueryFeature feature) {
+    QueryFacts facts =
+        EXTRACTOR.extract("SELECT t.a FROM t " + word + " JOIN u ON t.a = u.a", START);
+
+    assertThat(facts.diagnostics()).isEmpty();
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("t", "u");
+    assertThat(facts.features()).contains(feature).doesNotContain(QueryFeature.INNER_JOIN);
+  }
+
+  /** SETMINUS, unlike MINUS, is a name to Spark; MINUS and ANTI still are column aliases. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT a FROM t SETMINUS",
+        "SELECT a FROM t MINUS SELECT a FROM u",
+        "SELECT a ANTI, b AS MINUS FROM t",
+        "SELECT a FROM t `anti`",
+        "SELECT a FROM t LEFT ANTI JOIN u ON t.a = u.a",
+      })
+  void wordsSparkTakesAsNamesThereAreNames(String sql) {
+    assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
   }
 
   @Test
