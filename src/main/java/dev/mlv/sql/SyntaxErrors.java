@@ -461,21 +461,45 @@ final class SyntaxErrors {
           || !tokens.get(f + 1).isIdentifier()
           || tokens.get(f + 1).isWord("AS")
           || tokens.get(f + 1).isWord("FROM")
-          || f + 2 < tokens.size() && tokens.get(f + 2).isSymbol(".")
           || fromFollows(tokens, f + 1)) {
         continue;
       }
+      // SELECT FROM s.t: Spark's parser reads FROM s the same way, then stops at the '.'.
+      boolean dotted = f + 2 < tokens.size() && tokens.get(f + 2).isSymbol(".");
+      String table = dotted ? "s.t" : tokens.get(f + 1).text();
       return Optional.of(
           new Told(
               tokens.get(f).start(),
               "the SELECT list is empty: Spark reads FROM here as a column named FROM, aliased "
                   + tokens.get(f + 1).text()
-                  + ", in a SELECT with no FROM clause, which its analyzer refuses"
-                  + " (UNRESOLVED_COLUMN)",
+                  + (dotted
+                      ? ", and then refuses the '.' after it"
+                      : ", in a SELECT with no FROM clause, which its analyzer refuses"
+                          + " (UNRESOLVED_COLUMN)"),
               "list what to select before FROM: SELECT a, b FROM "
-                  + tokens.get(f + 1).text()
+                  + table
                   + ", or SELECT * FROM "
-                  + tokens.get(f + 1).text()));
+                  + table));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * {@code JOIN JOIN u}: Spark's parser reads the second JOIN as the name of the table joined
+   * (aliased u), which its analyzer does not find (TABLE_OR_VIEW_NOT_FOUND); before a two-part name
+   * it stops at the '.'.
+   */
+  static Optional<Told> doubledJoin(String sql) {
+    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    for (int i = 0; i + 1 < tokens.size(); i++) {
+      if (tokens.get(i).isWord("JOIN") && tokens.get(i + 1).isWord("JOIN")) {
+        return Optional.of(
+            new Told(
+                tokens.get(i + 1).start(),
+                "JOIN is written twice: Spark reads the second as the name of a table, which its"
+                    + " analyzer does not find (TABLE_OR_VIEW_NOT_FOUND)",
+                "remove one JOIN; a table named join is written in backticks"));
+      }
     }
     return Optional.empty();
   }

@@ -335,7 +335,8 @@ public final class TableExtractor {
         SyntaxErrors.commaReadAsColumnFrom(selectSql)
             .or(() -> SyntaxErrors.emptySelectList(selectSql))
             .or(() -> SyntaxErrors.misplacedNot(selectSql))
-            .or(() -> SyntaxErrors.doubledSelect(selectSql));
+            .or(() -> SyntaxErrors.doubledSelect(selectSql))
+            .or(() -> SyntaxErrors.doubledJoin(selectSql));
     if (misread.isPresent()) {
       return told(selectSql, start, misread.get());
     }

@@ -715,6 +715,11 @@ class TableExtractorTest {
             + " (TABLE_OR_VIEW_NOT_FOUND)",
         "SELECT a AS x\\nFROM FROM t|2:6|FROM is written twice: Spark reads the second as the name"
             + " of a table, which its analyzer does not find (TABLE_OR_VIEW_NOT_FOUND)",
+        "SELECT a FROM s.t x JOIN JOIN s.u y ON x.a = y.a|1:26|JOIN is written twice: Spark reads"
+            + " the second as the name of a table, which its analyzer does not find"
+            + " (TABLE_OR_VIEW_NOT_FOUND)",
+        "SELECT FROM s.t|1:8|the SELECT list is empty: Spark reads FROM here as a column named FROM,"
+            + " aliased s, and then refuses the '.' after it",
         "SELECT * FROM FROM t|1:10|Spark reads FROM here as the alias of *, which its analyzer"
             + " refuses (INVALID_USAGE_OF_STAR_OR_REGEX)",
         "SELECT SELECT a FROM t|1:8|SELECT is written twice: Spark reads the second as a column"
