@@ -557,9 +557,7 @@ final class SyntaxErrors {
               || after.isSymbol(",")
               || after.isWord("THEN")
               || after.isWord("END")
-              || after.kind() == SqlToken.Kind.WORD
-                  && CLAUSES.contains(after.upper())
-                  && !(i + 2 < tokens.size() && tokens.get(i + 2).isSymbol("("));
+              || startsAClause(tokens, i + 1);
       if (conditionExpected && nothingAfter) {
         return Optional.of(
             new Told(
@@ -641,6 +639,33 @@ final class SyntaxErrors {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether token {@code k} starts a clause rather than naming a column: {@code ORDER BY} but not
+   * {@code cluster} alone, {@code LEFT JOIN} but not {@code left(a, 1)}.
+   */
+  private static boolean startsAClause(List<SqlToken> tokens, int k) {
+    SqlToken t = tokens.get(k);
+    if (t.kind() != SqlToken.Kind.WORD || !CLAUSES.contains(t.upper())) {
+      return false;
+    }
+    SqlToken next = k + 1 < tokens.size() ? tokens.get(k + 1) : null;
+    if (BEFORE_BY.contains(t.upper())) {
+      return next != null && next.isWord("BY");
+    }
+    if (Set.of("LEFT", "RIGHT", "FULL", "INNER", "CROSS", "NATURAL").contains(t.upper())) {
+      return next != null
+          && (next.isWord("JOIN")
+              || next.isWord("OUTER")
+              || next.isWord("SEMI")
+              || next.isWord("ANTI")
+              || next.isWord("LEFT")
+              || next.isWord("RIGHT")
+              || next.isWord("FULL")
+              || next.isWord("INNER"));
+    }
+    return next == null || !next.isSymbol("(");
   }
 
   /** Whether a FROM follows token {@code k} in its query, at the same parenthesis depth. */

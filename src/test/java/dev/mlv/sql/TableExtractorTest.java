@@ -799,6 +799,7 @@ class TableExtractorTest {
         "SELECT select a FROM (SELECT 1 AS select)",
         "SELECT count(*) AS n, count(a) AS m, x.count() AS c FROM t x",
         "SELECT a FROM t WHERE a IS NOT NULL AND a NOT IN (1) AND NOT a BETWEEN 1 AND 2",
+        "SELECT a FROM t WHERE NOT cluster OR NOT left(a, 1) = 'x' OR NOT sort",
         "SELECT a FROM t WHERE b = NOT(a > 1) OR a = (NOT b) OR NOT EXISTS (SELECT 1 FROM u)",
       })
   void wordsLikeKeywordsInAValidSelectAreNames(String sql) {
