@@ -333,7 +333,10 @@ final class IncrementalMaterializer {
     try {
       spark
           .sql(kept)
-          .select(columns.stream().map(functions::col).toArray(Column[]::new))
+          .select(
+              columns.stream()
+                  .map(c -> functions.col(SparkRuntime.quote(c)))
+                  .toArray(Column[]::new))
           .write()
           .format("delta")
           .mode("append")

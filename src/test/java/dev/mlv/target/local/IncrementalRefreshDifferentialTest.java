@@ -477,6 +477,19 @@ class IncrementalRefreshDifferentialTest {
     assertThat(runs.get("gold.isum").reason()).startsWith("ONLY_APPENDS");
   }
 
+  /** Shapes QA found refreshed wrongly or failing, each checked after one append. */
+  @Test
+  void moreShapesEqualAFullRecomputationAfterAnAppend() throws IOException {
+    List<Shape> shapes =
+        List.of(
+            // QA: the append selected its columns by name unquoted, k.id as a field id of k.
+            same("silver.dot", "SELECT k AS `k.id`, v FROM bronze.a WHERE v > 0"));
+    Project p = setUp(shapes);
+    sql(p, "INSERT INTO " + LH + ".bronze.a VALUES (13, 1, 4), (14, 2, NULL), (15, 2, 9)");
+    Map<String, ViewRun> runs = refreshAndCompare(p, shapes, "append");
+    assertThat(runs.get("silver.dot").reason()).startsWith("ONLY_APPENDS");
+  }
+
   private static Shape same(String name, String select) {
     return new Shape(name, "CREATE MATERIALIZED LAKE VIEW " + name + " AS\n" + select, select);
   }
