@@ -124,7 +124,8 @@ public final class RefreshAnalyzer {
           "bitmap_construct_agg",
           "bitmap_or_agg",
           "bitmap_and_agg",
-          "count_min_sketch");
+          "count_min_sketch",
+          "schema_of_variant_agg");
 
   private RefreshAnalyzer() {}
 

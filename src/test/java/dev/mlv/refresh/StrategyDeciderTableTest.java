@@ -601,6 +601,11 @@ class StrategyDeciderTableTest {
             World.appendTo("a"),
             "full AGG_NEEDS_PARTITIONED_SOURCE fn=BITMAP_CONSTRUCT_AGG"),
         row(
+            "a variant schema aggregate without GROUP BY",
+            "SELECT schema_of_variant_agg(parse_json(w)) AS sch FROM bronze.a",
+            World.appendTo("a"),
+            "full AGG_NEEDS_PARTITIONED_SOURCE fn=SCHEMA_OF_VARIANT_AGG"),
+        row(
             "GROUP BY an alias of an expression, and a column of that name",
             "SELECT date_trunc('DAY', ts) AS day, SUM(v) AS s FROM bronze.a GROUP BY day",
             World.appendTo("a").columns("a", "ts", "v", "day"),

@@ -483,11 +483,18 @@ class IncrementalRefreshDifferentialTest {
     List<Shape> shapes =
         List.of(
             // QA: the append selected its columns by name unquoted, k.id as a field id of k.
-            same("silver.dot", "SELECT k AS `k.id`, v FROM bronze.a WHERE v > 0"));
+            same("silver.dot", "SELECT k AS `k.id`, v FROM bronze.a WHERE v > 0"),
+            // QA: an aggregate mlv did not know, read as a plain function: a row per refresh.
+            same(
+                "gold.sova",
+                "SELECT schema_of_variant_agg(parse_json(to_json(named_struct('v', v)))) AS sch"
+                    + " FROM bronze.a"));
     Project p = setUp(shapes);
     sql(p, "INSERT INTO " + LH + ".bronze.a VALUES (13, 1, 4), (14, 2, NULL), (15, 2, 9)");
     Map<String, ViewRun> runs = refreshAndCompare(p, shapes, "append");
     assertThat(runs.get("silver.dot").reason()).startsWith("ONLY_APPENDS");
+    assertThat(runs.get("gold.sova").reason())
+        .startsWith("AGG_NEEDS_PARTITIONED_SOURCE fn=SCHEMA_OF_VARIANT_AGG");
   }
 
   private static Shape same(String name, String select) {
