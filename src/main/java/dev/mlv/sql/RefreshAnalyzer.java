@@ -250,6 +250,7 @@ public final class RefreshAnalyzer {
     }
     walk.query(root, Level.TOP, List.of(), RefContext.FROM, Map.of());
     walk.schemaQualifiedColumns(root);
+    walk.fileMetadataColumns(root);
     for (Constraint c : constraints) {
       walk.constraint(c);
     }
@@ -354,6 +355,30 @@ public final class RefreshAnalyzer {
         }
       }
       return 0;
+    }
+
+    /**
+     * Spark's hidden file metadata column ({@code _metadata.file_path}, {@code t._metadata}): the
+     * new rows are read from the change data feed, which has no such column, so the rewritten
+     * SELECT would not resolve; saying so here lets a dry run and explain tell the full refresh.
+     */
+    void fileMetadataColumns(SqlNode root) {
+      root.accept(
+          new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlIdentifier id) {
+              List<String> names = lower(id.names);
+              if (names.get(0).equals("_metadata")
+                  || (names.size() > 1 && names.get(1).equals("_metadata"))) {
+                full(
+                    text(id),
+                    offset(id),
+                    "FILE_METADATA",
+                    "the new rows come from the change data feed, which has no _metadata column");
+              }
+              return null;
+            }
+          });
     }
 
     void schemaQualifiedColumns(SqlNode root) {

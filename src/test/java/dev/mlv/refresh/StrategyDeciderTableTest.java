@@ -648,6 +648,18 @@ class StrategyDeciderTableTest {
             "SELECT g % 2 AS par, par * 10 AS p10, COUNT(*) AS n FROM bronze.a GROUP BY g % 2",
             World.appendTo("a"),
             "incremental ONLY_APPENDS"),
+        // QA: the rewrite over change rows failed at run time (INCREMENTAL_REWRITE_FAILED) where
+        // a dry run said incremental.
+        row(
+            "the file metadata column",
+            "SELECT k, _metadata.file_path AS f FROM bronze.a",
+            World.appendTo("a"),
+            "full FILE_METADATA"),
+        row(
+            "the file metadata column through an alias",
+            "SELECT t.k FROM bronze.a t WHERE t._metadata.file_size > 0",
+            World.appendTo("a"),
+            "full FILE_METADATA"),
         row(
             "a column named through its table's schema",
             "SELECT bronze.a.k, v FROM bronze.a WHERE bronze.a.v > 0",

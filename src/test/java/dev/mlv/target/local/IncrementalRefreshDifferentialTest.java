@@ -488,13 +488,15 @@ class IncrementalRefreshDifferentialTest {
             same(
                 "gold.sova",
                 "SELECT schema_of_variant_agg(parse_json(to_json(named_struct('v', v)))) AS sch"
-                    + " FROM bronze.a"));
+                    + " FROM bronze.a"),
+            same("silver.meta", "SELECT k, v, _metadata.file_size > 0 AS has FROM bronze.a"));
     Project p = setUp(shapes);
     sql(p, "INSERT INTO " + LH + ".bronze.a VALUES (13, 1, 4), (14, 2, NULL), (15, 2, 9)");
     Map<String, ViewRun> runs = refreshAndCompare(p, shapes, "append");
     assertThat(runs.get("silver.dot").reason()).startsWith("ONLY_APPENDS");
     assertThat(runs.get("gold.sova").reason())
         .startsWith("AGG_NEEDS_PARTITIONED_SOURCE fn=SCHEMA_OF_VARIANT_AGG");
+    assertThat(runs.get("silver.meta").reason()).startsWith("FILE_METADATA");
   }
 
   private static Shape same(String name, String select) {
