@@ -15,14 +15,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code mlv runs}: the refresh history kept in the lakehouse. */
+/** {@code mlv runs}: the refresh history (in the lakehouse locally, under .mlv for Fabric). */
 @Command(
     name = "runs",
     header = "List recent refresh runs, or show one run's report.",
     mixinStandardHelpOptions = true,
     description = {
-      "List recent refresh runs, newest first, or show one run's report. The history lives in"
-          + " the lakehouse itself (schema mlv_history), so any engine can query it."
+      "List recent refresh runs, newest first, or show one run's report. On the local target"
+          + " the history lives in the lakehouse itself (schema mlv_history), so any engine can"
+          + " query it; on a Fabric target it is the runs made from this machine, kept in"
+          + " .mlv/fabric/<target>/runs, plus the lakehouse's other refresh jobs, listed from"
+          + " Fabric."
     },
     footer = {"", "Examples:", "  mlv runs", "  mlv runs 20261129-101500-3f2a --format json"})
 public final class RunsCommand implements Callable<Integer> {
