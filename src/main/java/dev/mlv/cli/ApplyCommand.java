@@ -79,7 +79,9 @@ public final class ApplyCommand implements Callable<Integer> {
               + " (a refused question included); the plan and the question go to stderr.")
   ReportFormat format;
 
-  @Option(names = "--quiet", description = "No progress lines on stderr.")
+  @Option(
+      names = "--quiet",
+      description = "No progress lines on stderr; warnings are still printed.")
   boolean quiet;
 
   @Override

@@ -80,7 +80,9 @@ public final class RefreshCommand implements Callable<Integer> {
               + " constraint) (default: ${DEFAULT-VALUE}).")
   RefreshFormat format;
 
-  @Option(names = "--quiet", description = "No progress lines on stderr.")
+  @Option(
+      names = "--quiet",
+      description = "No progress lines on stderr; warnings are still printed.")
   boolean quiet;
 
   @Option(

@@ -19,21 +19,19 @@ final class RunOutput {
 
   /** A run's progress on stderr; closed when the run ends, before its report is printed. */
   interface Progress extends RunListener, AutoCloseable {
-    Progress NONE = new Progress() {};
-
     @Override
     default void close() {}
   }
 
   /** Line-per-event progress, without colour. */
   static RunListener progress(PrintWriter err, NameResolver names, boolean quiet) {
-    return quiet ? RunListener.NONE : plain(err, names, false);
+    return quiet ? quiet(err) : plain(err, names, false);
   }
 
   /**
-   * The progress a command shows: nothing when quiet; on a terminal, unless --no-progress, a live
-   * view redrawn in place; otherwise one line per event. Colours follow --color and NO_COLOR. With
-   * --debug, the stack trace of what failed a view too, quiet or not.
+   * The progress a command shows: only warnings when quiet; on a terminal, unless --no-progress, a
+   * live view redrawn in place; otherwise one line per event. Colours follow --color and NO_COLOR.
+   * With --debug, the stack trace of what failed a view too, quiet or not.
    */
   static Progress progress(
       CommandSpec spec, NameResolver names, boolean quiet, ProgressOptions options) {
@@ -43,10 +41,10 @@ final class RunOutput {
 
   private static Progress shown(
       CommandSpec spec, NameResolver names, boolean quiet, ProgressOptions options) {
-    if (quiet) {
-      return Progress.NONE;
-    }
     PrintWriter err = spec.commandLine().getErr();
+    if (quiet) {
+      return quiet(err);
+    }
     ShellSession shell = Targets.session(spec);
     Terminal screen = shell != null ? shell.terminal() : null;
     boolean terminal =
@@ -99,6 +97,33 @@ final class RunOutput {
     } catch (NumberFormatException e) {
       return 80;
     }
+  }
+
+  /**
+   * What --quiet leaves on stderr: the targets' {@code warning:} messages, which say what was lost
+   * (a run that could not be recorded, a record skipped); quiet drops the progress, not those.
+   */
+  private static final class WarningsOnly implements Progress {
+    private final PrintWriter err;
+
+    WarningsOnly(PrintWriter err) {
+      this.err = err;
+    }
+
+    @Override
+    public void message(String text) {
+      if (text.startsWith("warning:")) {
+        synchronized (err) {
+          err.println(text);
+          err.flush();
+        }
+      }
+    }
+  }
+
+  /** The progress of --quiet: the warnings only. */
+  static Progress quiet(PrintWriter err) {
+    return new WarningsOnly(err);
   }
 
   private static Progress plain(PrintWriter err, NameResolver names, boolean color) {
@@ -163,7 +188,7 @@ final class RunOutput {
         trace.printStackTrace(new PrintWriter(text));
         String lines =
             "debug: " + names.display(id) + " failed with " + text.toString().stripTrailing();
-        if (shown == Progress.NONE) {
+        if (shown instanceof WarningsOnly) {
           synchronized (err) {
             err.println(lines);
             err.flush();

@@ -16,5 +16,9 @@ public interface RunListener {
    */
   default void viewFailed(ObjectId id, Throwable cause) {}
 
+  /**
+   * A line for the user; one starting {@code warning:} says something was lost (a run not recorded,
+   * a record skipped), so {@code --quiet} still prints it.
+   */
   default void message(String text) {}
 }

@@ -144,7 +144,7 @@ class ProgressTest {
   void withDebugTheExceptionBehindAFailedViewIsPrintedWithItsStackTrace() {
     StringWriter sink = new StringWriter();
     PrintWriter err = new PrintWriter(sink);
-    RunOutput.Progress quiet = RunOutput.withStackTraces(RunOutput.Progress.NONE, err, NAMES);
+    RunOutput.Progress quiet = RunOutput.withStackTraces(RunOutput.quiet(err), err, NAMES);
     quiet.viewFailed(
         SILVER,
         new dev.mlv.diag.MlvException(

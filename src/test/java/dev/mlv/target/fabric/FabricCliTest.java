@@ -89,6 +89,32 @@ class FabricCliTest {
         .hasSize(1);
   }
 
+  /** --quiet drops the progress lines, not the warning that the run is not on record. */
+  @Test
+  void quietStillPrintsTheWarningThatARunCouldNotBeRecorded() throws IOException {
+    CliRun apply = mlv("apply", "-t", "prod", "--auto-approve", "--quiet");
+    assertThat(apply.exitCode()).as(apply.toString()).isZero();
+    Path records = dir.resolve(".mlv/fabric/prod/runs");
+    try (Stream<Path> files = Files.list(records)) {
+      for (Path f : files.toList()) {
+        Files.delete(f);
+      }
+    }
+    Files.delete(records);
+    Files.writeString(records, "not a folder");
+
+    CliRun refresh = mlv("refresh", "-t", "prod", "--full", "--quiet");
+    assertThat(refresh.exitCode()).as(refresh.toString()).isZero();
+    assertThat(refresh.err().lines().toList())
+        .singleElement()
+        .asString()
+        .startsWith("warning: run ")
+        .endsWith(
+            " could not be recorded in "
+                + records
+                + " (it is a file, not a folder), so 'mlv runs' will not show what each view did");
+  }
+
   @Test
   void everyCommandWorksAgainstFabricAndNoneLeaksTheToken() throws IOException {
     List<CliRun> runs = new ArrayList<>();
