@@ -158,6 +158,27 @@ public record ViewRun(
             : UPSTREAM_SKIPPED + ": upstream " + upstream + " was skipped");
   }
 
+  /** What a dry run says of a view: the strategy and reason it plans, nothing done yet. */
+  public static ViewRun planned(ObjectId id, String strategy, String reason) {
+    return new ViewRun(
+        id, ViewStatus.Planned, strategy, reason, 0, 0, Map.of(), 0, Optional.empty());
+  }
+
+  /**
+   * What a dry run says of a view that reads {@code upstream} (a display name), which will fail.
+   */
+  public static ViewRun plannedSkipForUpstream(ObjectId id, String upstream, String cause) {
+    return planned(
+        id,
+        "none",
+        UPSTREAM_FAILED
+            + ": upstream "
+            + upstream
+            + " will fail ("
+            + cause
+            + "), so this view will be skipped");
+  }
+
   public static final String UPSTREAM_FAILED = "UPSTREAM_FAILED";
   public static final String UPSTREAM_SKIPPED = "UPSTREAM_SKIPPED";
 

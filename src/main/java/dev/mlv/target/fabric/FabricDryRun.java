@@ -9,7 +9,6 @@ import dev.mlv.refresh.RunStatus;
 import dev.mlv.refresh.Strategy;
 import dev.mlv.refresh.StrategyDecider;
 import dev.mlv.refresh.ViewRun;
-import dev.mlv.refresh.ViewStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -73,21 +72,7 @@ final class FabricDryRun {
           String cause = failing.get(failingUp.get());
           failing.put(id, cause);
           planned.add(
-              new ViewRun(
-                  id,
-                  ViewStatus.Planned,
-                  "none",
-                  ViewRun.UPSTREAM_FAILED
-                      + ": upstream "
-                      + project.names().display(failingUp.get())
-                      + " will fail ("
-                      + cause
-                      + "), so this view will be skipped",
-                  0,
-                  0,
-                  Map.of(),
-                  0,
-                  Optional.empty()));
+              ViewRun.plannedSkipForUpstream(id, project.names().display(failingUp.get()), cause));
           continue;
         }
         DeltaCommit view = histories.computeIfAbsent(id, history);
@@ -168,9 +153,7 @@ final class FabricDryRun {
         if (!strategy.equals("skip")) {
           rebuilt.add(id);
         }
-        planned.add(
-            new ViewRun(
-                id, ViewStatus.Planned, strategy, reason, 0, 0, Map.of(), 0, Optional.empty()));
+        planned.add(ViewRun.planned(id, strategy, reason));
       }
     }
     return new RunReport("dry-run", RunStatus.Planned, now, now, target, planned);

@@ -8,7 +8,6 @@ import dev.mlv.refresh.RunStatus;
 import dev.mlv.refresh.Strategy;
 import dev.mlv.refresh.StrategyDecider;
 import dev.mlv.refresh.ViewRun;
-import dev.mlv.refresh.ViewStatus;
 import dev.mlv.sql.RefreshAnalysis;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,22 +60,7 @@ final class DryRun {
         String up = project.names().display(failingUp.get());
         String cause = failing.get(failingUp.get());
         failing.put(id, cause); // the root cause, for views further down
-        planned.add(
-            new ViewRun(
-                id,
-                ViewStatus.Planned,
-                "none",
-                ViewRun.UPSTREAM_FAILED
-                    + ": upstream "
-                    + up
-                    + " will fail ("
-                    + cause
-                    + "), so this view will be skipped",
-                0,
-                0,
-                Map.of(),
-                0,
-                Optional.empty()));
+        planned.add(ViewRun.plannedSkipForUpstream(id, up, cause));
         continue;
       }
       LocalStrategy.Decided d = target.plannedStrategy(project, request, id);
@@ -91,17 +75,11 @@ final class DryRun {
         refreshed.put(id, new LocalStrategy.Decided(s, d.consumed(), d.current(), d.analysisOf()));
       }
       planned.add(
-          new ViewRun(
+          ViewRun.planned(
               id,
-              ViewStatus.Planned,
               // As the run will report it: a view that is not deployed is not refreshed at all.
               s.code().equals("NOT_DEPLOYED") ? "none" : s.label(),
-              s.code() + ": " + s.detail(),
-              0,
-              0,
-              Map.of(),
-              0,
-              Optional.empty()));
+              s.code() + ": " + s.detail()));
     }
     return new RunReport("dry-run", RunStatus.Planned, now, now, target.name(), planned);
   }
