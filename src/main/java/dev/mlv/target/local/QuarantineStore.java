@@ -157,9 +157,11 @@ final class QuarantineStore {
                 .orElseThrow();
         earlier =
             earlier.withColumn(
-                earlierName, functions.col(quoted(earlierName)).cast(DataTypes.StringType));
+                earlierName,
+                functions.col(SparkRuntime.quote(earlierName)).cast(DataTypes.StringType));
         rows =
-            rows.withColumn(f.name(), functions.col(quoted(f.name())).cast(DataTypes.StringType));
+            rows.withColumn(
+                f.name(), functions.col(SparkRuntime.quote(f.name())).cast(DataTypes.StringType));
       }
     }
     return earlier.unionByName(rows, true);
@@ -177,15 +179,12 @@ final class QuarantineStore {
             && t.dataType().sameType(DataTypes.StringType)
             && !f.dataType().sameType(DataTypes.StringType)) {
           rows =
-              rows.withColumn(f.name(), functions.col(quoted(f.name())).cast(DataTypes.StringType));
+              rows.withColumn(
+                  f.name(), functions.col(SparkRuntime.quote(f.name())).cast(DataTypes.StringType));
         }
       }
     }
     return rows;
-  }
-
-  private static String quoted(String column) {
-    return "`" + column.replace("`", "``") + "`";
   }
 
   /** Bookkeeping shown as text, as the report prints it; the constraints stay an array. */
@@ -208,7 +207,9 @@ final class QuarantineStore {
         columns.add(c);
       }
     }
-    Column[] select = columns.stream().map(functions::col).toArray(Column[]::new);
+    // Quoted: Spark reads an unquoted k.id as field id of a column k.
+    Column[] select =
+        columns.stream().map(c -> functions.col(SparkRuntime.quote(c))).toArray(Column[]::new);
     Dataset<Row> selected =
         df.orderBy(functions.col(QUARANTINED_AT).desc(), functions.col(RUN_ID).desc())
             .select(select)

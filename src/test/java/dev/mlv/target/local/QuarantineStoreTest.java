@@ -284,4 +284,26 @@ class QuarantineStoreTest {
             "run-int-again:10",
             "run-int-again:11");
   }
+
+  @Test
+  void aColumnWhoseNameHoldsADotIsQuarantinedAndReadBack() {
+    // Spark reads an unquoted `trial.id` as field id of a column trial.
+    ObjectId view = id("silver", "trials_dotted");
+    ObjectId quarantine = QuarantineStore.tableOf(view);
+    materializer.materialize(
+        new MaterializeRequest(
+            view,
+            "SELECT trial_id AS `trial.id`, n_testers FROM lh_q.bronze.trials",
+            List.of(new Constraint("has_testers", "n_testers > 0", OnMismatch.DROP, AT)),
+            List.of(),
+            Optional.empty(),
+            Map.of()),
+        Optional.of(new ViewMaterializer.QuarantineTarget(quarantine, "run-dot")));
+
+    SqlResult all = QuarantineStore.read(spark, dir(quarantine), Optional.empty(), 100);
+    int trial = all.columns().indexOf("trial.id");
+    assertThat(trial).isPositive();
+    assertThat(all.rows().stream().map(r -> r.get(trial)).toList())
+        .containsExactlyInAnyOrder("10", "11");
+  }
 }
