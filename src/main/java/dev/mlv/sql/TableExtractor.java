@@ -959,9 +959,9 @@ public final class TableExtractor {
      * A select item that is a bare column, neither grouped nor aggregated: Spark refuses the view
      * at its first refresh (MISSING_AGGREGATION), so it is an error here. Only what is certain
      * without a catalog counts: a column whose name appears nowhere in GROUP BY (a struct column
-     * grouped covers its fields, a qualifier may differ), that is no earlier item's alias, with no
-     * ordinal, ALL or rewritten text in GROUP BY; subqueries in expressions are left out, as their
-     * columns may belong to the outer query.
+     * grouped covers its fields, a qualifier may differ), that is no earlier item's alias nor a
+     * field of one, with no ordinal, ALL or rewritten text in GROUP BY; subqueries in expressions
+     * are left out, as their columns may belong to the outer query.
      */
     private void ungroupedColumns(SqlSelect select) {
       Set<String> grouped = new HashSet<>();
@@ -1018,7 +1018,8 @@ public final class TableExtractor {
               // current_timestamp, user, ...: functions Spark calls without parentheses
               && !(parts.size() == 1 && NILADIC.contains(parts.get(0)))
               && !(alias != null && grouped.contains(alias))
-              && !(parts.size() == 1 && aliases.contains(parts.get(0)))
+              // an earlier item's alias, or a field of one (MAX(st) AS ms, ms.p): a lateral alias
+              && !aliases.contains(parts.get(0))
               && parts.stream().noneMatch(grouped::contains)) {
             SqlParserPos pos = id.getParserPosition();
             int from = startOf(pos);

@@ -634,6 +634,11 @@ class StrategyDeciderTableTest {
             World.appendTo("a"),
             "full AGG_NEEDS_PARTITIONED_SOURCE fn=MAX"),
         row(
+            "a field of a lateral column alias of an aggregate",
+            "SELECT g, MAX(st) AS ms, ms.p AS msp FROM bronze.a GROUP BY g",
+            World.appendTo("a"),
+            "full AGG_NEEDS_PARTITIONED_SOURCE fn=MAX"),
+        row(
             "a lateral column alias of an aggregate without GROUP BY",
             "SELECT COUNT(*) AS n, n + 1 AS n1 FROM bronze.a",
             World.appendTo("a").partitioned("a", "g"),

@@ -552,6 +552,9 @@ class TableExtractorTest {
           SELECT k, user AS u, session_user AS su, current_user AS cu, current_date AS cd FROM t GROUP BY k
           SELECT COUNT(*) AS n, current_date AS d FROM t
           SELECT MAX(v) AS m, m FROM t
+          SELECT g, MAX(st) AS ms, ms.p AS msp FROM t GROUP BY g
+          SELECT g, MAX(st) AS ms, MS.P, ms.q.r FROM t GROUP BY g
+          SELECT MAX(st) AS ms, ms.p FROM t
           SELECT k, SUM(v) OVER () AS s FROM t
           SELECT k, (SELECT MAX(v) FROM u) AS m FROM t
           SELECT k FROM t WHERE v = (SELECT MAX(v) FROM u)
