@@ -307,21 +307,8 @@ public final class StrategyDecider {
     // dataChange=false (OPTIMIZE, ZORDER, auto compaction, REORG ... PURGE) holds the same rows in
     // other files, so sources with only such commits since have no new data for the view.
     Map<ObjectId, SourceLog> logs = new java.util.TreeMap<>();
-    boolean dataChanged = false;
-    for (ObjectId id : changed) {
-      Long before = consumed.get(id);
-      if (before == null || in.current().get(id) < 0) {
-        dataChanged = true;
-        break;
-      }
-      SourceLog log = in.logs().since(id, before);
-      logs.put(id, log);
-      if (log.dataChanged() || !log.historyComplete()) {
-        dataChanged = true;
-        break;
-      }
-    }
-    if (!dataChanged) {
+    Set<ObjectId> rowsChanged = rowsChanged(changed, consumed, in.current(), in.logs(), logs);
+    if (rowsChanged.isEmpty()) {
       return new Strategy.Skip(
           "NO_DATA_CHANGE",
           what + "; they only rewrote files (dataChange=false, as OPTIMIZE does): no row changed");
@@ -368,7 +355,7 @@ public final class StrategyDecider {
     logs.forEach((id, log) -> partitions.put(id, log.partitionColumns()));
     for (Construct c : analysis.conditions()) {
       Optional<String> broken =
-          brokenCondition(c, analysis, changed, partitions, in.logs()::columns, names);
+          brokenCondition(c, analysis, rowsChanged, partitions, in.logs()::columns, names);
       if (broken.isPresent()) {
         return new Strategy.Full(c.code(), what + "; " + c.construct() + ": " + broken.get());
       }
@@ -434,6 +421,45 @@ public final class StrategyDecider {
               case PARTITION_AGGREGATE -> "the touched groups are recomputed";
               default -> "the new result rows are appended";
             });
+  }
+
+  /**
+   * The sources of {@code changed} (those with a commit since the version the view consumed) whose
+   * commits since may have changed a row: all but those whose commits each only rewrote files
+   * (dataChange=false, as OPTIMIZE's) with the log still holding them all. Their rows are the same,
+   * so a condition that such a source be unchanged (a LEFT JOIN's right side, a subquery's table)
+   * holds, and an incremental refresh reads no change rows of it. Shared with the local target's
+   * dry run and incremental refresh.
+   */
+  public static Set<ObjectId> rowsChanged(
+      Set<ObjectId> changed,
+      Map<ObjectId, Long> consumed,
+      Map<ObjectId, Long> current,
+      SourceLogs logs) {
+    return rowsChanged(changed, consumed, current, logs, new java.util.TreeMap<>());
+  }
+
+  /** {@link #rowsChanged}, keeping the logs it read in {@code read}. */
+  private static Set<ObjectId> rowsChanged(
+      Set<ObjectId> changed,
+      Map<ObjectId, Long> consumed,
+      Map<ObjectId, Long> current,
+      SourceLogs logs,
+      Map<ObjectId, SourceLog> read) {
+    Set<ObjectId> rows = new TreeSet<>();
+    for (ObjectId id : changed) {
+      Long before = consumed.get(id);
+      Long now = current.get(id);
+      if (before == null || now == null || now < 0) {
+        rows.add(id);
+        continue;
+      }
+      SourceLog log = read.computeIfAbsent(id, s -> logs.since(s, before));
+      if (log.dataChanged() || !log.historyComplete()) {
+        rows.add(id);
+      }
+    }
+    return rows;
   }
 
   /**

@@ -1049,6 +1049,54 @@ class StrategyDeciderTableTest {
     assertThat(decision.apply(false, false)).isEqualTo("WINDOW_FUNCTION");
   }
 
+  /**
+   * A source whose commits since only rewrote files (OPTIMIZE) has the same rows, so it is
+   * unchanged for the conditions that a LEFT JOIN's right side or a subquery's table be unchanged:
+   * an append to the other source keeps the view incremental. A commit that changed rows of it
+   * still makes the view full.
+   */
+  @Test
+  void aSourceThatOnlyRewroteFilesIsUnchangedForTheConditions() {
+    ObjectId a = NAMES.resolve(Name.of("bronze.a"));
+    ObjectId b = NAMES.resolve(Name.of("bronze.b"));
+    java.util.function.BiFunction<String, Boolean, String> decision =
+        (sql, bChangedRows) -> {
+          Strategy s =
+              StrategyDecider.decide(
+                  new StrategyDecider.Input(
+                      NAMES.resolve(Name.of("gold.v")),
+                      false,
+                      Optional.empty(),
+                      true,
+                      RefreshPolicy.AUTO,
+                      false,
+                      Optional.of(Map.of(a, 2L, b, 5L)),
+                      Map.of(a, 3L, b, 6L),
+                      () -> RefreshAnalyzer.analyze(sql, Position.start(null), List.of()),
+                      (source, since) ->
+                          new SourceLog(
+                              true,
+                              List.of(),
+                              Optional.empty(),
+                              true,
+                              10,
+                              1000,
+                              java.util.OptionalLong.empty(),
+                              source.equals(a) || bChangedRows),
+                      Optional.empty()),
+                  NAMES);
+          return s.label() + " " + s.code();
+        };
+    String left = "SELECT a.k, b.w FROM bronze.a a LEFT JOIN bronze.b b ON a.k = b.k";
+    String sub = "SELECT k FROM bronze.a WHERE k IN (SELECT k FROM bronze.b)";
+    String inner = "SELECT a.k, b.w FROM bronze.a a JOIN bronze.b b ON a.k = b.k";
+    assertThat(decision.apply(left, false)).isEqualTo("incremental ONLY_APPENDS");
+    assertThat(decision.apply(sub, false)).isEqualTo("incremental ONLY_APPENDS");
+    assertThat(decision.apply(inner, false)).isEqualTo("incremental ONLY_APPENDS");
+    assertThat(decision.apply(left, true)).isEqualTo("full LEFT_JOIN_RIGHT_CHANGED");
+    assertThat(decision.apply(sub, true)).isEqualTo("full SUBQUERY_TABLE_CHANGED");
+  }
+
   private static Strategy decide(
       ObjectId a,
       long before,

@@ -164,14 +164,22 @@ final class DryRun {
     if (analysis.shape() == RefreshAnalysis.Shape.NONE) {
       return new Strategy.Full("NOT_ANALYSABLE", what + "; the SQL could not be analysed");
     }
-    Set<ObjectId> changed = new TreeSet<>(ups);
+    Set<ObjectId> committed = new TreeSet<>();
     d.current()
         .forEach(
             (src, v) -> {
               if (!v.equals(d.consumed().get(src))) {
-                changed.add(src);
+                committed.add(src);
               }
             });
+    // A source that only rewrote files since (OPTIMIZE) is as unchanged as the real run finds it.
+    Set<ObjectId> changed =
+        StrategyDecider.rowsChanged(
+            committed,
+            d.consumed(),
+            d.current(),
+            new SourceLogReader(target.deltaState(), target.warehouse()));
+    changed.addAll(ups);
     Map<ObjectId, List<String>> partitions = new TreeMap<>();
     for (ObjectId src : d.current().keySet()) {
       TableState state = state(src);

@@ -4,6 +4,7 @@ import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.refresh.Strategy;
+import dev.mlv.refresh.StrategyDecider;
 import dev.mlv.refresh.ViewRun;
 import dev.mlv.refresh.ViewStatus;
 import dev.mlv.sql.Constraint;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -227,11 +229,28 @@ final class IncrementalMaterializer {
     List<ObjectId> ids = refs.stream().map(r -> project.names().resolve(r.name())).toList();
     Map<ObjectId, String> names = new LinkedHashMap<>();
     List<Integer> changedRefs = new ArrayList<>();
+    // A source whose commits since only rewrote files (OPTIMIZE) has the same rows: it is read at
+    // its new version only, with no change rows (no term of its own in the union).
+    Set<ObjectId> committed = new java.util.TreeSet<>();
+    decided
+        .current()
+        .forEach(
+            (src, v) -> {
+              if (!v.equals(decided.consumed().getOrDefault(src, v))) {
+                committed.add(src);
+              }
+            });
+    Set<ObjectId> rowsChanged =
+        StrategyDecider.rowsChanged(
+            committed,
+            decided.consumed(),
+            decided.current(),
+            new SourceLogReader(target.deltaState(), target.warehouse()));
     for (int j = 0; j < refs.size(); j++) {
       ObjectId id = ids.get(j);
       long now = decided.current().get(id);
       long before = decided.consumed().getOrDefault(id, now);
-      boolean changed = before != now;
+      boolean changed = rowsChanged.contains(id);
       if (changed && refs.get(j).context() == RefContext.FROM) {
         changedRefs.add(j);
       }

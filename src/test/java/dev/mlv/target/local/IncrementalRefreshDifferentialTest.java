@@ -406,7 +406,8 @@ class IncrementalRefreshDifferentialTest {
             same(
                 "gold.owin",
                 "SELECT k, v, row_number() OVER (PARTITION BY g ORDER BY k, v) AS r"
-                    + " FROM bronze.a"));
+                    + " FROM bronze.a"),
+            same("silver.osq", "SELECT k, v FROM bronze.a WHERE k IN (SELECT k FROM bronze.b)"));
     Project p = setUp(shapes);
     sql(p, "INSERT INTO " + LH + ".bronze.a VALUES (13, 1, 4), (14, 2, NULL)");
     sql(p, "OPTIMIZE " + LH + ".bronze.a");
@@ -439,6 +440,22 @@ class IncrementalRefreshDifferentialTest {
       assertThat(runs.get(view).reason()).as(view).startsWith("ONLY_APPENDS");
     }
     assertThat(runs.get("silver.of").rowsWritten()).isEqualTo(2);
+
+    // Only the other source rewrote its files: the same rows, so the right side of the left join
+    // and the subquery's table are unchanged, and the join reads no change rows of it.
+    sql(p, "OPTIMIZE " + LH + ".bronze.b");
+    String added = "(3, 1, 6), (99, 2, 8), (7, 4, NULL)";
+    sql(p, "INSERT INTO " + LH + ".bronze.a VALUES " + added);
+    runs = refreshAndCompare(p, shapes, "OPTIMIZE of the other source, append");
+    for (String view : List.of("silver.of", "silver.oj", "silver.ol", "gold.oagg", "silver.osq")) {
+      assertThat(runs.get(view).reason()).as(view).startsWith("ONLY_APPENDS");
+    }
+    String joined =
+        " FROM VALUES " + added + " AS n(k, g, v) %s JOIN " + LH + ".bronze.b b USING (k)";
+    assertThat(runs.get("silver.ol").rowsWritten())
+        .isEqualTo(multiset(p, "SELECT *" + joined.formatted("LEFT")).size());
+    assertThat(runs.get("silver.oj").rowsWritten())
+        .isEqualTo(multiset(p, "SELECT *" + joined.formatted("INNER")).size());
   }
 
   /**
