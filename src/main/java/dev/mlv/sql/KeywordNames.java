@@ -271,6 +271,133 @@ final class KeywordNames {
     return found;
   }
 
+  /** Words whose clause takes an expression, which a clause word alone after them becomes. */
+  private static final Set<String> TAKE_AN_EXPRESSION =
+      Set.of("WHERE", "HAVING", "ON", "QUALIFY", "LIMIT", "OFFSET");
+
+  /** Clause words Spark's grammar takes as a column's name. */
+  private static final Set<String> CLAUSE_NAMES =
+      Set.of(
+          "WHERE",
+          "HAVING",
+          "QUALIFY",
+          "LIMIT",
+          "OFFSET",
+          "GROUP",
+          "ORDER",
+          "SORT",
+          "CLUSTER",
+          "DISTRIBUTE",
+          "WINDOW");
+
+  /**
+   * A warning at a clause word that is, alone, the condition of a WHERE, HAVING, ON or QUALIFY or
+   * the value of a LIMIT or OFFSET right before it ({@code WHERE LIMIT}, {@code LIMIT WHERE}):
+   * Spark reads it as a column of that name, which its analyzer refuses unless a table has one. A
+   * word written in backticks, or standing elsewhere as a name, is a column meant.
+   */
+  static List<Diagnostic> clauseWordsAsOperands(String sql, Position start, List<SqlToken> tokens) {
+    List<Diagnostic> found = new ArrayList<>();
+    for (int i = 1; i < tokens.size(); i++) {
+      SqlToken word = tokens.get(i);
+      SqlToken clause = tokens.get(i - 1);
+      SqlToken next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
+      if (word.kind() != SqlToken.Kind.WORD
+          || !CLAUSE_NAMES.contains(word.upper())
+          || clause.kind() != SqlToken.Kind.WORD
+          || !TAKE_AN_EXPRESSION.contains(clause.upper())
+          || !(i >= 2 && endsAnOperand(tokens.get(i - 2)))
+          || !(next == null
+              || next.isSymbol(")")
+              || next.isSymbol(";")
+              || startsAClause(tokens, i + 1))
+          || namedElsewhere(tokens, i)) {
+        continue;
+      }
+      String what =
+          clause.isWord("LIMIT") || clause.isWord("OFFSET")
+              ? "the value of " + clause.upper()
+              : "the whole condition of " + clause.upper();
+      found.add(
+          Diagnostic.warning(
+              COLUMN_RULE,
+              start.advance(sql, word.start()),
+              "Spark reads "
+                  + word.upper()
+                  + " here as a column named "
+                  + word.text().toLowerCase(java.util.Locale.ROOT)
+                  + ", "
+                  + what
+                  + ", not as a clause: its analyzer refuses the view (UNRESOLVED_COLUMN) unless"
+                  + " a table has such a column",
+              "write the "
+                  + (what.startsWith("the value") ? "value" : "condition")
+                  + " after "
+                  + clause.upper()
+                  + " or remove "
+                  + clause.upper()
+                  + "; a column named "
+                  + word.text().toLowerCase(java.util.Locale.ROOT)
+                  + " is written in backticks: `"
+                  + word.text().toLowerCase(java.util.Locale.ROOT)
+                  + "`"));
+    }
+    return found;
+  }
+
+  /** Words an operand follows, so that a clause word after them is that operand. */
+  private static final Set<String> NEED_AN_OPERAND =
+      Set.of(
+          "BY",
+          "SELECT",
+          "DISTINCT",
+          "AND",
+          "OR",
+          "NOT",
+          "WHERE",
+          "HAVING",
+          "ON",
+          "QUALIFY",
+          "LIMIT",
+          "OFFSET",
+          "IS",
+          "IN",
+          "LIKE",
+          "BETWEEN",
+          "CASE",
+          "WHEN",
+          "THEN",
+          "ELSE",
+          "AS");
+
+  /**
+   * Whether {@code t} ends a table, a join or an expression, so that a clause word after it starts
+   * a clause rather than being a name in a list ({@code GROUP BY a, limit}).
+   */
+  private static boolean endsAnOperand(SqlToken t) {
+    return t.kind() == SqlToken.Kind.QUOTED_IDENTIFIER
+        || t.kind() == SqlToken.Kind.WORD && !NEED_AN_OPERAND.contains(t.upper())
+        || t.kind() == SqlToken.Kind.NUMBER
+        || t.kind() == SqlToken.Kind.STRING
+        || t.isSymbol(")")
+        || t.isSymbol("*");
+  }
+
+  /** Whether the token at {@code i} starts a clause: LIMIT, ORDER BY, UNION, ... */
+  private static boolean startsAClause(List<SqlToken> tokens, int i) {
+    SqlToken t = tokens.get(i);
+    if (t.kind() != SqlToken.Kind.WORD) {
+      return false;
+    }
+    if (BY_WORDS.contains(t.upper())) {
+      return i + 1 < tokens.size() && tokens.get(i + 1).isWord("BY");
+    }
+    return CLAUSE_NAMES.contains(t.upper())
+        || t.isWord("UNION")
+        || t.isWord("EXCEPT")
+        || t.isWord("INTERSECT");
+  }
+
   /** Whether {@code t} can end a select item, so that a name after it is the item's alias. */
   private static boolean endsAValue(SqlToken t) {
     return t.kind() == SqlToken.Kind.NUMBER

@@ -890,6 +890,66 @@ class TableExtractorTest {
             });
   }
 
+  /**
+   * Spark 4.1.1 reads a clause word alone after WHERE, HAVING, ON or LIMIT as a column of that
+   * name, the whole condition or value ('Filter 'LIMIT), which its analyzer refuses
+   * (UNRESOLVED_COLUMN): a warning at the word.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT a FROM t WHERE LIMIT|1:23|LIMIT|limit, the whole condition of WHERE",
+        "SELECT a FROM t LIMIT WHERE|1:23|WHERE|where, the value of LIMIT",
+        "SELECT a FROM t WHERE GROUP|1:23|GROUP|group, the whole condition of WHERE",
+        "SELECT a FROM t WHERE QUALIFY|1:23|QUALIFY|qualify, the whole condition of WHERE",
+        "SELECT a FROM t WHERE WINDOW|1:23|WINDOW|window, the whole condition of WHERE",
+        "SELECT a FROM t WHERE OFFSET|1:23|OFFSET|offset, the whole condition of WHERE",
+        "SELECT a FROM t WHERE ORDER ORDER BY a|1:23|ORDER|order, the whole condition of WHERE",
+        "SELECT a FROM t WHERE LIMIT LIMIT 1|1:23|LIMIT|limit, the whole condition of WHERE",
+        "SELECT a FROM t GROUP BY a HAVING LIMIT|1:35|LIMIT|limit, the whole condition of HAVING",
+        "SELECT a FROM t JOIN u ON LIMIT|1:27|LIMIT|limit, the whole condition of ON",
+        "SELECT a FROM t OFFSET LIMIT|1:24|LIMIT|limit, the value of OFFSET",
+        "SELECT * FROM (SELECT a FROM t WHERE LIMIT) q|1:38|LIMIT|limit, the whole condition of"
+            + " WHERE",
+      })
+  void aClauseWordAloneAfterWhereIsReadAsAColumn(
+      String sql, String at, String word, String message) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+
+    assertThat(facts.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.isError()).isFalse();
+              assertThat(d.ruleId()).isEqualTo("KEYWORD_READ_AS_COLUMN_NAME");
+              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo(at);
+              assertThat(d.message())
+                  .isEqualTo(
+                      "Spark reads "
+                          + word
+                          + " here as a column named "
+                          + message
+                          + ", not as a clause: its analyzer refuses the view (UNRESOLVED_COLUMN)"
+                          + " unless a table has such a column");
+            });
+  }
+
+  /** A column named limit in backticks, or named elsewhere in the SELECT, is a condition meant. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT a FROM b WHERE `limit`",
+        "SELECT a FROM b WHERE `limit` LIMIT 1",
+        "SELECT limit, a FROM b WHERE limit",
+        "SELECT a FROM b GROUP BY a, limit HAVING limit",
+        "SELECT a FROM b GROUP BY limit HAVING limit",
+        "SELECT a FROM t WHERE a > 1 ORDER BY a LIMIT 1",
+      })
+  void aColumnNamedLikeAClauseWordUsedAsAConditionIsNoFinding(String sql) {
+    assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
+  }
+
   /** A column named FROM written AS FROM, and a table named join in backticks, are meant. */
   @ParameterizedTest
   @ValueSource(
