@@ -641,6 +641,10 @@ public final class TableExtractor {
                 "syntax error" + refusal.near().map(n -> " at or near " + n).orElse(""),
                 "Check the SELECT at this point; mlv reads it with Spark SQL syntax.");
     if (!refusal.tooComplex()) {
+      Optional<SyntaxErrors.Told> empty = conditionless(sql, start, refusal);
+      if (empty.isPresent()) {
+        return told(sql, start, empty.get());
+      }
       Optional<SyntaxErrors.Told> told =
           SyntaxErrors.of(
               sql,
@@ -652,6 +656,33 @@ public final class TableExtractor {
       }
     }
     return new QueryFacts(List.of(), Set.of(), Set.of(), true, List.of(diagnostic));
+  }
+
+  /**
+   * A HAVING with no condition: Spark refuses it as "extra input 'HAVING'" with no position, so the
+   * error would sit at the SELECT's first character; it is placed at the last HAVING, followed by
+   * nothing or by a clause.
+   */
+  private static Optional<SyntaxErrors.Told> conditionless(
+      String sql, Position start, SparkFallbackParser.Refusal refusal) {
+    if (!refusal.at().equals(start) || !refusal.near().equals(Optional.of("'HAVING'"))) {
+      return Optional.empty();
+    }
+    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    for (int i = tokens.size() - 1; i >= 0; i--) {
+      if (tokens.get(i).isWord("HAVING")) {
+        SqlToken next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
+        return Optional.of(
+            new SyntaxErrors.Told(
+                tokens.get(i).start(),
+                "this HAVING has no condition: "
+                    + (next == null
+                        ? "the SELECT ends right after it"
+                        : next.text() + " follows it"),
+                "write the condition after HAVING (HAVING count(*) > 1), or remove HAVING"));
+      }
+    }
+    return Optional.empty();
   }
 
   /** The offset in {@code sql}, which starts at {@code start}, of position {@code at} in it. */

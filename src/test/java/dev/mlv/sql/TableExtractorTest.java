@@ -752,6 +752,10 @@ class TableExtractorTest {
             + " reads, found 'x'",
         "SELECT a FROM t x JOIN u y USING a|1:34|expected '(' after USING, found 'a'",
         "SELECT a FROM t WHERE a = 'x' OR b 'y'|1:36|unexpected string 'y' after 'b'",
+        "SELECT a FROM t GROUP BY a HAVING|1:28|this HAVING has no condition: the SELECT ends right"
+            + " after it",
+        "SELECT a FROM t GROUP BY a\\n  HAVING ORDER BY a|2:3|this HAVING has no condition: ORDER"
+            + " follows it",
       })
   void aCommonTypoIsToldInWordsAtTheTokenToFix(String sql, String at, String message) {
     QueryFacts facts = EXTRACTOR.extract(sql.replace("\\n", "\n"), START);
