@@ -139,25 +139,6 @@ public final class StrategyDecider {
         Optional<NonAppend> firstNonAppend,
         boolean historyComplete,
         long appendedBytes,
-        long totalBytes,
-        java.util.OptionalLong feedTurnedOnAt) {
-      this(
-          changeDataFeed,
-          partitionColumns,
-          firstNonAppend,
-          historyComplete,
-          appendedBytes,
-          totalBytes,
-          feedTurnedOnAt,
-          true);
-    }
-
-    public SourceLog(
-        boolean changeDataFeed,
-        List<String> partitionColumns,
-        Optional<NonAppend> firstNonAppend,
-        boolean historyComplete,
-        long appendedBytes,
         long totalBytes) {
       this(
           changeDataFeed,
@@ -166,7 +147,8 @@ public final class StrategyDecider {
           historyComplete,
           appendedBytes,
           totalBytes,
-          java.util.OptionalLong.empty());
+          java.util.OptionalLong.empty(),
+          true);
     }
   }
 

@@ -175,7 +175,7 @@ final class FileReader {
 
   private static org.apache.spark.sql.Column[] columnsOf(StructType schema) {
     return java.util.Arrays.stream(schema.fieldNames())
-        .map(n -> functions.col("`" + n.replace("`", "``") + "`"))
+        .map(n -> functions.col(SparkRuntime.quote(n)))
         .toArray(org.apache.spark.sql.Column[]::new);
   }
 
