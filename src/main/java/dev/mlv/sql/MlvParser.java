@@ -335,6 +335,53 @@ public final class MlvParser {
     }
 
     /**
+     * The first token from {@code from} on, outside parentheses, that starts a statement no query
+     * can hold: {@code CREATE [OR REPLACE] MATERIALIZED LAKE VIEW}, {@code CREATE [OR REPLACE]
+     * TABLE} or {@code VIEW}, and {@code DROP}, {@code ALTER} or {@code REFRESH MATERIALIZED LAKE
+     * VIEW}. A file of two views with the ';' between them forgotten reads as one query, and
+     * Spark's parser then stops at the second statement's second word with a message about a
+     * missing comma.
+     */
+    Optional<Token> secondStatement(int from) {
+      int depth = 0;
+      for (int k = from; k < toks.size(); k++) {
+        Token t = toks.get(k);
+        if (t.isSymbol("(")) {
+          depth++;
+        } else if (t.isSymbol(")")) {
+          depth = Math.max(0, depth - 1);
+        } else if (depth == 0 && k > from && startsStatement(k)) {
+          return Optional.of(t);
+        }
+      }
+      return Optional.empty();
+    }
+
+    private boolean startsStatement(int k) {
+      Token t = toks.get(k);
+      int next = k + 1;
+      if (t.isWord("CREATE")) {
+        if (wordsAt(next, "OR", "REPLACE")) {
+          next += 2;
+        }
+        return wordsAt(next, "MATERIALIZED", "LAKE", "VIEW")
+            || wordsAt(next, "TABLE")
+            || wordsAt(next, "VIEW");
+      }
+      return (t.isWord("DROP") || t.isWord("ALTER") || t.isWord("REFRESH"))
+          && wordsAt(next, "MATERIALIZED", "LAKE", "VIEW");
+    }
+
+    private boolean wordsAt(int k, String... ws) {
+      for (int w = 0; w < ws.length; w++) {
+        if (k + w >= toks.size() || !toks.get(k + w).isWord(ws[w])) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /**
      * A word right after the view name that continues it: {@code Workspace.lh...}, {@code x AS}.
      */
     private boolean spaceInName(Token t) {
@@ -451,6 +498,18 @@ public final class MlvParser {
             throw error("expected a SELECT after AS, found end of statement", null);
           }
           Token bodyStart = peek();
+          Optional<Token> next = secondStatement(i);
+          if (next.isPresent()) {
+            throw error(
+                pos(next.get()),
+                "another statement starts here, at '"
+                    + next.get().text()
+                    + "', with no ';' ending the view "
+                    + name
+                    + " before it: its query would run into this statement",
+                "end the view's query with ';' before it, or move the statement to a file of"
+                    + " its own");
+          }
           int from = bodyStart.offset();
           int to = toks.get(toks.size() - 1).end();
           String sql = text.substring(from, to);

@@ -189,6 +189,40 @@ class MlvParserTest {
   }
 
   @Test
+  void aSecondStatementWithNoSemicolonBeforeItIsAnErrorAtItsFirstWord() {
+    for (String second :
+        List.of(
+            "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT 2 AS y",
+            "create or replace materialized lake view s.b AS SELECT 2 AS y",
+            "CREATE TABLE s.t (a INT)",
+            "CREATE OR REPLACE VIEW s.w AS SELECT 1",
+            "DROP MATERIALIZED LAKE VIEW s.b",
+            "REFRESH MATERIALIZED LAKE VIEW s.b FULL")) {
+      MlvParser.Result r =
+          parse("CREATE MATERIALIZED LAKE VIEW s.a\nAS SELECT x FROM bronze.t\n" + second + "\n");
+      assertThat(r.statements()).as(second).isEmpty();
+      assertThat(r.diagnostics())
+          .as(second)
+          .extracting(d -> d.position().line() + ":" + d.position().column() + " " + d.message())
+          .containsExactly(
+              "3:1 another statement starts here, at '"
+                  + second.substring(0, second.indexOf(' '))
+                  + "', with no ';' ending the view s.a before it: its query would run into this"
+                  + " statement");
+      assertThat(r.diagnostics().get(0).hint()).contains("with ';'");
+    }
+    // Inside parentheses, or as a name, such words are the query's own.
+    single("CREATE MATERIALIZED LAKE VIEW s.a AS SELECT `create`, `drop` AS view FROM t");
+    single("CREATE MATERIALIZED LAKE VIEW s.a AS SELECT create FROM t WHERE drop > 0");
+    assertThat(
+            parse(
+                    "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT x FROM t;\n"
+                        + "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a")
+                .statements())
+        .hasSize(2);
+  }
+
+  @Test
   void aSpaceInsideAnUnquotedNameAsksForBackticks() {
     MlvParser.Result r =
         parse(
