@@ -357,8 +357,10 @@ public final class DeltaState {
     // OPTIMIZE (also ZORDER BY, a clustered table's, auto compaction) and REORG ... APPLY (PURGE)
     // rewrite files with dataChange=false and nothing else, measured on Delta 4.2.0: the same rows
     // in other files. Delta's change data feed and streaming source skip such a commit, so it
-    // counts as an append of nothing (and its files as no new data).
-    boolean dataChange = other || changesData || !(added || removed);
+    // counts as an append of nothing (and its files as no new data). So does a commit with no
+    // file, metadata or protocol action at all: VACUUM's START and END commits (commitInfo only,
+    // written by every VACUUM on Delta 4.2.0) and mlv's own incremental append of no rows.
+    boolean dataChange = other || changesData;
     if (!dataChange) {
       return new CommitInfo(version, operation, true, timestamp, 0, userMetadata, false, false);
     }

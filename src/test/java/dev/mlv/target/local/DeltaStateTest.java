@@ -253,6 +253,50 @@ class DeltaStateTest {
     }
   }
 
+  /**
+   * Every VACUUM writes a VACUUM START and a VACUUM END commit holding only commitInfo (Delta
+   * 4.2.0, also when it deletes nothing): no row changes, so each counts as an append of nothing,
+   * and a source with only such commits since (after an OPTIMIZE or alone) has no data change.
+   */
+  @Test
+  void vacuumCommitsChangeNoRow() throws Exception {
+    spark.sql("CREATE TABLE lh_state.gold.vacuumed (id INT) USING delta");
+    Path table = warehouse.schemaDir("lh_state", "gold").resolve("vacuumed");
+    // Its file listing runs one task per 10,000 by default: minutes on two cores.
+    spark.conf().set("spark.sql.sources.parallelPartitionDiscovery.parallelism", "2");
+    spark.conf().set("spark.databricks.delta.retentionDurationCheck.enabled", "false");
+    try {
+      spark.sql("INSERT INTO lh_state.gold.vacuumed VALUES (1)");
+      spark.sql("INSERT INTO lh_state.gold.vacuumed VALUES (2)");
+      spark.sql("OPTIMIZE lh_state.gold.vacuumed");
+      spark.sql("VACUUM lh_state.gold.vacuumed RETAIN 0 HOURS");
+      spark.sql("VACUUM lh_state.gold.vacuumed");
+      DeltaState state = new DeltaState(Map.of(), WS);
+      assertThat(state.commitsSince(table, 2))
+          .extracting(CommitInfo::operation, CommitInfo::appendOnly, CommitInfo::dataChange)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple("OPTIMIZE", true, false),
+              org.assertj.core.groups.Tuple.tuple("VACUUM START", true, false),
+              org.assertj.core.groups.Tuple.tuple("VACUUM END", true, false),
+              org.assertj.core.groups.Tuple.tuple("VACUUM START", true, false),
+              org.assertj.core.groups.Tuple.tuple("VACUUM END", true, false));
+      assertThat(Files.readString(Warehouse.commitFile(table, 4)))
+          .contains("\"numFilesToDelete\":\"2\"")
+          .doesNotContain("\"add\"")
+          .doesNotContain("\"remove\"");
+      ObjectId id = new ObjectId(WS, "lh_state", "gold", "vacuumed");
+      SourceLogReader logs = new SourceLogReader(state, warehouse);
+      assertThat(logs.since(id, 2).dataChanged()).isFalse();
+      assertThat(logs.since(id, 5).dataChanged()).isFalse();
+      assertThat(logs.since(id, 1).dataChanged()).isTrue();
+    } finally {
+      spark.conf().unset("spark.sql.sources.parallelPartitionDiscovery.parallelism");
+      spark.conf().unset("spark.databricks.delta.retentionDurationCheck.enabled");
+      // the scan test counts this lakehouse's tables
+      spark.sql("DROP TABLE lh_state.gold.vacuumed");
+    }
+  }
+
   @Test
   void storedStateAnswersForAnUnchangedCommitFileOnly(@TempDir Path other) throws IOException {
     Warehouse copy = new Warehouse(other);
