@@ -293,20 +293,27 @@ final class KeywordNames {
   /**
    * A warning at a clause word that is, alone, the condition of a WHERE, HAVING, ON or QUALIFY or
    * the value of a LIMIT or OFFSET right before it ({@code WHERE LIMIT}, {@code LIMIT WHERE}):
-   * Spark reads it as a column of that name, which its analyzer refuses unless a table has one. A
-   * word written in backticks, or standing elsewhere as a name, is a column meant.
+   * Spark reads it as a column of that name, which its analyzer refuses unless a table has one. The
+   * same after a NOT that is the whole condition ({@code WHERE NOT limit}: NOT of a column limit).
+   * A word written in backticks, or standing elsewhere as a name, is a column meant.
    */
   static List<Diagnostic> clauseWordsAsOperands(String sql, Position start, List<SqlToken> tokens) {
     List<Diagnostic> found = new ArrayList<>();
     for (int i = 1; i < tokens.size(); i++) {
       SqlToken word = tokens.get(i);
-      SqlToken clause = tokens.get(i - 1);
+      int c = i - 1;
+      while (c > 0 && tokens.get(c).isWord("NOT")) {
+        c--;
+      }
+      boolean negated = c < i - 1;
+      SqlToken clause = tokens.get(c);
       SqlToken next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
       if (word.kind() != SqlToken.Kind.WORD
           || !CLAUSE_NAMES.contains(word.upper())
           || clause.kind() != SqlToken.Kind.WORD
           || !TAKE_AN_EXPRESSION.contains(clause.upper())
-          || !(i >= 2 && endsAnOperand(tokens.get(i - 2)))
+          || negated && (clause.isWord("LIMIT") || clause.isWord("OFFSET"))
+          || !(c >= 1 && endsAnOperand(tokens.get(c - 1)))
           || !(next == null
               || next.isSymbol(")")
               || next.isSymbol(";")
@@ -317,7 +324,7 @@ final class KeywordNames {
       String what =
           clause.isWord("LIMIT") || clause.isWord("OFFSET")
               ? "the value of " + clause.upper()
-              : "the whole condition of " + clause.upper();
+              : (negated ? "negated as " : "") + "the whole condition of " + clause.upper();
       found.add(
           Diagnostic.warning(
               COLUMN_RULE,

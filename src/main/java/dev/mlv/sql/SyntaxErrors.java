@@ -641,13 +641,28 @@ final class SyntaxErrors {
     return Optional.empty();
   }
 
+  /** Words that continue a condition, so that a clause word before them is its operand. */
+  private static final Set<String> OPERATOR_WORDS =
+      Set.of(
+          "AND", "OR", "NOT", "IS", "IN", "LIKE", "RLIKE", "ILIKE", "REGEXP", "BETWEEN", "DIV",
+          "COLLATE");
+
+  /** How many clause words in a row are weighed, beyond which a word is taken as a column. */
+  private static final int MAX_CLAUSE_RUN = 8;
+
   /**
    * Whether token {@code k} starts a clause rather than naming a column: {@code ORDER BY} but not
-   * {@code cluster} alone, {@code LEFT JOIN} but not {@code left(a, 1)}.
+   * {@code cluster} alone, {@code LEFT JOIN} but not {@code left(a, 1)}, {@code LIMIT 1} but not
+   * {@code limit} alone or before an operator or another clause ({@code NOT limit = 1}, {@code NOT
+   * limit ORDER BY a}), which Spark 4.1.1 reads as a column.
    */
   private static boolean startsAClause(List<SqlToken> tokens, int k) {
+    return startsAClause(tokens, k, 0);
+  }
+
+  private static boolean startsAClause(List<SqlToken> tokens, int k, int run) {
     SqlToken t = tokens.get(k);
-    if (t.kind() != SqlToken.Kind.WORD || !CLAUSES.contains(t.upper())) {
+    if (t.kind() != SqlToken.Kind.WORD || !CLAUSES.contains(t.upper()) && !t.isWord("MINUS")) {
       return false;
     }
     SqlToken next = k + 1 < tokens.size() ? tokens.get(k + 1) : null;
@@ -665,7 +680,14 @@ final class SyntaxErrors {
               || next.isWord("FULL")
               || next.isWord("INNER"));
     }
-    return next == null || !next.isSymbol("(");
+    // The clause takes what follows: a value, a name, a query; alone it is a column.
+    boolean taken =
+        next != null
+            && (next.kind() == SqlToken.Kind.NUMBER
+                || next.kind() == SqlToken.Kind.STRING
+                || next.kind() == SqlToken.Kind.QUOTED_IDENTIFIER
+                || next.kind() == SqlToken.Kind.WORD && !OPERATOR_WORDS.contains(next.upper()));
+    return taken && (run >= MAX_CLAUSE_RUN || !startsAClause(tokens, k + 1, run + 1));
   }
 
   /** Whether a FROM follows token {@code k} in its query, at the same parenthesis depth. */

@@ -712,6 +712,17 @@ class TableExtractorTest {
         "SELECT a FROM t WHERE a LIKE NOT 'x%'|1:30|NOT right after 'LIKE': Spark applies NOT to a"
             + " whole condition, never to an operand, and refuses it here",
         "SELECT a FROM t WHERE NOT)|1:26|this ')' closes no '('",
+        // A clause word after NOT ends the condition where it takes what follows it.
+        "SELECT a FROM t WHERE NOT LIMIT 1|1:23|NOT with no condition after it: Spark reads it as"
+            + " a column named NOT, which its analyzer refuses (UNRESOLVED_COLUMN)",
+        "SELECT a FROM t WHERE NOT LIMIT limit|1:23|NOT with no condition after it: Spark reads it"
+            + " as a column named NOT, which its analyzer refuses (UNRESOLVED_COLUMN)",
+        "SELECT a FROM t WHERE NOT MINUS SELECT a FROM u|1:23|NOT with no condition after it:"
+            + " Spark reads it as a column named NOT, which its analyzer refuses"
+            + " (UNRESOLVED_COLUMN)",
+        "SELECT a FROM t WHERE NOT union ALL SELECT a FROM u|1:23|NOT with no condition after it:"
+            + " Spark reads it as a column named NOT, which its analyzer refuses"
+            + " (UNRESOLVED_COLUMN)",
         // A keyword written twice: Spark reads the second as a table's name, or * as aliased.
         "SELECT a FROM t JOIN JOIN u ON t.a = u.a|1:22|JOIN is written twice: Spark reads the"
             + " second as the name of a table, which its analyzer does not find"
@@ -808,6 +819,9 @@ class TableExtractorTest {
         "SELECT a FROM t WHERE a IS NOT NULL AND a NOT IN (1) AND NOT a BETWEEN 1 AND 2",
         "SELECT a FROM t WHERE NOT cluster OR NOT left(a, 1) = 'x' OR NOT sort",
         "SELECT a FROM t WHERE b = NOT(a > 1) OR a = (NOT b) OR NOT EXISTS (SELECT 1 FROM u)",
+        "SELECT a FROM t WHERE NOT limit = 1 OR NOT having IS NULL OR NOT where IN (1)",
+        "SELECT a FROM t WHERE a > 1 AND NOT limit ORDER BY a",
+        "SELECT a FROM t WHERE NOT join ORDER BY a",
       })
   void wordsLikeKeywordsInAValidSelectAreNames(String sql) {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
@@ -916,6 +930,18 @@ class TableExtractorTest {
         "SELECT a FROM t OFFSET LIMIT|1:24|LIMIT|limit, the value of OFFSET",
         "SELECT * FROM (SELECT a FROM t WHERE LIMIT) q|1:38|LIMIT|limit, the whole condition of"
             + " WHERE",
+        // NOT of a clause word alone is NOT of a column of that name ('Filter NOT 'limit).
+        "SELECT a FROM t WHERE NOT LIMIT|1:27|LIMIT|limit, negated as the whole condition of WHERE",
+        "SELECT a FROM t WHERE NOT limit LIMIT 1|1:27|LIMIT|limit, negated as the whole condition"
+            + " of WHERE",
+        "SELECT a FROM t WHERE NOT group GROUP BY a|1:27|GROUP|group, negated as the whole"
+            + " condition of WHERE",
+        "SELECT a FROM t WHERE NOT having;|1:27|HAVING|having, negated as the whole condition of"
+            + " WHERE",
+        "SELECT a FROM t JOIN u ON NOT order|1:31|ORDER|order, negated as the whole condition of"
+            + " ON",
+        "SELECT a FROM t GROUP BY a HAVING NOT NOT limit|1:43|LIMIT|limit, negated as the whole"
+            + " condition of HAVING",
       })
   void aClauseWordAloneAfterWhereIsReadAsAColumn(
       String sql, String at, String word, String message) {
