@@ -97,12 +97,20 @@ record DeltaCommit(
   }
 
   /**
+   * Whether the operation changes no row: its files carry dataChange=false (OPTIMIZE, REORG), or it
+   * has none (VACUUM START and VACUUM END, measured on Delta 4.2.0: commitInfo alone).
+   */
+  boolean changesNoRow() {
+    return NO_DATA_CHANGE.contains(operation.toUpperCase(Locale.ROOT));
+  }
+
+  /**
    * What makes this commit certainly not an append (Fabric's optimal refresh needs commits that
    * added files and removed none), or empty when it appended or the history does not tell.
    */
   Optional<String> notAnAppend() {
     String op = operation.toUpperCase(Locale.ROOT);
-    if (NO_DATA_CHANGE.contains(op)) {
+    if (changesNoRow()) {
       return Optional.empty();
     }
     if (removedFiles > 0

@@ -127,7 +127,21 @@ final class FabricDryRun {
                               u ->
                                   project.names().display(u)
                                       + " has commits after the view's last refresh"));
-          if (changed.isPresent()) {
+          Optional<String> noRowChanged =
+              refreshedFirst.isPresent()
+                  ? Optional.empty()
+                  : onlyRewrites(project, id, view.time(), histories);
+          if (changed.isPresent() && noRowChanged.isPresent()) {
+            // No documented rule makes this a rebuild, so no local code claims one: the feed, a
+            // construct or a PySpark view matter only if Fabric refreshes the view at all.
+            strategy = "full";
+            reason =
+                "SOURCES_CHANGED: "
+                    + noRowChanged.get()
+                    + " after the view's last refresh, which changed no row (Fabric's optimal"
+                    + " refresh may skip the view, as the local target does with NO_DATA_CHANGE;"
+                    + " its documentation does not say)";
+          } else if (changed.isPresent()) {
             strategy = "full";
             // Fabric refreshes a PySpark view in full or skips it: never incrementally.
             reason =
@@ -194,6 +208,38 @@ final class FabricDryRun {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * When every source with commits after the view's last refresh has only commits that change no
+   * row (OPTIMIZE, VACUUM START and END, REORG: their files carry dataChange=false, or they have no
+   * file at all), what they are, as the reason says it; empty otherwise, or when a history is too
+   * long to read whole.
+   */
+  private Optional<String> onlyRewrites(
+      Project project, ObjectId id, Instant refreshed, Map<ObjectId, DeltaCommit> histories) {
+    List<String> said = new ArrayList<>();
+    for (ObjectId up : project.lineage().upstream(id)) {
+      if (project.lineage().node(up).kind() == NodeKind.FILES) {
+        return Optional.empty();
+      }
+      if (!histories.computeIfAbsent(up, history).time().isAfter(refreshed)) {
+        continue;
+      }
+      Optional<List<DeltaCommit>> commits = commitsAfter.apply(up, refreshed);
+      if (commits.isEmpty()
+          || commits.get().isEmpty()
+          || !commits.get().stream().allMatch(DeltaCommit::changesNoRow)) {
+        return Optional.empty();
+      }
+      said.add(
+          project.names().display(up)
+              + " has only "
+              + String.join(
+                  ", ", commits.get().stream().map(DeltaCommit::operation).distinct().toList())
+              + " commits");
+    }
+    return said.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", said));
   }
 
   /**

@@ -45,6 +45,9 @@ final class CatalogDataPlane implements DataPlane {
       Pattern.compile("(?is)^\\s*CREATE\\s+(?:OR\\s+REPLACE\\s+)?TABLE\\s+" + NAME + "\\b.*");
   private static final Pattern INSERT =
       Pattern.compile("(?is)^\\s*INSERT\\s+INTO\\s+" + NAME + "\\b.*");
+  private static final Pattern OPTIMIZE =
+      Pattern.compile("(?is)^\\s*OPTIMIZE\\s+" + NAME + "\\b.*");
+  private static final Pattern VACUUM = Pattern.compile("(?is)^\\s*VACUUM\\s+" + NAME + "\\b.*");
   private static final Pattern DROP_TABLE =
       Pattern.compile("(?is)^\\s*DROP\\s+TABLE\\s+(?:IF\\s+EXISTS\\s+)?" + NAME + "\\s*$");
   private static final Pattern CREATE_SCHEMA =
@@ -181,7 +184,8 @@ final class CatalogDataPlane implements DataPlane {
 
   @Override
   public SqlResult sql(Map<String, String> views, String sql) {
-    for (Pattern named : List.of(HISTORY, PROPS, ALTER_CDF, CREATE_TABLE, INSERT, DROP_TABLE)) {
+    for (Pattern named :
+        List.of(HISTORY, PROPS, ALTER_CDF, CREATE_TABLE, INSERT, OPTIMIZE, VACUUM, DROP_TABLE)) {
       Matcher m = named.matcher(sql);
       if (m.matches()) {
         String k = key(m.group(1));
@@ -247,6 +251,18 @@ final class CatalogDataPlane implements DataPlane {
       String k = key(m.group(1));
       existing(k);
       commit(k, "WRITE").mode = "Append";
+      return SqlResult.message("OK");
+    } else if ((m = OPTIMIZE.matcher(sql)).matches()) {
+      String k = key(m.group(1));
+      existing(k);
+      commit(k, "OPTIMIZE");
+      return SqlResult.message("OK");
+    } else if ((m = VACUUM.matcher(sql)).matches()) {
+      // Delta 4.2.0 logs every VACUUM as two commits of commitInfo alone.
+      String k = key(m.group(1));
+      existing(k);
+      commit(k, "VACUUM START");
+      commit(k, "VACUUM END");
       return SqlResult.message("OK");
     } else if ((m = DROP_TABLE.matcher(sql)).matches()) {
       tables.remove(key(m.group(1)));

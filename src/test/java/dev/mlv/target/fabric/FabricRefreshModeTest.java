@@ -471,6 +471,36 @@ class FabricRefreshModeTest {
                 + " view's last refresh (Fabric's optimal refresh picks incremental or full)");
   }
 
+  /**
+   * A source whose only commits since the view's last refresh are OPTIMIZE and VACUUM (START and
+   * END) changed no row: no documented rule makes the view a rebuild, so the dry run claims none
+   * (it said CDF_OFF and WINDOW_FUNCTION) and says Fabric may skip it. An append after them does.
+   */
+  @Test
+  void theDryRunClaimsNoRebuildForCommitsThatChangedNoRow() {
+    fabric.write(
+        "views/gold/by_customer.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.by_customer AS SELECT customer,"
+            + " row_number() OVER (ORDER BY amount) AS n FROM bronze.orders\n");
+    Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");
+    fabric.sql("OPTIMIZE " + SimulatedFabric.LAKEHOUSE + ".bronze.orders");
+    fabric.sql("VACUUM " + SimulatedFabric.LAKEHOUSE + ".bronze.orders");
+    String open =
+        " full SOURCES_CHANGED: bronze.orders has only OPTIMIZE, VACUUM START, VACUUM END"
+            + " commits after the view's last refresh, which changed no row (Fabric's optimal"
+            + " refresh may skip the view, as the local target does with NO_DATA_CHANGE; its"
+            + " documentation does not say)";
+    assertThat(outcome(refresh(p, false, true)))
+        .containsExactly("gold.by_customer" + open, "silver.orders_clean" + open);
+
+    append();
+    assertThat(outcome(refresh(p, false, true)))
+        .extracting(o -> o.substring(0, o.indexOf(':')))
+        .containsExactly(
+            "gold.by_customer full WINDOW_FUNCTION",
+            "silver.orders_clean full CDF_OFF source=bronze.orders");
+  }
+
   @Test
   void fullRequestedIsOneFullJobWithTheLocalReasonCode() {
     Project p = applied("  gold.by_customer:\n    refresh_policy: auto\n");
