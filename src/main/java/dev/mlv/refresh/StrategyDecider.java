@@ -117,8 +117,10 @@ public final class StrategyDecider {
    * since the consumed version that did not only append (if any), whether every commit since is
    * still in the log, the bytes appended since against the bytes of the whole table, and the
    * version at which change data feed was turned on when earlier commits since had it off. {@code
-   * dataChanged} is false when every commit since changed no row (each added and removed file
-   * carries {@code dataChange=false}, as OPTIMIZE's do) and the log still holds them all.
+   * historyComplete} also needs the files those commits added to be on disk still, as the change
+   * data feed reads their rows from them. {@code dataChanged} is false when every commit since
+   * changed no row (each added and removed file carries {@code dataChange=false}, as OPTIMIZE's do)
+   * and the log still holds them all.
    */
   public record SourceLog(
       boolean changeDataFeed,
@@ -352,7 +354,9 @@ public final class StrategyDecider {
             "HISTORY_INCOMPLETE source=" + names.display(id),
             "the commits of "
                 + names.display(id)
-                + " since the last refresh are no longer all in its Delta log");
+                + " since the last refresh are no longer all in its Delta log, or the files they"
+                + " added are no longer all on disk (a VACUUM deletes the files an OPTIMIZE"
+                + " compacted), so their new rows cannot be read from the change data feed");
       }
       if (log.feedTurnedOnAt().isPresent()) {
         long on = log.feedTurnedOnAt().getAsLong();

@@ -12,7 +12,9 @@ import java.time.Instant;
  * that changed only metadata. {@code dataChange} is false for a commit whose added and removed
  * files all carry {@code dataChange=false} (OPTIMIZE, REORG ... APPLY (PURGE)) and for one with no
  * file, metadata or protocol action at all (VACUUM START and VACUUM END): it changes no row, so it
- * counts as an append of nothing, with no added bytes.
+ * counts as an append of nothing, with no added bytes. {@code newFiles} are the paths (as the log
+ * writes them) of the files it added with dataChange=true, whose rows the change data feed reads as
+ * this commit's inserts.
  */
 public record CommitInfo(
     long version,
@@ -22,4 +24,5 @@ public record CommitInfo(
     long addedBytes,
     String userMetadata,
     boolean removedFiles,
-    boolean dataChange) {}
+    boolean dataChange,
+    java.util.List<String> newFiles) {}

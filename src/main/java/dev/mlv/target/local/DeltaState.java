@@ -306,6 +306,7 @@ public final class DeltaState {
     // A file action without the flag changes data (the protocol's default).
     boolean changesData = false;
     long addedBytes = 0;
+    List<String> newFiles = new ArrayList<>();
     String userMetadata = null;
     try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
@@ -316,7 +317,10 @@ public final class DeltaState {
         if (action.has("add")) {
           added = true;
           addedBytes += action.get("add").path("size").asLong(0);
-          changesData |= action.get("add").path("dataChange").asBoolean(true);
+          if (action.get("add").path("dataChange").asBoolean(true)) {
+            changesData = true;
+            newFiles.add(action.get("add").path("path").asText(""));
+          }
         } else if (action.has("remove")) {
           removed = true;
           changesData |= action.get("remove").path("dataChange").asBoolean(true);
@@ -362,10 +366,19 @@ public final class DeltaState {
     // written by every VACUUM on Delta 4.2.0) and mlv's own incremental append of no rows.
     boolean dataChange = other || changesData;
     if (!dataChange) {
-      return new CommitInfo(version, operation, true, timestamp, 0, userMetadata, false, false);
+      return new CommitInfo(
+          version, operation, true, timestamp, 0, userMetadata, false, false, List.of());
     }
     return new CommitInfo(
-        version, operation, appendOnly, timestamp, addedBytes, userMetadata, removed, true);
+        version,
+        operation,
+        appendOnly,
+        timestamp,
+        addedBytes,
+        userMetadata,
+        removed,
+        true,
+        List.copyOf(newFiles));
   }
 
   /**

@@ -40,7 +40,12 @@ final class SourceLogReader implements StrategyDecider.SourceLogs {
       return new SourceLog(cdf, t.partitionColumns(), Optional.empty(), true, 0, 0);
     }
     List<CommitInfo> commits = state.commitsSince(dir, consumedVersion);
-    boolean complete = !commits.isEmpty() && commits.get(0).version() == consumedVersion + 1;
+    // The feed reads an append's rows from the files it added: after an OPTIMIZE compacted them, a
+    // VACUUM past its retention deletes them, and reading the feed fails (FILE_NOT_EXIST).
+    boolean complete =
+        !commits.isEmpty()
+            && commits.get(0).version() == consumedVersion + 1
+            && commits.stream().flatMap(c -> c.newFiles().stream()).allMatch(f -> onDisk(dir, f));
     Optional<NonAppend> nonAppend =
         commits.stream()
             .filter(c -> !c.appendOnly())
@@ -64,6 +69,22 @@ final class SourceLogReader implements StrategyDecider.SourceLogs {
         dataBytes(dir),
         turnedOn,
         !complete || commits.stream().anyMatch(CommitInfo::dataChange));
+  }
+
+  /**
+   * Whether a file a commit added is still there: a path of the log is a URI, relative to the table
+   * or absolute (a shallow clone's); one on another file system counts as there.
+   */
+  private static boolean onDisk(Path dir, String path) {
+    try {
+      java.net.URI uri = new java.net.URI(path);
+      if (uri.getScheme() == null) {
+        return Files.exists(dir.resolve(uri.getPath()));
+      }
+      return !uri.getScheme().equals("file") || Files.exists(Path.of(uri));
+    } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+      return true;
+    }
   }
 
   @Override
