@@ -67,9 +67,20 @@ record DeltaCommit(
     String operation = text(columns, row, "operation");
     JsonNode metrics = cell(columns, row, "operationMetrics");
     long rows = Math.max(0, metric(metrics, "numOutputRows"));
-    // A MERGE names the files it removed from its target numTargetFilesRemoved.
-    long removed =
-        Math.max(metric(metrics, "numRemovedFiles"), metric(metrics, "numTargetFilesRemoved"));
+    // A MERGE names the files it removed from its target numTargetFilesRemoved. With deletion
+    // vectors a DELETE removes no file in its metrics (numRemovedFiles 0, measured on Delta 4.2.0)
+    // while its log removes the file and adds it back with a vector: count those files too.
+    long removed = -1;
+    for (String m :
+        List.of(
+            "numRemovedFiles",
+            "numTargetFilesRemoved",
+            "numDeletionVectorsAdded",
+            "numDeletionVectorsUpdated",
+            "numTargetDeletionVectorsAdded",
+            "numTargetDeletionVectorsUpdated")) {
+      removed = Math.max(removed, metric(metrics, m));
+    }
     JsonNode params = cell(columns, row, "operationParameters");
     String mode;
     if (params.isObject()) {
