@@ -193,6 +193,10 @@ final class SyntaxErrors {
     if (caseEnd.isPresent()) {
       return caseEnd;
     }
+    Optional<Told> noCondition = conditionLeftOut(tokens, errorOffset);
+    if (noCondition.isPresent()) {
+      return noCondition;
+    }
     if (p != null && p.kind() == SqlToken.Kind.WORD && BEFORE_PARENTHESIS.contains(p.upper())) {
       if (t != null && !t.isSymbol("(")) {
         return Optional.of(
@@ -293,6 +297,120 @@ final class SyntaxErrors {
             unended.start(),
             "this CASE is never ended: END is missing",
             "close it after its last WHEN ... THEN or ELSE: CASE WHEN ... THEN ... ELSE ... END"));
+  }
+
+  /** Join words Spark reads as a column right after ON or AND ('Join Inner, 'LEFT). */
+  private static final Set<String> JOIN_SIDES =
+      Set.of("LEFT", "RIGHT", "FULL", "INNER", "CROSS", "NATURAL");
+
+  /**
+   * An ON, AND or OR with a clause, a comma or a ')' right after it in place of its condition
+   * ({@code JOIN u ON WHERE a > 1}, {@code a > 1 AND GROUP BY a}), which Spark refuses at the token
+   * after the clause word, at the AND, or, inside parentheses, before them (at the IN of {@code a
+   * IN (SELECT ... ON WHERE ...)}): told at the word whose condition is missing. Where Spark's
+   * refusal lies after the clause word and what it takes, it read them otherwise.
+   */
+  private static Optional<Told> conditionLeftOut(List<SqlToken> tokens, int errorOffset) {
+    for (int i = 1; i + 1 < tokens.size(); i++) {
+      SqlToken word = tokens.get(i);
+      SqlToken next = tokens.get(i + 1);
+      boolean on = word.isWord("ON") && joinBefore(tokens, i);
+      boolean andOr =
+          (word.isWord("AND") || word.isWord("OR"))
+              && endsAnOperand(tokens.get(i - 1))
+              && !betweensAnd(tokens, i);
+      if (!on && !andOr
+          || i + 2 < tokens.size() && errorOffset > tokens.get(i + 2).start()
+          || errorOffset < word.start() && !enclosedAfter(tokens, errorOffset, i)) {
+        continue;
+      }
+      boolean missing =
+          next.isSymbol(",")
+              || next.isSymbol(")")
+              || next.isSymbol(";")
+              || andOr && (next.isWord("THEN") || next.isWord("END") || next.isWord("ELSE"))
+              || !JOIN_SIDES.contains(next.upper()) && startsAClause(tokens, i + 1);
+      if (missing) {
+        return Optional.of(
+            new Told(
+                word.start(),
+                "this "
+                    + word.upper()
+                    + " has no condition: "
+                    + (next.kind() == SqlToken.Kind.SYMBOL ? shown(next) : next.text())
+                    + " follows it",
+                on
+                    ? "write the join condition after ON (ON t.id = u.id), or write CROSS JOIN"
+                        + " for a join with none"
+                    : "write the condition after " + word.upper() + ", or remove " + word.upper()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Whether a JOIN comes before the ON at {@code i}, after the table or alias right before it. */
+  private static boolean joinBefore(List<SqlToken> tokens, int i) {
+    SqlToken before = tokens.get(i - 1);
+    if (!(before.isIdentifier() || before.isSymbol(")"))) {
+      return false;
+    }
+    for (int j = i - 2; j >= 0; j--) {
+      if (tokens.get(j).isWord("JOIN")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code t} can end an operand, so that an AND after it joins two conditions. */
+  private static boolean endsAnOperand(SqlToken t) {
+    return t.kind() != SqlToken.Kind.SYMBOL || t.isSymbol(")");
+  }
+
+  /** Whether the AND at {@code i} is the one of a BETWEEN before it in the same condition. */
+  private static boolean betweensAnd(List<SqlToken> tokens, int i) {
+    int depth = 0;
+    for (int j = i - 1; j >= 0; j--) {
+      SqlToken t = tokens.get(j);
+      if (t.isSymbol(")")) {
+        depth++;
+      } else if (t.isSymbol("(")) {
+        if (--depth < 0) {
+          return false;
+        }
+      } else if (depth == 0) {
+        if (t.isWord("BETWEEN")) {
+          return true;
+        }
+        if (t.isWord("AND")
+            || t.isWord("OR")
+            || t.isSymbol(",")
+            || CONDITION_STARTS.contains(t.upper())) {
+          return false;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether a '(' opened at or after {@code offset} is still open at token {@code i}, or {@code
+   * offset} lies in the WHEN condition {@code i} is in: Spark places an error inside parentheses at
+   * or before where they open, and one in a WHEN's condition at its start.
+   */
+  private static boolean enclosedAfter(List<SqlToken> tokens, int offset, int i) {
+    int depth = 0;
+    for (int j = i - 1; j >= 0 && tokens.get(j).end() > offset; j--) {
+      SqlToken t = tokens.get(j);
+      if (t.isSymbol(")")) {
+        depth++;
+      } else if (t.isSymbol("(") && --depth < 0) {
+        return true;
+      } else if (depth == 0 && j > 0 && t.start() == offset && tokens.get(j - 1).isWord("WHEN")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The first ')' that closes nothing, else the innermost '(' never closed. */
@@ -644,8 +762,7 @@ final class SyntaxErrors {
   /** Words that continue a condition, so that a clause word before them is its operand. */
   private static final Set<String> OPERATOR_WORDS =
       Set.of(
-          "AND", "OR", "NOT", "IS", "IN", "LIKE", "RLIKE", "ILIKE", "REGEXP", "BETWEEN", "DIV",
-          "COLLATE");
+          "AND", "OR", "IS", "IN", "LIKE", "RLIKE", "ILIKE", "REGEXP", "BETWEEN", "DIV", "COLLATE");
 
   /** How many clause words in a row are weighed, beyond which a word is taken as a column. */
   private static final int MAX_CLAUSE_RUN = 8;
@@ -662,7 +779,8 @@ final class SyntaxErrors {
 
   private static boolean startsAClause(List<SqlToken> tokens, int k, int run) {
     SqlToken t = tokens.get(k);
-    if (t.kind() != SqlToken.Kind.WORD || !CLAUSES.contains(t.upper()) && !t.isWord("MINUS")) {
+    if (t.kind() != SqlToken.Kind.WORD
+        || !CLAUSES.contains(t.upper()) && !t.isWord("MINUS") && !t.isWord("OFFSET")) {
       return false;
     }
     SqlToken next = k + 1 < tokens.size() ? tokens.get(k + 1) : null;
@@ -686,7 +804,11 @@ final class SyntaxErrors {
             && (next.kind() == SqlToken.Kind.NUMBER
                 || next.kind() == SqlToken.Kind.STRING
                 || next.kind() == SqlToken.Kind.QUOTED_IDENTIFIER
-                || next.kind() == SqlToken.Kind.WORD && !OPERATOR_WORDS.contains(next.upper()));
+                || next.kind() == SqlToken.Kind.WORD
+                    && !OPERATOR_WORDS.contains(next.upper())
+                    && !(next.isWord("NOT")
+                        && k + 2 < tokens.size()
+                        && OPERATOR_WORDS.contains(tokens.get(k + 2).upper())));
     return taken && (run >= MAX_CLAUSE_RUN || !startsAClause(tokens, k + 1, run + 1));
   }
 

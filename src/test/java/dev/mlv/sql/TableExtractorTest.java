@@ -767,6 +767,23 @@ class TableExtractorTest {
             + " after it",
         "SELECT a FROM t GROUP BY a\\n  HAVING ORDER BY a|2:3|this HAVING has no condition: ORDER"
             + " follows it",
+        // Spark refuses these after the clause word, at the AND, or before the parentheses.
+        "SELECT a FROM t JOIN u ON WHERE a > 1|1:24|this ON has no condition: WHERE follows it",
+        "SELECT a FROM t JOIN u ON\\n  GROUP BY a|1:24|this ON has no condition: GROUP follows it",
+        "SELECT a FROM t JOIN u ON JOIN v ON t.a = v.a|1:24|this ON has no condition: JOIN follows"
+            + " it",
+        "SELECT a FROM t JOIN u ON OFFSET 1|1:24|this ON has no condition: OFFSET follows it",
+        "SELECT a FROM (SELECT a FROM t JOIN u ON) q|1:39|this ON has no condition: ')' follows it",
+        "SELECT a FROM t WHERE a IN (SELECT a FROM u JOIN v ON WHERE a > 1)|1:52|this ON has no"
+            + " condition: WHERE follows it",
+        "SELECT a FROM t JOIN u ON EXISTS (SELECT 1 FROM v JOIN w ON LIMIT 1)|1:58|this ON has no"
+            + " condition: LIMIT follows it",
+        "SELECT a FROM t WHERE a > 1 AND GROUP BY a|1:29|this AND has no condition: GROUP follows"
+            + " it",
+        "SELECT a FROM t JOIN u ON t.a = u.a OR JOIN v ON t.a = v.a|1:37|this OR has no condition:"
+            + " JOIN follows it",
+        "SELECT CASE WHEN a > 1 AND THEN 1 END AS c FROM t|1:24|this AND has no condition: THEN"
+            + " follows it",
       })
   void aCommonTypoIsToldInWordsAtTheTokenToFix(String sql, String at, String message) {
     QueryFacts facts = EXTRACTOR.extract(sql.replace("\\n", "\n"), START);
