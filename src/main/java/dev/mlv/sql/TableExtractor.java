@@ -1037,6 +1037,9 @@ public final class TableExtractor {
      */
     private void bareColumns(SqlSelect select, Set<String> grouped, boolean grouping) {
       Set<String> aliases = new HashSet<>();
+      // Aliases that are also a column of the FROM clause, as their own item reads that column
+      // (MAX(st) AS st): a later st or st.p is the column, which Spark takes before the alias.
+      Map<String, String> columnAliases = new HashMap<>();
       for (SqlNode item : select.getSelectList()) {
         SqlNode expr = item;
         String alias = null;
@@ -1051,11 +1054,20 @@ public final class TableExtractor {
               && !(parts.size() == 1 && NILADIC.contains(parts.get(0)))
               && !(alias != null && grouped.contains(alias))
               // an earlier item's alias, or a field of one (MAX(st) AS ms, ms.p): a lateral alias
-              && !aliases.contains(parts.get(0))
+              && !(aliases.contains(parts.get(0)) && !columnAliases.containsKey(parts.get(0)))
               && parts.stream().noneMatch(grouped::contains)) {
             SqlParserPos pos = id.getParserPosition();
             int from = startOf(pos);
             String shown = String.join(".", id.names);
+            String column = columnAliases.get(parts.get(0));
+            String wins =
+                column == null
+                    ? ""
+                    : "; "
+                        + id.names.get(0)
+                        + " here is the FROM clause's column, which "
+                        + column
+                        + " reads: Spark takes a FROM column before an earlier item's alias";
             findings.add(
                 grouping
                     ? Diagnostic.error(
@@ -1064,7 +1076,8 @@ public final class TableExtractor {
                         "column "
                             + shown
                             + " is neither in GROUP BY nor inside an aggregate function; Spark"
-                            + " refuses the view at its first refresh ([MISSING_AGGREGATION])",
+                            + " refuses the view at its first refresh ([MISSING_AGGREGATION])"
+                            + wins,
                         "add "
                             + shown
                             + " to GROUP BY, or aggregate it (MAX("
@@ -1078,7 +1091,8 @@ public final class TableExtractor {
                         "column "
                             + shown
                             + " is selected beside an aggregate function with no GROUP BY; Spark"
-                            + " refuses the view at its first refresh ([MISSING_GROUP_BY])",
+                            + " refuses the view at its first refresh ([MISSING_GROUP_BY])"
+                            + wins,
                         "add GROUP BY "
                             + shown
                             + ", or aggregate it (MAX("
@@ -1089,9 +1103,54 @@ public final class TableExtractor {
           }
         }
         if (alias != null) {
+          if (!aliases.contains(alias) && readsColumn(expr, alias)) {
+            columnAliases.put(
+                alias,
+                sql.substring(startOf(expr.getParserPosition()), endOf(expr.getParserPosition())));
+          }
           aliases.add(alias);
         }
       }
+    }
+
+    /**
+     * Whether {@code expr} reads a column named {@code name}, written as one name outside any
+     * subquery (whose names may be its own) in an item with no lambda parameter of that name: then
+     * the FROM clause has such a column.
+     */
+    private boolean readsColumn(SqlNode expr, String name) {
+      boolean[] found = new boolean[2];
+      expr.accept(
+          new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlCall call) {
+              if (isQuery(call)) {
+                return null;
+              }
+              if (call instanceof org.apache.calcite.sql.SqlLambda lambda) {
+                for (SqlNode p : lambda.getParameters()) {
+                  found[1] |=
+                      p instanceof SqlIdentifier id && name.equalsIgnoreCase(id.getSimple());
+                }
+                lambda.getExpression().accept(this);
+                return null;
+              }
+              if (call.getKind() == SqlKind.AS || call.getKind() == SqlKind.OVER) {
+                // struct(k AS p), sum(a) OVER w: the name after AS or OVER is no column.
+                call.operand(0).accept(this);
+                return null;
+              }
+              return super.visit(call);
+            }
+
+            @Override
+            public Void visit(SqlIdentifier id) {
+              List<String> parts = touchesMarker(id) ? null : writtenParts(id);
+              found[0] |= parts != null && parts.equals(List.of(name)) && !NILADIC.contains(name);
+              return null;
+            }
+          });
+      return found[0] && !found[1];
     }
 
     /**

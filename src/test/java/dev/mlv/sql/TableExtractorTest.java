@@ -525,6 +525,40 @@ class TableExtractorTest {
         .containsExactly("column o.v i");
   }
 
+  /**
+   * An alias whose own item reads a column of that name (MAX(st) AS st) leaves that column the FROM
+   * clause's: a later st or st.p is the column, which Spark 4.1.1 takes before the alias and
+   * refuses (MISSING_AGGREGATION, MISSING_GROUP_BY).
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT g, MAX(st) AS st, st.p FROM a GROUP BY g|1:26|st.p|MAX(st)|neither in GROUP BY",
+        "SELECT g, MAX(k) + 1 AS k, k FROM a GROUP BY g|1:28|k|MAX(k) + 1|neither in GROUP BY",
+        "SELECT g, max_by(st, g) AS st, st.q.r FROM a GROUP BY g|1:32|st.q.r|max_by(st, g)|neither"
+            + " in GROUP BY",
+        "SELECT MAX(st) AS st, st.p FROM a|1:23|st.p|MAX(st)|selected beside an aggregate",
+      })
+  void aFromColumnNamedLikeAnEarlierAliasIsNotThatAlias(
+      String sql, String at, String column, String item, String what) {
+    assertThat(EXTRACTOR.extract(sql, START).diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.ruleId()).isEqualTo(TableExtractor.GROUP_BY_RULE);
+              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo(at);
+              assertThat(d.message())
+                  .startsWith("column " + column + " is " + what)
+                  .endsWith(
+                      "; "
+                          + column.split("\\.")[0]
+                          + " here is the FROM clause's column, which "
+                          + item
+                          + " reads: Spark takes a FROM column before an earlier item's alias");
+            });
+  }
+
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
@@ -555,6 +589,11 @@ class TableExtractorTest {
           SELECT g, MAX(st) AS ms, ms.p AS msp FROM t GROUP BY g
           SELECT g, MAX(st) AS ms, MS.P, ms.q.r FROM t GROUP BY g
           SELECT MAX(st) AS ms, ms.p FROM t
+          SELECT g, MAX(st) AS st, st.p FROM t GROUP BY g, st
+          SELECT g, MAX(x.k) AS x, x FROM x GROUP BY g
+          SELECT g, first(transform(array(1), q -> q + 1)) AS q, q FROM x GROUP BY g
+          SELECT g, MAX(struct(k AS p)) AS p, p.p FROM x GROUP BY g
+          SELECT g, (SELECT MAX(st) FROM a) AS st, st.p FROM x GROUP BY g
           SELECT k, SUM(v) OVER () AS s FROM t
           SELECT k, (SELECT MAX(v) FROM u) AS m FROM t
           SELECT k FROM t WHERE v = (SELECT MAX(v) FROM u)
