@@ -268,7 +268,7 @@ final class Shell {
       target.checkSql(project, parsed.statements());
       for (SqlStatement st : parsed.statements()) {
         long t0 = System.nanoTime();
-        dev.mlv.target.SqlResult result = target.sql(project, st);
+        dev.mlv.target.SqlResult result = target.sql(project, st, RunOutput.quiet(out));
         out.print(SqlResultRenderer.render(result, "table"));
         if (!result.columns().isEmpty() && result.message() != null) {
           out.println(result.message());

@@ -110,7 +110,7 @@ public final class SqlCommand implements Callable<Integer> {
     try (Target target = Targets.open(project.config(), targetName, spec)) {
       target.checkSql(project, parsed.statements());
       for (SqlStatement st : parsed.statements()) {
-        SqlResult result = target.sql(project, st);
+        SqlResult result = target.sql(project, st, RunOutput.quiet(err));
         boolean said = result.message() != null && !result.message().isEmpty();
         if (format.equals("json")) {
           // Printed once all ran: several statements make one document, not one per statement.

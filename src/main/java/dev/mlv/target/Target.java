@@ -104,6 +104,14 @@ public interface Target extends AutoCloseable {
   SqlResult sql(Project project, SqlStatement statement);
 
   /**
+   * {@link #sql(Project, SqlStatement)}, with the messages of a run the statement makes (REFRESH)
+   * sent to {@code listener}: its {@code warning:} lines say what was lost.
+   */
+  default SqlResult sql(Project project, SqlStatement statement, RunListener listener) {
+    return sql(project, statement);
+  }
+
+  /**
    * Checks the syntax of statements about to run one after another, before any runs: a typo in the
    * last must not leave the first ones committed. A target that has no parser of its own at hand
    * checks nothing and each statement fails when it runs.

@@ -41,10 +41,12 @@ final class LocalSql {
 
   private final LocalTarget target;
   private final Project project;
+  private final RunListener listener;
 
-  LocalSql(LocalTarget target, Project project) {
+  LocalSql(LocalTarget target, Project project, RunListener listener) {
     this.target = target;
     this.project = project;
+    this.listener = listener;
   }
 
   SqlResult run(SqlStatement st) {
@@ -358,7 +360,7 @@ final class LocalSql {
                 project.config().defaults().refreshTimeout(),
                 false,
                 Map.of()),
-            RunListener.NONE);
+            listener);
     if (run.views().isEmpty() && run.status() == dev.mlv.refresh.RunStatus.Skipped) {
       // Another run held the lock: refused as RENAME and DROP are, not reported as a success.
       throw new dev.mlv.diag.BusyException(

@@ -1136,12 +1136,17 @@ public final class LocalTarget implements Target {
 
   @Override
   public SqlResult sql(Project project, SqlStatement statement) {
-    return new LocalSql(this, project).run(statement);
+    return sql(project, statement, RunListener.NONE);
+  }
+
+  @Override
+  public SqlResult sql(Project project, SqlStatement statement, RunListener listener) {
+    return new LocalSql(this, project, listener).run(statement);
   }
 
   @Override
   public void checkSql(Project project, List<SqlStatement> statements) {
-    new LocalSql(this, project).checkSyntax(statements);
+    new LocalSql(this, project, RunListener.NONE).checkSyntax(statements);
   }
 
   /** Loads the seed files of the named sources (all seeded sources when none is named). */

@@ -124,6 +124,33 @@ class LocalTargetTest {
     assertThat(rows(p, "SELECT count(*) FROM gold.totals")).containsExactly("2");
   }
 
+  /**
+   * The warnings of the run a REFRESH statement makes reach stderr, as 'mlv refresh' prints them.
+   */
+  @Test
+  void aWarningOfTheRunOfARefreshStatementIsPrinted() throws IOException {
+    Project p = applied("");
+    Path warehouse = target.warehouse().root();
+    Path pending = target.warehouse().mlvDir(LH).resolve("runs").resolve("pending");
+    Files.createDirectories(pending.getParent());
+    if (Files.isDirectory(pending)) {
+      for (Path f : files(pending)) {
+        Files.delete(f);
+      }
+      Files.delete(pending);
+    }
+    Files.writeString(pending, "not a folder");
+    try (RefreshLock held = RefreshLock.tryAcquire(warehouse, LH, "other-run").orElseThrow()) {
+      CliRun cli =
+          CliRun.of(
+              "sql", "-p", dir.toString(), "REFRESH MATERIALIZED LAKE VIEW gold.by_customer FULL");
+      assertThat(cli.exitCode()).as(cli.toString()).isEqualTo(ExitCodes.SKIPPED_CONCURRENT);
+      assertThat(cli.err())
+          .containsPattern("(?m)^warning: run \\S+ could not be kept in \\.mlv/runs/pending \\(")
+          .contains("error[LAKEHOUSE_BUSY]");
+    }
+  }
+
   /** Each statement commits as it runs: a typo in the last must be found before the first runs. */
   @Test
   void severalStatementsAreAllParsedBeforeAnyRuns() throws IOException {
