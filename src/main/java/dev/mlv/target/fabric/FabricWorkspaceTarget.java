@@ -608,7 +608,12 @@ public final class FabricWorkspaceTarget implements Target {
           InFlight now = new InFlight(runId, started);
           inFlight.set(now);
           try {
-            JobRun job = runJob(project, request, listener, false, now);
+            JobRun job;
+            try {
+              job = runJob(project, request, listener, false, now);
+            } catch (MlvException e) {
+              return stoppedInShell(now, e);
+            }
             RunReport report =
                 new RunReport(runId, job.status(), started, Instant.now(), name(), job.views());
             Optional<String> notKept;
@@ -664,12 +669,35 @@ public final class FabricWorkspaceTarget implements Target {
     livy.cancelInFlight();
     jobs.cancelRunning();
     InFlight now = inFlight.get();
-    if (now == null) {
-      return;
+    if (now != null) {
+      recordInterrupted(now, runningJob);
     }
+  }
+
+  /**
+   * Ctrl-C in {@code mlv shell} interrupts the command's thread instead of ending the process,
+   * which makes the Fabric call in progress fail: the job is cancelled and the run recorded {@code
+   * Interrupted} as {@link #interrupt} records it, and that run is the command's outcome. Any other
+   * failure is the command's, as before. The interrupt is spent here, so that the shell's next
+   * requests (the cancel among them) are sent.
+   */
+  private RunReport stoppedInShell(InFlight now, MlvException e) {
+    if (!Thread.interrupted()) {
+      throw e;
+    }
+    Optional<String> job =
+        e instanceof JobClient.OutcomeUnknown lost ? Optional.of(lost.jobId()) : jobs.runningId();
+    job.ifPresent(jobs::cancel);
+    return recordInterrupted(now, job).orElseThrow(() -> e);
+  }
+
+  /**
+   * Records the run in flight as interrupted, unless it is on record already; the run so recorded.
+   */
+  private Optional<RunReport> recordInterrupted(InFlight now, Optional<String> runningJob) {
     synchronized (now) {
       if (now.recorded) {
-        return;
+        return Optional.empty();
       }
       now.recorded = true;
       List<String> jobIds = new ArrayList<>(now.jobIds);
@@ -702,6 +730,7 @@ public final class FabricWorkspaceTarget implements Target {
       } catch (RuntimeException e) {
         // The process is ending: the job is listed from Fabric, as Cancelled.
       }
+      return Optional.of(report);
     }
   }
 
@@ -864,6 +893,9 @@ public final class FabricWorkspaceTarget implements Target {
                 request.timeout(),
                 listener);
       } catch (MlvException e) {
+        if (Thread.currentThread().isInterrupted()) {
+          throw e; // Ctrl-C in the shell: the command records the run as interrupted
+        }
         boolean first = jobIds.isEmpty();
         if (first && !afterChanges && !(e instanceof JobClient.OutcomeUnknown)) {
           throw e; // nothing ran: the command stops with the error, as it always did

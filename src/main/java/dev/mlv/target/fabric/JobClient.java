@@ -339,6 +339,18 @@ final class JobClient {
     return Optional.ofNullable(running.get()).map(OutcomeUnknown::idOf);
   }
 
+  /**
+   * Cancels the job instance of this id, best effort: Ctrl-C in the shell stops the wait for it
+   * first, so it is no longer the one {@link #cancelRunning} knows.
+   */
+  void cancel(String jobId) {
+    try {
+      cancel(http.url(item + "/jobs/instances/" + jobId));
+    } catch (RuntimeException e) {
+      // Best effort: the job is then listed from Fabric as it ends.
+    }
+  }
+
   /** Cancels the job this process started and still waits for (on Ctrl-C). */
   void cancelRunning() {
     URI u = running.get();

@@ -509,6 +509,54 @@ class FabricTargetTest {
     }
   }
 
+  /**
+   * Ctrl-C in {@code mlv shell} interrupts the command's thread instead of ending the JVM: the job
+   * is cancelled and the run is on record as interrupted, as with the shutdown hook.
+   */
+  @Test
+  void aRefreshStoppedWithCtrlCInTheShellIsRecordedAsInterrupted() throws Exception {
+    Project p = applied();
+    int submitted = fabric.simulator.jobsSubmitted.get();
+    fabric.simulator.holdJobs = true;
+    java.util.concurrent.atomic.AtomicReference<Object> ended =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread refresh =
+        new Thread(
+            () -> {
+              try {
+                ended.set(
+                    fabric.target.refresh(p, SimulatedFabric.request(p, true), RunListener.NONE));
+              } catch (RuntimeException e) {
+                ended.set(e);
+              }
+            });
+    refresh.start();
+    long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (fabric.simulator.jobsSubmitted.get() == submitted && System.nanoTime() < until) {
+      Thread.sleep(20);
+    }
+    Thread.sleep(200); // the job is being followed
+    refresh.interrupt(); // what the shell's Ctrl-C handler does
+    refresh.join(30_000);
+    fabric.simulator.holdJobs = false;
+
+    assertThat(ended.get()).isInstanceOf(RunReport.class);
+    assertThat(((RunReport) ended.get()).status()).isEqualTo(RunStatus.Interrupted);
+    List<RunReport> runs = fabric.target.runs(10);
+    RunReport stopped = runs.get(0);
+    assertThat(stopped.status()).isEqualTo(RunStatus.Interrupted);
+    assertThat(stopped.views())
+        .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason())
+        .containsExactly(
+            "silver.orders_clean Failed INTERRUPTED", "gold.by_customer Failed INTERRUPTED");
+    assertThat(runs).hasSize(2);
+    synchronized (fabric.simulator.lakehouse(fabric.lakehouseId).jobs) {
+      assertThat(fabric.simulator.lakehouse(fabric.lakehouseId).jobs.values())
+          .extracting(j -> j.path("status").asText())
+          .contains("Cancelled");
+    }
+  }
+
   @Test
   void aDryRunIsReadOnlyAndSaysWhatWouldRun() {
     Project p = applied();
