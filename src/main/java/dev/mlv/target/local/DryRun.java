@@ -139,8 +139,8 @@ final class DryRun {
     if (ups.isEmpty()) {
       return s;
     }
-    String names = String.join(", ", ups.stream().map(u -> project.names().display(u)).toList());
-    String what = "upstream " + names + " is refreshed first in this run";
+    List<String> names = ups.stream().map(u -> project.names().display(u)).toList();
+    String what = upstream(names, "is refreshed", "are refreshed");
     RefreshAnalysis analysis = d.analysis();
     Optional<RefreshAnalysis.Construct> blocker = analysis.blocker();
     if (blocker.isPresent()) {
@@ -211,12 +211,24 @@ final class DryRun {
             "upstream " + name + " is rewritten first in this run");
       }
     }
-    String appends = "upstream " + names + " appends its new rows first in this run";
+    String appends = upstream(names, "appends its new rows", "append their new rows");
     // The run names every source with new commits; so does its dry run.
     return s instanceof Strategy.Skip
         ? new Strategy.Incremental("ONLY_APPENDS", appends)
         : s instanceof Strategy.Incremental i
             ? new Strategy.Incremental(i.code(), i.detail() + "; " + appends)
             : s;
+  }
+
+  /**
+   * "upstream a is refreshed first in this run", or "upstream a, b are refreshed ...": the verb
+   * agrees with the number of views named.
+   */
+  static String upstream(List<String> names, String one, String many) {
+    return "upstream "
+        + String.join(", ", names)
+        + " "
+        + (names.size() == 1 ? one : many)
+        + " first in this run";
   }
 }
