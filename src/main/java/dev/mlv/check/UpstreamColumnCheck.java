@@ -9,6 +9,7 @@ import dev.mlv.sql.ColumnRefs;
 import dev.mlv.sql.Name;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -34,14 +35,38 @@ final class UpstreamColumnCheck {
    */
   static void check(Project project, ViewColumns viewColumns, List<Diagnostic> out) {
     Map<ObjectId, Optional<Set<String>>> produced = new HashMap<>();
+    // A view reading itself, or a view of its own cycle, reads a table that cannot be created
+    // before it: the CYCLE error is the one to fix, and a column it reads there is no second one.
+    Set<ObjectId> onCycle = new HashSet<>();
+    project.lineage().cycles().forEach(c -> c.forEach(e -> onCycle.add(e.to())));
     for (ProjectView v : project.views().values()) {
       if (v.facts().isEmpty()) {
         continue;
       }
       for (ColumnRefs.Ref ref : v.facts().get().columnRefs()) {
+        if (onCycle.contains(v.id()) && readsAlongCycle(project, ref, onCycle)) {
+          continue;
+        }
         unresolved(project, viewColumns, v, ref, produced).ifPresent(out::add);
       }
     }
+  }
+
+  /** Whether a table the reference may read (those its qualifier names, else all) is on a cycle. */
+  private static boolean readsAlongCycle(
+      Project project, ColumnRefs.Ref ref, Set<ObjectId> onCycle) {
+    List<ColumnRefs.Reading> meant =
+        ref.readings().stream().filter(ColumnRefs.Reading::qualified).toList();
+    for (ColumnRefs.Reading r : meant.isEmpty() ? ref.readings() : meant) {
+      try {
+        if (onCycle.contains(project.names().resolve(ref.tables().get(r.table())))) {
+          return true;
+        }
+      } catch (IllegalArgumentException e) {
+        // not a name of the project: no cycle through it
+      }
+    }
+    return false;
   }
 
   private static Optional<Diagnostic> unresolved(
