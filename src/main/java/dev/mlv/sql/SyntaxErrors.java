@@ -759,10 +759,14 @@ final class SyntaxErrors {
     return Optional.empty();
   }
 
-  /** Words that continue a condition, so that a clause word before them is its operand. */
+  /**
+   * Words that continue or end a condition, so that a clause word before them is its operand
+   * ({@code CASE WHEN NOT limit THEN}).
+   */
   private static final Set<String> OPERATOR_WORDS =
       Set.of(
-          "AND", "OR", "IS", "IN", "LIKE", "RLIKE", "ILIKE", "REGEXP", "BETWEEN", "DIV", "COLLATE");
+          "AND", "OR", "IS", "IN", "LIKE", "RLIKE", "ILIKE", "REGEXP", "BETWEEN", "DIV", "COLLATE",
+          "WHEN", "THEN", "ELSE", "END");
 
   /** How many clause words in a row are weighed, beyond which a word is taken as a column. */
   private static final int MAX_CLAUSE_RUN = 8;

@@ -878,6 +878,7 @@ class TableExtractorTest {
         "SELECT a FROM t WHERE NOT limit = 1 OR NOT having IS NULL OR NOT where IN (1)",
         "SELECT a FROM t WHERE a > 1 AND NOT limit ORDER BY a",
         "SELECT a FROM t WHERE NOT join ORDER BY a",
+        "SELECT CASE WHEN NOT limit THEN 1 WHEN NOT order THEN 2 ELSE 3 END AS c FROM t",
       })
   void wordsLikeKeywordsInAValidSelectAreNames(String sql) {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
