@@ -352,6 +352,107 @@ final class KeywordNames {
     return found;
   }
 
+  /**
+   * A warning at a WHERE or HAVING right after a table's name and followed by names in parentheses
+   * alone ({@code FROM t WHERE (flag)}, {@code FROM s.t WHERE (a, b) ORDER BY a}): Spark reads the
+   * word as the table's alias and the names as its column list, so the view has no such clause;
+   * Calcite reads a condition.
+   */
+  static List<Diagnostic> clauseReadAsAliasWithColumns(
+      String sql, Position start, List<SqlToken> tokens) {
+    List<Diagnostic> found = new ArrayList<>();
+    for (int i = 1; i + 2 < tokens.size(); i++) {
+      SqlToken word = tokens.get(i);
+      if (!(word.isWord("WHERE") || word.isWord("HAVING"))
+          || !tokens.get(i + 1).isSymbol("(")
+          || !afterATableName(tokens, i)) {
+        continue;
+      }
+      int j = i + 2;
+      while (j + 1 < tokens.size()
+          && tokens.get(j).isIdentifier()
+          && tokens.get(j + 1).isSymbol(",")) {
+        j += 2;
+      }
+      if (j + 1 >= tokens.size()
+          || !tokens.get(j).isIdentifier()
+          || !tokens.get(j + 1).isSymbol(")")) {
+        continue;
+      }
+      SqlToken next = j + 2 < tokens.size() ? tokens.get(j + 2) : null;
+      if (!(next == null
+          || next.isSymbol(")")
+          || next.isSymbol(";")
+          || startsAClause(tokens, j + 2))) {
+        continue;
+      }
+      String names = sql.substring(tokens.get(i + 1).start(), tokens.get(j + 1).end());
+      found.add(
+          Diagnostic.warning(
+              RULE,
+              start.advance(sql, word.start()),
+              "Spark reads "
+                  + word.upper()
+                  + " here as the alias of "
+                  + relation(tokens, i)
+                  + " and "
+                  + names
+                  + " as its column names, not as a clause: the view has no "
+                  + word.upper()
+                  + " clause and keeps every row (or fails when the table has another number of"
+                  + " columns: ASSIGNMENT_ARITY_MISMATCH)",
+              (j == i + 2
+                      ? "write the condition without the parentheses ("
+                          + word.upper()
+                          + " "
+                          + names.substring(1, names.length() - 1)
+                          + ")"
+                      : "write the condition in full")
+                  + ", or give the table an alias first (FROM t x "
+                  + word.upper()
+                  + " ...)"));
+    }
+    return found;
+  }
+
+  /** Whether token {@code i} right follows the name of a table in FROM, a JOIN or a FROM list. */
+  private static boolean afterATableName(List<SqlToken> tokens, int i) {
+    int k = i - 1;
+    if (!tokens.get(k).isIdentifier()
+        || tokens.get(k).kind() == SqlToken.Kind.WORD
+            && NEED_AN_OPERAND.contains(tokens.get(k).upper())) {
+      return false;
+    }
+    while (k >= 2 && tokens.get(k - 1).isSymbol(".") && tokens.get(k - 2).isIdentifier()) {
+      k -= 2;
+    }
+    if (k == 0) {
+      return false;
+    }
+    SqlToken before = tokens.get(k - 1);
+    if (before.isWord("FROM") || before.isWord("JOIN")) {
+      return true;
+    }
+    if (!before.isSymbol(",")) {
+      return false;
+    }
+    // t, u WHERE (...): a FROM list, if the nearest FROM or SELECT at this depth is a FROM.
+    int depth = 0;
+    for (int j = k - 2; j >= 0; j--) {
+      SqlToken t = tokens.get(j);
+      if (t.isSymbol(")")) {
+        depth++;
+      } else if (t.isSymbol("(")) {
+        if (--depth < 0) {
+          return false;
+        }
+      } else if (depth == 0 && (t.isWord("FROM") || t.isWord("SELECT"))) {
+        return t.isWord("FROM");
+      }
+    }
+    return false;
+  }
+
   /** Words an operand follows, so that a clause word after them is that operand. */
   private static final Set<String> NEED_AN_OPERAND =
       Set.of(

@@ -879,6 +879,9 @@ class TableExtractorTest {
         "SELECT a FROM t WHERE a > 1 AND NOT limit ORDER BY a",
         "SELECT a FROM t WHERE NOT join ORDER BY a",
         "SELECT CASE WHEN NOT limit THEN 1 WHEN NOT order THEN 2 ELSE 3 END AS c FROM t",
+        "SELECT flag FROM f x WHERE (flag)",
+        "SELECT a FROM t WHERE (a > 1) OR (b) AND (c) OR ((d)) OR (e) = 1",
+        "SELECT a FROM t JOIN u ON (flag) WHERE (NOT flag)",
       })
   void wordsLikeKeywordsInAValidSelectAreNames(String sql) {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
@@ -913,6 +916,17 @@ class TableExtractorTest {
             + " has no WINDOW clause and defines no window",
         "SELECT a FROM t SORT|1:17|SORT here as the alias of 't', not as a clause: the view has no"
             + " SORT BY clause and sorts no rows",
+        // WHERE or HAVING with names alone in parentheses: the alias and its column list.
+        "SELECT flag FROM f WHERE (flag)|1:20|WHERE here as the alias of 'f' and (flag) as its"
+            + " column names, not as a clause: the view has no WHERE clause and keeps every row (or"
+            + " fails when the table has another number of columns: ASSIGNMENT_ARITY_MISMATCH)",
+        "SELECT a FROM s.t WHERE (a, `b`)\\nORDER BY a|1:19|WHERE here as the alias of 's.t' and"
+            + " (a, `b`) as its column names, not as a clause: the view has no WHERE clause and"
+            + " keeps every row (or fails when the table has another number of columns:"
+            + " ASSIGNMENT_ARITY_MISMATCH)",
+        "SELECT a FROM u, t HAVING (a) LIMIT 1|1:20|HAVING here as the alias of 't' and (a) as its"
+            + " column names, not as a clause: the view has no HAVING clause and keeps every row (or"
+            + " fails when the table has another number of columns: ASSIGNMENT_ARITY_MISMATCH)",
       })
   void aClauseWordReadAsTheTablesAliasIsAWarning(String sql, String at, String message) {
     QueryFacts facts = EXTRACTOR.extract(sql.replace("\\n", "\n"), START);
