@@ -394,6 +394,18 @@ public final class FabricWorkspaceTarget implements Target {
   private RunReport applyNow(Project project, Plan plan, RunListener listener) {
     String runId = RunRecords.newId();
     Instant started = Instant.now();
+    InFlight now = new InFlight(runId, started);
+    inFlight.set(now);
+    try {
+      return applyNow(project, plan, listener, now);
+    } finally {
+      inFlight.set(null);
+    }
+  }
+
+  private RunReport applyNow(Project project, Plan plan, RunListener listener, InFlight now) {
+    String runId = now.runId;
+    Instant started = now.started;
     for (EnableCdf e : plan.enableCdf()) {
       listener.message("  enabling change data feed on " + project.names().display(e.table()));
       livy.sql(
@@ -403,7 +415,7 @@ public final class FabricWorkspaceTarget implements Target {
           "enabling change data feed on " + e.table().shortName(),
           true);
     }
-    Map<ObjectId, ViewRun> results = new LinkedHashMap<>();
+    Map<ObjectId, ViewRun> results = now.applied;
     Set<ObjectId> failed = new HashSet<>();
     LineageGraph lineage = project.lineage();
     for (Change c : plan.changes()) {
@@ -531,8 +543,12 @@ public final class FabricWorkspaceTarget implements Target {
               config.defaults().refreshTimeout(),
               false,
               Map.of());
-      // Apply's own changes are not in the record a Ctrl-C hook would write: it records none.
-      JobRun job = runJob(project, request, listener, true, new InFlight(runId, started));
+      JobRun job;
+      try {
+        job = runJob(project, request, listener, true, now);
+      } catch (MlvException e) {
+        return stoppedInShell(now, e);
+      }
       lost = job.lost();
       jobIds = job.jobIds();
       job.views().forEach(v -> results.put(v.id(), v));
@@ -561,9 +577,19 @@ public final class FabricWorkspaceTarget implements Target {
         status = RunStatus.Failed;
       }
     }
-    List<ViewRun> ordered = order(lineage, results);
+    List<ViewRun> ordered;
+    synchronized (results) {
+      ordered = order(lineage, results);
+    }
     RunReport report = new RunReport(runId, status, started, Instant.now(), name(), ordered);
-    Optional<String> notKept = keep(report, jobIds, listener);
+    Optional<String> notKept;
+    synchronized (now) {
+      if (now.recorded) {
+        return report; // stopped with Ctrl-C: the hook recorded it as interrupted
+      }
+      now.recorded = true;
+      notKept = keep(report, jobIds, listener);
+    }
     lost.ifPresent(l -> failLost(l, runId, notKept));
     return report;
   }
@@ -632,15 +658,15 @@ public final class FabricWorkspaceTarget implements Target {
         });
   }
 
-  /** The refresh in flight, for the Ctrl-C hook to record; null between refreshes. */
+  /** The refresh or apply in flight, for the Ctrl-C hook to record; null between them. */
   private final java.util.concurrent.atomic.AtomicReference<InFlight> inFlight =
       new java.util.concurrent.atomic.AtomicReference<>();
 
   /**
-   * What a refresh has done so far, shared with the Ctrl-C hook: the views in refresh order, the
-   * outcome of each finished one, the job instances started and the views of the job in flight.
-   * Whichever of the refresh and the hook records the run first sets {@code recorded}, under this
-   * object's lock.
+   * What a refresh or apply has done so far, shared with the Ctrl-C hook: the outcome of apply's
+   * own changes, the views in refresh order, the outcome of each finished one, the job instances
+   * started and the views of the job in flight. Whichever of the refresh and the hook records the
+   * run first sets {@code recorded}, under this object's lock.
    */
   private static final class InFlight {
     final String runId;
@@ -648,6 +674,9 @@ public final class FabricWorkspaceTarget implements Target {
     volatile List<ObjectId> order = List.of();
     volatile List<ObjectId> running = List.of();
     final Map<ObjectId, ViewRun> done = new java.util.concurrent.ConcurrentHashMap<>();
+    // In plan order; read under its own lock.
+    final Map<ObjectId, ViewRun> applied =
+        java.util.Collections.synchronizedMap(new LinkedHashMap<>());
     final List<String> jobIds = new java.util.concurrent.CopyOnWriteArrayList<>();
     boolean recorded;
 
@@ -658,10 +687,10 @@ public final class FabricWorkspaceTarget implements Target {
   }
 
   /**
-   * Ctrl-C: cancels the statement or job in flight; during a refresh the run is then recorded
-   * {@code Interrupted}, as on the local target, with the views finished kept, those of the
-   * cancelled job failed and the others skipped ({@code INTERRUPTED}). Best effort: the process is
-   * ending.
+   * Ctrl-C: cancels the statement or job in flight; during a refresh or apply the run is then
+   * recorded {@code Interrupted}, as on the local target, with the views finished kept, those of
+   * the cancelled job failed and the others skipped ({@code INTERRUPTED}). Best effort: the process
+   * is ending.
    */
   void interrupt() {
     // Read before the cancel: the refresh forgets its job once it sees it end.
@@ -703,6 +732,10 @@ public final class FabricWorkspaceTarget implements Target {
       List<String> jobIds = new ArrayList<>(now.jobIds);
       runningJob.filter(j -> !jobIds.contains(j)).ifPresent(jobIds::add);
       List<ViewRun> views = new ArrayList<>();
+      // Apply's renames, drops and creates first; a view its job refreshes is told by the job.
+      synchronized (now.applied) {
+        now.applied.values().stream().filter(v -> !now.order.contains(v.id())).forEach(views::add);
+      }
       String why =
           runningJob
               .map(

@@ -557,6 +557,48 @@ class FabricTargetTest {
     }
   }
 
+  /**
+   * An apply stopped with Ctrl-C while its refresh job runs is on record as interrupted, with the
+   * view it replaced and the one its job refreshed, whether the hook ({@code interrupt}) or the
+   * shell (an interrupted thread) stops it.
+   */
+  @Test
+  void anApplyStoppedWithCtrlCIsRecordedAsInterrupted() throws Exception {
+    for (boolean shell : List.of(false, true)) {
+      applied();
+      fabric.write(
+          "views/silver/orders_clean.sql",
+          TargetContractTest.SILVER.strip() + (shell ? " WHERE id > 1\n" : " WHERE id > 0\n"));
+      Project p = fabric.project();
+      Plan plan = fabric.plan(p, false);
+      assertThat(plan.refresh()).extracting(v -> v.shortName()).containsExactly("gold.by_customer");
+      int submitted = fabric.simulator.jobsSubmitted.get();
+      fabric.simulator.holdJobs = true;
+      Thread apply = new Thread(() -> fabric.target.apply(p, plan, RunListener.NONE));
+      apply.start();
+      long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+      while (fabric.simulator.jobsSubmitted.get() == submitted && System.nanoTime() < until) {
+        Thread.sleep(20);
+      }
+      Thread.sleep(200); // the job is being followed
+      if (shell) {
+        apply.interrupt();
+      } else {
+        fabric.target.interrupt();
+      }
+      apply.join(30_000);
+      fabric.simulator.holdJobs = false;
+
+      RunReport stopped = fabric.target.runs(10).get(0);
+      assertThat(stopped.status()).as("shell: " + shell).isEqualTo(RunStatus.Interrupted);
+      assertThat(stopped.views())
+          .extracting(v -> v.id().shortName() + " " + v.status() + " " + v.reason().split(":")[0])
+          .containsExactly(
+              "silver.orders_clean Completed DEFINITION_CHANGED",
+              "gold.by_customer Failed INTERRUPTED");
+    }
+  }
+
   @Test
   void aDryRunIsReadOnlyAndSaysWhatWouldRun() {
     Project p = applied();
