@@ -36,7 +36,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -46,8 +45,6 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A Fabric lakehouse as a target. Deployed views are read and changed with Spark SQL over Livy
@@ -62,7 +59,7 @@ public final class FabricWorkspaceTarget implements Target {
   private final FabricSql sql;
   private final LivyClient livy;
   private final JobClient jobs;
-  private final RunRecords records;
+  private final RunBook book;
   private final FabricSchedules schedules;
   private final FabricNotebooks notebooks;
   private final FabricDrops drops;
@@ -81,7 +78,7 @@ public final class FabricWorkspaceTarget implements Target {
             http, target.workspaceId(), target.lakehouseId(), state.resolve("livy-session"));
     this.jobs = new JobClient(http, target.workspaceId(), target.lakehouseId());
     this.drops = new FabricDrops(livy);
-    this.records = new RunRecords(state.resolve("runs"));
+    this.book = new RunBook(new RunRecords(state.resolve("runs")), jobs, target.name());
     this.schedules =
         new FabricSchedules(http, jobs, target.workspaceId(), target.lakehouseId(), target.name());
     this.notebooks =
@@ -394,16 +391,16 @@ public final class FabricWorkspaceTarget implements Target {
   private RunReport applyNow(Project project, Plan plan, RunListener listener) {
     String runId = RunRecords.newId();
     Instant started = Instant.now();
-    InFlight now = new InFlight(runId, started);
-    inFlight.set(now);
+    RunBook.InFlight now = book.start(runId, started);
     try {
       return applyNow(project, plan, listener, now);
     } finally {
-      inFlight.set(null);
+      book.end();
     }
   }
 
-  private RunReport applyNow(Project project, Plan plan, RunListener listener, InFlight now) {
+  private RunReport applyNow(
+      Project project, Plan plan, RunListener listener, RunBook.InFlight now) {
     String runId = now.runId;
     Instant started = now.started;
     for (EnableCdf e : plan.enableCdf()) {
@@ -582,23 +579,10 @@ public final class FabricWorkspaceTarget implements Target {
       ordered = order(lineage, results);
     }
     RunReport report = new RunReport(runId, status, started, Instant.now(), name(), ordered);
-    Optional<String> notKept;
-    synchronized (now) {
-      if (now.recorded) {
-        return report; // stopped with Ctrl-C: the hook recorded it as interrupted
-      }
-      now.recorded = true;
-      notKept = keep(report, jobIds, listener);
-    }
-    lost.ifPresent(l -> failLost(l, runId, notKept));
-    return report;
+    return book.recordFinished(now, report, jobIds, lost, listener);
   }
 
   /** The instances Fabric throttled before each of these jobs ran: attempts of the same run. */
-  private List<String> throttled(List<String> jobIds) {
-    return jobIds.stream().flatMap(j -> jobs.throttledBefore(j).stream()).toList();
-  }
-
   private static List<ViewRun> order(LineageGraph lineage, Map<ObjectId, ViewRun> results) {
     List<ViewRun> out = new ArrayList<>();
     for (SortedSet<ObjectId> layer : lineage.layers()) {
@@ -631,8 +615,7 @@ public final class FabricWorkspaceTarget implements Target {
         () -> {
           String runId = RunRecords.newId();
           Instant started = Instant.now();
-          InFlight now = new InFlight(runId, started);
-          inFlight.set(now);
+          RunBook.InFlight now = book.start(runId, started);
           try {
             JobRun job;
             try {
@@ -642,48 +625,11 @@ public final class FabricWorkspaceTarget implements Target {
             }
             RunReport report =
                 new RunReport(runId, job.status(), started, Instant.now(), name(), job.views());
-            Optional<String> notKept;
-            synchronized (now) {
-              if (now.recorded) {
-                return report; // stopped with Ctrl-C: the hook recorded it as interrupted
-              }
-              now.recorded = true;
-              notKept = keep(report, job.jobIds(), listener);
-            }
-            job.lost().ifPresent(lost -> failLost(lost, runId, notKept));
-            return report;
+            return book.recordFinished(now, report, job.jobIds(), job.lost(), listener);
           } finally {
-            inFlight.set(null);
+            book.end();
           }
         });
-  }
-
-  /** The refresh or apply in flight, for the Ctrl-C hook to record; null between them. */
-  private final java.util.concurrent.atomic.AtomicReference<InFlight> inFlight =
-      new java.util.concurrent.atomic.AtomicReference<>();
-
-  /**
-   * What a refresh or apply has done so far, shared with the Ctrl-C hook: the outcome of apply's
-   * own changes, the views in refresh order, the outcome of each finished one, the job instances
-   * started and the views of the job in flight. Whichever of the refresh and the hook records the
-   * run first sets {@code recorded}, under this object's lock.
-   */
-  private static final class InFlight {
-    final String runId;
-    final Instant started;
-    volatile List<ObjectId> order = List.of();
-    volatile List<ObjectId> running = List.of();
-    final Map<ObjectId, ViewRun> done = new java.util.concurrent.ConcurrentHashMap<>();
-    // In plan order; read under its own lock.
-    final Map<ObjectId, ViewRun> applied =
-        java.util.Collections.synchronizedMap(new LinkedHashMap<>());
-    final List<String> jobIds = new java.util.concurrent.CopyOnWriteArrayList<>();
-    boolean recorded;
-
-    InFlight(String runId, Instant started) {
-      this.runId = runId;
-      this.started = started;
-    }
   }
 
   /**
@@ -697,10 +643,7 @@ public final class FabricWorkspaceTarget implements Target {
     Optional<String> runningJob = jobs.runningId();
     livy.cancelInFlight();
     jobs.cancelRunning();
-    InFlight now = inFlight.get();
-    if (now != null) {
-      recordInterrupted(now, runningJob);
-    }
+    book.current().ifPresent(now -> book.recordInterrupted(now, runningJob));
   }
 
   /**
@@ -710,61 +653,14 @@ public final class FabricWorkspaceTarget implements Target {
    * failure is the command's, as before. The interrupt is spent here, so that the shell's next
    * requests (the cancel among them) are sent.
    */
-  private RunReport stoppedInShell(InFlight now, MlvException e) {
+  private RunReport stoppedInShell(RunBook.InFlight now, MlvException e) {
     if (!Thread.interrupted()) {
       throw e;
     }
     Optional<String> job =
         e instanceof JobClient.OutcomeUnknown lost ? Optional.of(lost.jobId()) : jobs.runningId();
     job.ifPresent(jobs::cancel);
-    return recordInterrupted(now, job).orElseThrow(() -> e);
-  }
-
-  /**
-   * Records the run in flight as interrupted, unless it is on record already; the run so recorded.
-   */
-  private Optional<RunReport> recordInterrupted(InFlight now, Optional<String> runningJob) {
-    synchronized (now) {
-      if (now.recorded) {
-        return Optional.empty();
-      }
-      now.recorded = true;
-      List<String> jobIds = new ArrayList<>(now.jobIds);
-      runningJob.filter(j -> !jobIds.contains(j)).ifPresent(jobIds::add);
-      List<ViewRun> views = new ArrayList<>();
-      // Apply's renames, drops and creates first; a view its job refreshes is told by the job.
-      synchronized (now.applied) {
-        now.applied.values().stream().filter(v -> !now.order.contains(v.id())).forEach(views::add);
-      }
-      String why =
-          runningJob
-              .map(
-                  j ->
-                      "the run was interrupted while refresh job "
-                          + j
-                          + " refreshed this view; the job was cancelled")
-              .orElse("the run was interrupted before mlv read what its refresh job did");
-      for (ObjectId id : now.order) {
-        ViewRun run = now.done.get(id);
-        if (run == null) {
-          run =
-              now.running.contains(id)
-                  ? ViewRun.failed(id, "INTERRUPTED", why)
-                  : ViewRun.skipped(
-                      id, "none", "INTERRUPTED: the run was interrupted before it started");
-        }
-        views.add(run);
-      }
-      RunReport report =
-          new RunReport(
-              now.runId, RunStatus.Interrupted, now.started, Instant.now(), name(), views);
-      try {
-        records.save(report, jobIds, List.of());
-      } catch (RuntimeException e) {
-        // The process is ending: the job is listed from Fabric, as Cancelled.
-      }
-      return Optional.of(report);
-    }
+    return book.recordInterrupted(now, job).orElseThrow(() -> e);
   }
 
   /**
@@ -778,36 +674,6 @@ public final class FabricWorkspaceTarget implements Target {
       Optional<JobClient.OutcomeUnknown> lost) {
     JobRun(RunStatus status, List<String> jobIds, List<ViewRun> views) {
       this(status, jobIds, views, Optional.empty());
-    }
-  }
-
-  /**
-   * The command's first job was accepted but not followed: nothing mlv knows of the run says it
-   * went well, so the command fails, naming the job that may still run and the run on record.
-   */
-  private static void failLost(
-      JobClient.OutcomeUnknown lost, String runId, Optional<String> notKept) {
-    throw new MlvException(
-        lost.diagnostics().get(0).ruleId(),
-        lost.getMessage()
-            + "; "
-            + notKept.orElse(
-                "run " + runId + " is recorded with its views failed (JOB_OUTCOME_UNKNOWN)"),
-        lost.getCause());
-  }
-
-  /**
-   * Records the run; why it could not, if it could not. The views are refreshed by now, so a record
-   * that cannot be written is a warning, as on the local target, not a failed run.
-   */
-  private Optional<String> keep(RunReport report, List<String> jobIds, RunListener listener) {
-    try {
-      records.save(report, jobIds, throttled(jobIds));
-      return Optional.empty();
-    } catch (MlvException e) {
-      String why = e.diagnostics().get(0).message();
-      listener.message("warning: " + why);
-      return Optional.of(why);
     }
   }
 
@@ -866,7 +732,7 @@ public final class FabricWorkspaceTarget implements Target {
       RefreshRequest request,
       RunListener listener,
       boolean afterChanges,
-      InFlight now) {
+      RunBook.InFlight now) {
     List<ObjectId> selected = new ArrayList<>();
     for (SortedSet<ObjectId> layer : project.lineage().layers()) {
       layer.stream().filter(request.views()::contains).forEach(selected::add);
@@ -1169,106 +1035,12 @@ public final class FabricWorkspaceTarget implements Target {
 
   @Override
   public List<RunReport> runs(int limit, RunListener listener) {
-    List<RunRecords.Stored> local = records.all(listener);
-    Set<String> known = new HashSet<>();
-    List<RunReport> out = new ArrayList<>();
-    for (RunRecords.Stored r : local) {
-      out.add(r.run());
-      known.addAll(r.jobIds());
-    }
-    for (JobClient.JobInstance j : jobs.instances()) {
-      if (!known.contains(j.id())) {
-        out.add(fromJob(j));
-      }
-    }
-    out.sort((a, b) -> b.startedAt().compareTo(a.startedAt()));
-    return out.subList(0, Math.min(limit, out.size()));
+    return book.runs(limit, listener);
   }
 
   @Override
   public Optional<RunReport> run(String id, RunListener listener) {
-    Optional<RunReport> local = records.find(id, listener);
-    if (local.isPresent()) {
-      return local.map(this::withJobsEnded);
-    }
-    return jobs.instance(id).map(this::fromJob);
-  }
-
-  private static final Pattern UNFOLLOWED_JOB =
-      Pattern.compile("refresh job ([0-9a-fA-F-]{36}) was started and may still be running");
-
-  /**
-   * The run, with how Fabric says each job mlv could not follow ended (or that it still runs) added
-   * to the error of its views ({@code JOB_OUTCOME_UNKNOWN}): the error promised that {@code mlv
-   * runs <job id>} shows it.
-   */
-  private RunReport withJobsEnded(RunReport run) {
-    Map<String, String> said = new HashMap<>();
-    List<ViewRun> views = new ArrayList<>();
-    for (ViewRun v : run.views()) {
-      Matcher m =
-          v.reason().equals("JOB_OUTCOME_UNKNOWN") && v.error().isPresent()
-              ? UNFOLLOWED_JOB.matcher(v.error().get())
-              : null;
-      if (m == null || !m.find()) {
-        views.add(v);
-        continue;
-      }
-      String job = m.group(1);
-      String now = said.computeIfAbsent(job, this::jobEnded);
-      views.add(
-          new ViewRun(
-              v.id(),
-              v.status(),
-              v.strategy(),
-              v.reason(),
-              v.rowsWritten(),
-              v.rowsDropped(),
-              v.violations(),
-              v.durationMs(),
-              v.error().map(e -> e + now),
-              v.files(),
-              v.dropsNotMeasured()));
-    }
-    return new RunReport(
-        run.id(), run.status(), run.startedAt(), run.endedAt(), run.target(), views);
-  }
-
-  /** How Fabric says the job ended, as a clause; none when Fabric cannot be asked now. */
-  private String jobEnded(String job) {
-    try {
-      return jobs.instance(job)
-          .map(
-              i ->
-                  i.finished()
-                      ? "; Fabric reports that refresh job "
-                          + job
-                          + " ended "
-                          + i.status()
-                          + i.failure().map(f -> " (" + f + ")").orElse("")
-                      : "; Fabric reports that refresh job " + job + " is " + i.status())
-          .orElse("");
-    } catch (MlvException e) {
-      return ""; // the record is still worth showing as it was kept
-    }
-  }
-
-  /**
-   * A job started elsewhere (a schedule, the Fabric UI), or one whose mlv process ended before it
-   * did: Fabric tells no per-view outcome. A cancelled job was stopped, not failed by a view, as a
-   * local run stopped by Ctrl-C is.
-   */
-  private RunReport fromJob(JobClient.JobInstance j) {
-    RunStatus status =
-        switch (j.status()) {
-          case "Completed" -> RunStatus.Completed;
-          case "Failed" -> RunStatus.Failed;
-          case "Cancelled" -> RunStatus.Interrupted;
-          case "Deduped" -> RunStatus.Skipped;
-          default -> RunStatus.Running;
-        };
-    Instant start = j.start().orElse(Instant.EPOCH);
-    return new RunReport(j.id(), status, start, j.end().orElse(null), name(), List.of());
+    return book.run(id, listener);
   }
 
   // ---- sql ----
