@@ -227,19 +227,7 @@ final class RunBook {
       }
       String job = m.group(1);
       String now = said.computeIfAbsent(job, this::jobEnded);
-      views.add(
-          new ViewRun(
-              v.id(),
-              v.status(),
-              v.strategy(),
-              v.reason(),
-              v.rowsWritten(),
-              v.rowsDropped(),
-              v.violations(),
-              v.durationMs(),
-              v.error().map(e -> e + now),
-              v.files(),
-              v.dropsNotMeasured()));
+      views.add(v.withError(v.error().get() + now));
     }
     return new RunReport(
         run.id(), run.status(), run.startedAt(), run.endedAt(), run.target(), views);
