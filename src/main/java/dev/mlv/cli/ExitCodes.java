@@ -25,7 +25,8 @@ public final class ExitCodes {
 
   /**
    * Interrupted by the user (Ctrl-C), as shells report SIGINT. A signal that ends the JVM gives 128
-   * + its number without mlv choosing it (143 for SIGTERM); docs/exit-codes.md says what is kept.
+   * + its number without mlv choosing it (143 for SIGTERM); docs/exit-codes.md says what is kept. A
+   * run that ends Interrupted with the JVM still up ({@code mlv shell}) exits with it too.
    */
   public static final int INTERRUPTED = 130;
 

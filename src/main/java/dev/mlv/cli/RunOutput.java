@@ -232,6 +232,8 @@ final class RunOutput {
     return switch (run.status()) {
       case Completed, Planned -> ExitCodes.OK;
       case Skipped -> ExitCodes.SKIPPED_CONCURRENT;
+      // Stopped by Ctrl-C with the JVM still up (mlv shell): the code the signal gives otherwise.
+      case Interrupted -> ExitCodes.INTERRUPTED;
       default -> ExitCodes.ERROR;
     };
   }

@@ -266,6 +266,35 @@ class FabricCliTest {
     return job;
   }
 
+  /**
+   * Ctrl-C in {@code mlv shell} interrupts the command's thread: the refresh is cancelled and
+   * recorded Interrupted, and the command exits 130, the code Ctrl-C gives outside the shell.
+   */
+  @Test
+  void aRefreshInterruptedInItsThreadExits130() throws Exception {
+    CliRun apply = mlv("apply", "-t", "prod", "--auto-approve");
+    assertThat(apply.exitCode()).as(apply.toString()).isZero();
+    int submitted = fabric.simulator.jobsSubmitted.get();
+    fabric.simulator.holdJobs = true;
+    java.util.concurrent.atomic.AtomicReference<CliRun> ended =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread refresh = new Thread(() -> ended.set(mlv("refresh", "-t", "prod", "--full")));
+    refresh.start();
+    long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (fabric.simulator.jobsSubmitted.get() == submitted && System.nanoTime() < until) {
+      Thread.sleep(20);
+    }
+    Thread.sleep(200); // the job is being followed
+    refresh.interrupt(); // what the shell's Ctrl-C handler does
+    refresh.join(30_000);
+    fabric.simulator.holdJobs = false;
+
+    CliRun run = ended.get();
+    assertThat(run).isNotNull();
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(dev.mlv.cli.ExitCodes.INTERRUPTED);
+    assertThat(run.out()).as(run.toString()).contains("Interrupted");
+  }
+
   /** A rename or drop under a running refresh job would pull the table from under its writer. */
   @Test
   void viewStatementsOfMlvSqlExit3WhileARefreshJobRunsOnTheLakehouse() {
