@@ -453,6 +453,103 @@ final class KeywordNames {
     return false;
   }
 
+  /** Words that start a join, which Spark's grammar takes as a column's name in a condition. */
+  private static final Set<String> JOIN_NAMES =
+      Set.of("LEFT", "RIGHT", "FULL", "CROSS", "INNER", "NATURAL", "LATERAL");
+
+  /**
+   * A warning at a join word that is the whole condition of the ON before it, or an operand of AND
+   * or OR in it, and before the next JOIN ({@code ON LEFT JOIN v}, {@code ON x = y AND CROSS JOIN
+   * v}): Spark reads it as a column of that name, so the ON has no comparison and the join after it
+   * is an inner one, and its analyzer refuses the view unless a table has such a column. After a
+   * complete condition ({@code ON x = y LEFT JOIN v}) the word starts the join.
+   */
+  static List<Diagnostic> joinWordsAsOperands(String sql, Position start, List<SqlToken> tokens) {
+    List<Diagnostic> found = new ArrayList<>();
+    for (int i = 2; i < tokens.size(); i++) {
+      SqlToken word = tokens.get(i);
+      SqlToken before = tokens.get(i - 1);
+      if (word.kind() != SqlToken.Kind.WORD
+          || !JOIN_NAMES.contains(word.upper())
+          || !(before.isWord("ON") && endsAnOperand(tokens.get(i - 2))
+              || (before.isWord("AND") || before.isWord("OR")) && inAnOnCondition(tokens, i - 1))
+          || !endsTheCondition(tokens, i)
+          || namedElsewhere(tokens, i)) {
+        continue;
+      }
+      String name = word.text().toLowerCase(java.util.Locale.ROOT);
+      String what =
+          before.isWord("ON")
+              ? "the whole condition of ON"
+              : "an operand of " + before.upper() + " in the condition of ON";
+      found.add(
+          Diagnostic.warning(
+              COLUMN_RULE,
+              start.advance(sql, word.start()),
+              "Spark reads "
+                  + word.upper()
+                  + " here as a column named "
+                  + name
+                  + ", "
+                  + what
+                  + ", not as the start of a join: its analyzer refuses the view"
+                  + " (UNRESOLVED_COLUMN) unless a table has such a column",
+              "finish the condition before "
+                  + word.upper()
+                  + " or remove "
+                  + before.upper()
+                  + "; a column named "
+                  + name
+                  + " is written in backticks: `"
+                  + name
+                  + "`"));
+    }
+    return found;
+  }
+
+  /** Whether the AND or OR at {@code i} is in the condition of a join's ON, at its depth. */
+  private static boolean inAnOnCondition(List<SqlToken> tokens, int i) {
+    int depth = 0;
+    for (int j = i - 1; j >= 1; j--) {
+      SqlToken t = tokens.get(j);
+      if (t.isSymbol(")")) {
+        depth++;
+      } else if (t.isSymbol("(")) {
+        if (depth == 0) {
+          return false;
+        }
+        depth--;
+      } else if (depth == 0) {
+        if (t.isWord("ON")) {
+          return endsAnOperand(tokens.get(j - 1));
+        }
+        if (t.isSymbol(",")
+            || t.kind() == SqlToken.Kind.WORD
+                && Set.of("SELECT", "FROM", "JOIN", "WHERE", "HAVING", "QUALIFY", "CASE")
+                    .contains(t.upper())) {
+          return false;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the word at {@code i} ends the condition it stands in: the next JOIN ({@code LEFT SEMI
+   * JOIN} too), a clause, a closing parenthesis or the end.
+   */
+  private static boolean endsTheCondition(List<SqlToken> tokens, int i) {
+    SqlToken next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
+    return next == null
+        || next.isSymbol(")")
+        || next.isSymbol(";")
+        || next.isWord("JOIN")
+        || tokens.get(i).isWord("LEFT")
+            && (next.isWord("SEMI") || next.isWord("ANTI"))
+            && joinAfter(tokens, i + 1)
+        || startsAClause(tokens, i + 1);
+  }
+
   /** Words an operand follows, so that a clause word after them is that operand. */
   private static final Set<String> NEED_AN_OPERAND =
       Set.of(

@@ -1051,6 +1051,70 @@ class TableExtractorTest {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
   }
 
+  /**
+   * Spark 4.1.1 reads a join word right after ON, or after AND or OR in its condition, as a column
+   * of that name ('Join Inner, 'LEFT... then 'Join Inner, ('t.a = 'v.a)), which its analyzer
+   * refuses (UNRESOLVED_COLUMN): a warning at the word.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT a FROM t JOIN u ON LEFT JOIN v ON t.a = v.a|1:27|LEFT|left, the whole condition of"
+            + " ON",
+        "SELECT a FROM t JOIN u ON CROSS JOIN v|1:27|CROSS|cross, the whole condition of ON",
+        "SELECT a FROM t JOIN u ON INNER JOIN v ON t.a = v.a|1:27|INNER|inner, the whole condition"
+            + " of ON",
+        "SELECT a FROM t JOIN u ON NATURAL JOIN v|1:27|NATURAL|natural, the whole condition of ON",
+        "SELECT a FROM t LEFT JOIN u ON LEFT SEMI JOIN v ON t.a = v.a|1:32|LEFT|left, the whole"
+            + " condition of ON",
+        "SELECT a FROM t JOIN u ON t.a = u.a AND LEFT JOIN v ON t.a = v.a|1:41|LEFT|left, an"
+            + " operand of AND in the condition of ON",
+        "SELECT a FROM t JOIN u ON t.a IN (SELECT a FROM v) OR CROSS JOIN v|1:55|CROSS|cross, an"
+            + " operand of OR in the condition of ON",
+        "SELECT * FROM (SELECT t.a FROM t JOIN u ON FULL) q|1:44|FULL|full, the whole condition of"
+            + " ON",
+      })
+  void aJoinWordAfterOnIsReadAsAColumn(String sql, String at, String word, String message) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+
+    assertThat(facts.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.isError()).isFalse();
+              assertThat(d.ruleId()).isEqualTo("KEYWORD_READ_AS_COLUMN_NAME");
+              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo(at);
+              assertThat(d.message())
+                  .isEqualTo(
+                      "Spark reads "
+                          + word
+                          + " here as a column named "
+                          + message
+                          + ", not as the start of a join: its analyzer refuses the view"
+                          + " (UNRESOLVED_COLUMN) unless a table has such a column");
+            });
+    assertThat(facts.tables()).isNotEmpty();
+  }
+
+  /**
+   * A join word after a complete condition starts the join; one in backticks, or named elsewhere in
+   * the SELECT, is a column meant; after WHERE it follows the table WHERE aliases.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT t.a FROM t JOIN u ON t.a = u.a LEFT JOIN v ON t.a = v.a",
+        "SELECT t.a FROM t JOIN u ON t.a = u.a AND t.a > 0 CROSS JOIN v",
+        "SELECT t.a FROM t JOIN u ON `left` JOIN v ON t.a = v.a",
+        "SELECT left, c.a FROM c JOIN u ON left JOIN v ON c.a = v.a",
+        "SELECT t.a FROM t JOIN u ON LEFT(t.a, 1) = '1' JOIN v ON t.a = v.a",
+        "SELECT t.a FROM t WHERE t.a > 0 AND LEFT(t.a, 1) = '1'",
+      })
+  void aJoinWordThatStartsAJoinOrIsANameIsNoFinding(String sql) {
+    assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
+  }
+
   /** A column named FROM written AS FROM, and a table named join in backticks, are meant. */
   @ParameterizedTest
   @ValueSource(
