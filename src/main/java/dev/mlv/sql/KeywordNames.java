@@ -507,6 +507,49 @@ final class KeywordNames {
     return found;
   }
 
+  /**
+   * A warning at USING written right after a join's ON ({@code JOIN u ON USING (a)}): Spark reads
+   * {@code USING (a)} as a call of a function named using, the whole condition, and its analyzer
+   * refuses the view (UNRESOLVED_ROUTINE) unless such a function exists.
+   */
+  static List<Diagnostic> usingAfterOn(String sql, Position start, List<SqlToken> tokens) {
+    List<Diagnostic> found = new ArrayList<>();
+    for (int i = 2; i + 1 < tokens.size(); i++) {
+      if (!tokens.get(i).isWord("USING")
+          || !tokens.get(i - 1).isWord("ON")
+          || !endsAnOperand(tokens.get(i - 2))
+          || !tokens.get(i + 1).isSymbol("(")) {
+        continue;
+      }
+      int close = closing(tokens, i + 1);
+      if (close < 0 || !endsTheCondition(tokens, close)) {
+        continue;
+      }
+      found.add(
+          Diagnostic.warning(
+              COLUMN_RULE,
+              start.advance(sql, tokens.get(i).start()),
+              "Spark reads USING (...) here as a call of a function named using, the whole"
+                  + " condition of ON, not as the join's USING: its analyzer refuses the view"
+                  + " (UNRESOLVED_ROUTINE)",
+              "remove ON: JOIN ... USING (...) joins on those columns"));
+    }
+    return found;
+  }
+
+  /** The index of the parenthesis that closes the one at {@code open}, or -1. */
+  private static int closing(List<SqlToken> tokens, int open) {
+    int depth = 0;
+    for (int j = open; j < tokens.size(); j++) {
+      if (tokens.get(j).isSymbol("(")) {
+        depth++;
+      } else if (tokens.get(j).isSymbol(")") && --depth == 0) {
+        return j;
+      }
+    }
+    return -1;
+  }
+
   /** Whether the AND or OR at {@code i} is in the condition of a join's ON, at its depth. */
   private static boolean inAnOnCondition(List<SqlToken> tokens, int i) {
     int depth = 0;

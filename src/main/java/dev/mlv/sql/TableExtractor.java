@@ -476,6 +476,7 @@ public final class TableExtractor {
     found.addAll(KeywordNames.columnsAndTables(sql, start, tokens, facts.tables()));
     found.addAll(KeywordNames.clauseWordsAsOperands(sql, start, tokens));
     found.addAll(KeywordNames.joinWordsAsOperands(sql, start, tokens));
+    found.addAll(KeywordNames.usingAfterOn(sql, start, tokens));
     found.addAll(KeywordNames.clauseReadAsAliasWithColumns(sql, start, tokens));
     List<Diagnostic> errors = found.stream().filter(Diagnostic::isError).toList();
     if (!errors.isEmpty()) {

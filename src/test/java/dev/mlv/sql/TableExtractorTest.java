@@ -1115,6 +1115,43 @@ class TableExtractorTest {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).isEmpty();
   }
 
+  /**
+   * Spark 4.1.1 reads USING (a) right after ON as a call of a function named using, the whole
+   * condition, which its analyzer refuses (UNRESOLVED_ROUTINE): a warning at USING.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT t.a FROM t JOIN u ON USING (a)|1:29",
+        "SELECT t.a FROM t JOIN u ON USING (a) JOIN v ON t.a = v.a|1:29",
+        "SELECT t.a FROM t LEFT JOIN u ON USING (a, b) WHERE t.a > 1|1:34",
+        "SELECT * FROM (SELECT t.a FROM t JOIN u ON USING (a)) q|1:44",
+      })
+  void usingRightAfterOnIsReadAsAFunctionCall(String sql, String at) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+
+    assertThat(facts.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.isError()).isFalse();
+              assertThat(d.ruleId()).isEqualTo("KEYWORD_READ_AS_COLUMN_NAME");
+              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo(at);
+              assertThat(d.message())
+                  .isEqualTo(
+                      "Spark reads USING (...) here as a call of a function named using, the"
+                          + " whole condition of ON, not as the join's USING: its analyzer refuses"
+                          + " the view (UNRESOLVED_ROUTINE)");
+            });
+  }
+
+  @Test
+  void aJoinsUsingWithoutOnIsNoFinding() {
+    assertThat(EXTRACTOR.extract("SELECT t.a FROM t JOIN u USING (a)", START).diagnostics())
+        .isEmpty();
+  }
+
   /** A column named FROM written AS FROM, and a table named join in backticks, are meant. */
   @ParameterizedTest
   @ValueSource(
