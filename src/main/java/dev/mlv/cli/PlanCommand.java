@@ -133,11 +133,7 @@ public final class PlanCommand implements Callable<Integer> {
     return Selection.views(project.lineage(), project.names(), selectors, "plan");
   }
 
-  /**
-   * One warning per table that selected views read and the target does not have: apply would create
-   * the views and then fail to refresh them, which the plan should say first.
-   */
-  /** What plan and apply warn of before anything changes, one line each. */
+  /** What plan and apply warn of before anything changes, one warning each. */
   static List<String> warnings(
       Project project,
       Target target,
@@ -147,7 +143,20 @@ public final class PlanCommand implements Callable<Integer> {
     List<String> out = new ArrayList<>(missingTables(project, target, state, selection));
     out.addAll(existingTables(project, plan, state));
     out.addAll(brokenReaders(project, plan));
+    out.addAll(unknownViewConfig(project));
     return out;
+  }
+
+  /**
+   * The project's VIEW_CONFIG_UNKNOWN warnings, as validate prints them: an entry keyed by a name
+   * no view has (a renamed view's old name, a typo) leaves the view it meant without its settings
+   * once applied, e.g. a view with {@code refresh_policy: full} refreshed incrementally.
+   */
+  private static List<String> unknownViewConfig(Project project) {
+    return dev.mlv.diag.DiagnosticRenderer.sorted(project.diagnostics()).stream()
+        .filter(d -> d.ruleId().equals("VIEW_CONFIG_UNKNOWN"))
+        .map(dev.mlv.diag.Diagnostic::format)
+        .toList();
   }
 
   /**
@@ -215,6 +224,10 @@ public final class PlanCommand implements Callable<Integer> {
     return out;
   }
 
+  /**
+   * One warning per table that selected views read and the target does not have: apply would create
+   * the views and then fail to refresh them, which the plan should say first.
+   */
   private static List<String> missingTables(
       Project project, Target target, DeployedState state, SortedSet<ObjectId> selection) {
     List<String> out = new ArrayList<>();

@@ -358,4 +358,31 @@ class FabricCliTest {
     CliRun keep = mlv("plan", "-t", "prod");
     assertThat(keep.err()).doesNotContain("the plan drops");
   }
+
+  @Test
+  void planAndApplyWarnOfViewConfigKeyedByTheOldNameOfARenamedView() throws IOException {
+    String auth = "    auth:\n      mode: token\n      token_env: " + TOKEN_ENV + "\n";
+    fabric.write(
+        "mlv.yml",
+        fabric.config(auth) + "view_config:\n  gold.by_customer:\n    refresh_policy: full\n");
+    CliRun apply = mlv("apply", "-t", "prod", "--auto-approve");
+    assertThat(apply.exitCode()).as(apply.toString()).isZero();
+    assertThat(apply.err()).doesNotContain("VIEW_CONFIG_UNKNOWN");
+    Path old = dir.resolve("views/gold/by_customer.sql");
+    Files.writeString(
+        dir.resolve("views/gold/totals.sql"),
+        Files.readString(old).replace("gold.by_customer", "gold.totals"));
+    Files.delete(old);
+
+    String warning =
+        "warning[VIEW_CONFIG_UNKNOWN]: view_config names gold.by_customer, which no definition"
+            + " in the project creates";
+    CliRun plan = mlv("plan", "-t", "prod");
+    assertThat(plan.exitCode()).as(plan.toString()).isZero();
+    assertThat(plan.out()).contains("rename");
+    assertThat(plan.err()).contains("mlv.yml:").contains(warning);
+    CliRun renamed = mlv("apply", "-t", "prod", "--auto-approve");
+    assertThat(renamed.exitCode()).as(renamed.toString()).isZero();
+    assertThat(renamed.err()).contains(warning);
+  }
 }
