@@ -264,14 +264,16 @@ public final class RefreshAnalyzer {
 
   /**
    * A CTE in scope: {@code counted} when a second use makes the view full (not inside an
-   * expression), its query with the CTEs visible to it, and whether that query was walked yet.
+   * expression), its query with the CTEs visible to it, and whether that query was walked yet;
+   * {@code item} is its definition, null for a recursive CTE's reference to itself.
    */
   private record Cte(
       boolean counted,
       SqlNode query,
       Map<String, Cte> scope,
       boolean[] walked,
-      SqlNodeList columns) {}
+      SqlNodeList columns,
+      SqlWithItem item) {}
 
   /** Where a query sits: the view's own result, a FROM item, or an expression. */
   private enum Level {
@@ -316,6 +318,8 @@ public final class RefreshAnalyzer {
       cteUses.forEach(
           (name, uses) -> {
             if (uses > 1) {
+              // Its first use said it is inlined; read twice it is not, and only that is said.
+              constructs.removeIf(c -> c.code().isEmpty() && c.construct().equals("WITH " + name));
               full("WITH " + name, 0, "CTE_REUSED name=" + name, "a CTE read twice is not linear");
             }
           });
@@ -487,6 +491,15 @@ public final class RefreshAnalyzer {
                           "the check's result changes from one run to the next")));
     }
 
+    /** What a CTE read once is: its query inlined, with its filter, which no line names. */
+    private String cteNote(SqlNode query) {
+      String note = "read once: its query is read where the CTE is, as a subquery in FROM";
+      SqlNode q = query instanceof SqlOrderBy o ? o.query : query;
+      return q instanceof SqlSelect select && select.getWhere() != null
+          ? note + "; its WHERE " + text(select.getWhere()) + " filters the new rows as they arrive"
+          : note;
+    }
+
     // ---- queries ----
 
     /** Walks a CTE's query once, where it is first used (a CTE read twice is full anyway). */
@@ -523,7 +536,8 @@ public final class RefreshAnalyzer {
             // Its query reads itself: that name is the CTE, walked already and read once.
             own = new HashMap<>(scope);
             own.put(
-                name, new Cte(false, cte.query, Map.of(), new boolean[] {true}, cte.columnList));
+                name,
+                new Cte(false, cte.query, Map.of(), new boolean[] {true}, cte.columnList, null));
           }
           Cte c =
               new Cte(
@@ -531,7 +545,8 @@ public final class RefreshAnalyzer {
                   cte.query,
                   Map.copyOf(own),
                   new boolean[1],
-                  cte.columnList);
+                  cte.columnList,
+                  cte.recursive != null && cte.recursive.booleanValue() ? null : cte);
           defined.add(c);
           scope.put(name, c);
         }
@@ -899,7 +914,8 @@ public final class RefreshAnalyzer {
           SqlWithItem cte = (SqlWithItem) item;
           scope.put(
               cte.name.getSimple().toLowerCase(Locale.ROOT),
-              new Cte(false, cte.query, Map.copyOf(scope), new boolean[] {true}, cte.columnList));
+              new Cte(
+                  false, cte.query, Map.copyOf(scope), new boolean[] {true}, cte.columnList, cte));
         }
         return outputColumns(with.body, scope);
       }
@@ -1074,6 +1090,10 @@ public final class RefreshAnalyzer {
         Cte cte = ctes.get(name);
         if (cte.counted()) {
           cteUses.merge(name, 1, Integer::sum);
+          if (!cte.walked()[0] && cte.item() != null) {
+            // Listed before what its query holds, which is judged where the CTE is read.
+            ok("WITH " + name, cte.item(), cteNote(cte.query()));
+          }
         }
         use(cte, level, branches, context);
         return;

@@ -351,4 +351,30 @@ class ExplainAndRefreshPolicyTest {
           .isEqualTo(48);
     }
   }
+
+  @Test
+  void aCteIsListedWithWhatItsQueryHolds() throws IOException {
+    // A filtered CTE was "(no construct that matters: a plain projection)".
+    writeConfig("  {}\n");
+    write(
+        "views/v.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.big AS WITH priced AS (\n"
+            + "  SELECT o.id, o.qty * p.price AS amount FROM bronze.orders o"
+            + " JOIN bronze.products p ON o.pid = p.id WHERE o.qty > 0\n"
+            + ")\nSELECT id, amount FROM priced WHERE amount >= 120;\n"
+            + "CREATE MATERIALIZED LAKE VIEW silver.twice AS WITH c AS (SELECT id FROM bronze.orders)"
+            + " SELECT a.id FROM c a JOIN c b ON a.id = b.id;\n");
+    CliRun r = CliRun.of("explain", "silver.big", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out().lines().filter(l -> l.startsWith("  ok") || l.startsWith("  FULL")))
+        .containsExactly(
+            "  ok    WITH priced                         1:50  read once: its query is read where"
+                + " the CTE is, as a subquery in FROM; its WHERE o.qty > 0 filters the new rows as"
+                + " they arrive",
+            "  ok    INNER JOIN                          2:63  both sides' new rows are joined,"
+                + " without double counting");
+    // Read twice, a CTE is not inlined: only the verdict that says so is listed.
+    CliRun twice = CliRun.of("explain", "silver.twice", "-p", dir.toString());
+    assertThat(twice.out()).contains("CTE_REUSED").doesNotContain("read once");
+  }
 }
