@@ -521,7 +521,7 @@ final class KeywordNames {
           || !tokens.get(i + 1).isSymbol("(")) {
         continue;
       }
-      int close = closing(tokens, i + 1);
+      int close = SqlToken.closingParen(tokens, i + 1);
       if (close < 0 || !endsTheCondition(tokens, close)) {
         continue;
       }
@@ -535,19 +535,6 @@ final class KeywordNames {
               "remove ON: JOIN ... USING (...) joins on those columns"));
     }
     return found;
-  }
-
-  /** The index of the parenthesis that closes the one at {@code open}, or -1. */
-  private static int closing(List<SqlToken> tokens, int open) {
-    int depth = 0;
-    for (int j = open; j < tokens.size(); j++) {
-      if (tokens.get(j).isSymbol("(")) {
-        depth++;
-      } else if (tokens.get(j).isSymbol(")") && --depth == 0) {
-        return j;
-      }
-    }
-    return -1;
   }
 
   /** Whether the AND or OR at {@code i} is in the condition of a join's ON, at its depth. */
