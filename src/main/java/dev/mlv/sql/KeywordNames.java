@@ -458,11 +458,12 @@ final class KeywordNames {
       Set.of("LEFT", "RIGHT", "FULL", "CROSS", "INNER", "NATURAL", "LATERAL");
 
   /**
-   * A warning at a join word that is the whole condition of the ON before it, or an operand of AND
-   * or OR in it, and before the next JOIN ({@code ON LEFT JOIN v}, {@code ON x = y AND CROSS JOIN
-   * v}): Spark reads it as a column of that name, so the ON has no comparison and the join after it
-   * is an inner one, and its analyzer refuses the view unless a table has such a column. After a
-   * complete condition ({@code ON x = y LEFT JOIN v}) the word starts the join.
+   * A warning at a join word that is the whole condition of the ON before it, or an operand of AND,
+   * OR or NOT in it, and before the next JOIN ({@code ON LEFT JOIN v}, {@code ON x = y AND CROSS
+   * JOIN v}, {@code ON NOT LEFT JOIN v}): Spark reads it as a column of that name, so the ON has no
+   * comparison and the join after it is an inner one, and its analyzer refuses the view unless a
+   * table has such a column. After a complete condition ({@code ON x = y LEFT JOIN v}) the word
+   * starts the join.
    */
   static List<Diagnostic> joinWordsAsOperands(String sql, Position start, List<SqlToken> tokens) {
     List<Diagnostic> found = new ArrayList<>();
@@ -472,7 +473,8 @@ final class KeywordNames {
       if (word.kind() != SqlToken.Kind.WORD
           || !JOIN_NAMES.contains(word.upper())
           || !(before.isWord("ON") && endsAnOperand(tokens.get(i - 2))
-              || (before.isWord("AND") || before.isWord("OR")) && inAnOnCondition(tokens, i - 1))
+              || (before.isWord("AND") || before.isWord("OR") || before.isWord("NOT"))
+                  && inAnOnCondition(tokens, i - 1))
           || !endsTheCondition(tokens, i)
           || namedElsewhere(tokens, i)) {
         continue;

@@ -628,6 +628,10 @@ final class SyntaxErrors {
           "=", "==", "<", ">", "<=", ">=", "<>", "!=", "<=>", "+", "-", "*", "/", "%", "||", "&",
           "|", "^", "DIV", "LIKE", "RLIKE", "ILIKE");
 
+  /** Words that start a join, which Spark reads as a column's name right after NOT. */
+  private static final Set<String> JOIN_WORDS =
+      Set.of("LEFT", "RIGHT", "FULL", "INNER", "CROSS", "NATURAL");
+
   /** Words after which a condition starts. */
   private static final Set<String> CONDITION_STARTS =
       Set.of("WHERE", "HAVING", "QUALIFY", "ON", "AND", "OR", "NOT", "WHEN", "(");
@@ -675,7 +679,9 @@ final class SyntaxErrors {
               || after.isSymbol(",")
               || after.isWord("THEN")
               || after.isWord("END")
-              || startsAClause(tokens, i + 1);
+              || startsAClause(tokens, i + 1)
+                  // NOT LEFT JOIN is NOT of a column named left, told by KeywordNames.
+                  && !JOIN_WORDS.contains(after.upper());
       if (conditionExpected && nothingAfter) {
         return Optional.of(
             new Told(

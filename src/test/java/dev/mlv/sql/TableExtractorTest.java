@@ -1074,6 +1074,8 @@ class TableExtractorTest {
             + " operand of OR in the condition of ON",
         "SELECT * FROM (SELECT t.a FROM t JOIN u ON FULL) q|1:44|FULL|full, the whole condition of"
             + " ON",
+        "SELECT a FROM t JOIN u ON NOT LEFT JOIN v ON t.a = v.a|1:31|LEFT|left, an operand of NOT"
+            + " in the condition of ON",
       })
   void aJoinWordAfterOnIsReadAsAColumn(String sql, String at, String word, String message) {
     QueryFacts facts = EXTRACTOR.extract(sql, START);
