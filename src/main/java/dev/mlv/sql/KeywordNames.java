@@ -437,20 +437,8 @@ final class KeywordNames {
       return false;
     }
     // t, u WHERE (...): a FROM list, if the nearest FROM or SELECT at this depth is a FROM.
-    int depth = 0;
-    for (int j = k - 2; j >= 0; j--) {
-      SqlToken t = tokens.get(j);
-      if (t.isSymbol(")")) {
-        depth++;
-      } else if (t.isSymbol("(")) {
-        if (--depth < 0) {
-          return false;
-        }
-      } else if (depth == 0 && (t.isWord("FROM") || t.isWord("SELECT"))) {
-        return t.isWord("FROM");
-      }
-    }
-    return false;
+    int j = SqlToken.nearestBefore(tokens, k - 2, t -> t.isWord("FROM") || t.isWord("SELECT"));
+    return j >= 0 && tokens.get(j).isWord("FROM");
   }
 
   /** Words that start a join, which Spark's grammar takes as a column's name in a condition. */
@@ -541,30 +529,20 @@ final class KeywordNames {
 
   /** Whether the AND or OR at {@code i} is in the condition of a join's ON, at its depth. */
   private static boolean inAnOnCondition(List<SqlToken> tokens, int i) {
-    int depth = 0;
-    for (int j = i - 1; j >= 1; j--) {
-      SqlToken t = tokens.get(j);
-      if (t.isSymbol(")")) {
-        depth++;
-      } else if (t.isSymbol("(")) {
-        if (depth == 0) {
-          return false;
-        }
-        depth--;
-      } else if (depth == 0) {
-        if (t.isWord("ON")) {
-          return endsAnOperand(tokens.get(j - 1));
-        }
-        if (t.isSymbol(",")
-            || t.kind() == SqlToken.Kind.WORD
-                && Set.of("SELECT", "FROM", "JOIN", "WHERE", "HAVING", "QUALIFY", "CASE")
-                    .contains(t.upper())) {
-          return false;
-        }
-      }
-    }
-    return false;
+    int j =
+        SqlToken.nearestBefore(
+            tokens,
+            i - 1,
+            t ->
+                t.isWord("ON")
+                    || t.isSymbol(",")
+                    || t.kind() == SqlToken.Kind.WORD && NOT_IN_AN_ON.contains(t.upper()));
+    return j > 0 && tokens.get(j).isWord("ON") && endsAnOperand(tokens.get(j - 1));
   }
+
+  /** Words at the depth of an AND or OR that put it outside any join's condition. */
+  private static final Set<String> NOT_IN_AN_ON =
+      Set.of("SELECT", "FROM", "JOIN", "WHERE", "HAVING", "QUALIFY", "CASE");
 
   /**
    * Whether the word at {@code i} ends the condition it stands in: the next JOIN ({@code LEFT SEMI

@@ -43,6 +43,30 @@ record SqlToken(Kind kind, int start, int end, String text) {
     return text.substring(1, text.length() - 1).replace("``", "`");
   }
 
+  /**
+   * The index of the nearest token at or before {@code from}, at that token's parenthesis depth,
+   * that {@code stop} accepts; -1 when a '(' opened before it (the scan left its parentheses) or
+   * none does. Tokens inside parentheses closed in between are passed over.
+   */
+  static int nearestBefore(
+      List<SqlToken> tokens, int from, java.util.function.Predicate<SqlToken> stop) {
+    int depth = 0;
+    for (int j = from; j >= 0; j--) {
+      SqlToken t = tokens.get(j);
+      if (t.isSymbol(")")) {
+        depth++;
+      } else if (t.isSymbol("(")) {
+        if (depth == 0) {
+          return -1;
+        }
+        depth--;
+      } else if (depth == 0 && stop.test(t)) {
+        return j;
+      }
+    }
+    return -1;
+  }
+
   /** The index of the parenthesis in {@code tokens} that closes the one at {@code open}, or -1. */
   static int closingParen(List<SqlToken> tokens, int open) {
     int depth = 0;

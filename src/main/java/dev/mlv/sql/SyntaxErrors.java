@@ -369,28 +369,17 @@ final class SyntaxErrors {
 
   /** Whether the AND at {@code i} is the one of a BETWEEN before it in the same condition. */
   private static boolean betweensAnd(List<SqlToken> tokens, int i) {
-    int depth = 0;
-    for (int j = i - 1; j >= 0; j--) {
-      SqlToken t = tokens.get(j);
-      if (t.isSymbol(")")) {
-        depth++;
-      } else if (t.isSymbol("(")) {
-        if (--depth < 0) {
-          return false;
-        }
-      } else if (depth == 0) {
-        if (t.isWord("BETWEEN")) {
-          return true;
-        }
-        if (t.isWord("AND")
-            || t.isWord("OR")
-            || t.isSymbol(",")
-            || CONDITION_STARTS.contains(t.upper())) {
-          return false;
-        }
-      }
-    }
-    return false;
+    int j =
+        SqlToken.nearestBefore(
+            tokens,
+            i - 1,
+            t ->
+                t.isWord("BETWEEN")
+                    || t.isWord("AND")
+                    || t.isWord("OR")
+                    || t.isSymbol(",")
+                    || CONDITION_STARTS.contains(t.upper()));
+    return j >= 0 && tokens.get(j).isWord("BETWEEN");
   }
 
   /**
@@ -914,23 +903,14 @@ final class SyntaxErrors {
 
   /** The nearest clause word before token {@code k} at the same parenthesis depth, or null. */
   private static SqlToken clauseBefore(List<SqlToken> tokens, int k) {
-    int depth = 0;
-    for (int i = k - 1; i >= 0; i--) {
-      SqlToken t = tokens.get(i);
-      if (t.isSymbol(")")) {
-        depth++;
-      } else if (t.isSymbol("(")) {
-        if (depth == 0) {
-          return null;
-        }
-        depth--;
-      } else if (depth == 0
-          && t.kind() == SqlToken.Kind.WORD
-          && (t.isWord("SELECT") || CLAUSES.contains(t.upper()))) {
-        return t;
-      }
-    }
-    return null;
+    int j =
+        SqlToken.nearestBefore(
+            tokens,
+            k - 1,
+            t ->
+                t.kind() == SqlToken.Kind.WORD
+                    && (t.isWord("SELECT") || CLAUSES.contains(t.upper())));
+    return j < 0 ? null : tokens.get(j);
   }
 
   /** Optimal string alignment distance: edits and swaps of two neighbouring letters. */
