@@ -224,7 +224,9 @@ final class Shell {
     top.session = session;
     top.debug = debug;
     Thread worker = Thread.currentThread();
-    Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> worker.interrupt());
+    session.commandStarting();
+    Terminal.SignalHandler previous =
+        terminal.handle(Terminal.Signal.INT, s -> session.cancelCommand(worker));
     try {
       int code = cl.execute(args.toArray(String[]::new));
       if (code != ExitCodes.OK) {

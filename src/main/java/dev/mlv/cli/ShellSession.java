@@ -6,6 +6,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -20,6 +21,8 @@ import picocli.CommandLine.Model.CommandSpec;
 final class ShellSession implements AutoCloseable {
   private final CommandSpec opener;
   private final Map<String, Open> open = new LinkedHashMap<>();
+  // The targets the command running now has used, for its Ctrl-C.
+  private final java.util.Set<Target> used = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final java.util.function.UnaryOperator<String> ask;
   private final org.jline.terminal.Terminal terminal;
 
@@ -61,7 +64,25 @@ final class ShellSession implements AutoCloseable {
       o = new Open(config, Targets.open(config, name, opener));
       open.put(name, o);
     }
+    used.add(o.target());
     return o.target();
+  }
+
+  /** A command starts: the targets it uses are those its Ctrl-C stops. */
+  void commandStarting() {
+    used.clear();
+  }
+
+  /**
+   * Ctrl-C during the command, from the signal's thread: each target it used stops its part of it
+   * ({@link Target#cancelCommand}); a command that used none has its thread interrupted.
+   */
+  void cancelCommand(Thread command) {
+    List<Target> targets = List.copyOf(used);
+    if (targets.isEmpty()) {
+      command.interrupt();
+    }
+    targets.forEach(t -> t.cancelCommand(command));
   }
 
   /** A view of the open target that a command may close without closing the target. */

@@ -33,16 +33,26 @@ public interface Target extends AutoCloseable {
   }
 
   /**
+   * Cancels what this target is running for the current SQL statement (Ctrl-C in the shell), from
+   * another thread; the statement then fails and the target stays usable.
+   */
+  default void cancelRunning() {}
+
+  /**
+   * Ctrl-C in {@code mlv shell} during a command that uses this target, from the signal's thread:
+   * stops what the command runs (a refresh or apply then ends {@code Interrupted}) and leaves the
+   * target usable. The default interrupts the command's thread, which a target whose calls wait on
+   * the network sees (Fabric's).
+   */
+  default void cancelCommand(Thread command) {
+    command.interrupt();
+  }
+
+  /**
    * Includes the lakehouses upstream of this one in the next refresh: the given ones, or all of
    * them when the list is empty. A target whose refresh cannot reach other lakehouses refuses,
    * since a silently narrower refresh is worse than an error.
    */
-  /**
-   * Cancels what this target is running for the current command (Ctrl-C in the shell), from another
-   * thread; the command then fails and the target stays usable.
-   */
-  default void cancelRunning() {}
-
   default void extendedLineage(List<java.util.UUID> lakehouses) {
     throw new dev.mlv.diag.MlvException(
         "EXTENDED_LINEAGE_LOCAL",

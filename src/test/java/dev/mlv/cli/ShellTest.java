@@ -109,6 +109,66 @@ class ShellTest {
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("cancel").contains("42");
   }
 
+  /**
+   * Ctrl-C during a local 'refresh' command: its Spark job is cancelled, the run is recorded
+   * Interrupted (exit code 130), the view keeps its previous version and the shell goes on.
+   */
+  @Test
+  void ctrlCDuringALocalRefreshStopsItAndTheShellGoesOn() throws Exception {
+    Path slowShop = dir.resolve("slow_shop");
+    CliRun init = CliRun.of("init", slowShop.toString());
+    assertThat(init.exitCode()).as(init.toString()).isZero();
+    // Ten minutes of sleep for a row with order_id > 100, none for the seeded ones.
+    Files.writeString(
+        slowShop.resolve("views/silver/slow.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.slow AS SELECT order_id, reflect("
+            + "'java.lang.Thread', 'sleep', CAST(CASE WHEN order_id > 100 THEN 600000 ELSE 0 END"
+            + " AS BIGINT)) AS slept FROM bronze.orders\n");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    String input =
+        "seed\n"
+            + "apply --auto-approve --no-progress\n"
+            + "INSERT INTO bronze.orders VALUES (900, 'C9', 1.0, DATE'2026-11-03');\n"
+            + "refresh silver.slow --full --no-progress\n"
+            + "SELECT count(*) AS n FROM silver.slow WHERE order_id = 900;\n"
+            + "runs\n";
+    try (Terminal t = terminal(input, out)) {
+      java.util.concurrent.CompletableFuture<Integer> code =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> new Shell(shellSpec(), slowShop, "local", t, false).run());
+      long deadline = System.nanoTime() + java.time.Duration.ofMinutes(3).toNanos();
+      // Started by apply, then by refresh: the second is the one to stop.
+      while (started(out, "started   silver.slow (full)") < 2 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      while (!jobRunning() && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(jobRunning()).as(out.toString(StandardCharsets.UTF_8)).isTrue();
+      t.raise(Terminal.Signal.INT);
+      assertThat(code.get(3, java.util.concurrent.TimeUnit.MINUTES))
+          .isEqualTo(ExitCodes.INTERRUPTED);
+    }
+    String printed = out.toString(StandardCharsets.UTF_8);
+    assertThat(printed)
+        .contains("stopped after 0 of 1 view")
+        .contains("recorded as Interrupted")
+        .contains("the run was interrupted while this view was written; it was left as it was")
+        .contains("(exit code 130)")
+        .contains("n\n-\n0\n(1 row)")
+        .containsPattern("(?m)^\\S+ +Interrupted +.* 1 view, 1 failed")
+        .doesNotContain("\tat ");
+  }
+
+  private static int started(ByteArrayOutputStream out, String line) {
+    String text = out.toString(StandardCharsets.UTF_8);
+    int n = 0;
+    for (int at = text.indexOf(line); at >= 0; at = text.indexOf(line, at + 1)) {
+      n++;
+    }
+    return n;
+  }
+
   private static boolean jobRunning() {
     return org.apache.spark.sql.SparkSession.getDefaultSession().isDefined()
         && org.apache.spark.sql.SparkSession.getDefaultSession()

@@ -73,6 +73,7 @@ public final class LocalTarget implements Target {
   private volatile String currentRun = "none"; // the id quarantined rows are recorded under
   private volatile RunDeadline runDeadline; // of the run in progress, if any
   private volatile Thread stopHook; // of the run in progress, if any
+  private volatile Runnable stopRun; // Ctrl-C in the shell: stops the run in progress, if any
   // The listener of the run in progress: it hears of the exception behind a view's failure.
   private volatile RunListener runListener = RunListener.NONE;
 
@@ -360,10 +361,26 @@ public final class LocalTarget implements Target {
       // The marker comes before apply's renames and drops, so a crash in them is on record too.
       RunReport running = new RunReport(runId, RunStatus.Running, started, null, name(), List.of());
       history.started(running);
+      // Set by Ctrl-C: in the shell (cancelRunning), or as the JVM ends (the hook below, which
+      // sets exiting too). Apply's renames and drops are not cut short: the run stops before its
+      // first view.
+      java.util.concurrent.atomic.AtomicBoolean stopping =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.atomic.AtomicBoolean exiting =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      stopRun =
+          () -> {
+            stopping.set(true);
+            RunDeadline walking = runDeadline;
+            if (walking != null) {
+              walking.interrupt();
+            }
+          };
       RefreshRequest request;
       try {
         request = prepare.get();
       } catch (RuntimeException e) {
+        stopRun = null;
         recordRun(
             history,
             new RunReport(runId, RunStatus.Failed, started, Instant.now(), name(), List.of()),
@@ -373,8 +390,6 @@ public final class LocalTarget implements Target {
       Instant deadline = started.plus(request.timeout());
       List<ViewRun> runs;
       List<ViewRun> done = new java.util.ArrayList<>();
-      java.util.concurrent.atomic.AtomicBoolean stopping =
-          new java.util.concurrent.atomic.AtomicBoolean();
       // Ctrl-C ends the JVM without unwinding this method: no view starts after it, and what
       // fails as Spark shuts down is the interrupt, not the view. The JVM halts once its hooks
       // are done, so this one waits (bounded) until the run's record is parked; without the wait,
@@ -389,6 +404,7 @@ public final class LocalTarget implements Target {
       Thread onExit =
           new Thread(
               () -> {
+                exiting.set(true);
                 stopping.set(true);
                 try {
                   parked.await(PARK_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -444,6 +460,9 @@ public final class LocalTarget implements Target {
         try (RunDeadline limit =
             new RunDeadline(runId, deadline, request.timeout(), this::startedContext)) {
           runDeadline = limit;
+          if (stopping.get()) {
+            limit.interrupt(); // Ctrl-C came before the walk: no view starts
+          }
           this.runListener = untilStopped;
           runs =
               DagWalker.walk(
@@ -489,8 +508,9 @@ public final class LocalTarget implements Target {
             // The JVM is exiting: the hook is about to say so.
           }
         }
+        boolean stopped = stopping.get(); // a Ctrl-C after the last view changes nothing
         RunStatus status =
-            stopping.get()
+            stopped
                 ? RunStatus.Interrupted
                 : runs.stream().anyMatch(r -> r.status() == ViewStatus.Failed)
                     ? RunStatus.Failed
@@ -507,15 +527,29 @@ public final class LocalTarget implements Target {
                             ? project.views().get(v).settings().quality()
                             : null),
                 project.names()::display);
-        if (stopping.get()) {
+        if (exiting.get()) {
           // Spark is going down with the JVM: park the record for the next run, quietly.
           history.record(report, Optional.empty());
           return report;
         }
         recordRun(history, report, listener);
+        if (stopped) {
+          // Ctrl-C in the shell: Spark stays up, and the record is written now.
+          listener.message(
+              "mlv: interrupted; run "
+                  + runId
+                  + " stopped after "
+                  + ended.get()
+                  + " of "
+                  + DiagnosticRenderer.plural(request.views().size(), "view")
+                  + "; any view still being written keeps its previous version, and the run is"
+                  + " recorded as Interrupted");
+        }
         QuarantineStore.pruneAll(this, project, history, listener);
         return report;
       } finally {
+        // Until the record is written: a Ctrl-C during the write must not cancel its Spark job.
+        stopRun = null;
         parked.countDown();
       }
     }
@@ -1169,13 +1203,34 @@ public final class LocalTarget implements Target {
     return runtime != null && runtime.started() ? runtime.session().sparkContext() : null;
   }
 
+  /**
+   * Ctrl-C in the shell. During a refresh or apply (a REFRESH statement's too) the run stops: no
+   * view starts after it, the running views' Spark jobs are cancelled, so each is left at its
+   * previous version (Delta commits all or nothing) unless its commit had landed, and the run is
+   * recorded {@code Interrupted}. Otherwise the Spark jobs running (a query's) are cancelled.
+   */
   @Override
   public void cancelRunning() {
     // From a signal handler while the command's thread holds this target: no lock taken here.
+    Runnable stop = stopRun;
+    if (stop != null) {
+      stop.run();
+      return;
+    }
     SparkRuntime r = runtime;
     if (r != null && r.started()) {
       r.session().sparkContext().cancelAllJobs();
     }
+  }
+
+  /**
+   * As {@link #cancelRunning}. The command's thread is not interrupted: it waits for views that run
+   * on other threads, and Spark fails a job whose calling thread is interrupted, so the run's
+   * record could not be written after it.
+   */
+  @Override
+  public void cancelCommand(Thread command) {
+    cancelRunning();
   }
 
   synchronized SparkRuntime runtime() {

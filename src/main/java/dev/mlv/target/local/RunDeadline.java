@@ -10,10 +10,11 @@ import java.util.function.Supplier;
 import org.apache.spark.SparkContext;
 
 /**
- * The time limit of one run ({@code defaults.refresh_timeout}). Every Spark job of the run is
- * tagged with the run's job group; when the limit passes, the group is cancelled, so a view that is
- * still running stops. Its {@code CREATE OR REPLACE} fails before its commit, which leaves the
- * table at its previous version: Delta commits all or nothing.
+ * The time limit of one run ({@code defaults.refresh_timeout}), and its stop by Ctrl-C in {@code
+ * mlv shell}. Every Spark job of the run is tagged with the run's job group; when the limit passes,
+ * the group is cancelled, so a view that is still running stops. Its {@code CREATE OR REPLACE}
+ * fails before its commit, which leaves the table at its previous version: Delta commits all or
+ * nothing.
  */
 final class RunDeadline implements AutoCloseable {
   private final String group;
@@ -21,6 +22,7 @@ final class RunDeadline implements AutoCloseable {
   private final Supplier<SparkContext> context;
   private final ScheduledExecutorService timer;
   private volatile boolean expired;
+  private volatile boolean interrupted;
 
   /**
    * Starts the clock. {@code context} gives the SparkContext once Spark is up, or null before: a
@@ -51,6 +53,28 @@ final class RunDeadline implements AutoCloseable {
     }
   }
 
+  /**
+   * Ctrl-C in the shell: cancels the run's Spark jobs now, and again and again until the run ends,
+   * since a view that is running may submit its next job after a cancel. Every job the context runs
+   * is cancelled, not only the run's group: in the shell the run is the one command running, and a
+   * file view's ingestion runs outside the group.
+   */
+  void interrupt() {
+    interrupted = true;
+    try {
+      timer.scheduleWithFixedDelay(this::cancelAll, 0, 250, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException ended) {
+      // The run has just ended: it has no job left to cancel.
+    }
+  }
+
+  private void cancelAll() {
+    SparkContext sc = context.get();
+    if (sc != null && !sc.isStopped()) {
+      sc.cancelAllJobs();
+    }
+  }
+
   /** True once the limit has passed. */
   boolean expired() {
     return expired;
@@ -65,6 +89,9 @@ final class RunDeadline implements AutoCloseable {
         // Cancelling a group affects only jobs that exist; one submitted later must not run.
         throw new IllegalStateException(
             "the run exceeded its time limit of " + ProjectDefaults.durationText(limit));
+      }
+      if (interrupted) {
+        throw new IllegalStateException("the run was interrupted");
       }
       return work.get();
     } finally {
@@ -83,5 +110,11 @@ final class RunDeadline implements AutoCloseable {
   @Override
   public void close() {
     timer.shutdownNow();
+    try {
+      // A cancel under way must land before the run goes on to write its record with Spark.
+      timer.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -301,6 +301,83 @@ class LocalTargetTest {
     assertThat(earlier.rowsWritten()).isEqualTo(3);
   }
 
+  /**
+   * Ctrl-C in 'mlv shell' during a local refresh: the shell calls cancelCommand, which cancels the
+   * running view's Spark job; the view keeps its previous version, the view not reached is not run,
+   * the run is recorded Interrupted, and the target runs the next query.
+   */
+  @Test
+  void aRefreshStoppedWithCtrlCInTheShellIsRecordedInterruptedAndLeavesItsViewsAsTheyWere()
+      throws Exception {
+    // Ten minutes of sleep for a row with id > 100, none for the others.
+    write(
+        "views/silver/slow.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.slow AS SELECT id, reflect('java.lang.Thread',"
+            + " 'sleep', CAST(CASE WHEN id > 100 THEN 600000 ELSE 0 END AS BIGINT)) AS slept"
+            + " FROM bronze.orders\n");
+    Project p = applied("");
+    append(p, 900, "z", 1.0);
+    Map<ObjectId, Long> before = versions(p);
+    ObjectId slow = id("silver.slow");
+    ObjectId gold = id("gold.by_customer");
+    java.util.concurrent.CountDownLatch slowStarted = new java.util.concurrent.CountDownLatch(1);
+    List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
+    RunListener listener =
+        new RunListener() {
+          @Override
+          public void viewStarted(ObjectId view, dev.mlv.refresh.Strategy strategy) {
+            if (view.equals(slow)) {
+              slowStarted.countDown();
+            }
+          }
+
+          @Override
+          public void message(String text) {
+            messages.add(text);
+          }
+        };
+    // One view at a time: slow first, then gold (which does not read slow) waits its turn.
+    RefreshRequest request =
+        new RefreshRequest(
+            new TreeSet<>(List.of(slow, gold)), true, 1, Duration.ofHours(1), false, Map.of());
+    long t0 = System.nanoTime();
+    java.util.concurrent.CompletableFuture<RunReport> running =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> target.refresh(p, request, listener));
+    assertThat(slowStarted.await(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+    var tracker = LocalSparkTestSupport.runtime().session().sparkContext().statusTracker();
+    long wait = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    while (tracker.getActiveJobIds().length == 0 && System.nanoTime() < wait) {
+      Thread.sleep(50);
+    }
+    assertThat(tracker.getActiveJobIds()).as("slow's job is running").isNotEmpty();
+
+    target.cancelCommand(Thread.currentThread());
+    RunReport run = running.get(2, java.util.concurrent.TimeUnit.MINUTES);
+
+    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofMinutes(5));
+    assertThat(Thread.interrupted()).as("the caller's thread is left alone").isFalse();
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Interrupted);
+    ViewRun s = run.views().stream().filter(v -> v.id().equals(slow)).findFirst().orElseThrow();
+    assertThat(s.status()).as(s.toString()).isEqualTo(ViewStatus.Failed);
+    assertThat(s.reason()).isEqualTo("INTERRUPTED");
+    assertThat(s.error().orElseThrow()).contains("left as it was");
+    ViewRun g = run.views().stream().filter(v -> v.id().equals(gold)).findFirst().orElseThrow();
+    assertThat(g.status()).as(g.toString()).isEqualTo(ViewStatus.Skipped);
+    assertThat(g.reason()).startsWith("INTERRUPTED");
+    assertThat(messages)
+        .anyMatch(
+            m ->
+                m.contains("run " + run.id() + " stopped after 0 of 2 views")
+                    && m.contains("recorded as Interrupted"));
+    // Written to the history now, as Spark stays up: no marker is left for the next run.
+    assertThat(target.runs(10).get(0).id()).isEqualTo(run.id());
+    assertThat(target.run(run.id()).orElseThrow().status()).isEqualTo(RunStatus.Interrupted);
+    assertThat(versions(p)).isEqualTo(before);
+    // The target goes on: a query runs, over the table as it was.
+    assertThat(rows(p, "SELECT count(*) FROM silver.slow")).containsExactly("3");
+  }
+
   // ---- run history ----
 
   @Test
