@@ -129,7 +129,8 @@ public final class ApplyCommand implements Callable<Integer> {
                   + " was made; run 'mlv plan'"
                   + " again");
         }
-        if (!plan.stateFingerprint().equals(target.state(project).fingerprint())) {
+        DeployedState state = target.state(project);
+        if (!plan.stateFingerprint().equals(state.fingerprint())) {
           throw new MlvException(
               "PLAN_STALE",
               "the deployed views or tables changed since "
@@ -137,6 +138,12 @@ public final class ApplyCommand implements Callable<Integer> {
                   + " was made (a view applied, renamed or dropped, a table created or dropped,"
                   + " change data feed turned on or off); run 'mlv plan' again");
         }
+        // The warnings the plan printed. The project and the deployed state are those it was
+        // made from (checked above), so they are found again rather than kept in the file, which
+        // also gives them to a plan saved by an earlier mlv.
+        PlanCommand.warnings(project, target, state, plan, PlanCommand.selectionOf(project, plan))
+            .forEach(spec.commandLine().getErr()::println);
+        spec.commandLine().getErr().flush();
         if (!plan.hasChanges()) {
           // Said as a fresh plan with no changes says it, rather than printing nothing.
           out.print(

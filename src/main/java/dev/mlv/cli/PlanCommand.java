@@ -133,6 +133,20 @@ public final class PlanCommand implements Callable<Integer> {
     return Selection.views(project.lineage(), project.names(), selectors, "plan");
   }
 
+  /**
+   * The views a saved plan was made for: the plan has a change (a no-op included) for each view it
+   * selected, and no other view of the project.
+   */
+  static SortedSet<ObjectId> selectionOf(Project project, Plan plan) {
+    SortedSet<ObjectId> out = new java.util.TreeSet<>();
+    for (var c : plan.changes()) {
+      if (project.views().containsKey(c.id())) {
+        out.add(c.id());
+      }
+    }
+    return out;
+  }
+
   /** What plan and apply warn of before anything changes, one warning each. */
   static List<String> warnings(
       Project project,

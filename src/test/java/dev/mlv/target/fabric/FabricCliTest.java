@@ -226,6 +226,41 @@ class FabricCliTest {
         .doesNotContain("bronze.orders");
   }
 
+  /**
+   * 'mlv apply FILE' prints the warnings 'mlv plan -o FILE' printed, for the views the plan was
+   * made for; it printed none.
+   */
+  @Test
+  void applyingASavedPlanPrintsThePlansWarnings() {
+    String auth = "    auth:\n      mode: token\n      token_env: " + TOKEN_ENV + "\n";
+    fabric.write(
+        "mlv.yml", fabric.config(auth) + "view_config:\n  gold.nope:\n    refresh_policy: full\n");
+    fabric.write(
+        "views/silver/extra.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.extra AS SELECT m.id FROM bronze.missing m\n");
+    String unknown = "warning[VIEW_CONFIG_UNKNOWN]: view_config names gold.nope";
+    String missing = "warning: bronze.missing is not in the lakehouse; refreshing silver.extra";
+
+    String saved = dir.resolve("plan.json").toString();
+    CliRun plan = mlv("plan", "-t", "prod", "-o", saved);
+    assertThat(plan.exitCode()).as(plan.toString()).isZero();
+    assertThat(plan.err()).contains(unknown).contains(missing);
+    CliRun apply = mlv("apply", "-t", "prod", saved);
+    assertThat(warnings(apply.err())).as(apply.toString()).isEqualTo(warnings(plan.err()));
+
+    // A plan of some views warns of what those views read, and so does its apply.
+    String savedSome = dir.resolve("some.json").toString();
+    CliRun some = mlv("plan", "-t", "prod", "gold.by_customer", "-o", savedSome);
+    assertThat(some.exitCode()).as(some.toString()).isZero();
+    assertThat(some.err()).contains(unknown).doesNotContain(missing);
+    CliRun applySome = mlv("apply", "-t", "prod", savedSome);
+    assertThat(warnings(applySome.err())).as(applySome.toString()).isEqualTo(warnings(some.err()));
+  }
+
+  private static List<String> warnings(String err) {
+    return err.lines().filter(l -> l.startsWith("warning")).toList();
+  }
+
   @Test
   void aDryRunSaysAViewWhoseSourceIsMissingWouldFailAndExitsOne() {
     CliRun apply = mlv("apply", "-t", "prod", "--auto-approve");
