@@ -54,9 +54,18 @@ public final class Checker {
   private Checker() {}
 
   public static List<Diagnostic> check(Project project) {
+    return check(project, TableColumns.NONE);
+  }
+
+  /**
+   * As {@link #check(Project)}, knowing the columns of {@code tables} too: the rules about columns
+   * (UNRESOLVED_COLUMN, DUPLICATE_COLUMN through a {@code *}, COLUMN_LIST_LENGTH, PARTITION_COLUMN)
+   * then reach the views that read them.
+   */
+  public static List<Diagnostic> check(Project project, TableColumns tables) {
     List<Diagnostic> out = new ArrayList<>();
     Set<String> lakehouses = lakehouses(project);
-    ViewColumns columns = new ViewColumns(project);
+    ViewColumns columns = new ViewColumns(project, tables);
     for (ProjectView v : project.views().values()) {
       out.addAll(checkView(project, v, lakehouses, Optional.of(columns)));
     }

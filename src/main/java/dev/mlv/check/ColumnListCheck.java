@@ -14,7 +14,8 @@ import java.util.Optional;
  * name as many as it has: Spark refuses the view when apply creates it, after apply has replaced
  * the views upstream of it. Only where the number is certain: VALUES rows, a subquery or CTE whose
  * SELECT list has no {@code *} or generator, a view of the project whose columns its file tells
- * ({@link ViewColumns}). A source's columns are the catalog's, which validate does not read.
+ * ({@link ViewColumns}), a table whose columns the target told (in plan and apply: validate reads
+ * no target).
  */
 final class ColumnListCheck {
   static final String RULE = "COLUMN_LIST_LENGTH";
@@ -51,13 +52,13 @@ final class ColumnListCheck {
         }
         Optional<List<String>> known = columns.get().of(id);
         if (known.isEmpty()) {
-          return Optional.empty(); // a source, a PySpark or file view, a * over one: unknown
+          return Optional.empty(); // a table the target did not tell, a PySpark or file view, ...
         }
         count = known.get().size();
         has =
             project.names().display(id)
                 + " ("
-                + project.views().get(id).definition().position().file()
+                + columns.get().origin(id)
                 + ") has "
                 + columns(count)
                 + ": "

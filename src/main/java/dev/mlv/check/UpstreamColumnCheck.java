@@ -19,10 +19,11 @@ import java.util.Set;
 
 /**
  * A column a view reads from another view of the project that the other view's SELECT does not
- * produce: Spark refuses the view when apply creates or replaces it, after apply has already
- * replaced the views upstream of it. Only where the columns of every table in scope are known from
- * their files ({@link ViewColumns}: SQL views whose SELECT lists every column by name, or selects
- * {@code *} over such views), so what is reported is certain.
+ * produce, or from a source table the target holds without it: Spark refuses the view when apply
+ * creates or replaces it, after apply has already replaced the views upstream of it. Only where the
+ * columns of every table in scope are known ({@link ViewColumns}: SQL views whose SELECT lists
+ * every column by name, or selects {@code *} over such views or tables, and, in plan and apply, the
+ * tables whose columns the target told), so what is reported is certain.
  */
 final class UpstreamColumnCheck {
   static final String RULE = "UNRESOLVED_COLUMN";
@@ -101,7 +102,7 @@ final class UpstreamColumnCheck {
                             return lower;
                           }));
       if (c.isEmpty()) {
-        return Optional.empty(); // a source, a PySpark or file view, a * over one: unknown
+        return Optional.empty(); // a table the target did not tell, a PySpark or file view, ...
       }
       ids.add(id);
       columns.add(c.get());
@@ -123,15 +124,29 @@ final class UpstreamColumnCheck {
     List<String> views = new ArrayList<>();
     List<String> placed = new ArrayList<>();
     Set<String> offered = new LinkedHashSet<>();
+    boolean viewsOnly = true;
     for (int i : named) {
       ObjectId id = ids.get(i);
       String shown = project.names().display(id);
       if (!views.contains(shown)) {
         views.add(shown);
-        placed.add(shown + " (" + project.views().get(id).definition().position().file() + ")");
+        placed.add(shown + " (" + viewColumns.origin(id) + ")");
         offered.addAll(columns.get(i));
+        viewsOnly &= viewColumns.isView(id);
       }
     }
+    boolean allViews = viewsOnly;
+    boolean one = views.size() == 1;
+    // A view produces its columns, and its SELECT can select one more; a table has them.
+    String lacks =
+        allViews
+            ? (one ? " does not produce " : " do not produce ")
+            : (one ? " does not have " : " do not have ");
+    String readOne =
+        "read a column "
+            + String.join(" or ", views)
+            + (allViews ? " produces" : one ? " has" : " have");
+    String selectIt = "select " + column + " in " + (one ? views.get(0) : "one of them");
     Optional<String> near = Suggestions.nearest(column, offered);
     return Optional.of(
         Diagnostic.error(
@@ -141,9 +156,9 @@ final class UpstreamColumnCheck {
                 + ref.text()
                 + " cannot be resolved: "
                 + String.join(", ", placed)
-                + (views.size() == 1 ? " does not produce " : " do not produce ")
+                + lacks
                 + column
-                + (views.size() == 1 ? ", only " : "; their columns are ")
+                + (one ? ", only " : "; their columns are ")
                 + listed(offered)
                 + "; Spark would refuse "
                 + project.names().display(v.id())
@@ -161,14 +176,9 @@ final class UpstreamColumnCheck {
                     + " ...) SELECT ... FROM q WHERE "
                     + ref.text()
                     + " ...)"
-                : near.map(n -> "did you mean '" + n + "'? If not, select " + column + " in ")
-                        .orElse(
-                            "read a column "
-                                + String.join(" or ", views)
-                                + " produces, or select "
-                                + column
-                                + " in ")
-                    + (views.size() == 1 ? views.get(0) : "one of them")));
+                : near.map(
+                        n -> "did you mean '" + n + "'?" + (allViews ? " If not, " + selectIt : ""))
+                    .orElse(allViews ? readOne + ", or " + selectIt : readOne)));
   }
 
   /** At most 20 column names, so that a view of thousands of columns stays readable. */

@@ -4,6 +4,7 @@ import dev.mlv.diag.Position;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
+import dev.mlv.project.ReservedNames;
 import dev.mlv.sql.OutputNames;
 import dev.mlv.sql.ViewBody;
 import java.util.ArrayList;
@@ -17,9 +18,11 @@ import java.util.Set;
 
 /**
  * The columns the SQL views of the project produce, as far as their files tell them for certain: a
- * SELECT list of names, and {@code *} over views of the project whose columns are so told. For the
- * views of the project only: a view created ad hoc runs against the deployed views, whose columns
- * may not yet be those of their files.
+ * SELECT list of names, and {@code *} over views of the project or tables whose columns are so
+ * told; and the columns of the tables the project reads and does not define, where the target told
+ * them ({@link TableColumns}; none for validate, which reads no target). For the views of the
+ * project only: a view created ad hoc runs against the deployed views, whose columns may not yet be
+ * those of their files.
  */
 final class ViewColumns {
 
@@ -30,16 +33,35 @@ final class ViewColumns {
   record Column(String name, Position position, OutputNames.Star star, OutputNames.Source source) {}
 
   private final Project project;
+  private final TableColumns tables;
   private final Map<ObjectId, Optional<List<String>>> known = new HashMap<>();
 
-  ViewColumns(Project project) {
+  ViewColumns(Project project, TableColumns tables) {
     this.project = project;
+    this.tables = tables;
+  }
+
+  /**
+   * Where the columns of {@code id} come from, for messages: the file of a view of the project,
+   * else the target whose table it is.
+   */
+  String origin(ObjectId id) {
+    ProjectView v = project.views().get(id);
+    return v != null
+        ? v.definition().position().file().toString()
+        : "a table of target " + tables.target();
+  }
+
+  /** Whether {@code id} is a view of the project, whose columns its SELECT makes. */
+  boolean isView(ObjectId id) {
+    return project.views().containsKey(id);
   }
 
   /**
    * The columns of view {@code id} in order, when its file tells all of them and they are distinct
    * (Spark refuses a view that names one twice): a SQL view whose SELECT names each column, or
-   * selects {@code *} over such views; empty for a source, a PySpark or file view, a generator, an
+   * selects {@code *} over such views or tables, or a table the project does not define whose
+   * columns the target told; empty for any other table, a PySpark or file view, a generator, an
    * unnamed expression.
    */
   Optional<List<String>> of(ObjectId id) {
@@ -55,8 +77,13 @@ final class ViewColumns {
 
   private Optional<List<String>> compute(ObjectId id) {
     ProjectView u = project.views().get(id);
-    if (u == null
-        || !(u.definition().body() instanceof ViewBody.Select)
+    if (u == null) {
+      // mlv's own tables (history, quarantine) change with the views they serve.
+      return ReservedNames.isReserved(id)
+          ? Optional.empty()
+          : tables.of(id).filter(ViewColumns::distinct);
+    }
+    if (!(u.definition().body() instanceof ViewBody.Select)
         || u.facts().isEmpty()
         || !u.facts().get().parsed()) {
       return Optional.empty();
@@ -133,6 +160,11 @@ final class ViewColumns {
       name = s.table().text();
     }
     return s.alias() == null ? name : name + " AS " + s.alias();
+  }
+
+  private static boolean distinct(List<String> names) {
+    Set<String> seen = new HashSet<>();
+    return names.stream().allMatch(n -> seen.add(n.toLowerCase(Locale.ROOT)));
   }
 
   private static Column named(OutputNames.OutputName n) {

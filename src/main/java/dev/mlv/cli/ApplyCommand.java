@@ -144,6 +144,7 @@ public final class ApplyCommand implements Callable<Integer> {
         PlanCommand.warnings(project, target, state, plan, PlanCommand.selectionOf(project, plan))
             .forEach(spec.commandLine().getErr()::println);
         spec.commandLine().getErr().flush();
+        ProjectLoading.checkTableColumns(project, target);
         if (!plan.hasChanges()) {
           // Said as a fresh plan with no changes says it, rather than printing nothing.
           out.print(
@@ -154,6 +155,7 @@ public final class ApplyCommand implements Callable<Integer> {
           return ExitCodes.OK;
         }
       } else {
+        ProjectLoading.checkTableColumns(project, target);
         DeployedState state = target.state(project);
         plan = PlanCommand.make(project, target, state, List.of(), prune);
         // In JSON mode stdout carries the run report alone; the plan still goes before the

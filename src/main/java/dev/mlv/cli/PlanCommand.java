@@ -92,6 +92,7 @@ public final class PlanCommand implements Callable<Integer> {
     String targetName = Targets.name(project.config(), targetOptions.target);
     Plan plan;
     try (Target target = Targets.open(project.config(), targetName, spec)) {
+      ProjectLoading.checkTableColumns(project, target);
       DeployedState state = target.state(project);
       plan = make(project, target, state, selectors, prune);
       warnings(project, target, state, plan, selection(project, selectors))

@@ -1,7 +1,9 @@
 package dev.mlv.cli;
 
+import dev.mlv.check.TableColumns;
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.MlvException;
+import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.DefinitionFiles;
 import dev.mlv.project.LoadResult;
 import dev.mlv.project.Project;
@@ -11,6 +13,7 @@ import dev.mlv.project.ProjectLoader;
 import dev.mlv.project.ProjectLocator;
 import dev.mlv.project.ProjectView;
 import dev.mlv.sql.QueryFacts;
+import dev.mlv.target.Target;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,6 +77,38 @@ final class ProjectLoading {
       throw new MlvException(all);
     }
     return project;
+  }
+
+  /**
+   * Runs validate's rules again knowing the columns of the tables the project reads and does not
+   * define, as {@code target} holds them (a local target reads them from the Delta logs, without
+   * Spark; a target that cannot list them cheaply tells none, and nothing more is checked), and
+   * refuses to go on when that finds an error: a view reading a column its source lacks would
+   * otherwise fail in the middle of apply, after apply changed other views and tables.
+   */
+  static void checkTableColumns(Project project, Target target) {
+    java.util.Map<ObjectId, List<String>> read = new java.util.HashMap<>();
+    target
+        .columns(project)
+        .forEach(
+            (id, columns) -> {
+              dev.mlv.lineage.Node n = project.lineage().node(id);
+              if (n != null
+                  && n.kind() == dev.mlv.lineage.NodeKind.TABLE
+                  && !project.views().containsKey(id)) {
+                read.put(id, columns);
+              }
+            });
+    if (read.isEmpty()) {
+      return;
+    }
+    List<Diagnostic> found =
+        dev.mlv.check.Checker.check(project, new TableColumns(target.name(), read));
+    if (found.stream().anyMatch(Diagnostic::isError)) {
+      List<Diagnostic> all = new ArrayList<>(project.diagnostics());
+      all.addAll(found);
+      throw new MlvException(all);
+    }
   }
 
   /** The project, refusing to go on when it has errors (for commands that change things). */

@@ -129,8 +129,9 @@ public interface Target extends AutoCloseable {
   default void checkSql(Project project, java.util.List<SqlStatement> statements) {}
 
   /**
-   * The column names of every table and view the target holds, for completion in {@code mlv shell}.
-   * Read-only; a target that cannot list them cheaply returns none.
+   * The column names of every table and view the target holds, for completion in {@code mlv shell}
+   * and for the column rules that plan and apply run over the sources. Read-only, and without
+   * starting an engine; a target that cannot list them cheaply returns none.
    */
   default java.util.SortedMap<dev.mlv.lineage.ObjectId, List<String>> columns(Project project) {
     return new java.util.TreeMap<>();

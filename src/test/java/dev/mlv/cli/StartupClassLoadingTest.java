@@ -11,6 +11,8 @@ import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -37,37 +39,52 @@ class StartupClassLoadingTest {
   @ParameterizedTest
   @ValueSource(strings = {"--version", "validate", "lineage --dot", "plan"})
   void noSparkClassLoads(String command) throws Exception {
-    String[] entries = System.getProperty("java.class.path").split(File.pathSeparator);
-    URL[] urls = new URL[entries.length];
-    for (int i = 0; i < entries.length; i++) {
-      urls[i] = Path.of(entries[i]).toUri().toURL();
-    }
     String example = Path.of("examples/medallion").toAbsolutePath().toString();
     String[] args =
         command.equals("--version")
             ? new String[] {"--version"}
             : (command + " -p " + example).split(" ");
-    try (RecordingLoader loader = new RecordingLoader(urls)) {
-      Class<?> main = loader.loadClass(Main.class.getName());
-      Method run = main.getMethod("run", PrintWriter.class, PrintWriter.class, String[].class);
-      StringWriter out = new StringWriter();
-      StringWriter err = new StringWriter();
-      // As in a real launch, the context class loader is the one that loaded mlv: Hadoop (under
-      // Delta Kernel) loads its classes through it and fails when it is another.
-      Thread self = Thread.currentThread();
-      ClassLoader before = self.getContextClassLoader();
-      Object code;
-      self.setContextClassLoader(loader);
-      try {
-        code = run.invoke(null, new PrintWriter(out), new PrintWriter(err), args);
-      } finally {
-        self.setContextClassLoader(before);
-      }
-      assertThat(code).as(out + "\n" + err).isIn(ExitCodes.OK, ExitCodes.CHANGES);
-      assertThat(loader.requested).contains(Main.class.getName());
-      assertThat(loader.requested)
-          .as("Spark classes loaded by 'mlv %s'", command)
-          .noneMatch(name -> name.startsWith("org.apache.spark") || name.startsWith("scala."));
+    assertNoSparkClassLoads(args, ExitCodes.OK, ExitCodes.CHANGES);
+  }
+
+  /** Plan reads the columns of the sources in the warehouse from their Delta logs, not Spark's. */
+  @Test
+  void planCheckingTheColumnsOfSourcesLoadsNoSparkClass(@TempDir Path dir) throws Exception {
+    SourceColumnsPlanTest.project(dir, "SELECT id, amout FROM silver.s\n");
+    String err =
+        assertNoSparkClassLoads(new String[] {"plan", "-p", dir.toString()}, ExitCodes.ERROR);
+    assertThat(err).contains("error[UNRESOLVED_COLUMN]: column amout cannot be resolved");
+  }
+
+  /** Runs the CLI in a recording class loader; returns what it printed on stderr. */
+  private static String assertNoSparkClassLoads(String[] args, Integer... codes) throws Exception {
+    String[] entries = System.getProperty("java.class.path").split(File.pathSeparator);
+    URL[] urls = new URL[entries.length];
+    for (int i = 0; i < entries.length; i++) {
+      urls[i] = Path.of(entries[i]).toUri().toURL();
     }
+    // Left open: Delta Kernel's Hadoop registers a shutdown hook whose classes come from it.
+    RecordingLoader loader = new RecordingLoader(urls);
+    Class<?> main = loader.loadClass(Main.class.getName());
+    Method run = main.getMethod("run", PrintWriter.class, PrintWriter.class, String[].class);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    // As in a real launch, the context class loader is the one that loaded mlv: Hadoop (under
+    // Delta Kernel) loads its classes through it and fails when it is another.
+    Thread self = Thread.currentThread();
+    ClassLoader before = self.getContextClassLoader();
+    Object code;
+    self.setContextClassLoader(loader);
+    try {
+      code = run.invoke(null, new PrintWriter(out), new PrintWriter(err), args);
+    } finally {
+      self.setContextClassLoader(before);
+    }
+    assertThat(code).as(out + "\n" + err).isIn((Object[]) codes);
+    assertThat(loader.requested).contains(Main.class.getName());
+    assertThat(loader.requested)
+        .as("Spark classes loaded by 'mlv %s'", String.join(" ", args))
+        .noneMatch(name -> name.startsWith("org.apache.spark") || name.startsWith("scala."));
+    return err.toString();
   }
 }

@@ -1,0 +1,199 @@
+package dev.mlv.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.DefinitionFiles;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectBuilder;
+import dev.mlv.project.ProjectConfig;
+import dev.mlv.project.ProjectLoader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The column rules over source tables whose columns the target told (plan and apply): a column read
+ * from a source that lacks it, and through a {@code *} over sources, a column named twice or a
+ * column list of the wrong length. Validate knows no source's columns and reports none of these.
+ */
+class SourceColumnsTest {
+  @TempDir Path dir;
+
+  private static final ObjectId ORDERS = new ObjectId("ws", "lh", "bronze", "orders");
+  private static final ObjectId CUSTOMERS = new ObjectId("ws", "lh", "bronze", "customers");
+
+  /** As the local target tells them: bronze.orders with a struct column info, as Delta has it. */
+  private static final TableColumns TOLD =
+      new TableColumns(
+          "local",
+          Map.of(
+              ORDERS, List.of("id", "Amount", "info", "Qty"),
+              CUSTOMERS, List.of("id", "name", "amount")));
+
+  private static final TableColumns ORDERS_ONLY =
+      new TableColumns("local", Map.of(ORDERS, TOLD.tables().get(ORDERS)));
+
+  private Project project(String... views) throws IOException {
+    Files.writeString(
+        dir.resolve("mlv.yml"),
+        "name: p\nworkspace: ws\nlakehouse: lh\nschema: dbo\n"
+            + "sources: [bronze.orders, bronze.customers, bronze.other]\n");
+    for (int i = 0; i < views.length; i += 2) {
+      Path f = dir.resolve("views").resolve(views[i]);
+      Files.createDirectories(f.getParent());
+      Files.writeString(f, views[i + 1]);
+    }
+    ProjectConfig config = ProjectLoader.load(dir).orThrow();
+    Project project =
+        new ProjectBuilder().build(config, DefinitionFiles.discover(config).files(), List.of());
+    assertThat(project.diagnostics()).as("load").noneMatch(Diagnostic::isError);
+    return project;
+  }
+
+  private List<Diagnostic> errors(TableColumns told, String... views) throws IOException {
+    return Checker.check(project(views), told).stream().filter(Diagnostic::isError).toList();
+  }
+
+  private List<Diagnostic> gold(TableColumns told, String select) throws IOException {
+    return errors(told, "gold/g.sql", "CREATE MATERIALIZED LAKE VIEW gold.g AS\n" + select + "\n");
+  }
+
+  private static List<String> placed(List<Diagnostic> found) {
+    return found.stream().map(d -> d.position() + " " + d.ruleId()).toList();
+  }
+
+  @Test
+  void aColumnTheSourceLacksIsAnErrorWhereItIsReadOnceItsColumnsAreTold() throws IOException {
+    String select = "SELECT o.id, o.amout FROM bronze.orders o";
+    assertThat(gold(TableColumns.NONE, select)).as("validate: no source is known").isEmpty();
+    List<Diagnostic> found = gold(TOLD, select);
+    assertThat(placed(found)).containsExactly("views/gold/g.sql:2:14 UNRESOLVED_COLUMN");
+    assertThat(found.get(0).message())
+        .isEqualTo(
+            "column o.amout cannot be resolved: bronze.orders (a table of target local) does not"
+                + " have amout, only id, amount, info, qty; Spark would refuse gold.g when apply or"
+                + " refresh runs it ([UNRESOLVED_COLUMN.WITH_SUGGESTION])");
+    assertThat(found.get(0).hint()).isEqualTo("did you mean 'amount'?");
+    // No name near: the hint says what to read.
+    assertThat(gold(TOLD, "SELECT price FROM bronze.orders"))
+        .extracting(Diagnostic::hint)
+        .containsExactly("read a column bronze.orders has");
+    // Unqualified, in WHERE and ON, across two sources: named in each scope's terms.
+    List<Diagnostic> two =
+        gold(
+            TOLD,
+            "SELECT o.id FROM bronze.orders o JOIN bronze.customers c ON o.id = c.idd\n"
+                + "WHERE price > 0");
+    assertThat(placed(two))
+        .containsExactly(
+            "views/gold/g.sql:2:68 UNRESOLVED_COLUMN", "views/gold/g.sql:3:7 UNRESOLVED_COLUMN");
+    assertThat(two.get(1).message())
+        .contains(
+            "bronze.orders (a table of target local), bronze.customers (a table of target local)"
+                + " do not have price; their columns are id, amount, info, qty, name;");
+  }
+
+  @Test
+  void whatTheSourceHasOrWhatElseTheNameMayBeIsNotReported() throws IOException {
+    List<String> fine =
+        List.of(
+            // Spark matches names without case; info is a struct column, info.city its field
+            "SELECT o.ID, o.amount AS a, AMOUNT AS b, `Qty`, o.info.city AS c, info.city AS d"
+                + " FROM bronze.orders o",
+            "SELECT id, o.qty, c.name FROM bronze.orders o JOIN bronze.customers c USING (id)",
+            // lateral aliases, GROUP BY and ORDER BY by alias
+            "SELECT qty * 2 AS d, d + 1 AS e FROM bronze.orders GROUP BY d ORDER BY e",
+            // a column of the enclosing query in a correlated subquery
+            "SELECT id FROM bronze.customers c WHERE EXISTS"
+                + " (SELECT 1 FROM bronze.orders o WHERE o.id = c.name)",
+            // the hidden file details of a Delta table
+            "SELECT id, _metadata.file_name AS f FROM bronze.orders");
+    for (String select : fine) {
+      assertThat(gold(TOLD, select)).as(select).isEmpty();
+    }
+    // A table in scope whose columns are not told: any name may be its.
+    for (String unsure :
+        List.of(
+            "SELECT o.id, nope FROM bronze.orders o JOIN bronze.other x ON o.id = x.id",
+            "SELECT o.id, c.nope FROM bronze.orders o JOIN bronze.customers c ON o.id = c.id")) {
+      assertThat(gold(ORDERS_ONLY, unsure)).as(unsure).isEmpty();
+    }
+  }
+
+  @Test
+  void aStarOverSourcesGivesTheirColumnsToTheViewsDownstream() throws IOException {
+    String silver = "CREATE MATERIALIZED LAKE VIEW silver.s AS SELECT * FROM bronze.orders\n";
+    String gold =
+        "CREATE MATERIALIZED LAKE VIEW gold.g AS\nSELECT s.amount, s.nope FROM silver.s s\n";
+    assertThat(errors(TableColumns.NONE, "silver/s.sql", silver, "gold/g.sql", gold)).isEmpty();
+    List<Diagnostic> found = errors(TOLD, "silver/s.sql", silver, "gold/g.sql", gold);
+    assertThat(placed(found)).containsExactly("views/gold/g.sql:2:18 UNRESOLVED_COLUMN");
+    assertThat(found.get(0).message())
+        .contains(
+            "silver.s (views/silver/s.sql) does not produce nope, only id, amount, info, qty;");
+    // A view's own columns are its SELECT's, not those of its deployed table, even when the
+    // target told them.
+    TableColumns deployed =
+        new TableColumns(
+            "local",
+            Map.of(
+                ORDERS,
+                TOLD.tables().get(ORDERS),
+                new ObjectId("ws", "lh", "silver", "s"),
+                List.of("nope")));
+    assertThat(placed(errors(deployed, "silver/s.sql", silver, "gold/g.sql", gold)))
+        .containsExactly("views/gold/g.sql:2:18 UNRESOLVED_COLUMN");
+    // A PARTITIONED BY column the * does not give (silver.s and gold.g are still there).
+    String partitioned =
+        "CREATE MATERIALIZED LAKE VIEW silver.p\nPARTITIONED BY (nope)\nAS SELECT * FROM bronze.orders\n";
+    assertThat(errors(TableColumns.NONE, "silver/p.sql", partitioned)).isEmpty();
+    assertThat(placed(errors(TOLD, "silver/p.sql", partitioned)))
+        .containsExactly(
+            "views/silver/p.sql:2:17 PARTITION_COLUMN", "views/gold/g.sql:2:18 UNRESOLVED_COLUMN");
+    assertThat(placed(errors(TOLD, "silver/p.sql", partitioned.replace("nope", "QTY"))))
+        .containsExactly("views/gold/g.sql:2:18 UNRESOLVED_COLUMN");
+  }
+
+  /**
+   * Measured on Spark 4.1.1: SELECT * over a USING (k) join shows k once (named as on the left,
+   * also for USING (K)), then the left's other columns and the right's, so a name both have besides
+   * k comes twice, and CREATE TABLE ... AS that SELECT fails with COLUMN_ALREADY_EXISTS.
+   */
+  @Test
+  void aStarOverAUsingJoinOfSourcesSharingAnotherColumnSelectsItTwice() throws IOException {
+    String silver =
+        "CREATE MATERIALIZED LAKE VIEW silver.s AS\n"
+            + "SELECT * FROM bronze.orders JOIN bronze.customers USING (ID)\n";
+    assertThat(errors(TableColumns.NONE, "silver/s.sql", silver)).isEmpty();
+    List<Diagnostic> found = errors(TOLD, "silver/s.sql", silver);
+    assertThat(placed(found)).containsExactly("views/silver/s.sql:2:8 DUPLICATE_COLUMN");
+    assertThat(found.get(0).message())
+        .startsWith(
+            "* selects a column name twice: Amount (from bronze.orders and bronze.customers);");
+    // Joined on every name they share: each once.
+    String shared =
+        "CREATE MATERIALIZED LAKE VIEW silver.s AS\n"
+            + "SELECT * FROM bronze.orders JOIN bronze.customers USING (id, amount)\n";
+    assertThat(errors(TOLD, "silver/s.sql", shared)).isEmpty();
+  }
+
+  @Test
+  void aColumnListOfTheWrongLengthOverASourceIsAnError() throws IOException {
+    // Measured on Spark 4.1.1: FROM t AS f(a) over a table of 3 columns is
+    // ASSIGNMENT_ARITY_MISMATCH.
+    String select = "SELECT a FROM bronze.customers AS c(a, b)";
+    assertThat(gold(TableColumns.NONE, select)).isEmpty();
+    List<Diagnostic> found = gold(TOLD, select);
+    assertThat(placed(found)).containsExactly("views/gold/g.sql:2:35 COLUMN_LIST_LENGTH");
+    assertThat(found.get(0).message())
+        .contains(
+            "but bronze.customers (a table of target local) has 3 columns: id, name, amount;");
+    assertThat(gold(TOLD, "SELECT a FROM bronze.customers AS c(a, b, d)")).isEmpty();
+  }
+}
