@@ -79,6 +79,104 @@ class RunTimeoutTest {
     assertThat(n.out()).isEqualTo("n\n1000\n");
   }
 
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void aFileViewStillIngestingAtTheLimitIsCancelledAndItsFilesNotRecorded() throws Exception {
+    Path p = tmp.resolve("slowfiles");
+    Files.createDirectories(p.resolve("views/bronze"));
+    Files.createDirectories(p.resolve("landing/raw"));
+    String yml =
+        "name: slowfiles\nworkspace: sf_ws\nlakehouse: sf_lh\nschema: dbo\nviews: [views]\n"
+            + "targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n"
+            + "    master: local[2]\n";
+    Files.writeString(p.resolve("mlv.yml"), yml);
+    Files.writeString(
+        p.resolve("views/bronze/raw.sql"),
+        "CREATE MATERIALIZED LAKE VIEW bronze.raw USING OneLake_Files\n"
+            + "OPTIONS ('format' = 'csv', 'path' = 'landing/raw', 'header' = 'true')\n"
+            + "TBLPROPERTIES ('refresh_mode' = 'APPEND_ONLY')\n");
+    Files.writeString(p.resolve("landing/raw/a.csv"), "id,name\n1,ann\n");
+    ok(p, "apply", "--auto-approve", "--quiet");
+    Path table = p.resolve(".mlv/warehouse/sf_lh.Lakehouse/Tables/bronze/raw/_delta_log");
+    long commits = commits(table);
+    // Spark's task takes two minutes to open this file, unless it is cancelled (interrupted).
+    Files.writeString(p.resolve("landing/raw/b_slow.csv"), "id,name\n2,bob\n");
+    Files.writeString(
+        p.resolve("mlv.yml"),
+        yml
+            + "    conf: {fs.file.impl: "
+            + SlowReadFileSystem.class.getName()
+            + ", fs.file.impl.disable.cache: \"true\"}\n"
+            + "defaults:\n  refresh_timeout: 4s\n");
+
+    long t0 = System.nanoTime();
+    CliRun r = mlv(p, "refresh", "--full", "--format", "json", "--quiet");
+    long seconds = (System.nanoTime() - t0) / 1_000_000_000;
+
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    JsonNode raw = view(new ObjectMapper().readTree(r.out()).path("views"), "bronze.raw");
+    assertThat(raw.path("status").asText()).as(r.out()).isEqualTo("Failed");
+    assertThat(raw.path("reason").asText()).isEqualTo("RUN_TIMEOUT");
+    assertThat(raw.path("error").asText())
+        .contains("time limit of 4s ")
+        .contains("table left at its previous version");
+    assertThat(seconds).as("the refresh stopped soon after its limit").isLessThan(60);
+    assertThat(commits(table)).isEqualTo(commits);
+
+    // Nothing of the stopped run was recorded: the next refresh finds b_slow.csv new.
+    Files.writeString(p.resolve("mlv.yml"), yml);
+    CliRun n = ok(p, "sql", "SELECT id, name FROM bronze.raw", "--format", "csv");
+    assertThat(n.out()).isEqualTo("id,name\n1,ann\n");
+    CliRun next = ok(p, "refresh", "--format", "json", "--quiet");
+    JsonNode again = view(new ObjectMapper().readTree(next.out()).path("views"), "bronze.raw");
+    assertThat(again.path("status").asText()).as(next.out()).isEqualTo("Completed");
+    assertThat(again.path("reason").asText()).as(next.out()).startsWith("NEW_FILES");
+    CliRun both = ok(p, "sql", "SELECT id, name FROM bronze.raw ORDER BY id", "--format", "csv");
+    assertThat(both.out()).isEqualTo("id,name\n1,ann\n2,bob\n");
+  }
+
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void aFileViewsFirstIngestionStoppedAtTheLimitLeavesNoTableBehind() throws Exception {
+    Path p = tmp.resolve("slowfirst");
+    Files.createDirectories(p.resolve("views/bronze"));
+    Files.createDirectories(p.resolve("landing/raw"));
+    String yml =
+        "name: slowfirst\nworkspace: sf_ws\nlakehouse: sf_lh\nschema: dbo\nviews: [views]\n"
+            + "targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n"
+            + "    master: local[2]\n";
+    Files.writeString(
+        p.resolve("views/bronze/raw.sql"),
+        "CREATE MATERIALIZED LAKE VIEW bronze.raw USING OneLake_Files\n"
+            + "OPTIONS ('format' = 'csv', 'path' = 'landing/raw', 'header' = 'true')\n");
+    // a.csv is written by its task at once; b_slow.csv's task waits two minutes to open it.
+    Files.writeString(p.resolve("landing/raw/a.csv"), "id,name\n1,ann\n");
+    Files.writeString(p.resolve("landing/raw/b_slow.csv"), "id,name\n2,bob\n");
+    Files.writeString(p.resolve("mlv.yml"), yml);
+    // Spark started before the run, so the run's 4 seconds go to the ingestion.
+    ok(p, "sql", "SELECT 1");
+    Files.writeString(
+        p.resolve("mlv.yml"),
+        yml
+            + "    conf: {fs.file.impl: "
+            + SlowReadFileSystem.class.getName()
+            + ", fs.file.impl.disable.cache: \"true\"}\n"
+            + "defaults:\n  refresh_timeout: 4s\n");
+
+    CliRun r = mlv(p, "apply", "--auto-approve", "--format", "json", "--quiet");
+
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    JsonNode raw = view(new ObjectMapper().readTree(r.out()).path("views"), "bronze.raw");
+    assertThat(raw.path("reason").asText()).as(r.out()).isEqualTo("RUN_TIMEOUT");
+    // The rows a.csv's task wrote are not left in a folder that holds no table.
+    assertThat(p.resolve(".mlv/warehouse/sf_lh.Lakehouse/Tables/bronze/raw")).doesNotExist();
+
+    Files.writeString(p.resolve("mlv.yml"), yml);
+    ok(p, "apply", "--auto-approve", "--quiet");
+    CliRun both = ok(p, "sql", "SELECT id, name FROM bronze.raw ORDER BY id", "--format", "csv");
+    assertThat(both.out()).isEqualTo("id,name\n1,ann\n2,bob\n");
+  }
+
   private static JsonNode view(JsonNode views, String name) {
     for (JsonNode v : views) {
       if (v.path("id").asText().endsWith("." + name)) {

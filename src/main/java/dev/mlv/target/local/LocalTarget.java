@@ -1010,8 +1010,18 @@ public final class LocalTarget implements Target {
       Map<String, String> props,
       long t0) {
     String reason = strategy.code() + ": " + strategy.detail();
+    RunDeadline limit = runDeadline;
+    boolean existed = Warehouse.latestCommit(warehouse.tableDir(id)).isPresent();
     try {
-      FileIngestor.Result r = files().ingest(id, def, strategy, props, project.names());
+      FileIngestor ingestor = files();
+      // In the run's job group, as a SELECT view's jobs: the time limit cancels them. The rows and
+      // the list of ingested files are one Delta commit, so a cancelled ingestion records neither.
+      FileIngestor.Result r =
+          limit == null
+              ? ingestor.ingest(id, def, strategy, props, project.names())
+              : limit.run(
+                  runtime().session().sparkContext(),
+                  () -> ingestor.ingest(id, def, strategy, props, project.names()));
       return new ViewRun(
           id,
           ViewStatus.Completed,
@@ -1023,8 +1033,17 @@ public final class LocalTarget implements Target {
           elapsed(t0),
           Optional.empty(),
           Optional.of(new dev.mlv.refresh.FileCounts(r.filesIngested(), r.filesRemoved())));
-    } catch (MlvException e) {
-      return failed(id, strategy.label(), reason, e.getMessage(), t0, e);
+    } catch (RuntimeException e) {
+      if (limit != null && limit.expired()) {
+        if (!existed) {
+          removeUncommitted(warehouse.tableDir(id));
+        }
+        return failed(id, strategy.label(), "RUN_TIMEOUT", limit.message(), t0);
+      }
+      if (e instanceof MlvException m) {
+        return failed(id, strategy.label(), reason, m.getMessage(), t0, m);
+      }
+      throw e;
     }
   }
 

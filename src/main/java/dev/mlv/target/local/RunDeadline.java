@@ -56,8 +56,7 @@ final class RunDeadline implements AutoCloseable {
   /**
    * Ctrl-C in the shell: cancels the run's Spark jobs now, and again and again until the run ends,
    * since a view that is running may submit its next job after a cancel. Every job the context runs
-   * is cancelled, not only the run's group: in the shell the run is the one command running, and a
-   * file view's ingestion runs outside the group.
+   * is cancelled, not only the run's group: in the shell the run is the one command running.
    */
   void interrupt() {
     interrupted = true;
