@@ -120,7 +120,8 @@ public final class StrategyDecider {
    * historyComplete} also needs the files those commits added to be on disk still, as the change
    * data feed reads their rows from them. {@code dataChanged} is false when every commit since
    * changed no row (each added and removed file carries {@code dataChange=false}, as OPTIMIZE's do)
-   * and the log still holds them all.
+   * and the log still holds them all. {@code filesRewritten} tells whether one of those commits
+   * rewrote files (OPTIMIZE) rather than touching none (VACUUM, a refresh that appended no row).
    */
   public record SourceLog(
       boolean changeDataFeed,
@@ -130,9 +131,31 @@ public final class StrategyDecider {
       long appendedBytes,
       long totalBytes,
       java.util.OptionalLong feedTurnedOnAt,
-      boolean dataChanged) {
+      boolean dataChanged,
+      boolean filesRewritten) {
     public SourceLog {
       partitionColumns = List.copyOf(partitionColumns);
+    }
+
+    public SourceLog(
+        boolean changeDataFeed,
+        List<String> partitionColumns,
+        Optional<NonAppend> firstNonAppend,
+        boolean historyComplete,
+        long appendedBytes,
+        long totalBytes,
+        java.util.OptionalLong feedTurnedOnAt,
+        boolean dataChanged) {
+      this(
+          changeDataFeed,
+          partitionColumns,
+          firstNonAppend,
+          historyComplete,
+          appendedBytes,
+          totalBytes,
+          feedTurnedOnAt,
+          dataChanged,
+          true);
     }
 
     public SourceLog(
@@ -150,6 +173,7 @@ public final class StrategyDecider {
           appendedBytes,
           totalBytes,
           java.util.OptionalLong.empty(),
+          true,
           true);
     }
   }
@@ -293,9 +317,14 @@ public final class StrategyDecider {
     Map<ObjectId, SourceLog> logs = new java.util.TreeMap<>();
     Set<ObjectId> rowsChanged = rowsChanged(changed, consumed, in.current(), in.logs(), logs);
     if (rowsChanged.isEmpty()) {
+      boolean rewrote = logs.values().stream().anyMatch(SourceLog::filesRewritten);
       return new Strategy.Skip(
           "NO_DATA_CHANGE",
-          what + "; they only rewrote files (dataChange=false, as OPTIMIZE does): no row changed");
+          what
+              + (rewrote
+                  ? "; they only rewrote files (dataChange=false, as OPTIMIZE does): no row changed"
+                  : "; they added and removed no file (as VACUUM does, and a refresh of an"
+                      + " upstream view that appended no row): no row changed"));
     }
     // D3: a PySpark view, or a source without change data feed, can only be rebuilt.
     if (in.pyspark()) {

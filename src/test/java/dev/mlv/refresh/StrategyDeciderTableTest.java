@@ -1050,6 +1050,57 @@ class StrategyDeciderTableTest {
   }
 
   /**
+   * A skip for commits that changed no row says what they were: files rewritten with
+   * dataChange=false (OPTIMIZE), or no file touched at all, as VACUUM's commits and the commit of
+   * an upstream view's incremental refresh that appended no row (found by QA: the second was told
+   * as "they only rewrote files (dataChange=false, as OPTIMIZE does)").
+   */
+  @Test
+  void aSkipForCommitsThatTouchedNoFileDoesNotSayTheyRewroteFiles() {
+    ObjectId a = NAMES.resolve(Name.of("silver.a"));
+    java.util.function.Function<Boolean, String> reason =
+        rewrote ->
+            StrategyDecider.decide(
+                    new StrategyDecider.Input(
+                        NAMES.resolve(Name.of("gold.v")),
+                        false,
+                        Optional.empty(),
+                        true,
+                        RefreshPolicy.AUTO,
+                        false,
+                        Optional.of(Map.of(a, 11L)),
+                        Map.of(a, 12L),
+                        () ->
+                            RefreshAnalyzer.analyze(
+                                "SELECT k, SUM(v) AS s FROM silver.a GROUP BY k",
+                                Position.start(null),
+                                List.of()),
+                        (source, since) ->
+                            new SourceLog(
+                                true,
+                                List.of(),
+                                Optional.empty(),
+                                true,
+                                0,
+                                1000,
+                                java.util.OptionalLong.empty(),
+                                false,
+                                rewrote),
+                        Optional.empty()),
+                    NAMES)
+                .detail();
+    assertThat(reason.apply(false))
+        .isEqualTo(
+            "new commits on silver.a v11→v12; they added and removed no file (as"
+                + " VACUUM does, and a refresh of an upstream view that appended no row): no row"
+                + " changed");
+    assertThat(reason.apply(true))
+        .isEqualTo(
+            "new commits on silver.a v11→v12; they only rewrote files"
+                + " (dataChange=false, as OPTIMIZE does): no row changed");
+  }
+
+  /**
    * A source whose commits since only rewrote files (OPTIMIZE) has the same rows, so it is
    * unchanged for the conditions that a LEFT JOIN's right side or a subquery's table be unchanged:
    * an append to the other source keeps the view incremental. A commit that changed rows of it

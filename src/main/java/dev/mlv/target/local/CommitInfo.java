@@ -12,7 +12,8 @@ import java.time.Instant;
  * that changed only metadata. {@code dataChange} is false for a commit whose added and removed
  * files all carry {@code dataChange=false} (OPTIMIZE, REORG ... APPLY (PURGE)) and for one with no
  * file, metadata or protocol action at all (VACUUM START and VACUUM END): it changes no row, so it
- * counts as an append of nothing, with no added bytes. {@code newFiles} are the paths (as the log
+ * counts as an append of nothing, with no added bytes; its {@code removedFiles} tells a rewrite of
+ * files (OPTIMIZE) from a commit that touched none. {@code newFiles} are the paths (as the log
  * writes them) of the files it added with dataChange=true, whose rows the change data feed reads as
  * this commit's inserts.
  */

@@ -367,7 +367,7 @@ public final class DeltaState {
     boolean dataChange = other || changesData;
     if (!dataChange) {
       return new CommitInfo(
-          version, operation, true, timestamp, 0, userMetadata, false, false, List.of());
+          version, operation, true, timestamp, 0, userMetadata, removed, false, List.of());
     }
     return new CommitInfo(
         version,

@@ -68,7 +68,8 @@ final class SourceLogReader implements StrategyDecider.SourceLogs {
         appended,
         dataBytes(dir),
         turnedOn,
-        !complete || commits.stream().anyMatch(CommitInfo::dataChange));
+        !complete || commits.stream().anyMatch(CommitInfo::dataChange),
+        commits.stream().anyMatch(c -> !c.dataChange() && c.removedFiles()));
   }
 
   /**

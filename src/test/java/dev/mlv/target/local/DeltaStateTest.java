@@ -289,6 +289,10 @@ class DeltaStateTest {
       assertThat(logs.since(id, 2).dataChanged()).isFalse();
       assertThat(logs.since(id, 5).dataChanged()).isFalse();
       assertThat(logs.since(id, 1).dataChanged()).isTrue();
+      // OPTIMIZE's commit rewrote files; VACUUM's touched none, which the skip's reason tells
+      // apart.
+      assertThat(logs.since(id, 2).filesRewritten()).isTrue();
+      assertThat(logs.since(id, 3).filesRewritten()).isFalse();
       // The first VACUUM deleted the files of both appends, which the OPTIMIZE had compacted: the
       // change data feed from version 2 on cannot read the second append's rows any more.
       assertThat(logs.since(id, 1).historyComplete()).isFalse();
