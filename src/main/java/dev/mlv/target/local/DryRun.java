@@ -86,24 +86,20 @@ final class DryRun {
 
   /**
    * Whether upstream view {@code up} will have change data feed on once refreshed: a full refresh
-   * writes the table's properties anew (the definition's, else {@code enable_cdf}), an append keeps
-   * those it has.
+   * writes the table's properties anew (the definition's, else {@code enable_cdf}: with it off, the
+   * new table has no feed, whatever the old one had), an append keeps those it has.
    */
   private boolean changeDataFeedAfter(ObjectId up, LocalStrategy.Decided u) {
     String key = "delta.enableChangeDataFeed";
-    TableState state = state(up);
-    String now = state == null ? null : state.properties().get(key);
-    if (u.strategy() instanceof Strategy.Full) {
-      var view = project.view(up);
-      String declared = view.map(v -> v.definition().properties().get(key)).orElse(null);
-      if (declared != null) {
-        return "true".equalsIgnoreCase(declared);
-      }
-      if (view.map(v -> v.settings().enableCdf()).orElse(false)) {
-        return true;
-      }
+    var view = project.view(up);
+    if (u.strategy() instanceof Strategy.Full && view.isPresent()) {
+      String declared = view.get().definition().properties().get(key);
+      return declared != null
+          ? "true".equalsIgnoreCase(declared)
+          : view.get().settings().enableCdf();
     }
-    return "true".equalsIgnoreCase(now);
+    TableState state = state(up);
+    return state != null && "true".equalsIgnoreCase(state.properties().get(key));
   }
 
   /**

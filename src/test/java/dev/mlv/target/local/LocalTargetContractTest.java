@@ -111,6 +111,34 @@ class LocalTargetContractTest extends TargetContractTest {
   }
 
   /**
+   * An upstream view created with change data feed on whose enable_cdf is then turned off: its full
+   * refresh writes the table without the feed, so the view below it is full for CDF_OFF, in the dry
+   * run as in the run (found by QA: the dry run read the feed from the table as it is before the
+   * refresh and said NON_APPEND_COMMIT).
+   */
+  @Test
+  void aDryRunKnowsAnUpstreamRewriteLeavesTheFeedOffWhenEnableCdfIsOff() throws IOException {
+    enableCdf();
+    applied();
+    Path yml = dir.resolve("mlv.yml");
+    Files.writeString(
+        yml,
+        Files.readString(yml)
+            .replace(
+                "targets:\n",
+                "view_config:\n  silver.orders_clean:\n    enable_cdf: false\ntargets:\n"));
+    Project p = project();
+    sql(p, "UPDATE bronze.orders SET amount = amount + 1");
+    RunReport dry = target.refresh(p, dryRun(p, true), RunListener.NONE);
+    RunReport real = target.refresh(p, dryRun(p, false), RunListener.NONE);
+    assertThat(real.status()).as(describe(real)).isEqualTo(RunStatus.Completed);
+    assertThat(decisions(real))
+        .as(describe(real))
+        .contains("gold.by_customer full CDF_OFF source=silver.orders_clean");
+    assertThat(decisions(dry)).as(describe(dry) + "\n" + describe(real)).isEqualTo(decisions(real));
+  }
+
+  /**
    * Rows a source took while its change data feed was off are not in the feed that apply turns on
    * afterwards: the next refresh rebuilds the view rather than fail reading them (found by QA).
    */
