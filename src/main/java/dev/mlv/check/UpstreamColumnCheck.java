@@ -168,17 +168,40 @@ final class UpstreamColumnCheck {
                     : "; "
                         + ref.text()
                         + " is an alias of the SELECT list, which Spark does not resolve in "
-                        + ref.unseenAlias()),
-            ref.unseenAlias() != null
-                ? "repeat the aliased expression there, or compute it in a subquery or CTE"
-                    + " (WITH q AS (SELECT ... AS "
-                    + ref.text()
-                    + " ...) SELECT ... FROM q WHERE "
-                    + ref.text()
-                    + " ...)"
-                : near.map(
-                        n -> "did you mean '" + n + "'?" + (allViews ? " If not, " + selectIt : ""))
-                    .orElse(allViews ? readOne + ", or " + selectIt : readOne)));
+                        + ref.unseenAlias())
+                + (ref.semiJoin() == null
+                    ? ""
+                    : "; "
+                        + qualifier(ref.text())
+                        + " is the right side of a "
+                        + ref.semiJoin()
+                        + ", whose columns Spark resolves only in that join's ON"),
+            ref.semiJoin() != null
+                ? "read "
+                    + qualifier(ref.text())
+                    + "'s columns only in the ON of the "
+                    + ref.semiJoin()
+                    + (ref.semiJoin().contains("SEMI") ? ", or JOIN it to select them" : "")
+                : ref.unseenAlias() != null
+                    ? "repeat the aliased expression there, or compute it in a subquery or CTE"
+                        + " (WITH q AS (SELECT ... AS "
+                        + ref.text()
+                        + " ...) SELECT ... FROM q WHERE "
+                        + ref.text()
+                        + " ...)"
+                    : near.map(
+                            n ->
+                                "did you mean '"
+                                    + n
+                                    + "'?"
+                                    + (allViews ? " If not, " + selectIt : ""))
+                        .orElse(allViews ? readOne + ", or " + selectIt : readOne)));
+  }
+
+  /** The qualifier of {@code b.y} as written: {@code b}. */
+  private static String qualifier(String text) {
+    int dot = text.indexOf('.');
+    return dot < 0 ? text : text.substring(0, dot);
   }
 
   /** At most 20 column names, so that a view of thousands of columns stays readable. */

@@ -49,9 +49,10 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 10; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  private static final int FORMAT = 11; // 3: column-name case; 4: CHECK columns; 5: column refs;
   // 6: the tables of a SELECT's *; 7: their USING columns; 8: where an x::T item starts;
-  // 9: a column ref named like a select alias Spark does not see there; 10: a * table's NATURAL
+  // 9: a column ref named like a select alias Spark does not see there; 10: a * table's NATURAL;
+  // 11: a column ref qualified by a semi join's right side
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -482,6 +483,7 @@ final class ParseCache {
         out.writeBoolean(reading.qualified());
       }
       writeString(out, r.unseenAlias());
+      writeString(out, r.semiJoin());
     }
     out.writeInt(f.columnLists().size());
     for (ColumnLists.ColumnList l : f.columnLists()) {
@@ -549,7 +551,8 @@ final class ParseCache {
       for (int k = 0; k < nReadings; k++) {
         readings.add(new ColumnRefs.Reading(in.readInt(), readString(in), in.readBoolean()));
       }
-      refs.add(new ColumnRefs.Ref(text, position, refTables, readings, readString(in)));
+      refs.add(
+          new ColumnRefs.Ref(text, position, refTables, readings, readString(in), readString(in)));
     }
     int nl = count(in);
     List<ColumnLists.ColumnList> lists = new ArrayList<>(nl);

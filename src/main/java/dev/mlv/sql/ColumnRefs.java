@@ -2,11 +2,14 @@ package dev.mlv.sql;
 
 import dev.mlv.diag.Position;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.apache.calcite.sql.JoinConditionType;
+import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
@@ -45,14 +48,17 @@ public final class ColumnRefs {
    * (innermost first, enclosing queries' after) and the readings Spark may give it: unless one of
    * them holds, Spark cannot resolve it. {@code unseenAlias}: where it stands ({@code "WHERE"},
    * {@code "ON"}, {@code "a subquery"}) when it is named like an alias of a SELECT list that Spark
-   * does not resolve there, null otherwise.
+   * does not resolve there, null otherwise. {@code semiJoin}: when its qualifier names no table in
+   * scope but the right side of a semi or anti join, that join as written ({@code "LEFT SEMI
+   * JOIN"}), whose right side Spark resolves only in the join's own ON; null otherwise.
    */
   public record Ref(
       String text,
       Position position,
       List<Name> tables,
       List<Reading> readings,
-      String unseenAlias) {
+      String unseenAlias,
+      String semiJoin) {
     public Ref {
       tables = List.copyOf(tables);
       readings = List.copyOf(readings);
@@ -105,12 +111,19 @@ public final class ColumnRefs {
   private record Entry(Name table, String qualifier, boolean aliased) {}
 
   /**
-   * The FROM of one SELECT: {@code known} when every item is a table read by name. {@code aliases}
-   * are its SELECT list's, which Spark may take a name for where it stands; {@code unseen} those it
-   * does not (null when none are unseen) and the clause that is, for messages.
+   * The FROM of one SELECT: {@code known} when every item is a table read by name; {@code entries}
+   * those in scope where the names stand, {@code hidden} the qualifiers of the right sides of semi
+   * and anti joins that are not, each with its join as written. {@code aliases} are its SELECT
+   * list's, which Spark may take a name for where it stands; {@code unseen} those it does not (null
+   * when none are unseen) and the clause that is, for messages.
    */
   private record Scope(
-      List<Entry> entries, boolean known, Set<String> aliases, Set<String> unseen, String clause) {
+      List<Entry> entries,
+      Map<String, String> hidden,
+      boolean known,
+      Set<String> aliases,
+      Set<String> unseen,
+      String clause) {
 
     /** This scope where its SELECT list's aliases are not seen: in {@code clause}. */
     Scope blind(String clause) {
@@ -118,9 +131,27 @@ public final class ColumnRefs {
       if (unseen != null) {
         all.addAll(unseen);
       }
-      return new Scope(entries, known, Set.of(), all, clause);
+      return new Scope(entries, hidden, known, Set.of(), all, clause);
+    }
+
+    /** This scope with {@code entries} in it and the others of {@code hidden} out of it. */
+    Scope with(List<Entry> entries, Map<String, String> hidden) {
+      return new Scope(entries, hidden, known, aliases, unseen, clause);
     }
   }
+
+  /**
+   * The right side of a semi or anti join, written {@code join}: the FROM items from index {@code
+   * from} to {@code to}, which Spark's semi join does not show. So its columns are in scope only in
+   * the ON of that join and of the joins within its right side.
+   */
+  private record Semi(int from, int to, String join) {}
+
+  /**
+   * The ON {@code condition} of a join of the FROM items from index {@code from} to {@code to};
+   * {@code semi}: the index of its {@link Semi} when it is one, else -1.
+   */
+  private record Condition(SqlNode condition, int from, int to, int semi) {}
 
   private static final class Walk {
     private final String sql;
@@ -188,8 +219,9 @@ public final class ColumnRefs {
 
     private void select(SqlSelect select, List<Scope> outer, SqlNodeList orderBy) {
       List<Entry> entries = new ArrayList<>();
-      List<SqlNode> conditions = new ArrayList<>();
-      boolean known = from(select.getFrom(), entries, conditions, outer);
+      List<Condition> conditions = new ArrayList<>();
+      List<Semi> semis = new ArrayList<>();
+      boolean known = from(select.getFrom(), entries, conditions, semis, outer);
       Set<String> aliases = new HashSet<>();
       for (SqlNode item : select.getSelectList()) {
         if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
@@ -200,17 +232,21 @@ public final class ColumnRefs {
           }
         }
       }
-      Scope scope = new Scope(entries, known, aliases, null, null);
+      Scope all = new Scope(entries, Map.of(), known, aliases, null, null);
+      Scope scope = in(all, entries, semis, null);
       List<Scope> chain = new ArrayList<>();
       chain.add(scope);
       chain.addAll(outer);
       // Spark resolves no select alias in ON or WHERE, nor in a subquery of them or of the SELECT
       // list (each measured: UNRESOLVED_COLUMN); the SELECT list itself (lateral aliases), GROUP
       // BY, HAVING and ORDER BY take them.
-      List<Scope> on = blind(scope.blind("ON"), outer);
       List<Scope> where = blind(scope.blind("WHERE"), outer);
       List<Scope> subquery = blind(scope.blind("a subquery"), outer);
-      conditions.forEach(c -> expression(c, on, subquery));
+      for (Condition c : conditions) {
+        Scope on = in(all, entries, semis, c);
+        expression(
+            c.condition(), blind(on.blind("ON"), outer), blind(on.blind("a subquery"), outer));
+      }
       expression(select.getSelectList(), chain, subquery);
       expression(select.getWhere(), where, subquery);
       expression(select.getGroup(), chain);
@@ -221,6 +257,35 @@ public final class ColumnRefs {
       expression(orderBy, chain);
     }
 
+    /**
+     * {@code all} with the FROM items in scope in the ON {@code at}, or elsewhere in the SELECT
+     * when null. Spark's semi and anti joins show only their left side's columns (measured on Spark
+     * 4.1.1: a column of the right side is UNRESOLVED_COLUMN in the SELECT list, WHERE, GROUP BY,
+     * ORDER BY, a subquery of them and a later join's ON, and {@code *} shows only the left's), so
+     * such a right side is in scope only in its own join's ON and in those of joins within it.
+     */
+    private static Scope in(Scope all, List<Entry> entries, List<Semi> semis, Condition at) {
+      List<Entry> seen = new ArrayList<>();
+      Map<String, String> hidden = new HashMap<>();
+      for (int i = 0; i < entries.size(); i++) {
+        Semi out = null;
+        for (int s = 0; s < semis.size() && out == null; s++) {
+          Semi semi = semis.get(s);
+          boolean within =
+              at != null && (s == at.semi() || (at.from() >= semi.from() && at.to() <= semi.to()));
+          if (i >= semi.from() && i < semi.to() && !within) {
+            out = semi;
+          }
+        }
+        if (out == null) {
+          seen.add(entries.get(i));
+        } else {
+          hidden.putIfAbsent(entries.get(i).qualifier(), out.join());
+        }
+      }
+      return all.with(seen, hidden);
+    }
+
     private static List<Scope> blind(Scope first, List<Scope> outer) {
       List<Scope> chain = new ArrayList<>();
       chain.add(first);
@@ -228,9 +293,16 @@ public final class ColumnRefs {
       return chain;
     }
 
-    /** Adds the FROM items to {@code entries}; whether every one is a table read by name. */
+    /**
+     * Adds the FROM items to {@code entries}, its joins' ON to {@code conditions} and its semi and
+     * anti joins to {@code semis}; whether every item is a table read by name.
+     */
     private boolean from(
-        SqlNode node, List<Entry> entries, List<SqlNode> conditions, List<Scope> outer) {
+        SqlNode node,
+        List<Entry> entries,
+        List<Condition> conditions,
+        List<Semi> semis,
+        List<Scope> outer) {
       if (node == null) {
         return true;
       }
@@ -238,10 +310,22 @@ public final class ColumnRefs {
         return table(id, null, entries);
       }
       if (node instanceof SqlJoin join) {
-        boolean left = from(join.getLeft(), entries, conditions, outer);
-        boolean right = from(join.getRight(), entries, conditions, outer);
+        int first = entries.size();
+        boolean left = from(join.getLeft(), entries, conditions, semis, outer);
+        int rightFirst = entries.size();
+        boolean right = from(join.getRight(), entries, conditions, semis, outer);
+        int semi = -1;
+        JoinType type = join.getJoinType();
+        if (type == JoinType.LEFT_SEMI_JOIN || type == JoinType.LEFT_ANTI_JOIN) {
+          semi = semis.size();
+          semis.add(
+              new Semi(
+                  rightFirst,
+                  entries.size(),
+                  type == JoinType.LEFT_SEMI_JOIN ? "LEFT SEMI JOIN" : "LEFT ANTI JOIN"));
+        }
         if (join.getConditionType() == JoinConditionType.ON) {
-          conditions.add(join.getCondition());
+          conditions.add(new Condition(join.getCondition(), first, entries.size(), semi));
         }
         return left && right;
       }
@@ -338,6 +422,7 @@ public final class ColumnRefs {
       }
       List<Entry> entries = new ArrayList<>();
       String unseenAlias = null;
+      String semiJoin = null;
       for (Scope s : chain) {
         // Spark resolves a name that no column has as a select alias of its own query (lateral
         // aliases, GROUP BY and HAVING by alias): one that may be an alias is not checked.
@@ -348,6 +433,12 @@ public final class ColumnRefs {
           unseenAlias = s.unseen().contains(head) ? s.clause() : null;
         }
         entries.addAll(s.entries());
+        if (semiJoin == null && parts.size() >= 2) {
+          semiJoin = s.hidden().get(head);
+        }
+      }
+      if (entries.stream().anyMatch(e -> e.qualifier().equals(head))) {
+        semiJoin = null; // a table in scope has that name too: the qualifier is its
       }
       if (parts.size() >= 3 && entries.stream().anyMatch(e -> !e.aliased())) {
         return; // silver.s.amount: an unaliased table is also qualified by schema and table
@@ -365,7 +456,8 @@ public final class ColumnRefs {
               position(id),
               entries.stream().map(Entry::table).toList(),
               readings,
-              unseenAlias));
+              unseenAlias,
+              semiJoin));
     }
 
     private int offset(SqlNode node) {

@@ -55,9 +55,10 @@ public final class OutputNames {
    * A {@code *} or {@code x.*} of the SELECT list, after the first {@code index} names: it expands
    * to the columns of {@code tables}, in order, when Spark's {@code *} is just that. {@code tables}
    * is empty when that is not known: a FROM item other than a table read by name (subquery, CTE,
-   * table function, LATERAL VIEW), a semi or anti join, a bare {@code *} over a USING or NATURAL
-   * join whose right side is itself a join, a qualifier that names no table (a struct's fields) or
-   * is not a single name.
+   * table function, LATERAL VIEW), the right side of a semi or anti join (whose columns Spark does
+   * not show: a {@code *} over the join is its left side's), a bare {@code *} over a USING or
+   * NATURAL join whose right side is itself a join, a qualifier that names no table (a struct's
+   * fields) or is not a single name.
    */
   public record Star(int index, String text, Position position, List<Source> tables) {
     public Star {
@@ -208,10 +209,10 @@ public final class OutputNames {
 
   /**
    * The tables of a FROM in order, when it is only tables read by name, joined so that each shows
-   * all its columns (no semi or anti join), each with the USING columns joining it to the ones
-   * before (or NATURAL); {@code merged} when a join merges columns otherwise (a USING or NATURAL
-   * join with a join on its right), so that a bare {@code *} is not told (a qualified one still
-   * shows its table's).
+   * all its columns (of a semi or anti join, its left side only), each with the USING columns
+   * joining it to the ones before (or NATURAL); {@code merged} when a join merges columns otherwise
+   * (a USING or NATURAL join with a join on its right), so that a bare {@code *} is not told (a
+   * qualified one still shows its table's).
    */
   private record From(List<Source> tables, boolean merged) {}
 
@@ -219,6 +220,11 @@ public final class OutputNames {
   private static From from(SqlNode node, Set<String> ctes) {
     if (node instanceof SqlJoin join) {
       JoinType type = join.getJoinType();
+      if (type == JoinType.LEFT_SEMI_JOIN || type == JoinType.LEFT_ANTI_JOIN) {
+        // Spark shows only the left side's columns (measured on Spark 4.1.1: * over a LEFT SEMI
+        // JOIN is the left's columns, and an x.* of its right side CANNOT_RESOLVE_STAR_EXPAND).
+        return from(join.getLeft(), ctes);
+      }
       if (type != JoinType.INNER
           && type != JoinType.LEFT
           && type != JoinType.RIGHT

@@ -126,6 +126,26 @@ class SourceColumnsTest {
     }
   }
 
+  /**
+   * The right side of a LEFT SEMI JOIN is out of scope after its ON: plan passed this and apply
+   * failed with [UNRESOLVED_COLUMN.WITH_SUGGESTION] at c.name on Spark 4.1.1 (found by QA).
+   */
+  @Test
+  void aSemiJoinsRightSideIsNotInScopeAfterItsOn() throws IOException {
+    String select =
+        "SELECT o.id, c.name FROM bronze.orders o LEFT SEMI JOIN bronze.customers c ON o.id = c.id"
+            + " JOIN bronze.customers c2 ON c2.id = o.id";
+    assertThat(gold(TableColumns.NONE, select)).as("validate: no source is known").isEmpty();
+    assertThat(placed(gold(TOLD, select)))
+        .containsExactly("views/gold/g.sql:2:14 UNRESOLVED_COLUMN");
+    assertThat(
+            gold(
+                TOLD,
+                "SELECT o.id, c2.name FROM bronze.orders o LEFT SEMI JOIN bronze.customers c"
+                    + " ON o.id = c.id AND c.name > '' JOIN bronze.customers c2 ON c2.id = o.id"))
+        .isEmpty();
+  }
+
   @Test
   void aStarOverSourcesGivesTheirColumnsToTheViewsDownstream() throws IOException {
     String silver = "CREATE MATERIALIZED LAKE VIEW silver.s AS SELECT * FROM bronze.orders\n";
