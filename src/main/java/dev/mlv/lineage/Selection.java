@@ -242,7 +242,10 @@ public final class Selection {
                 + "; qualify it with its schema");
       }
     }
-    String hint = nearest(graph, resolver, resolver.display(id));
+    String hint =
+        n.parts().size() == 1
+            ? nearestBareName(graph, resolver, n.parts().get(0))
+            : nearest(graph, resolver, resolver.display(id));
     throw new MlvException(
         "SELECTOR",
         "no view or table named '"
@@ -263,6 +266,25 @@ public final class Selection {
       }
     }
     return bestDistance <= Math.max(2, wanted.length() / 3) ? best : null;
+  }
+
+  /**
+   * A bare name is accepted when it is unique across schemas, so it is compared with the bare
+   * names: against the displayed names its default schema would make it too far from them all.
+   */
+  private static String nearestBareName(LineageGraph graph, NameResolver resolver, String wanted) {
+    ObjectId best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (ObjectId id : graph.nodes().keySet()) {
+      int d = editDistance(wanted, id.name());
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = id;
+      }
+    }
+    return best != null && bestDistance <= Math.max(2, wanted.length() / 3)
+        ? resolver.display(best)
+        : null;
   }
 
   static int editDistance(String a, String b) {

@@ -105,6 +105,12 @@ class LineageGraphTest {
         .isInstanceOf(MlvException.class)
         .hasMessageContaining("no view or table named 'silver.bb'")
         .hasMessageContaining("did you mean 'silver.b'?");
+    // A bare name is matched against the bare names it could have meant, as it is accepted
+    // unqualified when unique: customrs is crm.dbo.customers misspelt, not dbo.customrs.
+    assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of("customrs")))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("no view or table named 'customrs'")
+        .hasMessageContaining("did you mean 'crm.dbo.customers'?");
     // A selector that cannot be read is a usage error (exit 64); one that finds nothing is not.
     assertThatThrownBy(() -> Selection.select(diamond(), NAMES, List.of("colour:red")))
         .isInstanceOf(UsageException.class)
