@@ -386,6 +386,17 @@ final class ConfigReader {
         type.get() == TargetType.SPARK ? spark(name, where, t) : fabric(name, where, t));
   }
 
+  /**
+   * The master URLs SparkContext itself parses (its LOCAL_N, LOCAL_N_FAILURES, LOCAL_CLUSTER and
+   * SPARK regexes, with at least one thread); any other needs a cluster manager module (YARN,
+   * Kubernetes) that mlv does not ship, and Spark refuses it only once a command starts it.
+   */
+  private static final java.util.regex.Pattern SPARK_MASTER =
+      java.util.regex.Pattern.compile(
+          "local|local\\[(\\*|0*[1-9][0-9]*)(\\s*,\\s*[0-9]+)?\\]"
+              + "|local-cluster\\[\\s*[0-9]+\\s*,\\s*[0-9]+\\s*,\\s*[0-9]+\\s*]"
+              + "|spark://.+");
+
   private SparkTarget spark(String name, String where, Entries t) {
     t.allow(SPARK_KEYS);
     Path warehouse =
@@ -403,6 +414,14 @@ final class ConfigReader {
         t.get("master")
             .flatMap(n -> nonBlank(n, where + ".master"))
             .orElse(SparkTarget.DEFAULT_MASTER);
+    if (!SPARK_MASTER.matcher(master).matches()) {
+      error(
+          "CONFIG_VALUE",
+          t.get("master").orElseThrow(),
+          where + ".master '" + master + "' is not a Spark master the embedded engine runs",
+          "write local, local[N] or local[*] (N worker threads, * one per core), or"
+              + " spark://host:port for a standalone cluster");
+    }
     Map<String, String> conf =
         t.get("conf").map(n -> stringMap(n, where + ".conf")).orElse(Map.of());
     Map<String, Path> files =

@@ -467,6 +467,32 @@ class ProjectLoaderTest {
   }
 
   @Test
+  void aSparkMasterTheEngineCannotStartIsAnErrorWhereItIsWritten() throws IOException {
+    // Spark's own refusal ("internal error: SparkException: Could not parse Master URL") came
+    // only once a command started Spark, with no place in mlv.yml; local[0] asks for no thread.
+    for (String bad : List.of("bogus://x", "5", "local[0]", "local[two]", "yarn")) {
+      Diagnostic d =
+          only(load(BASE + "targets:\n  local:\n    type: spark\n    master: " + bad + "\n"));
+      assertThat(d.ruleId()).as(bad).isEqualTo("CONFIG_VALUE");
+      assertThat(d.position().line()).as(bad).isEqualTo(8);
+      assertThat(d.position().column()).as(bad).isEqualTo(13);
+      assertThat(d.message())
+          .isEqualTo(
+              "targets.local.master '" + bad + "' is not a Spark master the embedded engine runs");
+      assertThat(d.hint())
+          .isEqualTo(
+              "write local, local[N] or local[*] (N worker threads, * one per core), or"
+                  + " spark://host:port for a standalone cluster");
+    }
+    for (String good :
+        List.of("local", "local[2]", "local[*]", "local[4, 3]", "spark://host:7077")) {
+      LoadResult result =
+          load(BASE + "targets:\n  local:\n    type: spark\n    master: '" + good + "'\n");
+      assertThat(result.diagnostics()).as(good).isEmpty();
+    }
+  }
+
+  @Test
   void fabricIdsMustBeUuids() throws IOException {
     LoadResult result =
         load(
