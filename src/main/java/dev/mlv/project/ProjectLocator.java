@@ -15,10 +15,28 @@ public final class ProjectLocator {
     if (Files.isRegularFile(from)) {
       from = from.getParent();
     }
+    Path folderNamedLikeTheFile = null;
     for (Path dir = from; dir != null; dir = dir.getParent()) {
-      if (Files.isRegularFile(dir.resolve(ProjectConfig.FILE_NAME))) {
+      Path file = dir.resolve(ProjectConfig.FILE_NAME);
+      if (Files.isRegularFile(file)) {
         return dir;
       }
+      if (folderNamedLikeTheFile == null && Files.isDirectory(file)) {
+        folderNamedLikeTheFile = file;
+      }
+    }
+    if (folderNamedLikeTheFile != null) {
+      // "no mlv.yml in X" over a listing of X that shows one sends the user looking elsewhere.
+      throw new MlvException(
+          "PROJECT_NOT_FOUND",
+          "no "
+              + ProjectConfig.FILE_NAME
+              + " file in "
+              + from
+              + " or any folder above it: "
+              + folderNamedLikeTheFile
+              + " is a folder, not a file; move it away and write the project file there, or"
+              + " pass -p DIR");
     }
     throw new MlvException(
         "PROJECT_NOT_FOUND",

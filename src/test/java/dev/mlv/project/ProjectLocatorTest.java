@@ -66,6 +66,19 @@ class ProjectLocatorTest {
   }
 
   @Test
+  void noProjectButAFolderNamedLikeTheFileSaysSo() throws IOException {
+    // Assumes no mlv.yml above the JVM temp folder, as on any build machine. "no mlv.yml in X"
+    // over a listing of X that shows one sends the user looking in the wrong place.
+    Path project = Files.createDirectories(tmp.resolve("p"));
+    Path folder = Files.createDirectories(project.resolve("mlv.yml"));
+
+    assertThatThrownBy(() -> ProjectLocator.locate(project))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("no mlv.yml file in " + project.toAbsolutePath())
+        .hasMessageContaining(folder.toAbsolutePath() + " is a folder, not a file");
+  }
+
+  @Test
   void explicitFolderMustHoldTheFileItself() throws IOException {
     Files.writeString(tmp.resolve("mlv.yml"), "name: p\n");
     Path child = Files.createDirectories(tmp.resolve("child"));
