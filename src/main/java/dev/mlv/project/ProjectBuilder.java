@@ -3,6 +3,7 @@ package dev.mlv.project;
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.IoReason;
 import dev.mlv.diag.Position;
+import dev.mlv.diag.Severity;
 import dev.mlv.lineage.Edge;
 import dev.mlv.lineage.LineageGraph;
 import dev.mlv.lineage.NameResolver;
@@ -179,6 +180,18 @@ public final class ProjectBuilder {
         PySparkReader.Result r =
             new PySparkReader(() -> Extractor.INSTANCE).read(rel, decode(bytes));
         diagnostics.addAll(r.diagnostics());
+        if (r.statements().isEmpty()
+            && r.diagnostics().stream().noneMatch(d -> d.severity() == Severity.ERROR)) {
+          // As for an emptied .sql file below: plan --prune would drop the views it held.
+          diagnostics.add(
+              Diagnostic.warning(
+                  "EMPTY_FILE",
+                  start,
+                  "the file defines no view (no @fmlv.materialized_lake_view function and no"
+                      + " %%sql cell with a CREATE MATERIALIZED LAKE VIEW)",
+                  "delete the file, or write the view; a helper belongs in the file of the"
+                      + " views that call it, as a Fabric notebook runs on its own"));
+        }
         return new ParsedFile(rel, r.statements(), r.facts(), diagnostics);
       }
       if (cache.isPresent()) {

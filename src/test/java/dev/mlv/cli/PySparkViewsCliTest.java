@@ -81,6 +81,24 @@ class PySparkViewsCliTest {
   }
 
   @Test
+  void aPythonFileWithNoViewIsAWarningAsAnEmptySqlFileIs() throws IOException {
+    // Emptying gold.py is how gold.order_counts could be dropped by mistake (plan --prune), as
+    // emptying a .sql file is; a .sql file said so, a .py file passed in silence.
+    for (String py : new String[] {"", "# nothing left\n", "import fmlv\nx = 1\n"}) {
+      CliRun v = CliRun.of("validate", "-p", project(py).toString());
+      assertThat(v.exitCode()).as(v.toString()).isEqualTo(ExitCodes.OK);
+      assertThat(v.out())
+          .as(py)
+          .contains(
+              "views/gold.py:1:1: warning[EMPTY_FILE]: the file defines no view (no"
+                  + " @fmlv.materialized_lake_view function and no %%sql cell with a"
+                  + " CREATE MATERIALIZED LAKE VIEW)");
+    }
+    CliRun ok = CliRun.of("validate", "-p", project(GOLD).toString());
+    assertThat(ok.out()).doesNotContain("EMPTY_FILE");
+  }
+
+  @Test
   void theLocalTargetPlansAndRefreshesAroundThemAndSaysWhy() throws IOException {
     Path p = project(GOLD);
     CliRun plan = CliRun.of("plan", "-p", p.toString());
