@@ -76,6 +76,17 @@ class SeedErrorsTest {
   }
 
   @Test
+  void aMisspeltSourceSuggestsTheNearestSeededOne() {
+    CliRun r = CliRun.inProject(project, "seed", "bronze.s_rgged");
+    assertPlainError(r);
+    assertThat(r.err())
+        .contains(
+            "error[SEED_UNKNOWN]: no source named 'bronze.s_rgged' with a seed file in mlv.yml;"
+                + " did you mean 'bronze.s_ragged'?");
+    assertThat(table("s_rgged")).doesNotExist();
+  }
+
+  @Test
   void anEmptyCsvSaysItHasNoHeaderAtItsFirstLine() {
     CliRun r = CliRun.inProject(project, "seed", "bronze.s_empty");
     assertPlainError(r);

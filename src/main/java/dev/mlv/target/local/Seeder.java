@@ -5,6 +5,7 @@ import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.SeedFormat;
 import dev.mlv.project.SourceConfig;
+import dev.mlv.project.Suggestions;
 import dev.mlv.sql.Name;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -61,8 +62,19 @@ public final class Seeder {
       boolean known =
           chosen.stream().anyMatch(s -> project.names().resolve(Name.of(s.name())).equals(wanted));
       if (!known) {
+        List<String> seeded =
+            project.config().sources().stream()
+                .filter(s -> s.seed().isPresent())
+                .map(SourceConfig::name)
+                .toList();
         throw new MlvException(
-            "SEED_UNKNOWN", "no source named '" + n + "' with a seed file in mlv.yml");
+            "SEED_UNKNOWN",
+            "no source named '"
+                + n
+                + "' with a seed file in mlv.yml"
+                + Suggestions.nearest(n, seeded)
+                    .map(c -> "; did you mean '" + c + "'?")
+                    .orElse(""));
       }
     }
     if (chosen.isEmpty()) {
