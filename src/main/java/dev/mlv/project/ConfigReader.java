@@ -403,7 +403,16 @@ final class ConfigReader {
         t.get("warehouse")
             .flatMap(n -> projectPath(n, where + ".warehouse"))
             .orElseGet(() -> root.resolve(SparkTarget.DEFAULT_WAREHOUSE).normalize());
-    if (warehouse.equals(root)) {
+    if (Files.isRegularFile(warehouse)) {
+      error(
+          "CONFIG_VALUE",
+          t.get("warehouse").orElseThrow(),
+          where
+              + ".warehouse '"
+              + root.relativize(warehouse).toString().replace('\\', '/')
+              + "' is a file, not a folder",
+          "give the folder the local lakehouses live in; mlv creates it when missing");
+    } else if (warehouse.equals(root)) {
       error(
           "CONFIG_PATH",
           t.get("warehouse").orElseThrow(),

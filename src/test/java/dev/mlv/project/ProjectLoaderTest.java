@@ -493,6 +493,22 @@ class ProjectLoaderTest {
   }
 
   @Test
+  void aWarehouseThatIsAFileIsAnErrorWhereItIsWritten() throws IOException {
+    // It passed validate and plan (every view "to create"), and seed then failed with "cannot
+    // use .../notes.txt/lh.Lakehouse/Tables: not a directory".
+    Files.writeString(root.resolve("notes.txt"), "not a warehouse\n");
+    Diagnostic d =
+        only(load(BASE + "targets:\n  local:\n    type: spark\n    warehouse: notes.txt\n"));
+    assertThat(d.ruleId()).isEqualTo("CONFIG_VALUE");
+    assertThat(d.position().line()).isEqualTo(8);
+    assertThat(d.position().column()).isEqualTo(16);
+    assertThat(d.message())
+        .isEqualTo("targets.local.warehouse 'notes.txt' is a file, not a folder");
+    assertThat(d.hint())
+        .isEqualTo("give the folder the local lakehouses live in; mlv creates it when missing");
+  }
+
+  @Test
   void fabricIdsMustBeUuids() throws IOException {
     LoadResult result =
         load(
