@@ -688,6 +688,14 @@ final class ConfigReader {
 
   private Optional<Path> seed(Node node, String what) {
     Optional<Path> seed = projectPath(node, what);
+    if (seed.isPresent() && Files.isDirectory(seed.get())) {
+      error(
+          "CONFIG_VALUE",
+          node,
+          "seed file '" + root.relativize(seed.get()) + "' is a folder, not a file",
+          "give the path of the CSV or Parquet file itself, relative to " + root);
+      return Optional.empty();
+    }
     if (seed.isPresent() && !Files.isRegularFile(seed.get())) {
       error(
           "CONFIG_VALUE",

@@ -1040,6 +1040,12 @@ class ProjectLoaderTest {
     assertThat(d.get(4).message())
         .isEqualTo(
             "sources[7].name 'dbo.`bronze.orders`' has a dot inside the part `bronze.orders`");
+
+    // A folder is there, so "does not exist" over an ls that shows it misleads.
+    Diagnostic folder = only(load(BASE + "sources:\n  - {name: s.f, seed: seeds}\n"));
+    assertThat(folder.message()).isEqualTo("seed file 'seeds' is a folder, not a file");
+    assertThat(folder.hint())
+        .isEqualTo("give the path of the CSV or Parquet file itself, relative to " + root);
   }
 
   @Test
