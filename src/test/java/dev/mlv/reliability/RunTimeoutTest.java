@@ -177,6 +177,40 @@ class RunTimeoutTest {
     assertThat(both.out()).isEqualTo("id,name\n1,ann\n2,bob\n");
   }
 
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void aFileViewsFirstIngestionThatFailsLeavesNoTableBehind() throws Exception {
+    Path p = tmp.resolve("brokenfirst");
+    Files.createDirectories(p.resolve("views/bronze"));
+    Files.createDirectories(p.resolve("landing/raw"));
+    String yml =
+        "name: brokenfirst\nworkspace: bf_ws\nlakehouse: bf_lh\nschema: dbo\nviews: [views]\n"
+            + "targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n"
+            + "    master: local[2]\n";
+    Files.writeString(
+        p.resolve("views/bronze/raw.sql"),
+        "CREATE MATERIALIZED LAKE VIEW bronze.raw USING OneLake_Files\n"
+            + "OPTIONS ('format' = 'csv', 'path' = 'landing/raw', 'header' = 'true')\n");
+    // a.csv is written by its task at once; b_broken.csv's task fails to read it 3 s later.
+    Files.writeString(p.resolve("landing/raw/a.csv"), "id,name\n1,ann\n");
+    Files.writeString(p.resolve("landing/raw/b_broken.csv"), "id,name\n2,bob\n");
+    Files.writeString(
+        p.resolve("mlv.yml"),
+        yml
+            + "    conf: {fs.file.impl: "
+            + BrokenReadFileSystem.class.getName()
+            + ", fs.file.impl.disable.cache: \"true\"}\n");
+
+    CliRun r = mlv(p, "apply", "--auto-approve", "--format", "json", "--quiet");
+
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    JsonNode raw = view(new ObjectMapper().readTree(r.out()).path("views"), "bronze.raw");
+    assertThat(raw.path("status").asText()).as(r.out()).isEqualTo("Failed");
+    assertThat(raw.path("error").asText()).contains("b_broken.csv").contains("was not created");
+    // The rows a.csv's task wrote are not left in a folder that holds no table.
+    assertThat(p.resolve(".mlv/warehouse/bf_lh.Lakehouse/Tables/bronze/raw")).doesNotExist();
+  }
+
   private static JsonNode view(JsonNode views, String name) {
     for (JsonNode v : views) {
       if (v.path("id").asText().endsWith("." + name)) {

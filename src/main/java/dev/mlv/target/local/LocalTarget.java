@@ -1034,10 +1034,11 @@ public final class LocalTarget implements Target {
           Optional.empty(),
           Optional.of(new dev.mlv.refresh.FileCounts(r.filesIngested(), r.filesRemoved())));
     } catch (RuntimeException e) {
+      // Whatever stopped it: the files its tasks wrote before the failure are no table.
+      if (!existed) {
+        removeUncommitted(warehouse.tableDir(id));
+      }
       if (limit != null && limit.expired()) {
-        if (!existed) {
-          removeUncommitted(warehouse.tableDir(id));
-        }
         return failed(id, strategy.label(), "RUN_TIMEOUT", limit.message(), t0);
       }
       if (e instanceof MlvException m) {
