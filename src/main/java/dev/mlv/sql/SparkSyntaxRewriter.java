@@ -11,9 +11,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBinaryOperator;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
@@ -54,7 +56,9 @@ final class SparkSyntaxRewriter {
   /**
    * The rewritten text (same length as the input), the input's tokens, and what the rewrite took
    * out of it. {@code operators}: where a Spark operator Calcite does not read was spelt as one it
-   * does, and the Spark operator, for {@link #restoreOperators}.
+   * does, and the Spark operator, for {@link #restoreOperators}. {@code joins}: where a semi or
+   * anti join written without LEFT was spelt LEFT JOIN (the offsets of its SEMI or ANTI and of its
+   * JOIN), and its type, for {@link #restoreJoins}.
    */
   record Result(
       String sql,
@@ -63,7 +67,8 @@ final class SparkSyntaxRewriter {
       Set<Integer> markers,
       Set<String> functions,
       Set<QueryFeature> features,
-      Map<Integer, SqlOperator> operators) {
+      Map<Integer, SqlOperator> operators,
+      Map<Integer, JoinType> joins) {
     Result {
       tokens = List.copyOf(tokens);
       fragments = List.copyOf(fragments);
@@ -71,7 +76,35 @@ final class SparkSyntaxRewriter {
       markers = Set.copyOf(markers);
       features = features.isEmpty() ? Set.of() : Set.copyOf(features);
       operators = Map.copyOf(operators);
+      joins = Map.copyOf(joins);
     }
+  }
+
+  /**
+   * Puts back, in place, the semi and anti joins written without LEFT of a tree parsed from
+   * rewritten {@code text}: a join whose type Calcite read at the LEFT that stands for SEMI or
+   * ANTI, or at the JOIN after it.
+   */
+  static SqlNode restoreJoins(SqlNode root, String text, Map<Integer, JoinType> joins) {
+    if (root == null || joins.isEmpty()) {
+      return root;
+    }
+    root.accept(
+        new SqlBasicVisitor<Void>() {
+          @Override
+          public Void visit(SqlCall call) {
+            if (call instanceof SqlJoin join && join.getJoinType() == JoinType.LEFT) {
+              SqlParserPos p = join.getJoinTypeNode().getParserPosition();
+              JoinType type =
+                  joins.get(TableExtractor.offsetOf(text, p.getLineNum(), p.getColumnNum()));
+              if (type != null) {
+                join.setOperand(2, type.symbol(p));
+              }
+            }
+            return super.visit(call);
+          }
+        });
+    return root;
   }
 
   /**
@@ -392,6 +425,7 @@ final class SparkSyntaxRewriter {
     private final Set<String> functions = new HashSet<>();
     private final Set<QueryFeature> features = EnumSet.noneOf(QueryFeature.class);
     private final Map<Integer, SqlOperator> operators = new java.util.HashMap<>();
+    private final Map<Integer, JoinType> joins = new java.util.HashMap<>();
 
     /** One entry per open parenthesis: does it hold a query, and are we in its FROM clause. */
     private final Deque<boolean[]> frames = new ArrayDeque<>();
@@ -415,7 +449,8 @@ final class SparkSyntaxRewriter {
         int next = rewriteAt(i);
         i = next > i ? next : i + 1;
       }
-      return new Result(new String(out), t, fragments, markers, functions, features, operators);
+      return new Result(
+          new String(out), t, fragments, markers, functions, features, operators, joins);
     }
 
     /** Applies the first rule that matches at token {@code i}; returns the next token to visit. */
@@ -423,7 +458,8 @@ final class SparkSyntaxRewriter {
       SqlToken token = t.get(i);
       trackClauses(i, token);
       int next;
-      if ((next = lateralView(i)) > 0
+      if ((next = semiOrAntiJoin(i)) > 0
+          || (next = lateralView(i)) > 0
           || (next = tableSample(i)) > 0
           || (next = timeTravel(i)) > 0
           || (next = distributeOrSortBy(i)) > 0
@@ -475,6 +511,28 @@ final class SparkSyntaxRewriter {
               || Set.of("WHERE", "GROUP", "HAVING", "QUALIFY", "SELECT").contains(token.upper()))) {
         frame[1] = false;
       }
+    }
+
+    /**
+     * {@code t SEMI JOIN u} and {@code t ANTI JOIN u}: Spark reads them as its LEFT SEMI and LEFT
+     * ANTI joins (measured on Spark 4.1.1: a column of u after the ON is UNRESOLVED_COLUMN),
+     * Calcite as an inner join of t aliased SEMI. Spelt LEFT JOIN, the same length, and made the
+     * semi or anti join again by {@link #restoreJoins}. Not after LEFT, nor after AS (there it
+     * stays the alias it was read as), a dot (a column named semi) or an operator (ON a = semi JOIN
+     * u reads the column semi).
+     */
+    private int semiOrAntiJoin(int i) {
+      SqlToken token = t.get(i);
+      if (!(token.isWord("SEMI") || token.isWord("ANTI"))
+          || !is(i + 1, "JOIN")
+          || !endsOperand(i - 1)) {
+        return -1;
+      }
+      replace(token.start(), "LEFT");
+      JoinType type = token.isWord("SEMI") ? JoinType.LEFT_SEMI_JOIN : JoinType.LEFT_ANTI_JOIN;
+      joins.put(token.start(), type);
+      joins.put(t.get(i + 1).start(), type);
+      return i + 1;
     }
 
     /**

@@ -488,11 +488,16 @@ public final class TableExtractor {
     return facts;
   }
 
-  /** Parses text the rewriter produced, with the names it hid and the operators it spelt back. */
+  /**
+   * Parses text the rewriter produced, with the names it hid and the operators and joins it spelt
+   * back.
+   */
   static SqlNode parse(SparkSyntaxRewriter.Result rewritten) throws SqlParseException {
     SqlNode root = SqlParser.create(rewritten.sql(), CONFIG).parseQuery();
-    return SparkSyntaxRewriter.restoreOperators(
-        SparkSyntaxRewriter.restoreNames(root), rewritten.sql(), rewritten.operators());
+    root =
+        SparkSyntaxRewriter.restoreOperators(
+            SparkSyntaxRewriter.restoreNames(root), rewritten.sql(), rewritten.operators());
+    return SparkSyntaxRewriter.restoreJoins(root, rewritten.sql(), rewritten.joins());
   }
 
   /** Whether a name is a file-format path read such as {@code delta.`/data/x`}. */

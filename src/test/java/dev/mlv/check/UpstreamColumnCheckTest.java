@@ -342,8 +342,16 @@ class UpstreamColumnCheckTest {
                     + " ON b.id = c.id) ON a.id = c.qty",
                 "c.qty"),
             // a bare name is the left side's column or nothing
+            Map.entry("SELECT qty FROM silver.s a LEFT SEMI JOIN silver.t b ON a.id = b.id", "qty"),
+            // Spark reads SEMI JOIN and ANTI JOIN as LEFT SEMI and LEFT ANTI (measured on Spark
+            // 4.1.1: b.qty after them was UNRESOLVED_COLUMN); Calcite read an alias SEMI
             Map.entry(
-                "SELECT qty FROM silver.s a LEFT SEMI JOIN silver.t b ON a.id = b.id", "qty"));
+                "SELECT a.id, b.qty FROM silver.t a SEMI JOIN silver.t b ON a.id = b.id", "b.qty"),
+            Map.entry(
+                "SELECT a.id FROM silver.s a ANTI JOIN silver.t b ON a.id = b.id WHERE b.qty > 0",
+                "b.qty"),
+            Map.entry(
+                "SELECT a.id FROM silver.s a SEMI JOIN silver.t b ON a.id = b.nope", "b.nope"));
     for (var e : errors.entrySet()) {
       List<Diagnostic> found = check(gold(e.getKey()));
       assertThat(found)
@@ -373,6 +381,7 @@ class UpstreamColumnCheckTest {
     List<String> fine =
         List.of(
             "SELECT a.id FROM silver.s a LEFT SEMI JOIN silver.t b ON a.id = b.id AND b.qty > 0",
+            "SELECT a.id FROM silver.s a ANTI JOIN silver.t b ON a.id = b.id AND b.qty > 0",
             "SELECT a.id FROM silver.s a LEFT SEMI JOIN silver.t b"
                 + " ON EXISTS (SELECT 1 FROM silver.s c WHERE c.amt = b.qty)",
             "SELECT a.id FROM silver.s a LEFT SEMI JOIN (silver.t b JOIN silver.t c"

@@ -1203,8 +1203,9 @@ class TableExtractorTest {
   }
 
   /**
-   * Spark reads t SEMI JOIN u (and ANTI) as a left semi (anti) join; Calcite read it as an inner
-   * join of t aliased SEMI, so Spark's parser reads it.
+   * Spark reads t SEMI JOIN u (and ANTI) as a left semi (anti) join; Calcite reads it as an inner
+   * join of t aliased SEMI, so the rewrite spells it LEFT JOIN and makes it the semi join again:
+   * Calcite reads it, with its column references.
    */
   @ParameterizedTest
   @CsvSource({"SEMI,LEFT_SEMI_JOIN", "ANTI,LEFT_ANTI_JOIN"})
@@ -1215,6 +1216,7 @@ class TableExtractorTest {
     assertThat(facts.diagnostics()).isEmpty();
     assertThat(facts.tables()).extracting(Name::dotted).containsExactly("t", "u");
     assertThat(facts.features()).contains(feature).doesNotContain(QueryFeature.INNER_JOIN);
+    assertThat(facts.usedFallback()).isFalse();
   }
 
   /** SETMINUS, unlike MINUS, is a name to Spark; MINUS and ANTI still are column aliases. */
