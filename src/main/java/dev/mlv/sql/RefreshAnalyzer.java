@@ -434,8 +434,21 @@ public final class RefreshAnalyzer {
 
     /** Adds a construct once; the one added first for the same text and code is returned. */
     Construct add(String construct, int offset, Support support, String code, String note) {
+      return add(construct + "|" + code, construct, offset, support, code, note);
+    }
+
+    /**
+     * Adds a construct once for each place it is written: every join of a view has its own verdict,
+     * where {@link #add} keeps the first of constructs with the same text and code.
+     */
+    Construct addAt(String construct, int offset, Support support, String code, String note) {
+      return add(construct + "|" + code + "|" + offset, construct, offset, support, code, note);
+    }
+
+    private Construct add(
+        String key, String construct, int offset, Support support, String code, String note) {
       return seenConstructs.computeIfAbsent(
-          construct + "|" + code,
+          key,
           k -> {
             Construct c = new Construct(construct, start.advance(sql, offset), support, code, note);
             constructs.add(c);
@@ -1013,7 +1026,12 @@ public final class RefreshAnalyzer {
                   case COMMA -> "comma join";
                   default -> "INNER JOIN";
                 };
-            ok(name, join, "both sides' new rows are joined, without double counting");
+            addAt(
+                name,
+                offset(join),
+                Support.INCREMENTAL,
+                "",
+                "both sides' new rows are joined, without double counting");
           }
           return context;
         }
@@ -1025,7 +1043,7 @@ public final class RefreshAnalyzer {
                   case LEFT_SEMI_JOIN -> "LEFT SEMI JOIN";
                   default -> "LEFT ANTI JOIN";
                 };
-            add(
+            addAt(
                 name,
                 offset(join.getRight()),
                 Support.CONDITIONAL,
@@ -1036,9 +1054,10 @@ public final class RefreshAnalyzer {
         }
         default -> {
           if (!expr) {
-            full(
+            addAt(
                 type + " OUTER JOIN",
                 offset(join),
+                Support.FULL,
                 "OUTER_JOIN kind=" + type,
                 "rows of the other side can change with every new row");
           }

@@ -310,6 +310,82 @@ class ExplainAndRefreshPolicyTest {
     assertThat(sums.out()).as(sums.toString()).contains("31927").contains("47880");
   }
 
+  @Test
+  void everyJoinIsListedAtItsOwnPlace() throws IOException {
+    // Two joins of one kind were one line, at the last one written (found by QA).
+    writeConfig("  {}\n");
+    write(
+        "views/two.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.two AS SELECT o.id FROM bronze.orders o\n"
+            + "JOIN bronze.lines l USING (id)\n"
+            + "JOIN bronze.orders c ON c.id = l.id\n");
+    write(
+        "views/mix.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.mix AS SELECT o.id FROM bronze.orders o\n"
+            + "LEFT JOIN bronze.lines l ON o.id = l.id\n"
+            + "JOIN bronze.products p ON o.pid = p.id\n"
+            + "LEFT JOIN bronze.returns r ON o.id = r.id\n");
+    write(
+        "views/nested.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.nested AS WITH x AS (SELECT o.id FROM"
+            + " bronze.orders o JOIN bronze.lines l ON o.id = l.id JOIN bronze.products p ON"
+            + " o.pid = p.id)\n"
+            + "SELECT s.id FROM (SELECT x.id FROM x JOIN bronze.returns r ON x.id = r.id) s\n");
+    write(
+        "views/outer2.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.outer2 AS SELECT o.id FROM bronze.orders o\n"
+            + "FULL JOIN bronze.lines l ON o.id = l.id\n"
+            + "FULL JOIN bronze.returns r ON o.id = r.id\n");
+    String inner = "both sides' new rows are joined, without double counting";
+    String left =
+        "incremental while the right side's tables are unchanged [LEFT_JOIN_RIGHT_CHANGED]";
+    String incremental =
+        "Verdict: incremental when change data feed is on for every source, only appends arrived"
+            + " since the last refresh";
+    CliRun two = CliRun.of("explain", "silver.two", "-p", dir.toString());
+    assertThat(two.exitCode()).as(two.toString()).isZero();
+    assertThat(verdicts(two))
+        .containsExactlyInAnyOrder(
+            "  ok    INNER JOIN                           2:1  " + inner,
+            "  ok    INNER JOIN                           3:1  " + inner);
+    assertThat(two.out()).contains(incremental + " (the new result rows are appended)");
+
+    CliRun mix = CliRun.of("explain", "silver.mix", "-p", dir.toString());
+    assertThat(verdicts(mix))
+        .as(mix.toString())
+        .containsExactlyInAnyOrder(
+            "  if    LEFT OUTER JOIN                     2:11  " + left,
+            "  ok    INNER JOIN                           3:1  " + inner,
+            "  if    LEFT OUTER JOIN                     4:11  " + left);
+    assertThat(mix.out())
+        .contains(incremental + ", the right side's tables are unchanged (the new result rows");
+
+    CliRun nested = CliRun.of("explain", "silver.nested", "-p", dir.toString());
+    assertThat(verdicts(nested).filter(l -> l.contains("INNER JOIN")))
+        .as(nested.toString())
+        .containsExactlyInAnyOrder(
+            "  ok    INNER JOIN                          1:92  " + inner,
+            "  ok    INNER JOIN                         1:127  " + inner,
+            "  ok    INNER JOIN                          2:38  " + inner);
+    assertThat(nested.out()).contains(incremental);
+
+    CliRun outer = CliRun.of("explain", "silver.outer2", "-p", dir.toString());
+    assertThat(verdicts(outer))
+        .as(outer.toString())
+        .containsExactlyInAnyOrder(
+            "  FULL  FULL OUTER JOIN                      2:6  rows of the other side can change"
+                + " with every new row [OUTER_JOIN kind=FULL]",
+            "  FULL  FULL OUTER JOIN                      3:6  rows of the other side can change"
+                + " with every new row [OUTER_JOIN kind=FULL]");
+    assertThat(outer.out()).contains("Verdict: always full (OUTER_JOIN kind=FULL)");
+  }
+
+  private static java.util.stream.Stream<String> verdicts(CliRun r) {
+    return r.out()
+        .lines()
+        .filter(l -> l.startsWith("  ok") || l.startsWith("  if") || l.startsWith("  FULL"));
+  }
+
   /** mlv.yml of a one-source project, with {@code viewConfig} under {@code view_config:}. */
   private void writeConfig(String viewConfig) throws IOException {
     write(
