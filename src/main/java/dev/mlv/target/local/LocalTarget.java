@@ -414,14 +414,11 @@ public final class LocalTarget implements Target {
                 // Counted once the record is parked: a view whose commit landed as the signal
                 // came is one of the finished, as the record says.
                 listener.message(
-                    "mlv: interrupted; run "
-                        + runId
-                        + " stopped after "
-                        + ended.get()
-                        + " of "
-                        + DiagnosticRenderer.plural(request.views().size(), "view")
-                        + "; any view still being written keeps its previous version, and"
-                        + " the next run records this one as Interrupted");
+                    interruptedLine(
+                        runId,
+                        ended.get(),
+                        request.views().size(),
+                        "the next run records this one as Interrupted"));
               });
       stopHook = onExit;
       RunListener untilStopped =
@@ -536,14 +533,11 @@ public final class LocalTarget implements Target {
         if (stopped) {
           // Ctrl-C in the shell: Spark stays up, and the record is written now.
           listener.message(
-              "mlv: interrupted; run "
-                  + runId
-                  + " stopped after "
-                  + ended.get()
-                  + " of "
-                  + DiagnosticRenderer.plural(request.views().size(), "view")
-                  + "; any view still being written keeps its previous version, and the run is"
-                  + " recorded as Interrupted");
+              interruptedLine(
+                  runId,
+                  ended.get(),
+                  request.views().size(),
+                  "the run is recorded as Interrupted"));
         }
         QuarantineStore.pruneAll(this, project, history, listener);
         return report;
@@ -553,6 +547,18 @@ public final class LocalTarget implements Target {
         parked.countDown();
       }
     }
+  }
+
+  /** The line Ctrl-C prints, whether the JVM ends (a signal) or goes on (the shell's Ctrl-C). */
+  private static String interruptedLine(String runId, int ended, int views, String recorded) {
+    return "mlv: interrupted; run "
+        + runId
+        + " stopped after "
+        + ended
+        + " of "
+        + DiagnosticRenderer.plural(views, "view")
+        + "; any view still being written keeps its previous version, and "
+        + recorded;
   }
 
   /** How long Ctrl-C waits for the interrupted run's record to be parked before the JVM ends. */
