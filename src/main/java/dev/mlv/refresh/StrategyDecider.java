@@ -143,27 +143,6 @@ public final class StrategyDecider {
         Optional<NonAppend> firstNonAppend,
         boolean historyComplete,
         long appendedBytes,
-        long totalBytes,
-        java.util.OptionalLong feedTurnedOnAt,
-        boolean dataChanged) {
-      this(
-          changeDataFeed,
-          partitionColumns,
-          firstNonAppend,
-          historyComplete,
-          appendedBytes,
-          totalBytes,
-          feedTurnedOnAt,
-          dataChanged,
-          true);
-    }
-
-    public SourceLog(
-        boolean changeDataFeed,
-        List<String> partitionColumns,
-        Optional<NonAppend> firstNonAppend,
-        boolean historyComplete,
-        long appendedBytes,
         long totalBytes) {
       this(
           changeDataFeed,

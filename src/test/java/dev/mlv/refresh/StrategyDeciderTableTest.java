@@ -1040,7 +1040,8 @@ class StrategyDeciderTableTest {
                                 0,
                                 1000,
                                 java.util.OptionalLong.empty(),
-                                dataChanged),
+                                dataChanged,
+                                true),
                         Optional.empty()),
                     NAMES)
                 .code();
@@ -1133,7 +1134,8 @@ class StrategyDeciderTableTest {
                               10,
                               1000,
                               java.util.OptionalLong.empty(),
-                              source.equals(a) || bChangedRows),
+                              source.equals(a) || bChangedRows,
+                              true),
                       Optional.empty()),
                   NAMES);
           return s.label() + " " + s.code();
