@@ -204,6 +204,20 @@ final class ViewColumns {
         out = joined.get();
       }
     }
+    return except(out, star.except());
+  }
+
+  /**
+   * {@code columns} less those {@code * EXCEPT (...)} names, compared without case as Spark does;
+   * empty when one names no column there (Spark refuses it, and what it meant is not known).
+   */
+  private static Optional<List<Column>> except(List<Column> columns, List<String> except) {
+    List<Column> out = new ArrayList<>(columns);
+    for (String name : except) {
+      if (!out.removeIf(c -> c.name().equalsIgnoreCase(name))) {
+        return Optional.empty();
+      }
+    }
     return Optional.of(out);
   }
 

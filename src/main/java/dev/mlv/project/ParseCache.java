@@ -49,10 +49,10 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 11; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  private static final int FORMAT = 12; // 3: column-name case; 4: CHECK columns; 5: column refs;
   // 6: the tables of a SELECT's *; 7: their USING columns; 8: where an x::T item starts;
   // 9: a column ref named like a select alias Spark does not see there; 10: a * table's NATURAL;
-  // 11: a column ref qualified by a semi join's right side
+  // 11: a column ref qualified by a semi join's right side; 12: a *'s EXCEPT columns
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -465,6 +465,7 @@ final class ParseCache {
           writeStrings(out, t.using());
           out.writeBoolean(t.natural());
         }
+        writeStrings(out, star.except());
       }
     }
     writeStrings(out, f.unreadableChecks());
@@ -531,7 +532,7 @@ final class ParseCache {
               new OutputNames.Source(
                   readName(in), readString(in), readStrings(in), in.readBoolean()));
         }
-        stars.add(new OutputNames.Star(index, text, position, sources));
+        stars.add(new OutputNames.Star(index, text, position, sources, readStrings(in)));
       }
       columns = Optional.of(new OutputNames.Columns(names, stars, opaque));
     }

@@ -58,11 +58,14 @@ public final class OutputNames {
    * table function, LATERAL VIEW), the right side of a semi or anti join (whose columns Spark does
    * not show: a {@code *} over the join is its left side's), a bare {@code *} over a USING or
    * NATURAL join whose right side is itself a join, a qualifier that names no table (a struct's
-   * fields) or is not a single name.
+   * fields) or is not a single name, or an {@code EXCEPT} list that names more than plain columns.
+   * {@code except}: the columns of {@code * EXCEPT (a, b)} that Spark leaves out, as written.
    */
-  public record Star(int index, String text, Position position, List<Source> tables) {
+  public record Star(
+      int index, String text, Position position, List<Source> tables, List<String> except) {
     public Star {
       tables = List.copyOf(tables);
+      except = List.copyOf(except);
     }
   }
 
@@ -107,28 +110,32 @@ public final class OutputNames {
    * with text Calcite did not see passes nothing here); empty when they cannot be told.
    */
   static Optional<Columns> of(String sql, Position start, SqlNode root) {
-    return of(sql, start, root, true);
+    return of(sql, start, root, true, SqlToken.tokenize(sql));
   }
 
   /**
    * {@code wholeFrom}: whether the tree holds the whole FROM (text the rewriter took out, a LATERAL
-   * VIEW say, may add columns to {@code *}); when not, no {@code *} tells its tables.
+   * VIEW say, may add columns to {@code *}); when not, no {@code *} tells its tables. {@code
+   * tokens}: those of {@code sql} as written, where a {@code * EXCEPT (...)} list still stands (the
+   * rewriter took it out of the text Calcite read).
    */
-  static Optional<Columns> of(String sql, Position start, SqlNode root, boolean wholeFrom) {
+  static Optional<Columns> of(
+      String sql, Position start, SqlNode root, boolean wholeFrom, List<SqlToken> tokens) {
     SqlSelect select = firstSelect(root);
     if (select == null) {
       return Optional.empty();
     }
     try {
       From from = wholeFrom ? from(select.getFrom(), ctes(root)) : null;
-      return Optional.of(columns(sql, start, select, from));
+      return Optional.of(columns(sql, start, select, from, tokens));
     } catch (RuntimeException e) { // a node shape not foreseen: claim nothing rather than fail
       return Optional.empty();
     }
   }
 
   /** {@code from}: the FROM's tables, or null when it is not only tables read by name. */
-  private static Columns columns(String sql, Position start, SqlSelect select, From from) {
+  private static Columns columns(
+      String sql, Position start, SqlSelect select, From from, List<SqlToken> tokens) {
     List<OutputName> out = new ArrayList<>();
     List<Star> stars = new ArrayList<>();
     boolean opaque = false;
@@ -156,7 +163,11 @@ public final class OutputNames {
         }
       } else if (item instanceof SqlIdentifier id) {
         if (id.isStar()) {
-          stars.add(new Star(out.size(), text(sql, offset, item), at, expanded(id, from)));
+          String text = text(sql, offset, item);
+          List<String> except = except(tokens, offset + text.length());
+          // An EXCEPT of a struct's field or a qualified column leaves columns only Spark tells.
+          List<Source> tables = except == null ? List.of() : expanded(id, from);
+          stars.add(new Star(out.size(), text, at, tables, except == null ? List.of() : except));
         } else {
           out.add(new OutputName(id.names.get(id.names.size() - 1), text(sql, offset, item), at));
         }
@@ -183,6 +194,43 @@ public final class OutputNames {
       }
     }
     return new Columns(out, stars, opaque);
+  }
+
+  /**
+   * The columns of the {@code EXCEPT (a, b)} that follows a {@code *} ending at offset {@code end}:
+   * empty when none follows, null when one names anything but plain columns ({@code s.f}).
+   */
+  private static List<String> except(List<SqlToken> tokens, int end) {
+    int i = 0;
+    int hi = tokens.size();
+    while (i < hi) { // the first token at or after end
+      int mid = (i + hi) >>> 1;
+      if (tokens.get(mid).start() < end) {
+        i = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    if (i + 1 >= tokens.size() || !tokens.get(i).isWord("EXCEPT")) {
+      return List.of();
+    }
+    if (!tokens.get(i + 1).isSymbol("(")) {
+      return List.of(); // SELECT * EXCEPT SELECT ...: the set operation, not a column list
+    }
+    int close = SqlToken.closingParen(tokens, i + 1);
+    if (close < 0) {
+      return null;
+    }
+    List<String> names = new ArrayList<>();
+    for (int j = i + 2; j < close; j += 2) {
+      SqlToken name = tokens.get(j);
+      SqlToken after = tokens.get(j + 1);
+      if (!name.isIdentifier() || !(after.isSymbol(",") || j + 1 == close)) {
+        return null;
+      }
+      names.add(name.identifierValue());
+    }
+    return names.isEmpty() ? null : names;
   }
 
   /** The tables {@code star} expands, empty when not known. */

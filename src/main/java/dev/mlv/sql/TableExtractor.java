@@ -385,7 +385,8 @@ public final class TableExtractor {
       // time-travel value, a DISTRIBUTE BY list) are never select items: the list is all here.
       // Removed text may bring names into scope (a LATERAL VIEW's columns) that the tree lacks.
       boolean whole = rewritten.fragments().isEmpty() && rewritten.markers().isEmpty();
-      Optional<OutputNames.Columns> columns = OutputNames.of(selectSql, start, root, whole);
+      Optional<OutputNames.Columns> columns =
+          OutputNames.of(selectSql, start, root, whole, rewritten.tokens());
       List<ColumnRefs.Ref> refs = whole ? ColumnRefs.of(selectSql, start, root) : List.of();
       Map<Integer, SqlNode> inlineTables = new HashMap<>();
       for (int i = 0; i < fragments.size(); i++) {
