@@ -27,6 +27,7 @@ import java.util.Set;
  */
 final class UpstreamColumnCheck {
   static final String RULE = "UNRESOLVED_COLUMN";
+  static final String AMBIGUOUS = "AMBIGUOUS_REFERENCE";
 
   private UpstreamColumnCheck() {}
 
@@ -70,6 +71,59 @@ final class UpstreamColumnCheck {
     return false;
   }
 
+  /**
+   * A bare name that two tables of the nearest query holding it both have: Spark refuses it
+   * ([AMBIGUOUS_REFERENCE]) unless the name is a USING column there, or the FROM joins NATURALly.
+   */
+  private static Optional<Diagnostic> ambiguous(
+      Project project,
+      ProjectView v,
+      ColumnRefs.Ref ref,
+      List<ObjectId> ids,
+      List<Set<String>> columns) {
+    List<ColumnRefs.Scoped> scopes = ref.scopes();
+    if (scopes.size() != ids.size() || ref.readings().isEmpty()) {
+      return Optional.empty();
+    }
+    String column = ref.readings().get(0).column(); // a bare name: every reading is of it
+    int level = Integer.MAX_VALUE;
+    for (int i = 0; i < ids.size(); i++) {
+      if (columns.get(i).contains(column)) {
+        level = Math.min(level, scopes.get(i).level());
+      }
+    }
+    List<Integer> holders = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i++) {
+      if (scopes.get(i).level() == level && columns.get(i).contains(column)) {
+        holders.add(i);
+      }
+    }
+    if (holders.size() < 2 || scopes.get(holders.get(0)).joined()) {
+      return Optional.empty();
+    }
+    List<String> tables = new ArrayList<>();
+    List<String> qualified = new ArrayList<>();
+    for (int i : holders) {
+      ObjectId id = ids.get(i);
+      String q = scopes.get(i).qualifier();
+      tables.add(project.names().display(id) + (q.equalsIgnoreCase(id.name()) ? "" : " AS " + q));
+      qualified.add(q + "." + ref.text());
+    }
+    return Optional.of(
+        Diagnostic.error(
+            AMBIGUOUS,
+            ref.position(),
+            "column "
+                + ref.text()
+                + " is ambiguous: "
+                + String.join(" and ", tables)
+                + (holders.size() == 2 ? " both have it" : " all have it")
+                + "; Spark would refuse "
+                + project.names().display(v.id())
+                + " when apply or refresh runs it ([AMBIGUOUS_REFERENCE])",
+            "qualify it with the table it comes from: " + String.join(" or ", qualified)));
+  }
+
   private static Optional<Diagnostic> unresolved(
       Project project,
       ViewColumns viewColumns,
@@ -109,7 +163,7 @@ final class UpstreamColumnCheck {
     }
     for (ColumnRefs.Reading r : ref.readings()) {
       if (columns.get(r.table()).contains(r.column())) {
-        return Optional.empty();
+        return ambiguous(project, v, ref, ids, columns);
       }
     }
     // The views its qualifier names (s.amount), else every view in scope (amount).

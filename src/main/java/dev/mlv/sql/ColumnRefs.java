@@ -50,7 +50,10 @@ public final class ColumnRefs {
    * {@code "ON"}, {@code "a subquery"}) when it is named like an alias of a SELECT list that Spark
    * does not resolve there, null otherwise. {@code semiJoin}: when its qualifier names no table in
    * scope but the right side of a semi or anti join, that join as written ({@code "LEFT SEMI
-   * JOIN"}), whose right side Spark resolves only in the join's own ON; null otherwise.
+   * JOIN"}), whose right side Spark resolves only in the join's own ON; null otherwise. {@code
+   * scopes}: for each of {@code tables}, where it stands, for telling an ambiguous name; empty
+   * where Spark may resolve the name otherwise than against the FROM items (ON, GROUP BY, HAVING,
+   * ORDER BY) or when it has a qualifier.
    */
   public record Ref(
       String text,
@@ -58,12 +61,21 @@ public final class ColumnRefs {
       List<Name> tables,
       List<Reading> readings,
       String unseenAlias,
-      String semiJoin) {
+      String semiJoin,
+      List<Scoped> scopes) {
     public Ref {
       tables = List.copyOf(tables);
       readings = List.copyOf(readings);
+      scopes = List.copyOf(scopes);
     }
   }
+
+  /**
+   * A table in scope of a reference: {@code level} 0 for the reference's own query, 1 for the one
+   * around it, ...; {@code qualifier} its alias or name; {@code joined} when the name is a USING
+   * column of that query's FROM or that FROM has a NATURAL join, where Spark shows the column once.
+   */
+  public record Scoped(int level, String qualifier, boolean joined) {}
 
   /** Datetime units, which Spark takes bare as a function's first argument (datediff(DAY, ...)). */
   private static final Set<String> UNITS =
@@ -123,7 +135,8 @@ public final class ColumnRefs {
       boolean known,
       Set<String> aliases,
       Set<String> unseen,
-      String clause) {
+      String clause,
+      Set<String> joinColumns) {
 
     /** This scope where its SELECT list's aliases are not seen: in {@code clause}. */
     Scope blind(String clause) {
@@ -131,12 +144,12 @@ public final class ColumnRefs {
       if (unseen != null) {
         all.addAll(unseen);
       }
-      return new Scope(entries, hidden, known, Set.of(), all, clause);
+      return new Scope(entries, hidden, known, Set.of(), all, clause, joinColumns);
     }
 
     /** This scope with {@code entries} in it and the others of {@code hidden} out of it. */
     Scope with(List<Entry> entries, Map<String, String> hidden) {
-      return new Scope(entries, hidden, known, aliases, unseen, clause);
+      return new Scope(entries, hidden, known, aliases, unseen, clause, joinColumns);
     }
   }
 
@@ -153,11 +166,22 @@ public final class ColumnRefs {
    */
   private record Condition(SqlNode condition, int from, int to, int semi) {}
 
+  /** In {@link Scope#joinColumns()}: the FROM has a NATURAL join, whose columns are not told. */
+  private static final String NATURAL = "*";
+
   private static final class Walk {
     private final String sql;
     private final Position start;
     private final Set<String> ctes = new HashSet<>();
     private final Set<String> lambdaParameters = new HashSet<>();
+
+    /**
+     * Whether the names walked now stand where Spark resolves them against the FROM items only: the
+     * SELECT list and WHERE (an ON sees only the items joined so far, and GROUP BY, HAVING and
+     * ORDER BY may take the SELECT list's columns).
+     */
+    private boolean fromOnly;
+
     private final List<Ref> refs = new ArrayList<>();
 
     /**
@@ -221,7 +245,8 @@ public final class ColumnRefs {
       List<Entry> entries = new ArrayList<>();
       List<Condition> conditions = new ArrayList<>();
       List<Semi> semis = new ArrayList<>();
-      boolean known = from(select.getFrom(), entries, conditions, semis, outer);
+      Set<String> joinColumns = new HashSet<>();
+      boolean known = from(select.getFrom(), entries, conditions, semis, joinColumns, outer);
       Set<String> aliases = new HashSet<>();
       for (SqlNode item : select.getSelectList()) {
         if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
@@ -232,7 +257,7 @@ public final class ColumnRefs {
           }
         }
       }
-      Scope all = new Scope(entries, Map.of(), known, aliases, null, null);
+      Scope all = new Scope(entries, Map.of(), known, aliases, null, null, joinColumns);
       Scope scope = in(all, entries, semis, null);
       List<Scope> chain = new ArrayList<>();
       chain.add(scope);
@@ -242,19 +267,25 @@ public final class ColumnRefs {
       // BY, HAVING and ORDER BY take them.
       List<Scope> where = blind(scope.blind("WHERE"), outer);
       List<Scope> subquery = blind(scope.blind("a subquery"), outer);
+      boolean around = fromOnly;
+      fromOnly = false;
       for (Condition c : conditions) {
         Scope on = in(all, entries, semis, c);
         expression(
             c.condition(), blind(on.blind("ON"), outer), blind(on.blind("a subquery"), outer));
       }
+      fromOnly = true;
       expression(select.getSelectList(), chain, subquery);
+      fromOnly = true;
       expression(select.getWhere(), where, subquery);
+      fromOnly = false;
       expression(select.getGroup(), chain);
       expression(select.getHaving(), chain);
       expression(select.getQualify(), chain);
       expression(select.getWindowList(), chain);
       expression(select.getOrderList(), chain);
       expression(orderBy, chain);
+      fromOnly = around;
     }
 
     /**
@@ -302,6 +333,7 @@ public final class ColumnRefs {
         List<Entry> entries,
         List<Condition> conditions,
         List<Semi> semis,
+        Set<String> joinColumns,
         List<Scope> outer) {
       if (node == null) {
         return true;
@@ -311,9 +343,19 @@ public final class ColumnRefs {
       }
       if (node instanceof SqlJoin join) {
         int first = entries.size();
-        boolean left = from(join.getLeft(), entries, conditions, semis, outer);
+        boolean left = from(join.getLeft(), entries, conditions, semis, joinColumns, outer);
         int rightFirst = entries.size();
-        boolean right = from(join.getRight(), entries, conditions, semis, outer);
+        boolean right = from(join.getRight(), entries, conditions, semis, joinColumns, outer);
+        if (join.isNatural()) {
+          joinColumns.add(NATURAL);
+        } else if (join.getConditionType() == JoinConditionType.USING
+            && join.getCondition() instanceof SqlNodeList using) {
+          for (SqlNode column : using) {
+            if (column instanceof SqlIdentifier id) {
+              joinColumns.add(lower(id.names.get(id.names.size() - 1)));
+            }
+          }
+        }
         int semi = -1;
         JoinType type = join.getJoinType();
         if (type == JoinType.LEFT_SEMI_JOIN || type == JoinType.LEFT_ANTI_JOIN) {
@@ -421,9 +463,11 @@ public final class ColumnRefs {
         return;
       }
       List<Entry> entries = new ArrayList<>();
+      List<Scoped> scopes = new ArrayList<>();
       String unseenAlias = null;
       String semiJoin = null;
-      for (Scope s : chain) {
+      for (int level = 0; level < chain.size(); level++) {
+        Scope s = chain.get(level);
         // Spark resolves a name that no column has as a select alias of its own query (lateral
         // aliases, GROUP BY and HAVING by alias): one that may be an alias is not checked.
         if (!s.known() || s.aliases().contains(head)) {
@@ -433,6 +477,10 @@ public final class ColumnRefs {
           unseenAlias = s.unseen().contains(head) ? s.clause() : null;
         }
         entries.addAll(s.entries());
+        boolean joined = s.joinColumns().contains(head) || s.joinColumns().contains(NATURAL);
+        for (Entry e : s.entries()) {
+          scopes.add(new Scoped(level, e.qualifier(), joined));
+        }
         if (semiJoin == null && parts.size() >= 2) {
           semiJoin = s.hidden().get(head);
         }
@@ -457,7 +505,8 @@ public final class ColumnRefs {
               entries.stream().map(Entry::table).toList(),
               readings,
               unseenAlias,
-              semiJoin));
+              semiJoin,
+              fromOnly && parts.size() == 1 ? scopes : List.of()));
     }
 
     private int offset(SqlNode node) {

@@ -1,0 +1,112 @@
+package dev.mlv.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mlv.diag.Diagnostic;
+import dev.mlv.project.DefinitionFiles;
+import dev.mlv.project.Project;
+import dev.mlv.project.ProjectBuilder;
+import dev.mlv.project.ProjectConfig;
+import dev.mlv.project.ProjectLoader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * AMBIGUOUS_REFERENCE: a bare column two tables of the FROM both have, which Spark refuses when
+ * apply runs the view (found by QA: it passed validate and plan, the commonest join mistake).
+ */
+class AmbiguousReferenceTest {
+  @TempDir Path dir;
+
+  /** silver.s produces id and amt; silver.t produces id and qty. */
+  private List<Diagnostic> check(String select) throws IOException {
+    Files.writeString(
+        dir.resolve("mlv.yml"),
+        "name: p\nworkspace: ws\nlakehouse: lh\nschema: dbo\nsources: [bronze.orders]\n");
+    write(
+        "silver/s.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.s AS SELECT id, amount AS amt FROM bronze.orders\n");
+    write(
+        "silver/t.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.t AS SELECT id, qty FROM bronze.orders\n");
+    write("gold/g.sql", "CREATE MATERIALIZED LAKE VIEW gold.g AS\n" + select + "\n");
+    ProjectConfig config = ProjectLoader.load(dir).orThrow();
+    Project project =
+        new ProjectBuilder().build(config, DefinitionFiles.discover(config).files(), List.of());
+    assertThat(project.diagnostics()).as("load").noneMatch(Diagnostic::isError);
+    return Checker.check(project).stream()
+        .filter(d -> d.ruleId().equals(UpstreamColumnCheck.AMBIGUOUS))
+        .toList();
+  }
+
+  private void write(String name, String text) throws IOException {
+    Path f = dir.resolve("views").resolve(name);
+    Files.createDirectories(f.getParent());
+    Files.writeString(f, text);
+  }
+
+  private static String at(Diagnostic d) {
+    return d.position() + " " + d.message() + " / " + d.hint();
+  }
+
+  @Test
+  void aBareColumnBothJoinedTablesHaveIsAnErrorAtTheColumn() throws IOException {
+    assertThat(check("SELECT id, amt, qty FROM silver.s x JOIN silver.t y ON x.id = y.id"))
+        .extracting(AmbiguousReferenceTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:8 column id is ambiguous: silver.s AS x and silver.t AS y both"
+                + " have it; Spark would refuse gold.g when apply or refresh runs it"
+                + " ([AMBIGUOUS_REFERENCE]) / qualify it with the table it comes from: x.id or"
+                + " y.id");
+    assertThat(check("SELECT s.id FROM silver.s s JOIN silver.t t ON s.id = t.id WHERE id > 1"))
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:66");
+    // A self-join: every bare column is both sides'.
+    assertThat(check("SELECT a.id, amt FROM silver.s a JOIN silver.s b ON a.id = b.id"))
+        .extracting(Diagnostic::message)
+        .singleElement()
+        .asString()
+        .startsWith("column amt is ambiguous: silver.s AS a and silver.s AS b both have it");
+    // Unaliased tables are qualified by their names.
+    assertThat(check("SELECT id FROM silver.s JOIN silver.t ON s.id = t.id"))
+        .extracting(AmbiguousReferenceTest::at)
+        .singleElement()
+        .asString()
+        .contains("silver.s and silver.t both have it")
+        .endsWith("qualify it with the table it comes from: s.id or t.id");
+  }
+
+  @Test
+  void whatSparkResolvesIsNotReported() throws IOException {
+    // A column only one side has, and qualified ones.
+    assertThat(check("SELECT s.id, amt, qty FROM silver.s s JOIN silver.t t ON s.id = t.id"))
+        .isEmpty();
+    // USING and NATURAL joins show their join columns once.
+    assertThat(check("SELECT id, amt, qty FROM silver.s JOIN silver.t USING (id)")).isEmpty();
+    assertThat(check("SELECT id, amt FROM silver.s NATURAL JOIN silver.t")).isEmpty();
+    // GROUP BY and ORDER BY may take the SELECT list's column.
+    assertThat(
+            check(
+                "SELECT s.id, COUNT(*) AS n FROM silver.s s JOIN silver.t t ON s.id = t.id"
+                    + " GROUP BY s.id ORDER BY id"))
+        .isEmpty();
+    // A subquery's own table comes first: its id is t's, not the outer query's.
+    assertThat(
+            check(
+                "SELECT s.id FROM silver.s s WHERE EXISTS (SELECT 1 FROM silver.t t WHERE id ="
+                    + " s.id)"))
+        .isEmpty();
+    // ... but two tables of the outer query are as ambiguous from inside it.
+    assertThat(
+            check(
+                "SELECT s.id FROM silver.s s JOIN silver.t t ON s.id = t.id WHERE EXISTS (SELECT 1"
+                    + " FROM silver.s x WHERE x.amt > qty + amt)"))
+        .isEmpty();
+    // A table whose columns are not known leaves the name alone.
+    assertThat(check("SELECT id FROM silver.s s JOIN bronze.orders o ON s.id = o.id")).isEmpty();
+  }
+}
