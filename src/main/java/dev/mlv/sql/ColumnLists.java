@@ -67,7 +67,7 @@ public final class ColumnLists {
   }
 
   /** A column count not told by the SQL: a {@code *}, a generator's columns, a table function. */
-  private static final int UNKNOWN = -1;
+  static final int UNKNOWN = -1;
 
   private final String sql;
   private final Position start;
@@ -232,7 +232,12 @@ public final class ColumnLists {
   }
 
   /** The number of columns {@code query} gives, {@link #UNKNOWN} when its SQL does not tell. */
-  private int count(SqlNode query, Map<String, Integer> ctes) {
+  static int width(SqlNode query) {
+    return count(query, Map.of());
+  }
+
+  /** As {@link #width}, with the column counts of the CTEs in scope. */
+  private static int count(SqlNode query, Map<String, Integer> ctes) {
     if (query instanceof SqlWith with) {
       Map<String, Integer> scope = new HashMap<>(ctes);
       for (SqlNode node : with.withList) {

@@ -105,6 +105,8 @@ public final class TableExtractor {
   /** Rule of a subquery inside a lambda, which Spark's analyzer refuses. */
   public static final String LAMBDA_SUBQUERY_RULE = "LAMBDA_SUBQUERY";
 
+  public static final String SET_COLUMN_COUNT_RULE = "SET_COLUMN_COUNT";
+
   /** Rule of a table name in the SELECT with more parts than a Fabric name can have. */
   public static final String NAME_PARTS_RULE = "TABLE_NAME_PARTS";
 
@@ -956,6 +958,7 @@ public final class TableExtractor {
         for (SqlNode operand : call.getOperandList()) {
           query(operand, ctes);
         }
+        setWidths(call, op);
       } else if (node != null && node.getKind() == SqlKind.VALUES) {
         expression(node, ctes);
       } else if (node != null) {
@@ -1450,6 +1453,49 @@ public final class TableExtractor {
         expression(operand, ctes);
         inLambdaOf = lambdaOf;
       }
+    }
+
+    /**
+     * The two queries of a set operation selecting different numbers of columns, where both SELECT
+     * lists tell theirs: Spark refuses the view at its first refresh. (A chain {@code a UNION b
+     * UNION c} is nested, so each query is compared with the ones before it.)
+     */
+    private void setWidths(SqlCall call, SqlSetOperator op) {
+      if (call.operandCount() != 2 || touchesMarker(call)) {
+        return;
+      }
+      int left = ColumnLists.width(call.operand(0));
+      int right = ColumnLists.width(call.operand(1));
+      if (left == ColumnLists.UNKNOWN || right == ColumnLists.UNKNOWN || left == right) {
+        return;
+      }
+      int at = startOf(call.operand(1).getParserPosition());
+      while (at < sql.length()
+          && (sql.charAt(at) == '(' || Character.isWhitespace(sql.charAt(at)))) {
+        at++;
+      }
+      String name = op.getName().toUpperCase(Locale.ROOT);
+      findings.add(
+          Diagnostic.error(
+              SET_COLUMN_COUNT_RULE,
+              start.advance(sql, at),
+              "this query of the "
+                  + name
+                  + " selects "
+                  + columns(right)
+                  + " and the query before it "
+                  + left
+                  + ": Spark refuses a "
+                  + name
+                  + " of queries with different numbers of columns at the view's first refresh"
+                  + " ([NUM_COLUMNS_MISMATCH])",
+              "select the same columns, in the same order, in every query of the "
+                  + name
+                  + " (CAST(NULL AS type) AS name for one a query lacks)"));
+    }
+
+    private static String columns(int n) {
+      return n == 1 ? "1 column" : n + " columns";
     }
 
     /**

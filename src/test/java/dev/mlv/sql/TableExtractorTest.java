@@ -1359,6 +1359,44 @@ class TableExtractorTest {
             });
   }
 
+  /**
+   * Found by QA: a UNION ALL whose queries select 2 and 1 columns passed validate and plan, and
+   * apply failed with [NUM_COLUMNS_MISMATCH].
+   */
+  @Test
+  void queriesOfASetOperationThatSelectDifferentNumbersOfColumnsAreRefused() {
+    QueryFacts facts =
+        EXTRACTOR.extract(
+            "SELECT a, b FROM t\nUNION ALL\nSELECT c FROM u\nUNION ALL\nSELECT d, e FROM v", START);
+    assertThat(facts.diagnostics())
+        .extracting(d -> d.ruleId() + "@" + d.position().line() + ":" + d.position().column())
+        .containsExactly("SET_COLUMN_COUNT@3:1");
+    assertThat(facts.diagnostics().get(0).message())
+        .isEqualTo(
+            "this query of the UNION ALL selects 1 column and the query before it 2: Spark"
+                + " refuses a UNION ALL of queries with different numbers of columns at the"
+                + " view's first refresh ([NUM_COLUMNS_MISMATCH])");
+    // In a subquery, in parentheses, with EXCEPT and INTERSECT; VALUES rows count too.
+    assertThat(
+            EXTRACTOR
+                .extract(
+                    "SELECT * FROM t WHERE k IN (SELECT a FROM u EXCEPT (SELECT a, b FROM v))\n"
+                        + "UNION SELECT 1, 2 INTERSECT VALUES (1, 2, 3)",
+                    START)
+                .diagnostics())
+        .extracting(d -> d.ruleId() + "@" + d.position().line() + ":" + d.position().column())
+        .containsExactlyInAnyOrder("SET_COLUMN_COUNT@1:53", "SET_COLUMN_COUNT@2:29");
+    // A * or a generator leaves the count to Spark.
+    for (String sql :
+        List.of(
+            "SELECT * FROM t UNION ALL SELECT a FROM u",
+            "SELECT a, b FROM t UNION ALL SELECT x.* FROM u x",
+            "SELECT a, b FROM t UNION ALL SELECT posexplode(arr) FROM u",
+            "SELECT a, b FROM t UNION ALL SELECT a, b FROM u UNION SELECT c, d FROM v")) {
+      assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
+    }
+  }
+
   @Test
   void aSubqueryInsideALambdaIsRefusedAtTheSubquery() {
     String sql =
