@@ -273,6 +273,14 @@ final class SparkSyntaxRewriter {
           "DESCRIBE");
 
   /**
+   * Clause words Spark also takes as column names (every Kafka or Event Hubs source has an {@code
+   * offset}), where they stand as an operand: after a comma, a parenthesis, an operator or one of
+   * {@link #OPERAND_WORDS}, and before what ends a name. As a clause they follow a table, a column,
+   * a number or a parenthesis ({@code FROM t LIMIT 10}, {@code ORDER BY a OFFSET 5}).
+   */
+  private static final Set<String> CLAUSE_NAMES = Set.of("LIMIT", "OFFSET");
+
+  /**
    * Words Calcite reserves and Spark lets a user name a column or table with ({@code SELECT date,
    * timestamp FROM t}): those below and {@link #NAMES_IN_PLACE}. Where one stands as a name, the
    * rewrite spells it in look-alike letters Calcite reads as an identifier, and {@link
@@ -312,8 +320,29 @@ final class SparkSyntaxRewriter {
                   "UNSIGNED",
                   "ASOF",
                   "GROUPING"),
-              NAMES_IN_PLACE.stream())
+              Stream.concat(NAMES_IN_PLACE.stream(), CLAUSE_NAMES.stream()))
           .collect(Collectors.toUnmodifiableSet());
+
+  /** Words of a CASE expression, which end an operand before them. */
+  private static final Set<String> CASE_WORDS = Set.of("WHEN", "THEN", "ELSE", "END");
+
+  /** Words after which a clause name is an operand. */
+  private static final Set<String> OPERAND_WORDS =
+      Set.of(
+          "SELECT",
+          "DISTINCT",
+          "WHERE",
+          "AND",
+          "OR",
+          "NOT",
+          "BY",
+          "WHEN",
+          "THEN",
+          "ELSE",
+          "CASE",
+          "ON",
+          "HAVING",
+          "AS");
 
   /** Words after which such a word is a clause word, never a name. */
   private static final Set<String> CLAUSE_BEFORE =
@@ -1143,6 +1172,19 @@ final class SparkSyntaxRewriter {
       }
       if (prev != null && prev.isSymbol(".")) {
         return true;
+      }
+      if (CLAUSE_NAMES.contains(word)) {
+        SqlToken next = at(i + 1);
+        return prev != null
+            && ((prev.kind() == SqlToken.Kind.SYMBOL && !prev.isSymbol(")"))
+                || OPERAND_WORDS.contains(prev.upper()))
+            // LIMIT :n and LIMIT ? are parameter markers (SQL_PARAMETER).
+            && (next == null
+                || (next.kind() == SqlToken.Kind.SYMBOL
+                    ? !(next.isSymbol(":") || next.isSymbol("?") || next.isSymbol("("))
+                    : next.kind() == SqlToken.Kind.WORD
+                        && (NAME_ENDERS.contains(next.upper())
+                            || CASE_WORDS.contains(next.upper()))));
       }
       // Types: x::date, STRUCT<a: date>, CAST(x AS date); FETCH NEXT 5 ROWS.
       if (prev != null
