@@ -13,8 +13,9 @@ import org.apache.calcite.sql.SqlUnresolvedFunction;
  * them instead of the view's first refresh: an aggregate, window function or generator in WHERE
  * ([INVALID_WHERE_CONDITION], [UNSUPPORTED_GENERATOR.OUTSIDE_SELECT]), an aggregate or window
  * function in GROUP BY ([GROUP_BY_AGGREGATE]), and an aggregate in the argument of another
- * ([NESTED_AGGREGATE_FUNCTION]). Subqueries are not entered: they are walked as queries of their
- * own.
+ * ([NESTED_AGGREGATE_FUNCTION]), and a generator inside another call of a SELECT item
+ * ([UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS]). Subqueries are not entered: they are walked as
+ * queries of their own.
  */
 final class MisplacedCalls {
 
@@ -114,6 +115,38 @@ final class MisplacedCalls {
       return operands(call, call);
     }
     return operands(call, outer);
+  }
+
+  /**
+   * The first generator called inside another call of a SELECT item, as in {@code
+   * upper(explode(tags))}: Spark takes a generator only as a whole item (or in LATERAL VIEW).
+   */
+  static Optional<Found> nestedGenerator(SqlNode item) {
+    SqlNode value = item instanceof SqlCall as && as.getKind() == SqlKind.AS ? as.operand(0) : item;
+    return value instanceof SqlCall call && !TableExtractor.isQuery(call)
+        ? generatorIn(call.getOperandList(), call)
+        : Optional.empty();
+  }
+
+  private static Optional<Found> generatorIn(java.util.List<SqlNode> operands, SqlCall outer) {
+    for (SqlNode operand : operands) {
+      if (!(operand instanceof SqlCall call) || TableExtractor.isQuery(call)) {
+        continue;
+      }
+      if (isNamedCall(call) && OutputNames.GENERATORS.contains(name(call))) {
+        String around = isNamedCall(outer) ? name(outer) : outer.getOperator().getName();
+        return Optional.of(
+            new Found(
+                call,
+                "generator " + name(call) + " inside " + around.toLowerCase(Locale.ROOT),
+                "UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS"));
+      }
+      Optional<Found> found = generatorIn(call.getOperandList(), call);
+      if (found.isPresent()) {
+        return found;
+      }
+    }
+    return Optional.empty();
   }
 
   private static Optional<Found> operands(SqlCall call, SqlCall outer) {

@@ -1188,6 +1188,11 @@ public final class TableExtractor {
               .flatMap(Optional::stream)
               .findFirst());
       found.add(MisplacedCalls.nestedAggregate(select.getHaving()));
+      found.add(
+          select.getSelectList().stream()
+              .map(MisplacedCalls::nestedGenerator)
+              .flatMap(Optional::stream)
+              .findFirst());
       for (MisplacedCalls.Found f : found.stream().flatMap(Optional::stream).toList()) {
         if (touchesMarker(f.call())) {
           continue; // rewritten text: its span is not the call as written
@@ -1213,6 +1218,10 @@ public final class TableExtractor {
     private static String misplacedHint(MisplacedCalls.Found f) {
       if (f.sparkError().equals("NESTED_AGGREGATE_FUNCTION")) {
         return "compute the inner aggregate in a subquery or CTE and aggregate its result outside";
+      }
+      if (f.sparkError().startsWith("UNSUPPORTED_GENERATOR.NESTED")) {
+        return "select the generator as an item of its own (or in a LATERAL VIEW) in a subquery"
+            + " or CTE, and apply the function to its column outside";
       }
       if (f.what().endsWith(" in GROUP BY")) {
         return "group by the columns it reads, or compute it in a subquery or CTE and group by"

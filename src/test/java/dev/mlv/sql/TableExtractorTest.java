@@ -618,6 +618,8 @@ class TableExtractorTest {
           SELECT SUM(COUNT(v)) AS x FROM t GROUP BY k                       | 12 | aggregate function count inside sum | NESTED_AGGREGATE_FUNCTION
           SELECT k FROM t GROUP BY k HAVING MAX(AVG(v)) > 1                 | 39 | aggregate function avg inside max | NESTED_AGGREGATE_FUNCTION
           SELECT x FROM (SELECT k AS x FROM t WHERE MIN(v) > 0) s           | 43 | aggregate function min in WHERE | INVALID_WHERE_CONDITION
+          SELECT k, upper(explode(split(tags, ','))) AS tag FROM t          | 17 | generator explode inside upper | UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS
+          SELECT k, CAST(posexplode(a) AS STRING) FROM t                    | 16 | generator posexplode inside cast | UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS
           """)
   void aCallSparkRefusesWhereItStandsIsAnErrorAtTheCall(
       String sql, int column, String what, String sparkError) {
@@ -644,6 +646,8 @@ class TableExtractorTest {
           SELECT k FROM t WHERE exists(a, x -> x > 0) AND greatest(v, 1) > least(v, 2)
           SELECT k, MAX(v) - MIN(v) AS spread FROM t GROUP BY k, upper(g)
           SELECT explode(a) AS e FROM t WHERE k > 0
+          SELECT k, explode(split(upper(tags), ',')) AS tag FROM t LATERAL VIEW explode(b) x AS y
+          SELECT explode(a) AS x, explode_outer(b) AS y FROM t
           """)
   void callsWhereSparkTakesThemAreNotFlagged(String sql) {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
