@@ -82,7 +82,10 @@ final class UpstreamColumnCheck {
       List<ObjectId> ids,
       List<Set<String>> columns) {
     List<ColumnRefs.Scoped> scopes = ref.scopes();
-    if (scopes.size() != ids.size() || ref.readings().isEmpty()) {
+    if (!ref.fromOnly()
+        || ref.text().contains(".")
+        || scopes.size() != ids.size()
+        || ref.readings().isEmpty()) {
       return Optional.empty();
     }
     String column = ref.readings().get(0).column(); // a bare name: every reading is of it
@@ -169,6 +172,12 @@ final class UpstreamColumnCheck {
     // The views its qualifier names (s.amount), else every view in scope (amount).
     List<ColumnRefs.Reading> meant =
         ref.readings().stream().filter(ColumnRefs.Reading::qualified).toList();
+    if (meant.isEmpty() && ref.semiJoin() == null && ref.scopes().size() == ids.size()) {
+      Optional<Diagnostic> typo = unknownQualifier(project, v, ref, columns);
+      if (typo.isPresent()) {
+        return typo;
+      }
+    }
     if (meant.isEmpty()) {
       meant = ref.readings();
     }
@@ -253,6 +262,49 @@ final class UpstreamColumnCheck {
   }
 
   /** The qualifier of {@code b.y} as written: {@code b}. */
+  /**
+   * {@code x.amount} where no table in scope is named or aliased x, and x is no column either: the
+   * qualifier is mistyped, so the message names the tables' qualifiers, not a column to add.
+   */
+  private static Optional<Diagnostic> unknownQualifier(
+      Project project, ProjectView v, ColumnRefs.Ref ref, List<Set<String>> columns) {
+    int dot = ref.text().indexOf('.');
+    if (dot < 0) {
+      return Optional.empty();
+    }
+    String column = ref.text().substring(dot + 1);
+    String wanted = column.replace("`", "").toLowerCase(Locale.ROOT);
+    Set<String> qualifiers = new LinkedHashSet<>();
+    List<String> fixes = new ArrayList<>();
+    for (int i = 0; i < ref.scopes().size(); i++) {
+      String q = ref.scopes().get(i).qualifier();
+      qualifiers.add(q);
+      if (columns.get(i).contains(wanted)) {
+        fixes.add(q + "." + column);
+      }
+    }
+    String fix =
+        switch (fixes.size()) {
+          case 0 -> "qualify it with a table in scope: " + String.join(", ", qualifiers);
+          case 1 -> "did you mean '" + fixes.get(0) + "'?";
+          default -> "qualify it with the table it comes from: " + String.join(" or ", fixes);
+        };
+    return Optional.of(
+        Diagnostic.error(
+            RULE,
+            ref.position(),
+            "column "
+                + ref.text()
+                + " cannot be resolved: no table in scope is named or aliased "
+                + qualifier(ref.text())
+                + " (the tables are "
+                + String.join(", ", qualifiers)
+                + "), and no table has a column of that name; Spark would refuse "
+                + project.names().display(v.id())
+                + " when apply or refresh runs it ([UNRESOLVED_COLUMN.WITH_SUGGESTION])",
+            fix));
+  }
+
   private static String qualifier(String text) {
     int dot = text.indexOf('.');
     return dot < 0 ? text : text.substring(0, dot);

@@ -49,11 +49,11 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 13; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  private static final int FORMAT = 14; // 3: column-name case; 4: CHECK columns; 5: column refs;
   // 6: the tables of a SELECT's *; 7: their USING columns; 8: where an x::T item starts;
   // 9: a column ref named like a select alias Spark does not see there; 10: a * table's NATURAL;
   // 11: a column ref qualified by a semi join's right side; 12: a *'s EXCEPT columns;
-  // 13: where each table in scope of a column ref stands
+  // 13: where each table in scope of a column ref stands; 14: and its qualifier, for every ref
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -492,6 +492,7 @@ final class ParseCache {
         writeString(out, scoped.qualifier());
         out.writeBoolean(scoped.joined());
       }
+      out.writeBoolean(r.fromOnly());
     }
     out.writeInt(f.columnLists().size());
     for (ColumnLists.ColumnList l : f.columnLists()) {
@@ -567,7 +568,15 @@ final class ParseCache {
         scopes.add(new ColumnRefs.Scoped(in.readInt(), readString(in), in.readBoolean()));
       }
       refs.add(
-          new ColumnRefs.Ref(text, position, refTables, readings, unseenAlias, semiJoin, scopes));
+          new ColumnRefs.Ref(
+              text,
+              position,
+              refTables,
+              readings,
+              unseenAlias,
+              semiJoin,
+              scopes,
+              in.readBoolean()));
     }
     int nl = count(in);
     List<ColumnLists.ColumnList> lists = new ArrayList<>(nl);

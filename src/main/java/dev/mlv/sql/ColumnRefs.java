@@ -51,9 +51,9 @@ public final class ColumnRefs {
    * does not resolve there, null otherwise. {@code semiJoin}: when its qualifier names no table in
    * scope but the right side of a semi or anti join, that join as written ({@code "LEFT SEMI
    * JOIN"}), whose right side Spark resolves only in the join's own ON; null otherwise. {@code
-   * scopes}: for each of {@code tables}, where it stands, for telling an ambiguous name; empty
-   * where Spark may resolve the name otherwise than against the FROM items (ON, GROUP BY, HAVING,
-   * ORDER BY) or when it has a qualifier.
+   * scopes}: for each of {@code tables}, where it stands and its qualifier. {@code fromOnly}: the
+   * name stands where Spark resolves it against the FROM items alone (the SELECT list and WHERE,
+   * not ON, GROUP BY, HAVING or ORDER BY), so that two tables having it make it ambiguous.
    */
   public record Ref(
       String text,
@@ -62,7 +62,8 @@ public final class ColumnRefs {
       List<Reading> readings,
       String unseenAlias,
       String semiJoin,
-      List<Scoped> scopes) {
+      List<Scoped> scopes,
+      boolean fromOnly) {
     public Ref {
       tables = List.copyOf(tables);
       readings = List.copyOf(readings);
@@ -506,7 +507,8 @@ public final class ColumnRefs {
               readings,
               unseenAlias,
               semiJoin,
-              fromOnly && parts.size() == 1 ? scopes : List.of()));
+              scopes,
+              fromOnly));
     }
 
     private int offset(SqlNode node) {

@@ -108,6 +108,34 @@ class UpstreamColumnCheckTest {
     assertThat(d.hint()).isEqualTo("read a column silver.s produces, or select amount in silver.s");
   }
 
+  /**
+   * A mistyped qualifier is told as one, with the tables' qualifiers (found by QA: the message said
+   * the upstream view lacked a column named like the qualifier, and the hint sent the user to add
+   * it there).
+   */
+  @Test
+  void aQualifierNoTableHasIsToldAsAMistypedQualifier() throws IOException {
+    List<Diagnostic> found =
+        check(gold("SELECT x.id, t.qty\nFROM silver.s AS s JOIN silver.t AS t ON s.id = t.id"));
+    assertThat(found).hasSize(1);
+    assertThat(found.get(0).position().toString()).isEqualTo("views/gold/g.sql:2:8");
+    assertThat(found.get(0).message())
+        .isEqualTo(
+            "column x.id cannot be resolved: no table in scope is named or aliased x (the tables"
+                + " are s, t), and no table has a column of that name; Spark would refuse gold.g"
+                + " when apply or refresh runs it ([UNRESOLVED_COLUMN.WITH_SUGGESTION])");
+    // Both tables have id.
+    assertThat(found.get(0).hint())
+        .isEqualTo("qualify it with the table it comes from: s.id or t.id");
+    assertThat(
+            check(gold("SELECT x.amt, t.qty FROM silver.s AS s JOIN silver.t AS t ON s.id = t.id")))
+        .extracting(Diagnostic::hint)
+        .containsExactly("did you mean 's.amt'?");
+    assertThat(check(gold("SELECT ss.nope FROM silver.s AS s")))
+        .extracting(Diagnostic::hint)
+        .containsExactly("qualify it with a table in scope: s");
+  }
+
   @Test
   void anAliasUnqualifiedNamesAndANearMissAreFollowed() throws IOException {
     // x is silver.s here, and the typo is close to a column: named in the hint.
