@@ -398,6 +398,16 @@ public final class StrategyDecider {
       appended += log.appendedBytes();
       total += log.totalBytes();
     }
+    return cheaperOrAppends(what, appended, total, analysis.shape());
+  }
+
+  /**
+   * FULL_CHEAPER when the {@code appended} bytes are at least {@link #FULL_CHEAPER_SHARE} of the
+   * changed sources' {@code total}, else an incremental refresh of {@code shape}; {@code what}
+   * names the sources' new commits.
+   */
+  public static Strategy cheaperOrAppends(
+      String what, long appended, long total, RefreshAnalysis.Shape shape) {
     if (total > 0 && appended >= FULL_CHEAPER_SHARE * total) {
       return new Strategy.Full(
           "FULL_CHEAPER",
@@ -410,7 +420,7 @@ public final class StrategyDecider {
         "ONLY_APPENDS",
         what
             + "; only appends, "
-            + switch (analysis.shape()) {
+            + switch (shape) {
               case MERGE_AGGREGATE -> "new partial aggregates are merged into the groups";
               case PARTITION_AGGREGATE -> "the touched groups are recomputed";
               default -> "the new result rows are appended";

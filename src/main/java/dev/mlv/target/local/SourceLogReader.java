@@ -114,7 +114,7 @@ final class SourceLogReader implements StrategyDecider.SourceLogs {
    * The bytes of the table's data files on disk. Files removed but not yet vacuumed count too, so
    * this errs towards incremental refresh.
    */
-  private static long dataBytes(Path dir) {
+  static long dataBytes(Path dir) {
     try (Stream<Path> files = Files.walk(dir)) {
       return files
           .filter(p -> p.getFileName().toString().endsWith(".parquet"))

@@ -111,6 +111,45 @@ class LocalTargetContractTest extends TargetContractTest {
   }
 
   /**
+   * A view over a source and an upstream view that appends in the same run: the run weighs the new
+   * data against both tables for FULL_CHEAPER, so must its dry run (found by QA: the dry run took
+   * the source's share alone, 50%, and planned a rebuild; the run went incremental).
+   */
+  @Test
+  void aDryRunWeighsAnAppendingUpstreamViewsDataForFullCheaper() throws IOException {
+    enableCdf();
+    Path yml = dir.resolve("mlv.yml");
+    Files.writeString(
+        yml,
+        Files.readString(yml)
+            .replace("sources: [bronze.orders]", "sources: [bronze.orders, bronze.kinds]"));
+    write(
+        "views/gold/labelled.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.labelled AS\n"
+            + "SELECT o.id, k.label FROM silver.orders_clean o JOIN bronze.kinds k ON o.id = k.id\n");
+    Project p = project();
+    String kindColumns = "id INT, label STRING";
+    loadSource(p, id("bronze.kinds"), kindColumns, List.of(List.of(1, "one")), false);
+    List<List<Object>> many = new ArrayList<>();
+    for (int id = 1; id <= 300; id++) {
+      many.add(List.of(id, "c" + id, id * 1.5));
+    }
+    loadSource(p, orders(), ORDER_COLUMNS, many, false);
+    RunReport applied = target.apply(p, plan(p, false), RunListener.NONE);
+    assertThat(applied.status()).as(describe(applied)).isEqualTo(RunStatus.Completed);
+    // As big an append to kinds as kinds was: half of its data is new.
+    loadSource(p, id("bronze.kinds"), kindColumns, List.of(List.of(2, "two")), true);
+    loadSource(p, orders(), ORDER_COLUMNS, List.of(List.of(301, "d", 5.0)), true);
+    RunReport dry = target.refresh(p, dryRun(p, true), RunListener.NONE);
+    RunReport real = target.refresh(p, dryRun(p, false), RunListener.NONE);
+    assertThat(real.status()).as(describe(real)).isEqualTo(RunStatus.Completed);
+    assertThat(decisions(real))
+        .as(describe(real))
+        .contains("gold.labelled incremental ONLY_APPENDS");
+    assertThat(decisions(dry)).as(describe(dry) + "\n" + describe(real)).isEqualTo(decisions(real));
+  }
+
+  /**
    * An upstream view created with change data feed on whose enable_cdf is then turned off: its full
    * refresh writes the table without the feed, so the view below it is full for CDF_OFF, in the dry
    * run as in the run (found by QA: the dry run read the feed from the table as it is before the
