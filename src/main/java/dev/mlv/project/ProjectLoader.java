@@ -75,7 +75,7 @@ public final class ProjectLoader {
     try {
       document = compose(text);
     } catch (MarkedYAMLException e) {
-      return failed(syntaxError(file, e));
+      return failed(syntaxError(file, text, e));
     } catch (org.yaml.snakeyaml.reader.ReaderException e) {
       // A control character (a NUL from a bad copy, say): where it is, and which.
       return failed(
@@ -136,8 +136,13 @@ public final class ProjectLoader {
     return new LoadResult(Optional.empty(), List.of(diagnostic));
   }
 
-  private static Diagnostic syntaxError(Path file, MarkedYAMLException e) {
+  private static Diagnostic syntaxError(Path file, String text, MarkedYAMLException e) {
     Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+    if (mark != null && e.getContextMark() != null && mark.getIndex() >= text.length()) {
+      // The file ended inside a [ or { or quote: its opening is the place to fix, and the end of
+      // the text may be a line past the last one, where no editor or CI annotation can point.
+      mark = e.getContextMark();
+    }
     Path shown = file.getFileName();
     Position at =
         mark == null

@@ -872,14 +872,25 @@ class ProjectLoaderTest {
     assertThat(d.message()).isEqualTo("invalid YAML: mapping values are not allowed here");
   }
 
+  /**
+   * A quote or bracket never closed is placed where it opens: the end of the text, where SnakeYAML
+   * finds the problem, was a line past the last one, at which no editor or CI annotation points
+   * (found by QA).
+   */
   @Test
   void unclosedQuoteIsPositionedAndNamesWhereItOpened() throws IOException {
     Diagnostic d = only(load("name: \"medallion\nworkspace: demo_ws\n"));
 
     assertThat(d.ruleId()).isEqualTo("YAML_SYNTAX");
-    assertThat(d.position().line()).isEqualTo(3);
-    assertThat(d.position().column()).isEqualTo(1);
+    assertThat(d.position().line()).isEqualTo(1);
+    assertThat(d.position().column()).isEqualTo(7);
     assertThat(d.message()).contains("quoted scalar at line 1, column 7");
+
+    Diagnostic flow = only(load(BASE + "sources: [bronze.a, bronze.b\n"));
+    int lines = (BASE + "sources: [bronze.a, bronze.b\n").split("\n").length;
+    assertThat(flow.position().line()).isEqualTo(lines);
+    assertThat(flow.position().column()).isEqualTo(10);
+    assertThat(flow.message()).contains("flow sequence");
   }
 
   @Test
