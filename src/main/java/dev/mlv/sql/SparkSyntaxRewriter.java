@@ -281,6 +281,13 @@ final class SparkSyntaxRewriter {
   private static final Set<String> CLAUSE_NAMES = Set.of("LIMIT", "OFFSET");
 
   /**
+   * Functions Calcite parses with a grammar of its own that Spark's calls do not follow: {@code
+   * ceil(x, 1)}, {@code floor(x, 2)}, {@code first(x, true)}, {@code last(x, true)}, {@code
+   * date_diff(a, b)}. Hidden where they are called, so Calcite reads a plain call.
+   */
+  private static final Set<String> CALLS = Set.of("CEIL", "FLOOR", "FIRST", "LAST", "DATE_DIFF");
+
+  /**
    * Words Calcite reserves and Spark lets a user name a column or table with ({@code SELECT date,
    * timestamp FROM t}): those below and {@link #NAMES_IN_PLACE}. Where one stands as a name, the
    * rewrite spells it in look-alike letters Calcite reads as an identifier, and {@link
@@ -320,7 +327,7 @@ final class SparkSyntaxRewriter {
                   "UNSIGNED",
                   "ASOF",
                   "GROUPING"),
-              Stream.concat(NAMES_IN_PLACE.stream(), CLAUSE_NAMES.stream()))
+              Stream.of(NAMES_IN_PLACE, CLAUSE_NAMES, CALLS).flatMap(Set::stream))
           .collect(Collectors.toUnmodifiableSet());
 
   /** Words of a CASE expression, which end an operand before them. */
@@ -1160,6 +1167,10 @@ final class SparkSyntaxRewriter {
       // it does not, which are hidden too (the analysis reads the name back).
       if (kind(i + 1, SqlToken.Kind.STRING)) {
         return false;
+      }
+      if (CALLS.contains(word)) {
+        // A call only: NULLS FIRST, and a column named first, are Calcite's to read.
+        return symbol(i + 1, "(") && (prev == null || !prev.isSymbol("."));
       }
       if (symbol(i + 1, "(")) {
         // any(x) the aggregate, not LIKE ANY (...) nor = ANY (...).

@@ -1069,6 +1069,32 @@ class TableExtractorTest {
         .isEqualTo(findings == null ? "" : findings);
   }
 
+  /**
+   * Spark's ceil(x, d), floor(x, d), first(x, ignoreNulls), last(x, ignoreNulls) and date_diff(a,
+   * b) are read by Calcite as plain calls (found by QA: they sent the SELECT to the fallback
+   * parser, which turned off the column checks), while NULLS FIRST and a column named first stay as
+   * they are.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT ceil(a, 1) AS c, floor(a, 2) AS f, ceil(a) AS c1 FROM t|ceil,floor",
+        "SELECT k, first(a, true) AS f, last(a, true) AS l, first(a) AS f1 FROM t GROUP BY k"
+            + "|first,last",
+        "SELECT date_diff(a, b) AS d FROM t ORDER BY d NULLS FIRST|date_diff",
+        "SELECT first, last FROM t ORDER BY first DESC NULLS LAST|",
+      })
+  void sparkCallsCalciteSpellsOtherwiseAreParsedAsCalls(String sql, String functions) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+    assertThat(facts.usedFallback()).as("fallback").isFalse();
+    assertThat(facts.diagnostics()).isEmpty();
+    assertThat(facts.columns()).isPresent();
+    if (functions != null) {
+      assertThat(facts.functions()).contains(functions.split(","));
+    }
+  }
+
   /** A column named limit in backticks, or named elsewhere in the SELECT, is a condition meant. */
   @ParameterizedTest
   @ValueSource(
