@@ -192,9 +192,11 @@ final class DryRun {
     for (ObjectId up : ups) {
       LocalStrategy.Decided u = refreshed.get(up);
       String name = project.names().display(up);
+      // A file view's NEW_FILES ingestion (APPEND_ONLY) appends the new files' rows too.
       boolean appends =
           u.strategy() instanceof Strategy.Incremental
-              && u.analysis().shape() == RefreshAnalysis.Shape.APPEND;
+              && (u.analysis().shape() == RefreshAnalysis.Shape.APPEND
+                  || u.strategy().code().equals("NEW_FILES"));
       if (!appends) {
         // The commit the upstream's refresh will make: its next version, and the operation Delta
         // records for a full refresh (CREATE OR REPLACE) or a merge of aggregates (an overwrite).

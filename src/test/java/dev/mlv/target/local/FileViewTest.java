@@ -323,6 +323,52 @@ class FileViewTest {
         .contains("does not exist");
   }
 
+  /**
+   * An APPEND_ONLY file view ingesting a new file appends its rows, so the view below it stays
+   * incremental; its dry run said the file view was rewritten (NON_APPEND_COMMIT) and planned a
+   * rebuild (found by QA).
+   */
+  @Test
+  void aDryRunKnowsANewFilesIngestionAppendsForTheViewBelow() throws IOException {
+    StringBuilder many = new StringBuilder("id,name\n");
+    for (int i = 1; i <= 400; i++) {
+      many.append(i).append(",name").append(i).append('\n');
+    }
+    drop("a.csv", many.toString());
+    write(
+        "views/silver/named.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.named AS\n"
+            + "SELECT id, upper(name) AS name FROM bronze.raw WHERE id > 0\n");
+    Project p =
+        project(
+            "'format' = 'csv', 'header' = 'true', 'path' = 'landing/'",
+            "'refresh_mode' = 'APPEND_ONLY'",
+            "view_config:\n  bronze.raw:\n    enable_cdf: true\n");
+    target = LocalTargetContractTest.open(p);
+    RunReport created = target.apply(p, plan(p), RunListener.NONE);
+    assertThat(created.status()).as(created.toString()).isEqualTo(RunStatus.Completed);
+
+    drop("b.csv", "id,name\n401,late\n");
+    RunReport dry = target.refresh(p, request(p, true), RunListener.NONE);
+    RunReport real = target.refresh(p, request(p, false), RunListener.NONE);
+    assertThat(real.status()).as(real.toString()).isEqualTo(RunStatus.Completed);
+    assertThat(decisions(real))
+        .containsExactly(
+            "bronze.raw incremental NEW_FILES", "silver.named incremental ONLY_APPENDS");
+    assertThat(decisions(dry)).isEqualTo(decisions(real));
+  }
+
+  private static RefreshRequest request(Project p, boolean dryRun) {
+    return new RefreshRequest(
+        new TreeSet<>(p.views().keySet()), false, 1, Duration.ofHours(1), dryRun, Map.of());
+  }
+
+  private static List<String> decisions(RunReport run) {
+    return run.views().stream()
+        .map(v -> v.id().shortName() + " " + v.strategy() + " " + v.reason().split(":", 2)[0])
+        .toList();
+  }
+
   // ---- helpers ----
 
   private Project fileView(String options, String properties) throws IOException {
