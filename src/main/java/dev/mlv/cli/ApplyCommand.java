@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
     name = "apply",
     header = "Deploy the project's views to the target and refresh what changed.",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Create, replace, rename and drop views so the target matches the project, turn on"
           + " change data feed on sources, then refresh the changed views and everything downstream"

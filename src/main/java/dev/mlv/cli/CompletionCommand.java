@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
     name = "completion",
     header = "Print a completion script for bash or zsh.",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Print a completion script for bash or zsh, generated from mlv's commands and options."
     },

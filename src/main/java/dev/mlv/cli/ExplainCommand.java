@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
     name = "explain",
     header = "Explain whether a view's SQL can be refreshed incrementally.",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Explain, construct by construct, whether a view's SQL can be refreshed incrementally:"
           + " joins, aggregates, DISTINCT, window and non-deterministic functions, subqueries. Read"

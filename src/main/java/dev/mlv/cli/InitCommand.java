@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
     name = "init",
     header = "Create a new mlv project.",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Create a project: mlv.yml with a local target and a commented Fabric target,"
           + " views/silver and views/gold with a sample view each, a seeded bronze source, a CI"

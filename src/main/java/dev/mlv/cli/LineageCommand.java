@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
     name = "lineage",
     header = "Print the lineage the SQL defines, in refresh order.",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Print the lineage the SQL defines: views, the tables and folders they read, and the"
           + " order they refresh in. Output is sorted and stable, so CI can diff it. A project"

@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
     name = "plan",
     header = "Show what 'mlv apply' would change on the target (read-only).",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Compare the project with the views deployed on the target and show what 'mlv apply'"
           + " would do: + create, ~ replace (with a diff), → rename, - drop (only with --prune), and"

@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
     name = "quarantine",
     header = "Print the rows a view's refreshes dropped.",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Print the rows a view's refreshes dropped, with the constraints each row broke."
           + " Newest first, with the run id and the time. Rows are kept for views with"

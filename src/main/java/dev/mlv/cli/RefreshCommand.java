@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
     name = "refresh",
     header = "Refresh views in dependency order: skip, incremental or full.",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Refresh the selected views in dependency order, views with no dependency between them"
           + " side by side. A view whose sources have no new commit since its last refresh is"

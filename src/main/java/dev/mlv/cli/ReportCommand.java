@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
     name = "report",
     header = "Write the data-quality report of recent runs as one HTML file.",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Write the data-quality report of recent refresh runs as one self-contained HTML file"
           + " (no network needed): runs over time, rows written and dropped, top views and"

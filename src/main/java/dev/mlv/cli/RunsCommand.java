@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
     name = "runs",
     header = "List recent refresh runs, or show one run's report.",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "List recent refresh runs, newest first, or show one run's report. On the local target"
           + " the history lives in the lakehouse itself (schema mlv_history), so any engine can"

@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
     name = "seed",
     header = "Load the seed files mlv.yml declares for sources.",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Load the seed files that mlv.yml declares for sources (CSV with a header row, or"
           + " Parquet) into Delta tables of the local lakehouse, replacing their content. In Fabric"

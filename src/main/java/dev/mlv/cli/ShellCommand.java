@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
     name = "shell",
     header = "An interactive shell on the project's lakehouse.",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "An interactive shell on the project's lakehouse: every mlv command (without 'mlv'),"
           + " and Spark SQL ending with ';', with results as tables. Spark starts once and stays up"

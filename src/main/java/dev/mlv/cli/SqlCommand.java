@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
     name = "sql",
     header = "Run Spark SQL against the target's lakehouse.",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Run Spark SQL against the target's lakehouse: load and inspect tables, and the MLV"
           + " statements SHOW MATERIALIZED LAKE VIEWS, SHOW CREATE, ALTER ... RENAME TO, DROP,"

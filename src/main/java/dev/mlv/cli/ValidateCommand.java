@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
     name = "validate",
     header = "Check mlv.yml and every view definition, without Spark or Fabric.",
     mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Parse mlv.yml and every view definition, build the lineage and check it against the"
           + " documented materialized lake view rules. Reports every problem at once with"

@@ -59,6 +59,34 @@ class CliBasicsTest {
     assertThat(r.out()).contains("mlv ").contains("Spark 4.1.1").contains("Delta Lake 4.2.0");
   }
 
+  /**
+   * Every command's help lists -V, --version; it printed nothing and exited 0 under a subcommand
+   * (found by QA: 'mlv validate -V' in a CI script passed without checking anything).
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "validate",
+        "lineage",
+        "plan",
+        "apply",
+        "refresh",
+        "runs",
+        "sql",
+        "seed",
+        "init",
+        "completion",
+        "shell",
+        "explain",
+        "quarantine",
+        "report"
+      })
+  void versionIsPrintedUnderEveryCommand(String command) {
+    CliRun r = CliRun.of(command, "-V");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.out()).isEqualTo(CliRun.of("--version").out());
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {
