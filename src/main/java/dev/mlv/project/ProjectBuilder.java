@@ -340,6 +340,7 @@ public final class ProjectBuilder {
         edges.add(new Edge(dep, v.id(), t.position()));
       }
     }
+    folderClashes(config, names, views, diagnostics);
     LineageGraph graph = new LineageGraph(nodes, edges);
     for (List<Edge> cycle : graph.cycles()) {
       StringBuilder path = new StringBuilder();
@@ -364,6 +365,68 @@ public final class ProjectBuilder {
               "a view cannot read itself, directly or through other views; break the cycle"));
     }
     return graph;
+  }
+
+  /**
+   * A table, view or source named like the lineage id of a folder a file view reads ({@code
+   * files.orders} beside {@code Files/orders/}): the two would be one node, so the file view would
+   * wait for, and be skipped with, a view it does not read (found by QA). Each is an error where
+   * the name is written.
+   */
+  private static void folderClashes(
+      ProjectConfig config,
+      NameResolver names,
+      Map<ObjectId, ProjectView> views,
+      List<Diagnostic> diagnostics) {
+    Map<ObjectId, ProjectView> folders = new TreeMap<>();
+    for (ProjectView v : views.values()) {
+      if (v.definition().body() instanceof ViewBody.Files f) {
+        folders.putIfAbsent(folderId(names, f.path()), v);
+      }
+    }
+    if (folders.isEmpty()) {
+      return;
+    }
+    java.util.function.BiConsumer<ObjectId, Position> clash =
+        (id, at) -> {
+          ProjectView reader = folders.get(id);
+          String path = ((ViewBody.Files) reader.definition().body()).path();
+          diagnostics.add(
+              Diagnostic.error(
+                  "FILES_NAME_CLASH",
+                  at,
+                  names.display(id)
+                      + " is also the lineage name of folder '"
+                      + path
+                      + "', which "
+                      + names.display(reader.id())
+                      + " reads ("
+                      + reader.definition().position()
+                      + "); mlv cannot tell the table from the folder",
+                  "name the table in another schema than files, or read another folder"));
+        };
+    java.util.Set<ObjectId> sources = new java.util.HashSet<>();
+    for (SourceConfig s : config.sources()) {
+      ObjectId id = names.resolve(Name.of(s.name()));
+      sources.add(id);
+      if (folders.containsKey(id)) {
+        clash.accept(id, s.position());
+      }
+    }
+    for (ProjectView v : views.values()) {
+      if (folders.containsKey(v.id())) {
+        clash.accept(v.id(), v.definition().position());
+      }
+      if (!(v.definition().body() instanceof ViewBody.Files)) {
+        for (Name t : v.facts().map(QueryFacts::tables).orElse(List.of())) {
+          ObjectId dep = names.resolve(t);
+          // A view or source of that name is told once, where it is defined.
+          if (folders.containsKey(dep) && !views.containsKey(dep) && !sources.contains(dep)) {
+            clash.accept(dep, t.position());
+          }
+        }
+      }
+    }
   }
 
   /** The lineage id of a OneLake folder, {@code workspace.lakehouse.files.<folder>}. */

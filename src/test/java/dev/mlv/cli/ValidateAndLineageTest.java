@@ -207,6 +207,36 @@ class ValidateAndLineageTest {
         .contains("invalid: 2 files, 2 views, 1 error");
   }
 
+  /**
+   * A view named like the lineage id of a folder a file view reads was the same node: the file view
+   * waited for it and was skipped when it failed (found by QA).
+   */
+  @Test
+  void aTableNamedLikeAFileViewsFolderIsAnError() throws IOException {
+    project(
+        YML,
+        "bronze/files.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW bronze.raw
+        USING OneLake_Files
+        OPTIONS ('format' = 'csv',
+                 'path' = 'abfss://ws@onelake.dfs.fabric.microsoft.com/lh.Lakehouse/Files/orders/')
+        """,
+        "files/orders.sql",
+        "CREATE MATERIALIZED LAKE VIEW files.orders AS SELECT 1 AS id\n",
+        "silver/reader.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.reader AS SELECT id FROM files.orders\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/files/orders.sql:1:1: error[FILES_NAME_CLASH]: files.orders is also the lineage"
+                + " name of folder 'abfss://ws@onelake.dfs.fabric.microsoft.com/lh.Lakehouse/Files/orders/',"
+                + " which bronze.raw reads (views/bronze/files.sql:1:1); mlv cannot tell the table"
+                + " from the folder")
+        .contains("invalid: 3 files, 3 views, 1 error");
+  }
+
   @Test
   void aFileViewPathThatClimbsOutOfFilesIsAnErrorAtThePath() throws IOException {
     project(
