@@ -111,6 +111,32 @@ class LocalTargetContractTest extends TargetContractTest {
   }
 
   /**
+   * SHOW MATERIALIZED LAKE VIEWS tells when a view last took new data, an incremental refresh
+   * included (found by QA: it showed the time of the last full refresh while the version moved on).
+   */
+  @Test
+  void lastRefreshedMovesWithAnIncrementalRefresh() throws IOException {
+    enableCdf();
+    Project p = applied();
+    java.time.Instant before = lastRefreshed(p, "orders_clean");
+    loadSource(p, orders(), ORDER_COLUMNS, List.of(List.of(50, "e", 2.0)), true);
+    RunReport run = target.refresh(p, dryRun(p, false), RunListener.NONE);
+    assertThat(decisions(run))
+        .as(describe(run))
+        .contains("silver.orders_clean incremental ONLY_APPENDS");
+    assertThat(lastRefreshed(p, "orders_clean")).isAfter(before);
+  }
+
+  private java.time.Instant lastRefreshed(Project p, String view) {
+    var shown = sql(p, "SHOW MATERIALIZED LAKE VIEWS");
+    return shown.rows().stream()
+        .filter(r -> r.get(1).equals(view))
+        .map(r -> java.time.Instant.parse(r.get(2)))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /**
    * A view over a source and an upstream view that appends in the same run: the run weighs the new
    * data against both tables for FULL_CHEAPER, so must its dry run (found by QA: the dry run took
    * the source's share alone, 50%, and planned a rebuild; the run went incremental).
