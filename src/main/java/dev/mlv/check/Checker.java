@@ -35,6 +35,13 @@ import java.util.regex.Pattern;
 public final class Checker {
   static final Set<String> FILE_OPTIONS = Set.of("format", "path", "header", "delimiter");
   static final Set<String> FILE_FORMATS = Set.of("csv", "parquet");
+
+  /**
+   * A URL's scheme ({@code s3://}, {@code file:}), which a plain folder path does not start with.
+   */
+  private static final java.util.regex.Pattern OTHER_URL =
+      java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9+.-]+:(//|/)");
+
   private static final Pattern DML =
       Pattern.compile(
           "(?is)^\\s*(?:insert\\s+(?:into|overwrite)(?:\\s+table)?|update|delete\\s+from|merge\\s+into)"
@@ -343,6 +350,21 @@ public final class Checker {
                   + " paths",
               "rename the folder, or create a OneLake folder shortcut without spaces that points"
                   + " to it and use the shortcut's path"));
+    } else if (!f.path().regionMatches(true, 0, "abfss://", 0, 8)
+        && OTHER_URL.matcher(f.path()).lookingAt()) {
+      // s3://, https://, file:///...: no target reads them; the local one took them for a folder
+      // of the project named s3: (found by QA).
+      out.add(
+          Diagnostic.error(
+              "FILE_OPTION",
+              f.positionOf("path"),
+              "source path '"
+                  + f.path()
+                  + "' is a URL of another kind than OneLake's: a file view reads a OneLake"
+                  + " folder (abfss://...onelake...) or, on the local target only, a folder path",
+              "write the folder's OneLake URL (a OneLake shortcut can point at S3, ADLS or GCS)"
+                  + " and map it to a local folder under the local target's 'files:' in mlv.yml,"
+                  + " or write the local folder's path without a scheme"));
     } else if (!f.path().regionMatches(true, 0, "abfss://", 0, 8)) {
       out.add(
           leavesProject(f.path(), root)

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -235,6 +236,32 @@ class ValidateAndLineageTest {
                 + " which bronze.raw reads (views/bronze/files.sql:1:1); mlv cannot tell the table"
                 + " from the folder")
         .contains("invalid: 3 files, 3 views, 1 error");
+  }
+
+  /**
+   * A URL of another scheme was taken for a local folder named like its scheme (s3:/bucket/x) and
+   * could never be read, with only a warning from validate (found by QA).
+   */
+  @Test
+  void aFileViewPathThatIsAnotherKindOfUrlIsAnError() throws IOException {
+    for (String path : List.of("s3://bucket/x/", "https://host/x/", "file:///data/drops/")) {
+      project(
+          YML,
+          "bronze/files.sql",
+          """
+          CREATE MATERIALIZED LAKE VIEW bronze.raw
+          USING OneLake_Files
+          OPTIONS ('format' = 'csv', 'path' = '%s')
+          """
+              .formatted(path));
+      CliRun r = CliRun.of("validate", "-p", dir.toString());
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+      assertThat(r.out())
+          .contains(
+              "views/bronze/files.sql:3:28: error[FILE_OPTION]: source path '"
+                  + path
+                  + "' is a URL of another kind than OneLake's");
+    }
   }
 
   @Test
