@@ -112,7 +112,8 @@ final class ShellCompleter implements Completer {
       root.subcommands().keySet().forEach(c -> candidates.add(word(c, "commands")));
       return;
     }
-    sql(line.line(), line.word(), candidates);
+    String previous = index > 0 ? words.get(index - 1).toUpperCase(Locale.ROOT) : "";
+    sql(line.line(), line.word(), previous, candidates);
   }
 
   private void options(
@@ -141,7 +142,10 @@ final class ShellCompleter implements Completer {
     }
   }
 
-  private void sql(String line, String current, List<Candidate> out) {
+  /** Words after which a statement names a table, not a column. */
+  private static final Set<String> TABLE_BEFORE = Set.of("FROM", "JOIN", "INTO", "TABLE", "UPDATE");
+
+  private void sql(String line, String current, String previous, List<Candidate> out) {
     SortedMap<String, List<String>> known = tables;
     String lower = line.toLowerCase(Locale.ROOT);
     Set<String> columns = new TreeSet<>();
@@ -157,9 +161,15 @@ final class ShellCompleter implements Completer {
       known.values().forEach(columns::addAll);
     }
     known.keySet().forEach(t -> out.add(word(t, "views and tables")));
+    if (TABLE_BEFORE.contains(previous)) {
+      return; // FROM silver.ord<Tab>: silver.orders_clean, not a column
+    }
     columns.forEach(c -> out.add(word(c, "columns")));
     int dot = current.lastIndexOf('.');
-    if (dot > 0) {
+    String typed = current.toLowerCase(Locale.ROOT).substring(0, Math.max(dot, 0) + 1);
+    // silver.ord is a table's name being typed when a table's name starts so: no column of it.
+    boolean schema = dot > 0 && known.keySet().stream().anyMatch(t -> t.startsWith(typed));
+    if (dot > 0 && !schema) {
       // alias.column: keep what was typed before the dot.
       String qualifier = current.substring(0, dot + 1);
       columns.forEach(c -> out.add(word(qualifier + c, "columns")));

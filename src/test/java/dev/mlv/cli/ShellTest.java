@@ -257,6 +257,12 @@ class ShellTest {
       assertThat(complete(reader, shell, "SELECT * FROM bronze.orders WHERE cust"))
           .contains("customer_id", "bronze.orders", "WHERE");
       assertThat(complete(reader, shell, "SELECT o.am")).contains("o.amount");
+      // After FROM, and after a schema's name, tables only (found by QA: silver.order_date and
+      // such were offered, and Tab inserted their common prefix).
+      assertThat(complete(reader, shell, "SELECT * FROM bronze.or"))
+          .contains("bronze.orders")
+          .doesNotContain("customer_id", "bronze.customer_id", "WHERE");
+      assertThat(complete(reader, shell, "SELECT bronze.or")).doesNotContain("bronze.customer_id");
     }
   }
 
