@@ -41,7 +41,7 @@ final class SvgCharts {
     }
     StringBuilder svg = open(label, height);
     double plotH = height - TOP - BOTTOM;
-    max += max % 2; // an even top keeps the middle tick a whole number: 0, 1, 2 (not 0, 1, 1)
+    max = niceTop(max);
     axis(svg, max, height);
     int n = Math.max(1, xLabels.size());
     double slot = (double) (WIDTH - LEFT - RIGHT) / n;
@@ -95,7 +95,7 @@ final class SvgCharts {
       }
     }
     StringBuilder svg = open(label, height);
-    max += max % 2; // an even top keeps the middle tick a whole number: 0, 1, 2 (not 0, 1, 1)
+    max = niceTop(max);
     axis(svg, max, height);
     double plotH = height - TOP - BOTTOM;
     int n = Math.max(1, xLabels.size());
@@ -187,6 +187,20 @@ final class SvgCharts {
             height,
             WIDTH,
             height));
+  }
+
+  /**
+   * The axis top for values up to {@code max}: 2, 4 or 10 times a power of ten, so the ticks at its
+   * half and top read round (0, 5000, 10000 for 8696, not 0, 4348, 8696) and the middle one is a
+   * whole number (0, 1, 2 for 1).
+   */
+  static long niceTop(long max) {
+    long unit = 1;
+    while (unit * 10 < max) {
+      unit *= 10;
+    }
+    // unit * 10 >= max, so one of these is the top.
+    return unit * 2 >= max ? unit * 2 : unit * 4 >= max ? unit * 4 : unit * 10;
   }
 
   private static void axis(StringBuilder svg, long max, int height) {

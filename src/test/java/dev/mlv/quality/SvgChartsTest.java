@@ -30,4 +30,17 @@ class SvgChartsTest {
     assertThat(ticks(SvgCharts.lines("rows", List.of("run 1"), four, 120)))
         .containsExactly("0", "2", "4");
   }
+
+  /** Found by QA: a duration chart's ticks were its maximum and half of it, 0, 4348, 8696. */
+  @Test
+  void theAxisTopIsARoundNumber() {
+    List<SvgCharts.Series> ms = List.of(new SvgCharts.Series("ms", "#06c", List.of(8696L, 120L)));
+    assertThat(ticks(SvgCharts.lines("duration", List.of("run 1", "run 2"), ms, 120)))
+        .containsExactly("0", "5000", "10000");
+    assertThat(SvgCharts.niceTop(28006)).isEqualTo(40000);
+    assertThat(SvgCharts.niceTop(7)).isEqualTo(10);
+    assertThat(SvgCharts.niceTop(10)).isEqualTo(10);
+    assertThat(SvgCharts.niceTop(11)).isEqualTo(20);
+    assertThat(SvgCharts.niceTop(3)).isEqualTo(4);
+  }
 }
