@@ -381,7 +381,28 @@ public final class ProjectBuilder {
     Map<ObjectId, ProjectView> folders = new TreeMap<>();
     for (ProjectView v : views.values()) {
       if (v.definition().body() instanceof ViewBody.Files f) {
-        folders.putIfAbsent(folderId(names, f.path()), v);
+        ObjectId id = folderId(names, f.path());
+        ProjectView first = folders.putIfAbsent(id, v);
+        String firstPath =
+            first == null ? null : ((ViewBody.Files) first.definition().body()).path();
+        if (first != null && !folderAsWritten(firstPath).equals(folderAsWritten(f.path()))) {
+          // Files/A/B/ and Files/a/b/ are two folders (OneLake's names keep their case) that the
+          // lineage, whose names have none, would take for one (found by QA).
+          diagnostics.add(
+              Diagnostic.error(
+                  "FILES_NAME_CLASH",
+                  f.positionOf("path"),
+                  "folder '"
+                      + f.path()
+                      + "' differs only in case from '"
+                      + firstPath
+                      + "', which "
+                      + names.display(first.id())
+                      + " reads ("
+                      + first.definition().position()
+                      + "); mlv's lineage cannot tell the two folders apart",
+                  "give one of the folders another name"));
+        }
       }
     }
     if (folders.isEmpty()) {
@@ -427,6 +448,12 @@ public final class ProjectBuilder {
         }
       }
     }
+  }
+
+  /** A source path's folder as written, from {@code Files/} down, without a trailing slash. */
+  private static String folderAsWritten(String path) {
+    Matcher m = ONELAKE.matcher(path);
+    return (m.matches() ? m.group(3) : path).replaceAll("/+$", "");
   }
 
   /** The lineage id of a OneLake folder, {@code workspace.lakehouse.files.<folder>}. */

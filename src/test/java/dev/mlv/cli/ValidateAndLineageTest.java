@@ -238,6 +238,40 @@ class ValidateAndLineageTest {
         .contains("invalid: 3 files, 3 views, 1 error");
   }
 
+  /** Two folders that differ only in case were one lineage node (found by QA). */
+  @Test
+  void twoFoldersThatDifferOnlyInCaseAreAnError() throws IOException {
+    String url = "abfss://ws@onelake.dfs.fabric.microsoft.com/LH.Lakehouse/Files/";
+    project(
+        YML,
+        "bronze/a.sql",
+        "CREATE MATERIALIZED LAKE VIEW bronze.a USING OneLake_Files\n"
+            + "OPTIONS ('format' = 'csv', 'path' = '"
+            + url
+            + "a/b/')\n",
+        "bronze/b.sql",
+        "CREATE MATERIALIZED LAKE VIEW bronze.b USING OneLake_Files\n"
+            + "OPTIONS ('format' = 'csv', 'path' = '"
+            + url
+            + "A/B')\n",
+        "bronze/c.sql",
+        "CREATE MATERIALIZED LAKE VIEW bronze.c USING OneLake_Files\n"
+            + "OPTIONS ('format' = 'csv', 'path' = '"
+            + url.replace("LH.", "lh.")
+            + "a/b')\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    // The same folder read twice (the lakehouse's case aside) is no finding; A/B is.
+    assertThat(r.out())
+        .contains(
+            "views/bronze/b.sql:2:28: error[FILES_NAME_CLASH]: folder '"
+                + url
+                + "A/B' differs only in case from '"
+                + url
+                + "a/b/', which bronze.a reads")
+        .contains("invalid: 3 files, 3 views, 1 error");
+  }
+
   /**
    * A URL of another scheme was taken for a local folder named like its scheme (s3:/bucket/x) and
    * could never be read, with only a warning from validate (found by QA).
