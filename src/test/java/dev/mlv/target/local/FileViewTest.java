@@ -349,24 +349,14 @@ class FileViewTest {
     assertThat(created.status()).as(created.toString()).isEqualTo(RunStatus.Completed);
 
     drop("b.csv", "id,name\n401,late\n");
-    RunReport dry = target.refresh(p, request(p, true), RunListener.NONE);
-    RunReport real = target.refresh(p, request(p, false), RunListener.NONE);
+    RunReport dry = target.refresh(p, LocalTargetContractTest.dryRun(p, true), RunListener.NONE);
+    RunReport real = target.refresh(p, LocalTargetContractTest.dryRun(p, false), RunListener.NONE);
     assertThat(real.status()).as(real.toString()).isEqualTo(RunStatus.Completed);
-    assertThat(decisions(real))
+    assertThat(LocalTargetContractTest.decisions(real))
         .containsExactly(
             "bronze.raw incremental NEW_FILES", "silver.named incremental ONLY_APPENDS");
-    assertThat(decisions(dry)).isEqualTo(decisions(real));
-  }
-
-  private static RefreshRequest request(Project p, boolean dryRun) {
-    return new RefreshRequest(
-        new TreeSet<>(p.views().keySet()), false, 1, Duration.ofHours(1), dryRun, Map.of());
-  }
-
-  private static List<String> decisions(RunReport run) {
-    return run.views().stream()
-        .map(v -> v.id().shortName() + " " + v.strategy() + " " + v.reason().split(":", 2)[0])
-        .toList();
+    assertThat(LocalTargetContractTest.decisions(dry))
+        .isEqualTo(LocalTargetContractTest.decisions(real));
   }
 
   // ---- helpers ----

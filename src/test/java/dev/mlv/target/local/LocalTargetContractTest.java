@@ -392,13 +392,13 @@ class LocalTargetContractTest extends TargetContractTest {
     Files.writeString(yml, Files.readString(yml).replace("enable_cdf: false", "enable_cdf: true"));
   }
 
-  private static RefreshRequest dryRun(Project p, boolean dryRun) {
+  static RefreshRequest dryRun(Project p, boolean dryRun) {
     return new RefreshRequest(
         new TreeSet<>(p.views().keySet()), false, 1, Duration.ofHours(1), dryRun, Map.of());
   }
 
   /** Each view's strategy and reason code with its parameters (the sentences differ). */
-  private static List<String> decisions(RunReport run) {
+  static List<String> decisions(RunReport run) {
     return run.views().stream()
         .map(v -> v.id().shortName() + " " + v.strategy() + " " + v.reason().split(":", 2)[0])
         .toList();
