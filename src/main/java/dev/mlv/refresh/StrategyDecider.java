@@ -321,7 +321,7 @@ public final class StrategyDecider {
     Optional<Construct> blocker = analysis.blocker();
     if (blocker.isPresent()) {
       Construct b = blocker.get();
-      return new Strategy.Full(b.code(), what + "; " + b.construct() + ": " + b.note());
+      return new Strategy.Full(b.code(), what + "; " + b.because(b.note()));
     }
     // A name the sources' columns settle is as much the SQL's as a blocker, whatever the feeds.
     Optional<Strategy> byColumns = settledByColumns(analysis, what, in.logs()::columns, names);
@@ -349,7 +349,7 @@ public final class StrategyDecider {
       Optional<String> broken =
           brokenCondition(c, analysis, rowsChanged, partitions, in.logs()::columns, names);
       if (broken.isPresent()) {
-        return new Strategy.Full(c.code(), what + "; " + c.construct() + ": " + broken.get());
+        return new Strategy.Full(c.code(), what + "; " + c.because(broken.get()));
       }
     }
     // D5: only appends since the last refresh.
@@ -530,8 +530,7 @@ public final class StrategyDecider {
       for (ColumnCheck k : analysis.columnChecks(c)) {
         Optional<String> broken = brokenByColumns(k, columns, names);
         if (broken.isPresent()) {
-          return Optional.of(
-              new Strategy.Full(c.code(), what + "; " + c.construct() + ": " + broken.get()));
+          return Optional.of(new Strategy.Full(c.code(), what + "; " + c.because(broken.get())));
         }
       }
     }

@@ -87,7 +87,17 @@ public record RefreshAnalysis(
    * AGG_NEEDS_PARTITIONED_SOURCE fn=AVG}, ...), empty for a construct that is always fine.
    */
   public record Construct(
-      String construct, Position position, Support support, String code, String note) {}
+      String construct, Position position, Support support, String code, String note) {
+
+    /**
+     * {@code construct: why} for a reason's sentence, or {@code why} alone where the construct is
+     * the reason's code already ("HAVING: ...; HAVING: a group can cross the condition" said it
+     * twice).
+     */
+    public String because(String why) {
+      return construct.equals(code) ? why : construct + ": " + why;
+    }
+  }
 
   /** Where a table reference sits, which decides when its changes allow incremental refresh. */
   public enum RefContext {

@@ -1150,6 +1150,29 @@ class StrategyDeciderTableTest {
     assertThat(decision.apply(sub, true)).isEqualTo("full SUBQUERY_TABLE_CHANGED");
   }
 
+  /**
+   * A reason names its construct once: "HAVING: new commits ...; HAVING: a group can cross the
+   * condition" said it twice (found by QA), where the construct is the code itself.
+   */
+  @Test
+  void aBlockingConstructIsNamedOnceInTheReason() {
+    var having =
+        RefreshAnalyzer.analyze(
+                "SELECT k, COUNT(*) AS n FROM bronze.a GROUP BY k HAVING COUNT(*) > 1",
+                Position.start(null),
+                List.of())
+            .blocker()
+            .orElseThrow();
+    assertThat(having.because("a group can cross the condition"))
+        .isEqualTo("a group can cross the condition");
+    var distinct =
+        RefreshAnalyzer.analyze("SELECT DISTINCT k FROM bronze.a", Position.start(null), List.of())
+            .blocker()
+            .orElseThrow();
+    assertThat(distinct.because("duplicates across runs"))
+        .isEqualTo("SELECT DISTINCT: duplicates across runs");
+  }
+
   private static Strategy decide(
       ObjectId a,
       long before,

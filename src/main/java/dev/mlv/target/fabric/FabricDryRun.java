@@ -190,7 +190,7 @@ final class FabricDryRun {
     Optional<dev.mlv.sql.RefreshAnalysis.Construct> blocker = analysis.blocker();
     if (blocker.isPresent()) {
       dev.mlv.sql.RefreshAnalysis.Construct b = blocker.get();
-      return Optional.of(b.code() + ": " + changed + "; " + b.construct() + ": " + b.note());
+      return Optional.of(b.code() + ": " + changed + "; " + b.because(b.note()));
     }
     // A name only the sources' columns settle (GROUP BY an alias, a bare current_user): mlv
     // reads no Fabric table's columns, so it stays full, as the local target does without them.

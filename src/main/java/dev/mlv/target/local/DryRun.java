@@ -141,7 +141,7 @@ final class DryRun {
     Optional<RefreshAnalysis.Construct> blocker = analysis.blocker();
     if (blocker.isPresent()) {
       RefreshAnalysis.Construct b = blocker.get();
-      return new Strategy.Full(b.code(), what + "; " + b.construct() + ": " + b.note());
+      return new Strategy.Full(b.code(), what + "; " + b.because(b.note()));
     }
     java.util.function.Function<ObjectId, Optional<List<String>>> columns =
         src -> columnsAfter(src, refreshed);
@@ -186,7 +186,7 @@ final class DryRun {
           StrategyDecider.brokenCondition(
               c, analysis, changed, partitions, columns, project.names());
       if (broken.isPresent()) {
-        return new Strategy.Full(c.code(), what + "; " + c.construct() + ": " + broken.get());
+        return new Strategy.Full(c.code(), what + "; " + c.because(broken.get()));
       }
     }
     for (ObjectId up : ups) {
