@@ -942,6 +942,9 @@ public final class TableExtractor {
         query(with.body, Set.copyOf(scope));
       } else if (node instanceof SqlOrderBy orderBy) {
         query(orderBy.query, ctes);
+        if (orderBy.query instanceof SqlSelect select) {
+          distinctOrder(select, orderBy.orderList);
+        }
         if (!orderBy.orderList.isEmpty()) {
           features.add(QueryFeature.ORDER_BY);
         }
@@ -995,6 +998,7 @@ public final class TableExtractor {
       if (select.getOrderList() != null && !select.getOrderList().isEmpty()) {
         features.add(QueryFeature.ORDER_BY);
         expression(select.getOrderList(), ctes);
+        distinctOrder(select, select.getOrderList());
       }
       limit(select.getOffset(), select.getFetch(), ctes);
     }
@@ -1461,6 +1465,66 @@ public final class TableExtractor {
         }
         expression(operand, ctes);
         inLambdaOf = lambdaOf;
+      }
+    }
+
+    /**
+     * A column a SELECT DISTINCT sorts by without selecting it: Spark sorts the distinct rows by
+     * their own columns only and refuses the view at its first refresh (found by QA). Only bare
+     * names against a SELECT list that names every column ({@code *} leaves it to Spark).
+     */
+    private void distinctOrder(SqlSelect select, SqlNodeList orderList) {
+      if (!select.isDistinct() || select.getGroup() != null || orderList == null) {
+        return;
+      }
+      Set<String> selected = new HashSet<>();
+      for (SqlNode item : select.getSelectList()) {
+        if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+          if (as.operand(as.operandCount() - 1) instanceof SqlIdentifier alias) {
+            selected.add(alias.names.get(alias.names.size() - 1).toLowerCase(Locale.ROOT));
+          }
+          if (as.operandCount() > 2) {
+            return; // a generator's several columns
+          }
+        } else if (item instanceof SqlIdentifier id) {
+          if (id.isStar()) {
+            return;
+          }
+          selected.add(id.names.get(id.names.size() - 1).toLowerCase(Locale.ROOT));
+        } else if (item instanceof SqlCall call
+            && OutputNames.GENERATORS.contains(
+                call.getOperator().getName().toLowerCase(Locale.ROOT))) {
+          return;
+        }
+      }
+      for (SqlNode order : orderList) {
+        SqlNode key = order;
+        while (key instanceof SqlCall c
+            && (c.getKind() == SqlKind.DESCENDING
+                || c.getKind() == SqlKind.NULLS_FIRST
+                || c.getKind() == SqlKind.NULLS_LAST)) {
+          key = c.operand(0);
+        }
+        if (!(key instanceof SqlIdentifier id) || id.isStar() || touchesMarker(id)) {
+          continue;
+        }
+        String name = SparkSyntaxRewriter.unhide(id.names.get(id.names.size() - 1));
+        if (selected.contains(name.toLowerCase(Locale.ROOT))) {
+          continue;
+        }
+        int at = startOf(id.getParserPosition());
+        String written = sql.substring(at, Math.min(sql.length(), endOf(id.getParserPosition())));
+        findings.add(
+            Diagnostic.error(
+                "UNRESOLVED_COLUMN",
+                start.advance(sql, at),
+                "ORDER BY "
+                    + written
+                    + " in a SELECT DISTINCT that does not select it: Spark sorts the distinct"
+                    + " rows by their own columns only and refuses the view at its first refresh"
+                    + " ([UNRESOLVED_COLUMN])",
+                "select " + written + " too, or sort by a column the SELECT list has"));
+        return;
       }
     }
 

@@ -1456,6 +1456,31 @@ class TableExtractorTest {
     }
   }
 
+  /**
+   * Found by QA: SELECT DISTINCT a ... ORDER BY b passed validate and plan, and apply failed with
+   * [UNRESOLVED_COLUMN].
+   */
+  @Test
+  void aSelectDistinctSortedByAColumnItDoesNotSelectIsRefused() {
+    QueryFacts facts =
+        EXTRACTOR.extract("SELECT DISTINCT customer_id FROM o ORDER BY amount DESC", START);
+    assertThat(facts.diagnostics())
+        .extracting(d -> d.ruleId() + "@" + d.position().line() + ":" + d.position().column())
+        .containsExactly("UNRESOLVED_COLUMN@1:45");
+    assertThat(facts.diagnostics().get(0).message())
+        .startsWith("ORDER BY amount in a SELECT DISTINCT that does not select it");
+    for (String sql :
+        List.of(
+            "SELECT DISTINCT o.customer_id FROM o ORDER BY customer_id",
+            "SELECT DISTINCT customer_id AS c FROM o ORDER BY c NULLS LAST",
+            "SELECT DISTINCT * FROM o ORDER BY amount",
+            "SELECT DISTINCT customer_id FROM o ORDER BY 1",
+            "SELECT customer_id FROM o ORDER BY amount",
+            "SELECT DISTINCT offset FROM o ORDER BY offset LIMIT 3")) {
+      assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
+    }
+  }
+
   @Test
   void aSubqueryInsideALambdaIsRefusedAtTheSubquery() {
     String sql =
