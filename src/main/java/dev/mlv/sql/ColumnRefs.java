@@ -455,8 +455,10 @@ public final class ColumnRefs {
       String head = parts.get(0);
       // ORDER BY ALL and GROUP BY ALL name no column; _metadata is the hidden column of every
       // Delta table's file details.
+      // t._metadata.file_path too: the hidden column read through its table's alias.
       if (lambdaParameters.contains(head)
           || head.equals("_metadata")
+          || (parts.size() >= 2 && parts.get(1).equals("_metadata"))
           || (parts.size() == 1
               && (TableExtractor.NILADIC.contains(head)
                   || UNITS.contains(head)
