@@ -175,9 +175,7 @@ public final class OutputNames {
           && GENERATORS.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))) {
         opaque = true; // Spark names a generator's columns itself: col, pos, col0, ...
       } else if (item instanceof SqlCall call) {
-        if (call.getKind() == SqlKind.CAST
-            && call.operand(0) instanceof SqlIdentifier id
-            && id.names.size() > 1) {
+        if (isCast(call) && call.operand(0) instanceof SqlIdentifier id && id.names.size() > 1) {
           // CAST(t.x AS ...) is named x, but CAST(s.f AS ...) of a struct's field is named after
           // its text: which one s is, only the catalog knows.
           opaque = true;
@@ -374,7 +372,7 @@ public final class OutputNames {
    */
   private static String derivedName(SqlCall call) {
     SqlKind kind = call.getKind();
-    if (kind == SqlKind.CAST && call.operand(0) instanceof SqlIdentifier id && !id.isStar()) {
+    if (isCast(call) && call.operand(0) instanceof SqlIdentifier id && !id.isStar()) {
       return id.names.get(id.names.size() - 1);
     }
     if (kind == SqlKind.ITEM || kind == SqlKind.DOT) {
@@ -384,6 +382,13 @@ public final class OutputNames {
       return "-" + literal.toValue();
     }
     return null;
+  }
+
+  /** CAST and TRY_CAST, which Spark names alike (found by QA: try_cast(x AS INT) is named x). */
+  private static boolean isCast(SqlCall call) {
+    return call.getKind() == SqlKind.CAST
+        || call.getKind() == SqlKind.SAFE_CAST
+        || call.getOperator().getName().equalsIgnoreCase("TRY_CAST");
   }
 
   private static SqlSelect firstSelect(SqlNode node) {

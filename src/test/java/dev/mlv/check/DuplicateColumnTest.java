@@ -89,6 +89,24 @@ class DuplicateColumnTest {
         .containsExactly("views/gold/g.sql:2:17");
   }
 
+  /** Found by QA: try_cast(x AS T) is named x, as CAST is, not after its text. */
+  @Test
+  void tryCastIsNamedAfterItsColumnAsCastIs() throws IOException {
+    String gold =
+        "CREATE MATERIALIZED LAKE VIEW gold.g AS\n"
+            + "SELECT id, try_cast(amount AS INT), TRY_CAST(id AS STRING) AS sid FROM silver.a";
+    String silverA = "SELECT id, amount FROM bronze.orders";
+    assertThat(check(gold, silverA, "COLUMN_NAME")).isEmpty();
+    // ... and so counts as the column it casts.
+    assertThat(
+            check(
+                "CREATE MATERIALIZED LAKE VIEW gold.g AS\n"
+                    + "SELECT amount, try_cast(amount AS INT) FROM silver.a",
+                silverA,
+                "DUPLICATE_COLUMN"))
+        .hasSize(1);
+  }
+
   @Test
   void aSelfJoinsStarSelectsEveryColumnTwiceAndIsReportedAtTheStar() throws IOException {
     List<Diagnostic> found = check("SELECT * FROM silver.a x JOIN silver.a y ON x.id = y.id");
