@@ -352,7 +352,7 @@ public final class HtmlReportRenderer {
                       .append("</td></tr>"));
       h.append("</tbody></table>\n");
     }
-    h.append("<h3>Duration</h3>\n")
+    h.append("<h3>Duration (ms)</h3>\n")
         .append(
             SvgCharts.lines(
                 "duration of " + v.name() + " in ms",
