@@ -406,13 +406,16 @@ public final class StrategyDecider {
    * changed sources' {@code total}, else an incremental refresh of {@code shape}; {@code what}
    * names the sources' new commits.
    */
+  /** Where a FULL_CHEAPER detail turns from the sources' commits to the share of new data. */
+  public static final String NEW_DATA_SHARE = "; the new data is ";
+
   public static Strategy cheaperOrAppends(
       String what, long appended, long total, RefreshAnalysis.Shape shape) {
     if (total > 0 && appended >= FULL_CHEAPER_SHARE * total) {
       return new Strategy.Full(
           "FULL_CHEAPER",
           what
-              + "; the new data is "
+              + NEW_DATA_SHARE
               + Math.round(100.0 * appended / total)
               + "% of the sources, so a rebuild costs less");
     }

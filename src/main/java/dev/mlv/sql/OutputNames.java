@@ -107,17 +107,11 @@ public final class OutputNames {
 
   /**
    * The columns of {@code sql}, whose Calcite tree is {@code root} (of the whole text: a caller
-   * with text Calcite did not see passes nothing here); empty when they cannot be told.
-   */
-  static Optional<Columns> of(String sql, Position start, SqlNode root) {
-    return of(sql, start, root, true, SqlToken.tokenize(sql));
-  }
-
-  /**
-   * {@code wholeFrom}: whether the tree holds the whole FROM (text the rewriter took out, a LATERAL
-   * VIEW say, may add columns to {@code *}); when not, no {@code *} tells its tables. {@code
-   * tokens}: those of {@code sql} as written, where a {@code * EXCEPT (...)} list still stands (the
-   * rewriter took it out of the text Calcite read).
+   * with text Calcite did not see passes nothing here); empty when they cannot be told. {@code
+   * wholeFrom}: whether the tree holds the whole FROM (text the rewriter took out, a LATERAL VIEW
+   * say, may add columns to {@code *}); when not, no {@code *} tells its tables. {@code tokens}:
+   * those of {@code sql} as written, where a {@code * EXCEPT (...)} list still stands (the rewriter
+   * took it out of the text Calcite read).
    */
   static Optional<Columns> of(
       String sql, Position start, SqlNode root, boolean wholeFrom, List<SqlToken> tokens) {

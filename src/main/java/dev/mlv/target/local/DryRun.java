@@ -169,12 +169,9 @@ final class DryRun {
               }
             });
     // A source that only rewrote files since (OPTIMIZE) is as unchanged as the real run finds it.
+    SourceLogReader reader = new SourceLogReader(target.deltaState(), target.warehouse());
     Set<ObjectId> changed =
-        StrategyDecider.rowsChanged(
-            committed,
-            d.consumed(),
-            d.current(),
-            new SourceLogReader(target.deltaState(), target.warehouse()));
+        StrategyDecider.rowsChanged(committed, d.consumed(), d.current(), reader);
     changed.addAll(ups);
     Map<ObjectId, List<String>> partitions = new TreeMap<>();
     for (ObjectId src : d.current().keySet()) {
@@ -214,7 +211,6 @@ final class DryRun {
       // The run weighs the upstream views' data with the sources' (found by QA: planned
       // FULL_CHEAPER from one source's share, the run went incremental). Their own new rows are
       // not known yet, so they count as none here: a plan of incremental may still run full.
-      SourceLogReader reader = new SourceLogReader(target.deltaState(), target.warehouse());
       long appended = 0;
       long total = 0;
       for (ObjectId src : changed) {
@@ -228,7 +224,7 @@ final class DryRun {
         }
       }
       String detail = s.detail();
-      int cut = detail.indexOf("; the new data is ");
+      int cut = detail.indexOf(StrategyDecider.NEW_DATA_SHARE);
       Strategy weighed =
           StrategyDecider.cheaperOrAppends(
               cut < 0 ? detail : detail.substring(0, cut), appended, total, analysis.shape());
