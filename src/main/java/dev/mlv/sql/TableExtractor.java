@@ -1237,7 +1237,35 @@ public final class TableExtractor {
           : "compute it in a subquery or CTE and filter on its result outside";
     }
 
-    /** Offset in the file's SQL where Calcite's {@code pos} starts, fragments' wrapper line off. */
+    /**
+     * Calcite takes an alias after PIVOT (...), as UNPIVOT has one; Spark's grammar gives PIVOT
+     * none, so the view would fail at apply with a parse error.
+     */
+    private void pivotAlias(SqlNode alias) {
+      if (touchesMarker(alias)) {
+        return;
+      }
+      int at = startOf(alias.getParserPosition());
+      int word = at - 1;
+      while (word >= 0 && Character.isWhitespace(sql.charAt(word))) {
+        word--;
+      }
+      // Point at AS when it is written, where Spark's parser stops.
+      if (word >= 1 && sql.regionMatches(true, word - 1, "AS", 0, 2)) {
+        at = word - 1;
+      }
+      findings.add(
+          Diagnostic.error(
+              PARSE_RULE,
+              start.advance(sql, at),
+              "PIVOT takes no alias in Spark SQL (UNPIVOT does): Spark refuses '"
+                  + alias
+                  + "' after PIVOT (...) with a syntax error",
+              "remove the alias; to name the pivoted rows, wrap them in a subquery:"
+                  + " FROM (SELECT * FROM ... PIVOT (...)) AS "
+                  + alias));
+    }
+
     /**
      * A correlated scalar subquery in a grouped SELECT's item, outside an aggregate: Spark refuses
      * it at its opening parenthesis ({@link GroupedSubqueries}).
@@ -1269,6 +1297,7 @@ public final class TableExtractor {
       }
     }
 
+    /** Offset in the file's SQL where Calcite's {@code pos} starts, fragments' wrapper line off. */
     private int startOf(SqlParserPos pos) {
       return offsetOf(sql, pos.getLineNum() - lineShift, pos.getColumnNum());
     }
@@ -1344,7 +1373,13 @@ public final class TableExtractor {
 
     private void fromCall(SqlBasicCall call, Set<String> ctes) {
       switch (call.getKind()) {
-        case AS, EXPLICIT_TABLE -> from(call.operand(0), ctes);
+        case AS -> {
+          if (call.operand(0) instanceof SqlPivot) {
+            pivotAlias(call.operand(1));
+          }
+          from(call.operand(0), ctes);
+        }
+        case EXPLICIT_TABLE -> from(call.operand(0), ctes);
         case LATERAL -> {
           // A lateral subquery may name the columns of the tables before it, as an expression's.
           inExpression++;

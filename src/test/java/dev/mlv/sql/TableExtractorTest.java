@@ -1482,6 +1482,35 @@ class TableExtractorTest {
   }
 
   @Test
+  void anAliasAfterPivotIsRefusedAsSparkRefusesIt() {
+    QueryFacts facts =
+        EXTRACTOR.extract(
+            "SELECT * FROM (SELECT region, amount FROM o)"
+                + " PIVOT (sum(amount) FOR region IN ('EU' AS eu)) AS p",
+            START);
+    assertThat(facts.diagnostics())
+        .extracting(d -> d.ruleId() + "@" + d.position().line() + ":" + d.position().column())
+        .containsExactly("SQL_PARSE@1:93");
+    assertThat(facts.diagnostics().get(0).message()).startsWith("PIVOT takes no alias");
+    assertThat(
+            EXTRACTOR
+                .extract(
+                    "SELECT p.eu FROM (SELECT region, amount FROM o)"
+                        + " PIVOT (sum(amount) FOR region IN ('EU' AS eu)) p",
+                    START)
+                .diagnostics())
+        .extracting(Diagnostic::ruleId)
+        .containsExactly("SQL_PARSE");
+    for (String sql :
+        List.of(
+            "SELECT * FROM (SELECT region, amount FROM o) PIVOT (sum(amount) FOR region IN ('EU'))",
+            "SELECT * FROM w UNPIVOT (v FOR k IN (a, b)) AS u",
+            "SELECT p.eu FROM (SELECT * FROM o PIVOT (sum(amount) FOR region IN ('EU' AS eu))) AS p")) {
+      assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
+    }
+  }
+
+  @Test
   void aSubqueryInsideALambdaIsRefusedAtTheSubquery() {
     String sql =
         "SELECT transform(arr, x -> x + (SELECT max(v) FROM t)) AS a,\n"
