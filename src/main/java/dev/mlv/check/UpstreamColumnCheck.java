@@ -127,6 +127,50 @@ final class UpstreamColumnCheck {
             "qualify it with the table it comes from: " + String.join(" or ", qualified)));
   }
 
+  /**
+   * A reference that only a query two or more levels around its subquery can resolve: Spark 4.1.1
+   * resolves an outer reference against the immediately enclosing query only (measured:
+   * UNRESOLVED_COLUMN for o.amount in a subquery within a subquery of the query over o).
+   */
+  private static Diagnostic tooFarOut(
+      Project project,
+      ProjectView v,
+      ColumnRefs.Ref ref,
+      List<ObjectId> ids,
+      List<Set<String>> columns,
+      int level) {
+    List<String> tables = new ArrayList<>();
+    for (ColumnRefs.Reading r : ref.readings()) {
+      ColumnRefs.Scoped scope = ref.scopes().get(r.table());
+      if (scope.level() == level && columns.get(r.table()).contains(r.column())) {
+        ObjectId id = ids.get(r.table());
+        String shown =
+            project.names().display(id)
+                + (scope.qualifier().equalsIgnoreCase(id.name()) ? "" : " AS " + scope.qualifier());
+        if (!tables.contains(shown)) {
+          tables.add(shown);
+        }
+      }
+    }
+    return Diagnostic.error(
+        RULE,
+        ref.position(),
+        "column "
+            + ref.text()
+            + " cannot be resolved: only "
+            + String.join(" and ", tables)
+            + " has it, in the query "
+            + level
+            + " levels around this subquery, and Spark resolves a subquery's outer reference"
+            + " only against the query immediately around it; Spark would refuse "
+            + project.names().display(v.id())
+            + " when apply or refresh runs it ([UNRESOLVED_COLUMN.WITH_SUGGESTION])",
+        "move the condition that reads it into the query around this subquery, joining the"
+            + " inner subquery's table there, so that it reads "
+            + ref.text()
+            + " one level out");
+  }
+
   private static Optional<Diagnostic> unresolved(
       Project project,
       ViewColumns viewColumns,
@@ -164,10 +208,20 @@ final class UpstreamColumnCheck {
       ids.add(id);
       columns.add(c.get());
     }
+    int nearest = Integer.MAX_VALUE;
     for (ColumnRefs.Reading r : ref.readings()) {
       if (columns.get(r.table()).contains(r.column())) {
-        return ambiguous(project, v, ref, ids, columns);
+        nearest =
+            ref.scopes().size() == ids.size()
+                ? Math.min(nearest, ref.scopes().get(r.table()).level())
+                : 0;
       }
+    }
+    if (nearest >= 2 && nearest != Integer.MAX_VALUE) {
+      return Optional.of(tooFarOut(project, v, ref, ids, columns, nearest));
+    }
+    if (nearest != Integer.MAX_VALUE) {
+      return ambiguous(project, v, ref, ids, columns);
     }
     // The views its qualifier names (s.amount), else every view in scope (amount).
     List<ColumnRefs.Reading> meant =
@@ -261,7 +315,6 @@ final class UpstreamColumnCheck {
                         .orElse(allViews ? readOne + ", or " + selectIt : readOne)));
   }
 
-  /** The qualifier of {@code b.y} as written: {@code b}. */
   /**
    * {@code x.amount} where no table in scope is named or aliased x, and x is no column either: the
    * qualifier is mistyped, so the message names the tables' qualifiers, not a column to add.
@@ -305,6 +358,7 @@ final class UpstreamColumnCheck {
             fix));
   }
 
+  /** The qualifier of {@code b.y} as written: {@code b}. */
   private static String qualifier(String text) {
     int dot = text.indexOf('.');
     return dot < 0 ? text : text.substring(0, dot);

@@ -448,10 +448,14 @@ public final class ColumnRefs {
     }
 
     private void reference(SqlIdentifier id, List<Scope> chain) {
-      if (id.isStar() || id.names.isEmpty()) {
+      if (id.names.isEmpty() || (id.isStar() && id.names.size() < 2)) {
         return;
       }
-      List<String> parts = id.names.stream().map(Walk::lower).toList();
+      // b.* is followed only where b may be a semi join's hidden right side (Spark:
+      // CANNOT_RESOLVE_STAR_EXPAND); read as the name b, a struct column it would expand.
+      boolean star = id.isStar();
+      List<String> parts =
+          id.names.subList(0, id.names.size() - (star ? 1 : 0)).stream().map(Walk::lower).toList();
       String head = parts.get(0);
       // ORDER BY ALL and GROUP BY ALL name no column; _metadata is the hidden column of every
       // Delta table's file details.
@@ -484,12 +488,15 @@ public final class ColumnRefs {
         for (Entry e : s.entries()) {
           scopes.add(new Scoped(level, e.qualifier(), joined));
         }
-        if (semiJoin == null && parts.size() >= 2) {
+        if (semiJoin == null && (parts.size() >= 2 || star)) {
           semiJoin = s.hidden().get(head);
         }
       }
       if (entries.stream().anyMatch(e -> e.qualifier().equals(head))) {
         semiJoin = null; // a table in scope has that name too: the qualifier is its
+      }
+      if (star && (semiJoin == null || parts.size() != 1)) {
+        return;
       }
       if (parts.size() >= 3 && entries.stream().anyMatch(e -> !e.aliased())) {
         return; // silver.s.amount: an unaliased table is also qualified by schema and table

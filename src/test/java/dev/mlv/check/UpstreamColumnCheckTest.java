@@ -152,6 +152,41 @@ class UpstreamColumnCheckTest {
   }
 
   @Test
+  void anOuterReferenceTwoQueriesOutIsRefusedAsSparkRefusesIt() throws IOException {
+    // s.amt is read in a subquery within a subquery of the query over s.
+    List<Diagnostic> found =
+        check(
+            gold(
+                "SELECT s.id FROM silver.s s WHERE EXISTS (SELECT 1 FROM silver.t x\n"
+                    + "WHERE x.id IN (SELECT y.id FROM silver.t y WHERE y.qty = s.amt))"));
+    assertThat(found)
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:3:58");
+    assertThat(found.get(0).message())
+        .startsWith("column s.amt cannot be resolved: only silver.s has it, in the query 2 levels")
+        .contains("immediately around it");
+    // A bare name only the outermost table has: the same.
+    assertThat(
+            check(
+                gold(
+                    "SELECT s.id FROM silver.s s WHERE s.id IN (SELECT x.id FROM silver.t x"
+                        + " WHERE EXISTS (SELECT 1 FROM silver.t y WHERE y.qty = amt))")))
+        .extracting(Diagnostic::ruleId)
+        .containsExactly(UpstreamColumnCheck.RULE);
+    // One level out, or a nearer table having the name, is what Spark resolves.
+    for (String sql :
+        List.of(
+            "SELECT s.id FROM silver.s s WHERE EXISTS (SELECT 1 FROM silver.t x WHERE x.id = s.id"
+                + " AND x.id IN (SELECT y.id FROM silver.t y WHERE y.qty = x.qty))",
+            "SELECT s.id FROM silver.s s WHERE EXISTS (SELECT 1 FROM silver.t x"
+                + " WHERE x.id IN (SELECT y.id FROM silver.t y WHERE y.qty = qty))",
+            "SELECT s.id FROM silver.s s WHERE EXISTS (SELECT 1 FROM silver.t x"
+                + " WHERE x.id IN (SELECT y.id FROM silver.t y WHERE y.id = id))")) {
+      assertThat(check(gold(sql))).as(sql).isEmpty();
+    }
+  }
+
+  @Test
   void anAliasUnqualifiedNamesAndANearMissAreFollowed() throws IOException {
     // x is silver.s here, and the typo is close to a column: named in the hint.
     List<Diagnostic> aliased = check(gold("SELECT x.ammt FROM silver.s x"));
@@ -394,7 +429,11 @@ class UpstreamColumnCheckTest {
                 "SELECT a.id FROM silver.s a ANTI JOIN silver.t b ON a.id = b.id WHERE b.qty > 0",
                 "b.qty"),
             Map.entry(
-                "SELECT a.id FROM silver.s a SEMI JOIN silver.t b ON a.id = b.nope", "b.nope"));
+                "SELECT a.id FROM silver.s a SEMI JOIN silver.t b ON a.id = b.nope", "b.nope"),
+            // b.* likewise (measured: CANNOT_RESOLVE_STAR_EXPAND; found by QA)
+            Map.entry(
+                "SELECT a.id, b.* FROM silver.t a LEFT SEMI JOIN silver.t b ON a.id = b.id",
+                "b.*"));
     for (var e : errors.entrySet()) {
       List<Diagnostic> found = check(gold(e.getKey()));
       assertThat(found)
@@ -423,6 +462,8 @@ class UpstreamColumnCheckTest {
         .isEqualTo("read b's columns only in the ON of the LEFT ANTI JOIN");
     List<String> fine =
         List.of(
+            "SELECT a.*, info.* FROM silver.s a LEFT SEMI JOIN silver.t b ON a.id = b.id",
+            "SELECT a.*, b.* FROM silver.s a JOIN silver.t b ON a.id = b.id",
             "SELECT a.id FROM silver.s a LEFT SEMI JOIN silver.t b ON a.id = b.id AND b.qty > 0",
             "SELECT a.id FROM silver.s a ANTI JOIN silver.t b ON a.id = b.id AND b.qty > 0",
             "SELECT a.id FROM silver.s a LEFT SEMI JOIN silver.t b"
