@@ -31,6 +31,11 @@ public enum QueryFeature {
   INTERSECT_EXCEPT,
   /** An explicit {@code GROUP BY} (including {@code GROUP BY ALL}, ROLLUP, CUBE, SETS). */
   GROUP_BY,
+  /**
+   * Hive's {@code GROUP BY ... WITH ROLLUP} or {@code WITH CUBE}, which the rewriter blanks; {@code
+   * ROLLUP (..)}, {@code CUBE (..)} and {@code GROUPING SETS} stay in Calcite's tree instead.
+   */
+  GROUPING_SETS,
   /** {@code EXISTS (SELECT ..)}, {@code IN (SELECT ..)} or a scalar subquery. */
   SUBQUERY_EXPRESSION,
   /** {@code LATERAL VIEW [OUTER] generator(..)}. */

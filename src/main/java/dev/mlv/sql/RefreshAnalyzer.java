@@ -181,7 +181,9 @@ public final class RefreshAnalyzer {
           QueryFeature.TABLE_SAMPLE,
           java.util.regex.Pattern.compile("(?i)\\bTABLESAMPLE\\b"),
           QueryFeature.TIME_TRAVEL,
-          java.util.regex.Pattern.compile("(?i)\\b(VERSION|TIMESTAMP|SYSTEM_TIME)\\s+AS\\s+OF\\b"));
+          java.util.regex.Pattern.compile("(?i)\\b(VERSION|TIMESTAMP|SYSTEM_TIME)\\s+AS\\s+OF\\b"),
+          QueryFeature.GROUPING_SETS,
+          java.util.regex.Pattern.compile("(?i)\\bWITH\\s+(ROLLUP|CUBE)\\b"));
 
   /** The verdict for a SELECT whose first character is at {@code start} in its file. */
   public static RefreshAnalysis analyze(String sql, Position start, List<Constraint> constraints) {
@@ -205,9 +207,14 @@ public final class RefreshAnalyzer {
       }
       java.util.regex.Pattern keyword = FEATURE_KEYWORDS.get(f);
       java.util.regex.Matcher at = keyword == null ? null : keyword.matcher(sql);
+      boolean found = at != null && at.find();
       walk.full(
-          f == QueryFeature.GROUP_BY ? "GROUP BY ALL" : f.name(),
-          at != null && at.find() ? at.start() : 0,
+          f == QueryFeature.GROUP_BY
+              ? "GROUP BY ALL"
+              : f == QueryFeature.GROUPING_SETS && found
+                  ? at.group().toUpperCase(Locale.ROOT).replaceAll("\\s+", " ")
+                  : f.name(),
+          found ? at.start() : 0,
           f == QueryFeature.GROUP_BY ? "GROUP_BY_ALL" : f.name(),
           "not supported by incremental refresh");
     }

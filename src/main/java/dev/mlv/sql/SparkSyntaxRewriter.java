@@ -500,6 +500,7 @@ final class SparkSyntaxRewriter {
           || (next = timeTravel(i)) > 0
           || (next = distributeOrSortBy(i)) > 0
           || (next = groupByAll(i)) > 0
+          || (next = groupingWith(i)) > 0
           || (next = fromItem(i)) > 0
           || (next = generatorAliases(i)) > 0
           || (next = nestedType(i)) > 0
@@ -793,6 +794,23 @@ final class SparkSyntaxRewriter {
       replace(t.get(i + 2).start(), "() ");
       features.add(QueryFeature.GROUP_BY);
       return i + 3;
+    }
+
+    /**
+     * Hive's {@code GROUP BY a, b WITH ROLLUP} (or {@code WITH CUBE}), which Spark takes as {@code
+     * ROLLUP (a, b)}: the two words are blanked, so the grouping keys keep their places, and the
+     * construct is told as a feature (not incremental); a CTE named rollup is followed by AS or (.
+     */
+    private int groupingWith(int i) {
+      if (!t.get(i).isWord("WITH")
+          || !(is(i + 1, "ROLLUP") || is(i + 1, "CUBE"))
+          || is(i + 2, "AS")
+          || symbol(i + 2, "(")) {
+        return -1;
+      }
+      blank(t.get(i).start(), t.get(i + 1).end());
+      features.add(QueryFeature.GROUPING_SETS);
+      return i + 2;
     }
 
     /**

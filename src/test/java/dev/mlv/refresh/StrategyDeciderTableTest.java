@@ -767,6 +767,23 @@ class StrategyDeciderTableTest {
     assertThat(a.constructs().get(0).position().column()).isEqualTo(15);
   }
 
+  /** Hive's WITH ROLLUP / WITH CUBE is Spark's ROLLUP (..): always full, named where written. */
+  @Test
+  void groupByWithRollupIsAGroupingSetAtItsPlace() {
+    for (String with : List.of("WITH ROLLUP", "with  cube")) {
+      dev.mlv.sql.RefreshAnalysis a =
+          RefreshAnalyzer.analyze(
+              "SELECT k, j, SUM(v) AS s\nFROM bronze.a GROUP BY k, j " + with,
+              Position.start(null),
+              List.of());
+      assertThat(a.incrementalPossible()).as(with).isFalse();
+      assertThat(a.constructs())
+          .extracting(c -> c.construct() + " " + c.code() + " " + c.position().line())
+          .as(with)
+          .contains(with.toUpperCase().replaceAll("\\s+", " ") + " GROUPING_SETS 2");
+    }
+  }
+
   /** A source dropped and created again: its versions restart, up or down or to the same. */
   @org.junit.jupiter.params.ParameterizedTest(name = "consumed v{0}, now v{1}")
   @org.junit.jupiter.params.provider.CsvSource({"2, 1", "2, 2", "2, 3"})

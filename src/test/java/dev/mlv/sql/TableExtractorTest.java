@@ -1095,6 +1095,30 @@ class TableExtractorTest {
     }
   }
 
+  /**
+   * Hive's GROUP BY ... WITH ROLLUP / WITH CUBE is read by Calcite, so the checks that need its
+   * tree see the SELECT (it went to the fallback parser, which turns them off).
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT region, id, sum(amount) AS t FROM o GROUP BY region, id WITH ROLLUP|",
+        "SELECT region, id, sum(amount) FROM o GROUP BY region WITH CUBE|UNGROUPED_COLUMN@1:16",
+      })
+  void groupByWithRollupIsParsedAndChecked(String sql, String findings) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+    assertThat(facts.usedFallback()).as("fallback").isFalse();
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("o");
+    assertThat(
+            String.join(
+                ", ",
+                facts.diagnostics().stream()
+                    .map(d -> d.ruleId() + "@" + d.position().line() + ":" + d.position().column())
+                    .toList()))
+        .isEqualTo(findings == null ? "" : findings);
+  }
+
   /** A column named limit in backticks, or named elsewhere in the SELECT, is a condition meant. */
   @ParameterizedTest
   @ValueSource(
