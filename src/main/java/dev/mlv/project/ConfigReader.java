@@ -456,8 +456,22 @@ final class ConfigReader {
                                 + "<folder>/'");
                         return;
                       }
-                      projectPath(tuple.getValueNode(), what + "." + key)
-                          .ifPresent(p -> map.put(key, p));
+                      Optional<Path> folder = projectPath(tuple.getValueNode(), what + "." + key);
+                      // A missing folder is one no file has landed in yet; a file is a mistake.
+                      if (folder.isPresent() && Files.isRegularFile(folder.get())) {
+                        error(
+                            "CONFIG_PATH",
+                            tuple.getValueNode(),
+                            what
+                                + "."
+                                + key
+                                + " is the file "
+                                + root.relativize(folder.get())
+                                + "; a OneLake folder maps to a folder of the project",
+                            "give the folder that holds the files, not one of them");
+                        return;
+                      }
+                      folder.ifPresent(p -> map.put(key, p));
                     }));
     return map;
   }

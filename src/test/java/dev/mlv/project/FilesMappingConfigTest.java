@@ -47,6 +47,21 @@ class FilesMappingConfigTest {
   }
 
   @Test
+  void aFileGivenForTheFolderIsAPositionedError() throws IOException {
+    Files.createDirectories(root.resolve("landing"));
+    Files.writeString(root.resolve("landing/orders.csv"), "id\n1\n");
+    LoadResult r = load("    files:\n      \"" + URL + "\": landing/orders.csv\n");
+    assertThat(r.diagnostics())
+        .extracting(d -> d.position().line() + ":" + d.position().column() + " " + d.ruleId())
+        .containsExactly("9:" + (URL.length() + 11) + " CONFIG_PATH");
+    assertThat(r.diagnostics().get(0).message())
+        .endsWith(
+            " is the file landing/orders.csv; a OneLake folder maps to a folder of the project");
+    // A folder no file has landed in yet is fine.
+    assertThat(load("    files:\n      \"" + URL + "\": landing/later\n").hasErrors()).isFalse();
+  }
+
+  @Test
   void aMisspelledFilesKeySuggestsIt() throws IOException {
     LoadResult r = load("    fils: {}\n");
     assertThat(r.diagnostics().get(0).hint()).isEqualTo("did you mean 'files'?");
