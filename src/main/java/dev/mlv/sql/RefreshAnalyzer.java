@@ -12,6 +12,7 @@ import dev.mlv.sql.RefreshAnalysis.TableRef;
 import dev.mlv.sql.RefreshAnalysis.UnionBranch;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -769,6 +770,16 @@ public final class RefreshAnalyzer {
       }
       // Spark 4 reads a name no FROM column has as an earlier item's alias (a lateral column
       // alias): in `SUM(v) AS s, s * 2 AS s2` the item s2 is an expression over SUM, no group key.
+      // A name the GROUP BY groups by is a FROM column (Spark refuses to group by an aggregate),
+      // so in `SUM(v) AS g, g AS gg ... GROUP BY g` the item gg is that column, a group key.
+      Set<String> grouped = new HashSet<>();
+      if (select.getGroup() != null) {
+        for (SqlNode g : select.getGroup()) {
+          if (g instanceof SqlIdentifier id && id.isSimple()) {
+            grouped.add(id.getSimple().toLowerCase(Locale.ROOT));
+          }
+        }
+      }
       Map<String, String> aggregateAliases = new HashMap<>();
       for (int i = 0; i < items.size(); i++) {
         SqlNode e = unalias(items.get(i));
@@ -814,7 +825,7 @@ public final class RefreshAnalyzer {
         }
         if (role != Role.KEY) {
           String alias = aliasOf(items.get(i));
-          if (!alias.isEmpty()) {
+          if (!alias.isEmpty() && !grouped.contains(alias)) {
             aggregateAliases.put(alias, lateral != null ? lateral : innerAggregate(e));
           }
         }

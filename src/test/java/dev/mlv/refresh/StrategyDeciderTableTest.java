@@ -767,6 +767,32 @@ class StrategyDeciderTableTest {
     assertThat(a.constructs().get(0).position().column()).isEqualTo(15);
   }
 
+  /**
+   * A name the GROUP BY groups by is a FROM column (Spark refuses to group by an aggregate), even
+   * when an aggregate before it is aliased so: selected again, it is a group key, not a lateral
+   * alias of the aggregate (found by QA: such views were always full, with a false reason).
+   */
+  @Test
+  void aGroupedNameAnAggregateIsAliasedAsIsStillTheGroupKey() {
+    dev.mlv.sql.RefreshAnalysis merged =
+        RefreshAnalyzer.analyze(
+            "SELECT SUM(v) AS g, MIN(k) AS mk, g AS gg FROM bronze.a GROUP BY g",
+            Position.start(null),
+            List.of());
+    assertThat(merged.constructs())
+        .extracting(c -> c.construct() + " " + c.support())
+        .containsExactly("GROUP BY INCREMENTAL", "SUM(v) INCREMENTAL", "MIN(k) INCREMENTAL");
+    // Not grouped by: s is the alias of SUM(v), and s * 2 an expression over it.
+    assertThat(
+            RefreshAnalyzer.analyze(
+                    "SELECT g, SUM(v) AS s, s * 2 AS s2 FROM bronze.a GROUP BY g",
+                    Position.start(null),
+                    List.of())
+                .constructs())
+        .extracting(c -> c.code())
+        .contains("AGG_NEEDS_PARTITIONED_SOURCE fn=SUM");
+  }
+
   /** Hive's WITH ROLLUP / WITH CUBE is Spark's ROLLUP (..): always full, named where written. */
   @Test
   void groupByWithRollupIsAGroupingSetAtItsPlace() {

@@ -193,6 +193,18 @@ class IncrementalRefreshDifferentialTest {
               "CREATE MATERIALIZED LAKE VIEW gold.plca AS\n"
                   + "SELECT g, SUM(v) AS s, s * 2 AS s2 FROM bronze.p GROUP BY g",
               "SELECT g, SUM(v) AS s, SUM(v) * 2 AS s2 FROM bronze.p GROUP BY g"),
+          // An aggregate aliased like the column it groups by, that column selected after it: a
+          // group key (Spark reads the FROM column first), not a lateral alias of the aggregate.
+          new Shape(
+              "gold.swap",
+              "CREATE MATERIALIZED LAKE VIEW gold.swap AS\n"
+                  + "SELECT SUM(v) AS g, MIN(k) AS mk, g AS gg FROM bronze.a GROUP BY g",
+              "SELECT SUM(v) AS g, MIN(k) AS mk, g AS gg FROM bronze.a GROUP BY g"),
+          new Shape(
+              "gold.pswap",
+              "CREATE MATERIALIZED LAKE VIEW gold.pswap AS\n"
+                  + "SELECT AVG(v) AS g, g AS part, COUNT(*) AS n FROM bronze.p GROUP BY g",
+              "SELECT AVG(v) AS g, g AS part, COUNT(*) AS n FROM bronze.p GROUP BY g"),
           new Shape(
               "gold.chain",
               "CREATE MATERIALIZED LAKE VIEW gold.chain AS\n"
@@ -225,11 +237,12 @@ class IncrementalRefreshDifferentialTest {
               "gold.jagg",
               "gold.glob",
               "gold.palias",
-              "silver.who"),
+              "silver.who",
+              "gold.swap"),
           "b",
           Set.of("silver.j", "silver.u", "silver.l", "silver.cu", "silver.cl", "gold.jagg"),
           "p",
-          Set.of("gold.avg", "gold.plca"));
+          Set.of("gold.avg", "gold.plca", "gold.pswap"));
 
   @TempDir Path dir;
   private LocalTarget target;
@@ -328,6 +341,8 @@ class IncrementalRefreshDifferentialTest {
             "gold.dagg",
             "gold.avg",
             "gold.plca",
+            "gold.swap",
+            "gold.pswap",
             "gold.chain",
             "silver.sj",
             "silver.ua",
