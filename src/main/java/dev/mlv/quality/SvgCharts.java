@@ -12,7 +12,10 @@ final class SvgCharts {
   static final int WIDTH = 760;
   private static final int LEFT = 56;
   private static final int RIGHT = 16;
-  private static final int TOP = 14;
+
+  /** Room above the plot for the legend (y 2 to 11), so the top point's dot never meets it. */
+  private static final int TOP = 22;
+
   private static final int BOTTOM = 34;
 
   private SvgCharts() {}
@@ -86,7 +89,11 @@ final class SvgCharts {
     return svg.append("</svg>").toString();
   }
 
-  /** Lines over x labels; a single point is drawn as a dot. */
+  /**
+   * Lines over x labels; a single point is drawn as a dot. Each series is drawn wider and its dots
+   * larger than the one after it, so where two series have the same values (as many violations as
+   * rows dropped) the later one shows inside the earlier instead of hiding it.
+   */
   static String lines(String label, List<String> xLabels, List<Series> series, int height) {
     long max = 1;
     for (Series s : series) {
@@ -100,7 +107,9 @@ final class SvgCharts {
     double plotH = height - TOP - BOTTOM;
     int n = Math.max(1, xLabels.size());
     double step = n == 1 ? 0 : (double) (WIDTH - LEFT - RIGHT - 60) / (n - 1);
-    for (Series s : series) {
+    for (int k = 0; k < series.size(); k++) {
+      Series s = series.get(k);
+      int under = series.size() - 1 - k; // series drawn after this one
       StringBuilder points = new StringBuilder();
       StringBuilder dots = new StringBuilder();
       for (int i = 0; i < s.values().size(); i++) {
@@ -110,13 +119,16 @@ final class SvgCharts {
         dots.append(
             String.format(
                 Locale.ROOT,
-                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s</title></circle>",
+                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"><title>%s</title></circle>",
                 x,
                 y,
+                3 + 1.5 * under,
                 s.color(),
                 Html.esc(s.name() + " " + xLabels.get(i) + ": " + s.values().get(i))));
       }
-      svg.append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"")
+      svg.append("<polyline fill=\"none\" stroke-width=\"")
+          .append(2 + 3 * under)
+          .append("\" stroke=\"")
           .append(s.color())
           .append("\" points=\"")
           .append(points.toString().strip())

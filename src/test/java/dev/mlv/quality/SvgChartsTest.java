@@ -43,4 +43,34 @@ class SvgChartsTest {
     assertThat(SvgCharts.niceTop(11)).isEqualTo(20);
     assertThat(SvgCharts.niceTop(3)).isEqualTo(4);
   }
+
+  /**
+   * Found by QA: with as many rows dropped as violations the two lines were one, and the legend
+   * stood over the top point of the last run.
+   */
+  @Test
+  void equalSeriesBothShowAndTheLegendStaysAboveThePlot() {
+    List<SvgCharts.Series> equal =
+        List.of(
+            new SvgCharts.Series("violations", "#c00", List.of(2L, 4L)),
+            new SvgCharts.Series("dropped", "#06c", List.of(2L, 4L)));
+    String svg = SvgCharts.lines("violations", List.of("run 1", "run 2"), equal, 140);
+    Matcher widths = Pattern.compile("<polyline [^>]*stroke-width=\"(\\d+)\"").matcher(svg);
+    List<Integer> w = new ArrayList<>();
+    while (widths.find()) {
+      w.add(Integer.parseInt(widths.group(1)));
+    }
+    assertThat(w).hasSize(2);
+    assertThat(w.get(0)).isGreaterThan(w.get(1)); // the later line shows inside the earlier
+    // Every dot's top is below the legend's boxes and text (y 2 to 11).
+    Matcher dots =
+        Pattern.compile("<circle cx=\"[\\d.]+\" cy=\"([\\d.]+)\" r=\"([\\d.]+)\"").matcher(svg);
+    int n = 0;
+    while (dots.find()) {
+      n++;
+      assertThat(Double.parseDouble(dots.group(1)) - Double.parseDouble(dots.group(2)))
+          .isGreaterThan(12);
+    }
+    assertThat(n).isEqualTo(4);
+  }
 }
