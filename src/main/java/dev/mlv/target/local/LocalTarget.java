@@ -673,53 +673,71 @@ public final class LocalTarget implements Target {
     String forced = request.forcedFull().get(id);
     ViewDefinition def;
     if (dev.mlv.project.ReservedNames.isReserved(id)) {
-      return failed(
-          id,
-          "none",
-          "RESERVED_NAME",
-          project.names().display(id)
-              + " is a name the local target keeps for its own tables (schema "
-              + HistoryStore.SCHEMA
-              + ", names ending in "
-              + QuarantineStore.SUFFIX
-              + "); rename the view",
-          t0);
+      return told(
+          listener,
+          failed(
+              id,
+              "none",
+              "RESERVED_NAME",
+              placed(
+                  project,
+                  id,
+                  "RESERVED_NAME",
+                  project.names().display(id)
+                      + " is a name the local target keeps for its own tables (schema "
+                      + HistoryStore.SCHEMA
+                      + ", names ending in "
+                      + QuarantineStore.SUFFIX
+                      + ")",
+                  "rename the view"),
+              t0));
     }
     if (deployed.isEmpty() && Warehouse.isTable(warehouse.tableDir(id))) {
       // A table that is not a view (a source, one made with mlv sql): Fabric refuses to create a
       // view over it, and CREATE OR REPLACE would have replaced its data.
-      return failed(
-          id,
-          "none",
-          "TABLE_EXISTS",
-          project.names().display(id)
-              + " is an existing table, not a materialized lake view; mlv does not overwrite it."
-              + " Rename the view, or drop the table first (mlv sql \"DROP TABLE "
-              + project.names().display(id)
-              + "\") if its data is not needed",
-          t0);
+      return told(
+          listener,
+          failed(
+              id,
+              "none",
+              "TABLE_EXISTS",
+              placed(
+                  project,
+                  id,
+                  "TABLE_EXISTS",
+                  project.names().display(id)
+                      + " is an existing table, not a materialized lake view; mlv does not"
+                      + " overwrite it",
+                  "rename the view, or drop the table first (mlv sql \"DROP TABLE "
+                      + project.names().display(id)
+                      + "\") if its data is not needed"),
+              t0));
     }
     if (forced != null) {
       def = project.views().get(id).definition();
     } else if (deployed.isEmpty()) {
-      return failed(
-          id,
-          "none",
-          "NOT_DEPLOYED",
-          "view " + project.names().display(id) + " is not deployed; run 'mlv apply' first",
-          t0);
+      return told(
+          listener,
+          failed(
+              id,
+              "none",
+              "NOT_DEPLOYED",
+              "view " + project.names().display(id) + " is not deployed; run 'mlv apply' first",
+              t0));
     } else {
       // Refresh runs what is deployed, as Fabric does; apply is what deploys the project.
       Optional<ViewDefinition> parsed = deployedDefinition(project, id, deployed.get());
       if (parsed.isEmpty()) {
-        return failed(
-            id,
-            "none",
-            "BAD_DEFINITION",
-            "the definition stored with "
-                + project.names().display(id)
-                + " cannot be parsed; run 'mlv apply' to replace it",
-            t0);
+        return told(
+            listener,
+            failed(
+                id,
+                "none",
+                "BAD_DEFINITION",
+                "the definition stored with "
+                    + project.names().display(id)
+                    + " cannot be parsed; run 'mlv apply' to replace it",
+                t0));
       }
       def = parsed.get();
     }
@@ -1127,6 +1145,27 @@ public final class LocalTarget implements Target {
       Optional<ViewDefinition> def,
       List<ObjectId> upstream) {
     return new LocalStrategy(this, project).decide(full, forced, id, deployed, def, upstream);
+  }
+
+  /**
+   * A failure of the project's view {@code id} as a diagnostic at its CREATE statement, as validate
+   * places one: file:line:column, rule, message and hint.
+   */
+  private static String placed(
+      Project project, ObjectId id, String rule, String message, String hint) {
+    ProjectView view = project.views().get(id);
+    return dev.mlv.diag.Diagnostic.error(
+            rule, view == null ? null : view.definition().position(), message, hint)
+        .format();
+  }
+
+  /**
+   * A view that fails before it starts (its name, the table in its place, its deployed state): the
+   * listener hears it finish, so the progress prints its failed line and counts it as any other.
+   */
+  private static ViewRun told(RunListener listener, ViewRun run) {
+    listener.viewFinished(run);
+    return run;
   }
 
   /** A view that {@code cause} failed: the run's listener hears of it, the run keeps the text. */

@@ -784,15 +784,32 @@ class LocalTargetTest {
         "views/silver/trap.sql",
         "CREATE MATERIALIZED LAKE VIEW silver.orders_clean__quarantine AS SELECT 1 AS n");
     Project edited = project("");
+    List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    RunReport run = target.apply(edited, plan(edited), RunListener.NONE);
+    RunReport run =
+        target.apply(
+            edited,
+            plan(edited),
+            new RunListener() {
+              @Override
+              public void viewFinished(ViewRun v) {
+                told.add(v.id().name() + " " + v.status());
+              }
+            });
 
     Map<String, ViewRun> byName =
         run.views().stream().collect(Collectors.toMap(v -> v.id().name(), v -> v));
     assertThat(byName.get("manual").status()).isEqualTo(ViewStatus.Failed);
     assertThat(byName.get("manual").reason()).isEqualTo("TABLE_EXISTS");
-    assertThat(byName.get("manual").error()).get().asString().contains("mlv does not overwrite it");
+    // Placed at the view's statement, as a refresh failure is, and heard by the progress (found
+    // by QA: no 'failed' line and no file:line:column).
+    assertThat(byName.get("manual").error())
+        .get()
+        .asString()
+        .startsWith("views/silver/manual.sql:1:1: error[TABLE_EXISTS]: ")
+        .contains("mlv does not overwrite it");
     assertThat(byName.get("orders_clean__quarantine").reason()).isEqualTo("RESERVED_NAME");
+    assertThat(told).contains("manual Failed", "orders_clean__quarantine Failed");
     assertThat(rows(edited, "SELECT note FROM silver.manual")).containsExactly("precious");
   }
 
