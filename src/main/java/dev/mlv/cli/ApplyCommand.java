@@ -151,7 +151,11 @@ public final class ApplyCommand implements Callable<Integer> {
           out.print(
               format == ReportFormat.json
                   ? PlanJson.write(plan)
-                  : PlanRenderer.text(plan, project.names(), true));
+                  : PlanRenderer.text(
+                      plan,
+                      project.names(),
+                      true,
+                      dev.mlv.plan.Planner.downstreamReasons(project, plan)));
           out.flush();
           return ExitCodes.OK;
         }
@@ -163,7 +167,12 @@ public final class ApplyCommand implements Callable<Integer> {
         // question (on stderr), as nobody should approve a plan they have not seen, and with
         // --auto-approve too, so a CI log shows what changed.
         var shown = format == ReportFormat.json ? spec.commandLine().getErr() : out;
-        shown.print(PlanRenderer.text(plan, project.names(), true));
+        shown.print(
+            PlanRenderer.text(
+                plan,
+                project.names(),
+                true,
+                dev.mlv.plan.Planner.downstreamReasons(project, plan)));
         // Flushed now: through a pipe it would otherwise come after the refresh's progress.
         shown.flush();
         PlanCommand.warnings(

@@ -102,7 +102,11 @@ public final class PlanCommand implements Callable<Integer> {
     String text =
         format == ReportFormat.json
             ? PlanJson.write(plan)
-            : PlanRenderer.text(plan, project.names(), !noDiff);
+            : PlanRenderer.text(
+                plan,
+                project.names(),
+                !noDiff,
+                dev.mlv.plan.Planner.downstreamReasons(project, plan));
     spec.commandLine().getOut().print(text);
     if (out != null) {
       UserFiles.write(out, PlanJson.write(plan), "PLAN_OUT", "the plan");

@@ -11,6 +11,21 @@ public final class PlanRenderer {
   private PlanRenderer() {}
 
   public static String text(Plan plan, NameResolver names, boolean showDiffs) {
+    return text(plan, names, showDiffs, id -> REBUILT_UPSTREAM);
+  }
+
+  /** What a downstream view's refresh after apply is when nothing about the view says more. */
+  static final String REBUILT_UPSTREAM = "NON_APPEND_COMMIT: an upstream view is rebuilt first";
+
+  /**
+   * {@code downstream}: the strategy of each view refreshed after apply, as its run will say it
+   * ({@link Planner#downstreamReasons}); views that share one are listed together.
+   */
+  public static String text(
+      Plan plan,
+      NameResolver names,
+      boolean showDiffs,
+      java.util.function.Function<dev.mlv.lineage.ObjectId, String> downstream) {
     StringBuilder sb = new StringBuilder();
     sb.append("Plan for project ")
         .append(plan.project())
@@ -68,7 +83,20 @@ public final class PlanRenderer {
       // An upstream view is rebuilt in one CREATE OR REPLACE commit, which is not an append.
       sb.append("\nDownstream views refreshed after apply: ")
           .append(String.join(", ", plan.refresh().stream().map(names::display).toList()))
-          .append("\n  strategy: full (NON_APPEND_COMMIT: an upstream view is rebuilt first)\n");
+          .append('\n');
+      java.util.Map<String, java.util.List<String>> byReason = new java.util.LinkedHashMap<>();
+      for (dev.mlv.lineage.ObjectId id : plan.refresh()) {
+        byReason
+            .computeIfAbsent(downstream.apply(id), k -> new java.util.ArrayList<>())
+            .add(names.display(id));
+      }
+      byReason.forEach(
+          (reason, views) ->
+              sb.append("  strategy: full (")
+                  .append(reason)
+                  .append(')')
+                  .append(byReason.size() == 1 ? "" : ": " + String.join(", ", views))
+                  .append('\n'));
     }
     if (!plan.orphans().isEmpty()) {
       sb.append("\nDeployed by mlv but no longer in the project (dropped only with --prune): ")

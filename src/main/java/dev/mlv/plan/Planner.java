@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -255,6 +256,74 @@ public final class Planner {
     List<EnableCdf> out = new ArrayList<>();
     readers.forEach((t, r) -> out.add(new EnableCdf(t, r)));
     return out;
+  }
+
+  /**
+   * The strategy of each view {@code plan} refreshes after apply, as its run will decide it
+   * (StrategyDecider's order): what the view's settings or SQL always force; else a condition of
+   * its SQL that the rebuilt upstream views break (a LEFT JOIN's right side rebuilt, an AVG over a
+   * view not partitioned by a GROUP BY column); else the rebuilt upstream's CREATE OR REPLACE
+   * commit, which is no append. A source's partitioning and columns are not known here, so a
+   * condition only they could break is left to the run.
+   */
+  public static java.util.function.Function<ObjectId, String> downstreamReasons(
+      Project project, Plan plan) {
+    Set<ObjectId> rewritten = new TreeSet<>(plan.refresh());
+    for (Change c : plan.changes()) {
+      if (c instanceof Change.Create || c instanceof Change.Replace || c instanceof Change.Rename) {
+        rewritten.add(c.id());
+      }
+    }
+    return id -> afterUpstreamRebuild(project, id, rewritten);
+  }
+
+  private static String afterUpstreamRebuild(
+      Project project, ObjectId id, Set<ObjectId> rewritten) {
+    ProjectView v = project.views().get(id);
+    if (v == null) {
+      return PlanRenderer.REBUILT_UPSTREAM;
+    }
+    Optional<dev.mlv.refresh.Strategy> always =
+        dev.mlv.refresh.StrategyDecider.alwaysFull(
+            false, v.settings().refreshPolicy(), v.settings().optimalRefresh());
+    if (always.isPresent()) {
+      return always.get().code();
+    }
+    if (v.definition().isPython()) {
+      return "PYSPARK_VIEW";
+    }
+    if (v.definition().isFileSource()) {
+      return PlanRenderer.REBUILT_UPSTREAM;
+    }
+    dev.mlv.sql.RefreshAnalysis analysis = dev.mlv.sql.RefreshAnalyzer.analyze(v.definition());
+    Optional<dev.mlv.sql.RefreshAnalysis.Construct> blocker = analysis.blocker();
+    if (blocker.isPresent()) {
+      return blocker.get().code() + ": " + blocker.get().construct();
+    }
+    // Upstream views' partitioning is in their definitions; a source's is not known here.
+    Map<ObjectId, List<String>> partitions = new TreeMap<>();
+    for (ObjectId up : project.lineage().upstream(id)) {
+      ProjectView u = project.views().get(up);
+      if (u != null) {
+        partitions.put(
+            up,
+            u.definition().partitionedBy().stream()
+                .map(c -> c.toLowerCase(java.util.Locale.ROOT))
+                .toList());
+      }
+    }
+    for (dev.mlv.sql.RefreshAnalysis.Construct c : analysis.conditions()) {
+      if (!analysis.columnChecks(c).isEmpty()) {
+        continue; // settled by the sources' columns, which the run reads
+      }
+      Optional<String> broken =
+          dev.mlv.refresh.StrategyDecider.brokenCondition(
+              c, analysis, rewritten, partitions, t -> Optional.empty(), project.names());
+      if (broken.isPresent()) {
+        return c.code() + ": " + broken.get();
+      }
+    }
+    return PlanRenderer.REBUILT_UPSTREAM;
   }
 
   /** Whether the view's settings and SQL allow an incremental refresh at all. */

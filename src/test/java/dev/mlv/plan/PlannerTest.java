@@ -201,6 +201,48 @@ class PlannerTest {
     assertThat(plan.hasChanges()).isTrue();
   }
 
+  /**
+   * The plan says each downstream view's strategy as its run will (found by QA: the plan said
+   * NON_APPEND_COMMIT for a view apply then refreshed in full for its AVG over a join).
+   */
+  @Test
+  void eachDownstreamViewIsToldTheReasonItsRunWillGive() throws IOException {
+    String a = "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT k, x FROM bronze.t WHERE x > 1";
+    Project p =
+        project(
+            "a.sql",
+            a,
+            "b.sql",
+            "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT k, x FROM s.a",
+            "c.sql",
+            "CREATE MATERIALIZED LAKE VIEW s.c AS SELECT k, avg(x) AS m FROM s.a GROUP BY k",
+            "d.sql",
+            "CREATE MATERIALIZED LAKE VIEW s.d AS SELECT DISTINCT k FROM s.a",
+            "e.sql",
+            "CREATE MATERIALIZED LAKE VIEW s.e AS SELECT t.k, a.x FROM bronze.t t"
+                + " LEFT JOIN s.a a ON t.k = a.k");
+    Map<ObjectId, DeployedView> views = new HashMap<>();
+    views.put(ObjectId.parse("ws.lh.s.a"), deployed("ws.lh.s.a", a.replace("x > 1", "x > 0"), p));
+    for (String v : List.of("b", "c", "d", "e")) {
+      String id = "ws.lh.s." + v;
+      views.put(
+          ObjectId.parse(id),
+          deployed(id, p.views().get(ObjectId.parse(id)).definition().statement(), p));
+    }
+    Plan plan = plan(p, views, false);
+    assertThat(plan.refresh())
+        .extracting(ObjectId::shortName)
+        .containsExactly("s.b", "s.c", "s.d", "s.e");
+    String text = PlanRenderer.text(plan, p.names(), false, Planner.downstreamReasons(p, plan));
+    assertThat(text)
+        .contains(
+            "  strategy: full (NON_APPEND_COMMIT: an upstream view is rebuilt first): s.b\n",
+            "  strategy: full (AGG_NEEDS_PARTITIONED_SOURCE fn=AVG: s.a is not partitioned by a"
+                + " GROUP BY column): s.c\n",
+            "  strategy: full (DISTINCT: SELECT DISTINCT): s.d\n",
+            "  strategy: full (LEFT_JOIN_RIGHT_CHANGED: s.a changed): s.e\n");
+  }
+
   @Test
   void aRenamedViewDownstreamOfAChangedOneIsRefreshed() throws IOException {
     Project p =
