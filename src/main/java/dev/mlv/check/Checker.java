@@ -123,6 +123,9 @@ public final class Checker {
       if (d.body() instanceof ViewBody.Files f) {
         fileView(d, f, project.config().root(), out);
       }
+      if (d.body() instanceof ViewBody.Select select) {
+        out.addAll(dev.mlv.sql.ExternalCode.check(select.sql(), select.position()));
+      }
       v.facts().ifPresent(f -> queryRules(project, v, f, lakehouses, columns, out));
     }
     return out;
