@@ -7,10 +7,10 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The normalised text of SQL: comments dropped, whitespace collapsed to single spaces, and
- * everything outside string literals lower-cased (Spark identifiers and keywords are
- * case-insensitive). Two definitions that differ only in formatting normalise to the same text, so
- * their fingerprints match and {@code plan} shows no change.
+ * The normalised text of SQL: comments dropped (not hints, which Spark reads), whitespace collapsed
+ * to single spaces, and everything outside string literals lower-cased (Spark identifiers and
+ * keywords are case-insensitive). Two definitions that differ only in formatting normalise to the
+ * same text, so their fingerprints match and {@code plan} shows no change.
  *
  * <p>One exception: the identifier that names a select-list column keeps its case: an alias, with
  * or without {@code AS}, and the last part of a bare column reference ({@code a}, {@code t.a}).
@@ -27,8 +27,11 @@ public final class Normalizer {
     // Per parenthesis depth: inside a select list, and opened by CAST (where AS names a type).
     Deque<Boolean> selectList = new ArrayDeque<>(List.of(false));
     Deque<Boolean> castArgs = new ArrayDeque<>(List.of(false));
+    // A hint (/*+ ... */) is read by Spark's planner, so it is part of the definition.
     List<Token> tokens =
-        Lexer.tokenize(sql).stream().filter(t -> !t.isTrivia() && !t.isSymbol(";")).toList();
+        Lexer.tokenize(sql).stream()
+            .filter(t -> (!t.isTrivia() || isHint(t)) && !t.isSymbol(";"))
+            .toList();
     for (int i = 0; i < tokens.size(); i++) {
       Token t = tokens.get(i);
       if (t.isWord("as") && selectList.peek() && !castArgs.peek() && namesItem(tokens, i + 1)) {
@@ -103,7 +106,15 @@ public final class Normalizer {
           "sort",
           "lateral");
 
+  private static boolean isHint(Token t) {
+    return t.kind() == Token.Kind.COMMENT && t.text().startsWith("/*+");
+  }
+
   private static String render(Token t, boolean keepCase) {
+    if (isHint(t)) {
+      String inside = t.text().substring(3, Math.max(3, t.text().length() - 2));
+      return "/*+ " + inside.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT) + " */";
+    }
     return switch (t.kind()) {
       case STRING, UNTERMINATED -> t.text();
       case QUOTED_IDENT -> {

@@ -36,6 +36,28 @@ class NormalizerTest {
     assertThat(b.fingerprint()).isEqualTo(a.fingerprint());
   }
 
+  /**
+   * A hint is read by Spark's planner: changing it changes the definition, while its spacing and
+   * case do not (found by QA: a changed hint was 'only formatting or comments changed', so it never
+   * reached the target).
+   */
+  @Test
+  void aHintIsPartOfTheDefinitionAndAPlainCommentIsNot() {
+    ViewDefinition two =
+        parse("CREATE MATERIALIZED LAKE VIEW s.v AS SELECT /*+ REPARTITION(2) */ id FROM t");
+    ViewDefinition eight =
+        parse("CREATE MATERIALIZED LAKE VIEW s.v AS SELECT /*+ REPARTITION(8) */ id FROM t");
+    ViewDefinition spaced =
+        parse("CREATE MATERIALIZED LAKE VIEW s.v AS SELECT /*+  repartition(2)\n*/ id FROM t");
+    ViewDefinition comment =
+        parse("CREATE MATERIALIZED LAKE VIEW s.v AS SELECT /* REPARTITION(8) */ id FROM t");
+    ViewDefinition none = parse("CREATE MATERIALIZED LAKE VIEW s.v AS SELECT id FROM t");
+    assertThat(eight.fingerprint()).isNotEqualTo(two.fingerprint());
+    assertThat(spaced.fingerprint()).isEqualTo(two.fingerprint());
+    assertThat(none.fingerprint()).isNotEqualTo(two.fingerprint());
+    assertThat(comment.fingerprint()).isEqualTo(none.fingerprint());
+  }
+
   @Test
   void literalsConstraintsAndPropertiesDoChangeIt() {
     String base = "CREATE MATERIALIZED LAKE VIEW v AS SELECT a FROM t WHERE x = 'abc'";
