@@ -36,6 +36,7 @@ import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.SqlSnapshot;
 import org.apache.calcite.sql.SqlUnpivot;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
+import org.apache.calcite.sql.SqlWindow;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -98,6 +99,8 @@ public final class TableExtractor {
 
   /** Rule of an aggregate, window function or generator where Spark does not allow one. */
   public static final String MISPLACED_CALL_RULE = "MISPLACED_CALL";
+
+  public static final String WINDOW_NAME_RULE = "WINDOW_NAME";
 
   /** Rule of a call with arguments Spark's analyzer refuses. */
   public static final String ARGUMENTS_RULE = "WRONG_NUM_ARGS";
@@ -992,6 +995,7 @@ public final class TableExtractor {
       }
       groupedSubqueries(select);
       misplacedCalls(select);
+      windowNames(select);
       expression(select.getHaving(), ctes);
       expression(select.getWindowList(), ctes);
       expression(select.getQualify(), ctes);
@@ -1235,6 +1239,85 @@ public final class TableExtractor {
           ? "filter groups with HAVING, or compute the aggregate in a subquery or CTE and filter"
               + " on its result"
           : "compute it in a subquery or CTE and filter on its result outside";
+    }
+
+    /**
+     * Windows named in OVER must be defined by this SELECT's WINDOW clause, once each: Spark
+     * refuses OVER w without one ([MISSING_WINDOW_SPECIFICATION]) and a name defined twice
+     * ([INVALID_SQL_SYNTAX.REPETITIVE_WINDOW_DEFINITION]) when the view first refreshes.
+     */
+    private void windowNames(SqlSelect select) {
+      Set<String> defined = new HashSet<>();
+      for (SqlNode w : select.getWindowList()) {
+        if (w instanceof SqlWindow window && window.getDeclName() != null) {
+          String name = window.getDeclName().getSimple().toLowerCase(Locale.ROOT);
+          if (!defined.add(name) && !touchesMarker(window.getDeclName())) {
+            findings.add(
+                Diagnostic.error(
+                    WINDOW_NAME_RULE,
+                    start.advance(sql, startOf(window.getDeclName().getParserPosition())),
+                    "window "
+                        + window.getDeclName().getSimple()
+                        + " is defined twice in the WINDOW clause; Spark refuses the view at its"
+                        + " first refresh ([INVALID_SQL_SYNTAX.REPETITIVE_WINDOW_DEFINITION])",
+                    "give each window a name of its own"));
+          }
+        }
+      }
+      List<SqlIdentifier> used = new ArrayList<>();
+      for (SqlNode n : select.getSelectList()) {
+        windowRefs(n, used);
+      }
+      windowRefs(select.getHaving(), used);
+      windowRefs(select.getQualify(), used);
+      for (SqlIdentifier ref : used) {
+        String name = ref.getSimple().toLowerCase(Locale.ROOT);
+        if (!defined.contains(name) && !touchesMarker(ref)) {
+          findings.add(
+              Diagnostic.error(
+                  WINDOW_NAME_RULE,
+                  start.advance(sql, startOf(ref.getParserPosition())),
+                  "window "
+                      + ref.getSimple()
+                      + " is not defined: this SELECT has no WINDOW "
+                      + ref.getSimple()
+                      + " AS (...); Spark refuses the view at its first refresh"
+                      + " ([MISSING_WINDOW_SPECIFICATION])",
+                  defined.isEmpty()
+                      ? "add WINDOW "
+                          + ref.getSimple()
+                          + " AS (PARTITION BY ... ORDER BY ...) after the GROUP BY/HAVING of"
+                          + " this SELECT, or write the window in OVER (...)"
+                      : "the windows of this SELECT are "
+                          + String.join(", ", new TreeSet<>(defined))));
+        }
+      }
+    }
+
+    /** The window names read by OVER in {@code node}, outside nested queries. */
+    private static void windowRefs(SqlNode node, List<SqlIdentifier> out) {
+      if (node == null || isQuery(node)) {
+        return;
+      }
+      if (node instanceof SqlCall call) {
+        if (call.getKind() == SqlKind.OVER && call.operandCount() > 1) {
+          SqlNode w = call.operand(1);
+          if (w instanceof SqlIdentifier id && id.isSimple()) {
+            out.add(id);
+          } else if (w instanceof SqlWindow window
+              && window.getRefName() != null
+              && window.getRefName().isSimple()) {
+            out.add(window.getRefName());
+          }
+        }
+        for (SqlNode operand : call.getOperandList()) {
+          windowRefs(operand, out);
+        }
+      } else if (node instanceof SqlNodeList list) {
+        for (SqlNode item : list) {
+          windowRefs(item, out);
+        }
+      }
     }
 
     /**
