@@ -51,6 +51,49 @@ final class UpstreamColumnCheck {
         }
         unresolved(project, viewColumns, v, ref, produced).ifPresent(out::add);
       }
+      if (!onCycle.contains(v.id())) {
+        v.facts().get().columns().ifPresent(c -> exceptNames(project, viewColumns, v, c, out));
+      }
+    }
+  }
+
+  /**
+   * {@code * EXCEPT (x)} where no table of the {@code *} has a column x: Spark refuses the view
+   * ([UNRESOLVED_COLUMN]); reported at the {@code *} when the tables' columns are known.
+   */
+  private static void exceptNames(
+      Project project,
+      ViewColumns viewColumns,
+      ProjectView v,
+      dev.mlv.sql.OutputNames.Columns columns,
+      List<Diagnostic> out) {
+    for (dev.mlv.sql.OutputNames.Star star : columns.stars()) {
+      viewColumns
+          .unknownExcept(star)
+          .ifPresent(
+              name ->
+                  out.add(
+                      Diagnostic.error(
+                          RULE,
+                          star.position(),
+                          "column "
+                              + name
+                              + " in "
+                              + star.text()
+                              + " EXCEPT (...) cannot be resolved: "
+                              + String.join(
+                                  " and ", star.tables().stream().map(viewColumns::shown).toList())
+                              + (star.tables().size() == 1 ? " has" : " have")
+                              + " no column "
+                              + name
+                              + "; Spark would refuse "
+                              + project.names().display(v.id())
+                              + " when apply or refresh runs it ([UNRESOLVED_COLUMN])",
+                          "name only columns the "
+                              + star.text()
+                              + " selects in its EXCEPT list, or remove "
+                              + name
+                              + " from it")));
     }
   }
 

@@ -171,6 +171,26 @@ final class ViewColumns {
     return new Column(n.name(), n.position(), null, null);
   }
 
+  /**
+   * A name of {@code star}'s EXCEPT list that none of its tables' columns has (Spark:
+   * UNRESOLVED_COLUMN); empty when every name is one, or when a table's columns are not known.
+   */
+  Optional<String> unknownExcept(OutputNames.Star star) {
+    if (star.except().isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<List<Column>> all =
+        expand(
+            new OutputNames.Star(
+                star.index(), star.text(), star.position(), star.tables(), List.of()));
+    if (all.isEmpty()) {
+      return Optional.empty();
+    }
+    return star.except().stream()
+        .filter(n -> all.get().stream().noneMatch(c -> c.name().equalsIgnoreCase(n)))
+        .findFirst();
+  }
+
   /** The columns {@code star} gives, each with its table; empty when one table's are not known. */
   private Optional<List<Column>> expand(OutputNames.Star star) {
     if (star.tables().isEmpty()) {

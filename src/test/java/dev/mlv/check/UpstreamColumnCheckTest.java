@@ -151,6 +151,24 @@ class UpstreamColumnCheckTest {
         .isEmpty();
   }
 
+  /** Found by QA: Spark refuses * EXCEPT (nosuch) with UNRESOLVED_COLUMN; plan was silent. */
+  @Test
+  void anExceptNameNoTableOfTheStarHasIsRefused() throws IOException {
+    List<Diagnostic> found = check(gold("SELECT * EXCEPT (nosuch) FROM silver.s"));
+    assertThat(found)
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:8");
+    assertThat(found.get(0).message())
+        .startsWith("column nosuch in * EXCEPT (...) cannot be resolved: silver.s has no column");
+    for (String sql :
+        List.of(
+            "SELECT * EXCEPT (AMT) FROM silver.s",
+            "SELECT s.* EXCEPT (amt, info), t.* EXCEPT (qty) FROM silver.s s JOIN silver.t t"
+                + " ON s.id = t.id")) {
+      assertThat(check(gold(sql))).as(sql).isEmpty();
+    }
+  }
+
   @Test
   void anOuterReferenceTwoQueriesOutIsRefusedAsSparkRefusesIt() throws IOException {
     // s.amt is read in a subquery within a subquery of the query over s.
