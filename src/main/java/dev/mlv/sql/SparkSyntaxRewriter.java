@@ -1002,13 +1002,13 @@ final class SparkSyntaxRewriter {
     }
 
     /**
-     * {@code x [NOT] LIKE|ILIKE SOME|ALL (p, ...)}: Calcite reads SOME (...) as the aggregate and
-     * ALL (...) as a call, so the quantifier goes and Calcite reads the patterns as a row. ANY it
-     * refuses, so that one is left to Spark's parser.
+     * {@code x [NOT] LIKE|ILIKE ANY|SOME|ALL (p, ...)}: Calcite reads SOME (...) as the aggregate
+     * and ALL (...) as a call, and refuses ANY, so the quantifier goes and Calcite reads the
+     * patterns as a row.
      */
     private int likeQuantifier(int i) {
       if (!(t.get(i).isWord("LIKE") || t.get(i).isWord("ILIKE"))
-          || !(is(i + 1, "SOME") || is(i + 1, "ALL"))
+          || !(is(i + 1, "ANY") || is(i + 1, "SOME") || is(i + 1, "ALL"))
           || !symbol(i + 2, "(")
           || is(i + 3, "SELECT")
           || is(i + 3, "WITH")) {
