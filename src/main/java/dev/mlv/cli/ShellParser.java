@@ -135,7 +135,13 @@ final class ShellParser extends DefaultParser {
     while (i < n) {
       char c = sql.charAt(i);
       if (c == '\'' || c == '"' || c == '`') {
-        int close = closing(sql, i + 1, c);
+        // r'...' is Spark's raw string, where a backslash is only a backslash.
+        boolean raw =
+            c != '`'
+                && i > 0
+                && (sql.charAt(i - 1) == 'r' || sql.charAt(i - 1) == 'R')
+                && (i == 1 || !isWordPart(sql.charAt(i - 2)));
+        int close = closing(sql, i + 1, c, raw);
         if (close < 0) {
           return false;
         }
@@ -160,10 +166,14 @@ final class ShellParser extends DefaultParser {
     return ended;
   }
 
-  private static int closing(String s, int from, char quote) {
+  private static boolean isWordPart(char c) {
+    return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+  }
+
+  private static int closing(String s, int from, char quote, boolean raw) {
     for (int i = from; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (c == '\\' && quote != '`') {
+      if (c == '\\' && quote != '`' && !raw) {
         i++;
       } else if (c == quote) {
         return i;

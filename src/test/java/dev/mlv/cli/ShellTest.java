@@ -305,6 +305,11 @@ class ShellTest {
     assertThat(ShellParser.endsStatement("SELECT 'it''s';")).isTrue();
     assertThat(ShellParser.endsStatement("SELECT `a;b`")).isFalse();
     assertThat(ShellParser.endsStatement("SELECT 'open;")).isFalse();
+    // A raw string's backslash escapes nothing (found by QA: r"a\" swallowed the lines after).
+    assertThat(ShellParser.endsStatement("SELECT r\"a\\\" AS x;")).isTrue();
+    assertThat(ShellParser.endsStatement("SELECT R'a\\';")).isTrue();
+    assertThat(ShellParser.endsStatement("SELECT 'a\\';")).isFalse();
+    assertThat(ShellParser.endsStatement("SELECT bar'a\\';")).isFalse();
     ShellParser p = new ShellParser(java.util.Set.of("refresh", "exit"));
     assertThat(p.isCommand("refresh silver.x+")).isTrue();
     assertThat(p.isCommand("  SELECT 1")).isFalse();
