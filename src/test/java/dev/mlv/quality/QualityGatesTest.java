@@ -137,7 +137,7 @@ class QualityGatesTest {
                     Map.of(),
                     600,
                     Optional.of(
-                        "refresh of ws.lh.silver.trials_strict failed: constraint pct_valid CHECK"
+                        "refresh of silver.trials_strict failed: constraint pct_valid CHECK"
                             + " (first_choice_pct <= 100) is not met by row trial_id=T901 & <more>")),
                 ViewRun.skipped(summary, "none", "UPSTREAM_FAILED: silver.trials_strict failed")));
     List<GateBreach> breaches =

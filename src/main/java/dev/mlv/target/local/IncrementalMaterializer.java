@@ -486,7 +486,7 @@ final class IncrementalMaterializer {
       throw new MlvException(
           ViewMaterializer.REFRESH_FAILED,
           "refresh of "
-              + id
+              + id.shortName()
               + " failed: the table has "
               + fields.length
               + " columns, the SELECT "
@@ -528,7 +528,10 @@ final class IncrementalMaterializer {
                   () ->
                       new MlvException(
                           ViewMaterializer.REFRESH_FAILED,
-                          "refresh of " + id + " failed: no GROUP BY column partitions " + source));
+                          "refresh of "
+                              + id.shortName()
+                              + " failed: no GROUP BY column partitions "
+                              + source));
       String values = tag + "_touched_" + touched.size();
       registerNamedIn(rewrite.names().get(source) + "_d");
       register(

@@ -280,7 +280,7 @@ public final class ViewMaterializer {
   /** "refresh of V failed: constraint C CHECK (expr)", how both constraint failures begin. */
   private static String failedConstraint(ObjectId view, Constraint c) {
     return "refresh of "
-        + view
+        + view.shortName()
         + " failed: constraint "
         + c.name()
         + " CHECK ("
@@ -400,7 +400,8 @@ public final class ViewMaterializer {
       return columns;
     } catch (Exception e) { // Spark's AnalysisException is a checked exception thrown unchecked
       Optional<Position> place = selectAt.flatMap(at -> SparkMessages.place(e, select, at));
-      String message = "refresh of " + view + " failed: " + SparkMessages.explanation(e);
+      String message =
+          "refresh of " + view.shortName() + " failed: " + SparkMessages.explanation(e);
       if (place.isEmpty()) {
         throw new MlvException(REFRESH_FAILED, message, e);
       }
@@ -427,7 +428,7 @@ public final class ViewMaterializer {
                 "PARTITIONED BY column "
                     + name
                     + " is not a column of "
-                    + view
+                    + view.shortName()
                     + "'s SELECT (its columns: "
                     + String.join(", ", columns)
                     + "); nothing was written",
@@ -586,7 +587,9 @@ public final class ViewMaterializer {
       }
     }
     return new MlvException(
-        REFRESH_FAILED, "refresh of " + view + " failed: " + SparkMessages.explanation(e), e);
+        REFRESH_FAILED,
+        "refresh of " + view.shortName() + " failed: " + SparkMessages.explanation(e),
+        e);
   }
 
   /**

@@ -165,7 +165,7 @@ class ViewMaterializerTest {
               assertThat(d.position()).isEqualTo(AT);
             });
     assertThat(failure.getMessage())
-        .contains("ws_mat.lh_mat.silver.fail_default")
+        .contains("refresh of silver.fail_default failed")
         .contains("pct_valid")
         .contains(
             "trial_id=8, formula_id=OB-101, panel_segment=west, n_testers=12, first_choice_pct=140.0")
@@ -232,7 +232,7 @@ class ViewMaterializerTest {
                         "SELECT no_such_column FROM lh_mat.bronze.preference_trials",
                         List.of())))
         .isInstanceOf(MlvException.class)
-        .hasMessageStartingWith("refresh of ws_mat.lh_mat.silver.bad_select failed:")
+        .hasMessageStartingWith("refresh of silver.bad_select failed:")
         .hasMessageContaining("no_such_column")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"))
         .satisfies(
