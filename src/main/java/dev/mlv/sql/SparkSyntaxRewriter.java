@@ -479,7 +479,7 @@ final class SparkSyntaxRewriter {
           blank(c.offset(), c.end());
         }
       }
-      frames.push(new boolean[] {true, false});
+      frames.push(new boolean[] {true, false, false});
       int i = 0;
       while (i < t.size()) {
         int next = rewriteAt(i);
@@ -503,6 +503,7 @@ final class SparkSyntaxRewriter {
           || (next = groupingWith(i)) > 0
           || (next = fromItem(i)) > 0
           || (next = generatorAliases(i)) > 0
+          || (next = structFieldName(i)) > 0
           || (next = nestedType(i)) > 0
           || (next = identifierClause(i)) > 0
           || (next = rawString(i)) > 0
@@ -535,7 +536,10 @@ final class SparkSyntaxRewriter {
                     || first.isWord("FROM")
                     || first.isWord("VALUES")
                     || first.isSymbol("("));
-        frames.push(new boolean[] {query, false});
+        // struct(x AS a, ...): Spark's call names its fields with AS, which Calcite refuses.
+        boolean struct =
+            i > 0 && t.get(i - 1).isWord("STRUCT") && !(is(i - 2, "AS") || symbol(i - 2, "::"));
+        frames.push(new boolean[] {query, false, struct});
       } else if (token.isSymbol(")")) {
         if (frames.size() > 1) {
           frames.pop();
@@ -922,6 +926,21 @@ final class SparkSyntaxRewriter {
         return close < 0 ? -1 : close + 1;
       }
       return -1;
+    }
+
+    /**
+     * A field's name in Spark's {@code struct(x AS a, y AS b)}: {@code AS a} is blanked, so Calcite
+     * reads the call's arguments (and the column checks see x and y); the name is no column.
+     */
+    private int structFieldName(int i) {
+      if (!t.get(i).isWord("AS")
+          || !frames.peek()[2]
+          || !(kind(i + 1, SqlToken.Kind.WORD) || kind(i + 1, SqlToken.Kind.QUOTED_IDENTIFIER))
+          || !(symbol(i + 2, ",") || symbol(i + 2, ")"))) {
+        return -1;
+      }
+      blank(t.get(i).start(), t.get(i + 1).end());
+      return i + 2;
     }
 
     /** Spark's generator aliases {@code explode(m) AS (k, v)}: the list is removed. */

@@ -69,7 +69,7 @@ class LazySparkLoadingTest {
 
   @Test
   void theFallbackDoesLoadSparkSoTheCheckAboveCanFail() throws Exception {
-    RecordingLoader loader = run("SELECT id FROM orders WHERE struct(name AS n).n = 'a'");
+    RecordingLoader loader = run("SELECT id FROM orders WHERE name = 'a' 'b'");
     assertThat(loader.loadedSpark()).isTrue();
   }
 }
