@@ -1044,6 +1044,15 @@ class TableExtractorTest {
             });
   }
 
+  /** "RULE@line:column" of each diagnostic, joined by ", ". */
+  private static String placed(QueryFacts facts) {
+    return String.join(
+        ", ",
+        facts.diagnostics().stream()
+            .map(d -> d.ruleId() + "@" + d.position().line() + ":" + d.position().column())
+            .toList());
+  }
+
   /**
    * offset and limit as column names (a Kafka source's offset) are read by Calcite, so the checks
    * that need its tree see the SELECT (found by QA: such a SELECT went to the fallback parser, and
@@ -1064,13 +1073,7 @@ class TableExtractorTest {
     assertThat(facts.usedFallback()).as("fallback").isFalse();
     assertThat(facts.tables()).extracting(Name::dotted).containsExactly("k");
     assertThat(facts.columns()).isPresent();
-    assertThat(
-            String.join(
-                ", ",
-                facts.diagnostics().stream()
-                    .map(d -> d.ruleId() + "@" + d.position().line() + ":" + d.position().column())
-                    .toList()))
-        .isEqualTo(findings == null ? "" : findings);
+    assertThat(placed(facts)).isEqualTo(findings == null ? "" : findings);
   }
 
   /**
@@ -1114,13 +1117,7 @@ class TableExtractorTest {
     QueryFacts facts = EXTRACTOR.extract(sql, START);
     assertThat(facts.usedFallback()).as("fallback").isFalse();
     assertThat(facts.tables()).extracting(Name::dotted).containsExactly("o");
-    assertThat(
-            String.join(
-                ", ",
-                facts.diagnostics().stream()
-                    .map(d -> d.ruleId() + "@" + d.position().line() + ":" + d.position().column())
-                    .toList()))
-        .isEqualTo(findings == null ? "" : findings);
+    assertThat(placed(facts)).isEqualTo(findings == null ? "" : findings);
   }
 
   /**
