@@ -113,7 +113,9 @@ public final class Normalizer {
   private static String render(Token t, boolean keepCase) {
     if (isHint(t)) {
       String inside = t.text().substring(3, Math.max(3, t.text().length() - 2));
-      return "/*+ " + inside.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT) + " */";
+      // Spaces around a hint's parentheses and commas are formatting, as in the SQL around it.
+      String words = inside.strip().replaceAll("\\s+", " ").replaceAll(" ?([(),]) ?", "$1");
+      return "/*+ " + words.toLowerCase(Locale.ROOT) + " */";
     }
     return switch (t.kind()) {
       case STRING, UNTERMINATED -> t.text();

@@ -882,6 +882,10 @@ public final class TableExtractor {
     private final Set<Integer> markers;
     private final Set<QueryFeature> features = EnumSet.noneOf(QueryFeature.class);
     private final Set<String> functions = new TreeSet<>();
+
+    /** The windows a SELECT walked now may name without defining them: its FROM's holder's. */
+    private Set<String> windowsFromAbove = Set.of();
+
     private final List<Ref> refs = new ArrayList<>();
     private final Set<String> allCteNames = new HashSet<>();
 
@@ -939,7 +943,10 @@ public final class TableExtractor {
           if (cte.recursive != null && cte.recursive.booleanValue()) {
             scope.add(name);
           }
+          Set<String> windows = windowsFromAbove;
+          windowsFromAbove = Set.of(); // a CTE's body sees no WINDOW clause of its reader
           query(cte.query, Set.copyOf(scope));
+          windowsFromAbove = windows;
           scope.add(name);
         }
         query(with.body, Set.copyOf(scope));
@@ -976,10 +983,17 @@ public final class TableExtractor {
       if (select.isDistinct()) {
         features.add(QueryFeature.DISTINCT);
       }
+      // Spark applies a WINDOW clause to the derived tables of its FROM too (not to CTE bodies
+      // or subqueries in expressions): they see this SELECT's windows and those it sees.
+      Set<String> inherited = windowsFromAbove;
+      Set<String> visible = new HashSet<>(inherited);
+      visible.addAll(declaredWindows(select));
+      windowsFromAbove = visible;
       // Hints name tables (BROADCAST(t)) without reading them, so they are not walked.
       if (select.getFrom() != null) {
         from(select.getFrom(), ctes);
       }
+      windowsFromAbove = Set.of();
       expression(select.getSelectList(), ctes);
       expression(select.getWhere(), ctes);
       if (select.getGroup() != null) {
@@ -995,7 +1009,7 @@ public final class TableExtractor {
       }
       groupedSubqueries(select);
       misplacedCalls(select);
-      windowNames(select);
+      windowNames(select, inherited);
       expression(select.getHaving(), ctes);
       expression(select.getWindowList(), ctes);
       expression(select.getQualify(), ctes);
@@ -1005,6 +1019,7 @@ public final class TableExtractor {
         distinctOrder(select, select.getOrderList());
       }
       limit(select.getOffset(), select.getFetch(), ctes);
+      windowsFromAbove = inherited;
     }
 
     /**
@@ -1246,11 +1261,13 @@ public final class TableExtractor {
      * refuses OVER w without one ([MISSING_WINDOW_SPECIFICATION]) and a name defined twice
      * ([INVALID_SQL_SYNTAX.REPETITIVE_WINDOW_DEFINITION]) when the view first refreshes.
      */
-    private void windowNames(SqlSelect select) {
+    private void windowNames(SqlSelect select, Set<String> inherited) {
+      // Spark compares window names with their case (measured: WINDOW w, W is no repetition, and
+      // OVER w finds no WINDOW W).
       Set<String> defined = new HashSet<>();
       for (SqlNode w : select.getWindowList()) {
         if (w instanceof SqlWindow window && window.getDeclName() != null) {
-          String name = window.getDeclName().getSimple().toLowerCase(Locale.ROOT);
+          String name = window.getDeclName().getSimple();
           if (!defined.add(name) && !touchesMarker(window.getDeclName())) {
             findings.add(
                 Diagnostic.error(
@@ -1271,8 +1288,8 @@ public final class TableExtractor {
       windowRefs(select.getHaving(), used);
       windowRefs(select.getQualify(), used);
       for (SqlIdentifier ref : used) {
-        String name = ref.getSimple().toLowerCase(Locale.ROOT);
-        if (!defined.contains(name) && !touchesMarker(ref)) {
+        String name = ref.getSimple();
+        if (!defined.contains(name) && !inherited.contains(name) && !touchesMarker(ref)) {
           findings.add(
               Diagnostic.error(
                   WINDOW_NAME_RULE,
@@ -1292,6 +1309,16 @@ public final class TableExtractor {
                           + String.join(", ", new TreeSet<>(defined))));
         }
       }
+    }
+
+    private static Set<String> declaredWindows(SqlSelect select) {
+      Set<String> names = new HashSet<>();
+      for (SqlNode w : select.getWindowList()) {
+        if (w instanceof SqlWindow window && window.getDeclName() != null) {
+          names.add(window.getDeclName().getSimple());
+        }
+      }
+      return names;
     }
 
     /** The window names read by OVER in {@code node}, outside nested queries. */

@@ -48,7 +48,7 @@ class NormalizerTest {
     ViewDefinition eight =
         parse("CREATE MATERIALIZED LAKE VIEW s.v AS SELECT /*+ REPARTITION(8) */ id FROM t");
     ViewDefinition spaced =
-        parse("CREATE MATERIALIZED LAKE VIEW s.v AS SELECT /*+  repartition(2)\n*/ id FROM t");
+        parse("CREATE MATERIALIZED LAKE VIEW s.v AS SELECT /*+  repartition( 2 )\n*/ id FROM t");
     ViewDefinition comment =
         parse("CREATE MATERIALIZED LAKE VIEW s.v AS SELECT /* REPARTITION(8) */ id FROM t");
     ViewDefinition none = parse("CREATE MATERIALIZED LAKE VIEW s.v AS SELECT id FROM t");

@@ -1549,8 +1549,27 @@ class TableExtractorTest {
             "SELECT sum(a) OVER w AS s, max(a) OVER (w) AS m FROM o WINDOW w AS (PARTITION BY id)",
             "SELECT sum(a) OVER (PARTITION BY id) AS s FROM o",
             "SELECT s FROM (SELECT sum(a) OVER w AS s FROM o WINDOW w AS (ORDER BY a)) t",
-            "SELECT sum(a) OVER W AS s FROM o WINDOW w AS (PARTITION BY id)")) {
+            // Spark compares window names with their case: w and W are two windows.
+            "SELECT sum(a) OVER w AS s, max(a) OVER W AS m FROM o WINDOW w AS (ORDER BY a),"
+                + " W AS (PARTITION BY id)",
+            // A WINDOW clause holds for the derived tables of its FROM (found by QA).
+            "SELECT * FROM (SELECT id, sum(a) OVER w AS s FROM o) d WINDOW w AS (PARTITION BY id)",
+            "SELECT t.id, x.s FROM o t JOIN (SELECT id, sum(v) OVER w AS s FROM u UNION ALL"
+                + " SELECT id, sum(v) OVER w AS s FROM u) x ON x.id = t.id"
+                + " WINDOW w AS (PARTITION BY k)")) {
       assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
+    }
+    // Not for a CTE's body, nor a subquery in an expression; nor another case (measured).
+    for (String sql :
+        List.of(
+            "WITH c AS (SELECT id, sum(a) OVER w AS s FROM o) SELECT * FROM c"
+                + " WINDOW w AS (PARTITION BY id)",
+            "SELECT id FROM o WHERE id IN (SELECT max(a) OVER w FROM u) WINDOW w AS (ORDER BY id)",
+            "SELECT sum(a) OVER W AS s FROM o WINDOW w AS (PARTITION BY id)")) {
+      assertThat(EXTRACTOR.extract(sql, START).diagnostics())
+          .as(sql)
+          .extracting(Diagnostic::ruleId)
+          .containsExactly("WINDOW_NAME");
     }
   }
 
