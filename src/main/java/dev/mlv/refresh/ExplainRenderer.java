@@ -63,7 +63,7 @@ public final class ExplainRenderer {
     if (a.constructs().isEmpty()) {
       sb.append("  (no construct that matters: a plain projection)\n");
     }
-    for (Construct c : a.constructs()) {
+    for (Construct c : inReadingOrder(a)) {
       String mark =
           switch (c.support()) {
             case INCREMENTAL -> "ok  ";
@@ -123,7 +123,7 @@ public final class ExplainRenderer {
     root.put("shape", a.shape().name());
     root.put("verdict", verdict(settings, a));
     ArrayNode constructs = root.putArray("constructs");
-    for (Construct c : a.constructs()) {
+    for (Construct c : inReadingOrder(a)) {
       ObjectNode n = constructs.addObject();
       n.put("construct", c.construct());
       n.put("support", c.support().name());
@@ -266,5 +266,17 @@ public final class ExplainRenderer {
         + " ("
         + how
         + "); otherwise full";
+  }
+
+  /**
+   * The constructs as the SQL reads, by line and column: the analysis finds them walking Calcite's
+   * tree, which holds a chain of joins outermost first and an aggregate's items before its FROM.
+   */
+  private static java.util.List<Construct> inReadingOrder(RefreshAnalysis a) {
+    return a.constructs().stream()
+        .sorted(
+            java.util.Comparator.comparingInt((Construct c) -> c.position().line())
+                .thenComparingInt(c -> c.position().column()))
+        .toList();
   }
 }

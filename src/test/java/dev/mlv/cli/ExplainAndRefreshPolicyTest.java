@@ -28,6 +28,32 @@ class ExplainAndRefreshPolicyTest {
     assertThat(json.out()).contains("\"shape\" : \"APPEND\"", "\"formatVersion\" : 1");
   }
 
+  /**
+   * Constructs are listed as the SQL reads them: a chain of joins first to last (it was outermost
+   * first, the order of Calcite's tree), a LEFT JOIN written after an inner one after it.
+   */
+  @Test
+  void explainListsTheConstructsInTheOrderTheSqlReads() throws IOException {
+    Path copy = dir.resolve("joins");
+    Files.createDirectories(copy.resolve("views"));
+    Files.writeString(
+        copy.resolve("mlv.yml"),
+        "name: t\nworkspace: ws\nlakehouse: lh\nschema: dbo\nviews: [views]\n"
+            + "sources: [bronze.a, bronze.b, bronze.c]\n");
+    Files.writeString(
+        copy.resolve("views/j.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.j AS\n"
+            + "SELECT a.k, b.v, c.w FROM bronze.a a\n"
+            + "JOIN bronze.b b ON a.k = b.k\n"
+            + "LEFT JOIN bronze.c c ON a.k = c.k\n");
+    CliRun r = CliRun.of("explain", "silver.j", "-p", copy.toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    int inner = r.out().indexOf("INNER JOIN");
+    int left = r.out().indexOf("LEFT OUTER JOIN");
+    assertThat(inner).as(r.out()).isPositive();
+    assertThat(left).as(r.out()).isGreaterThan(inner);
+  }
+
   /** With ANSI mode off in the default target's conf, a merged SUM is a condition of its own. */
   @Test
   void explainSaysASumIsFullWhileAnsiModeIsOffInTheTargetsConf() throws IOException {
