@@ -150,9 +150,8 @@ final class UpstreamColumnCheck {
     List<String> tables = new ArrayList<>();
     List<String> qualified = new ArrayList<>();
     for (int i : holders) {
-      ObjectId id = ids.get(i);
       String q = scopes.get(i).qualifier();
-      tables.add(project.names().display(id) + (q.equalsIgnoreCase(id.name()) ? "" : " AS " + q));
+      tables.add(shown(project, ids.get(i), q));
       qualified.add(q + "." + ref.text());
     }
     return Optional.of(
@@ -186,10 +185,7 @@ final class UpstreamColumnCheck {
     for (ColumnRefs.Reading r : ref.readings()) {
       ColumnRefs.Scoped scope = ref.scopes().get(r.table());
       if (scope.level() == level && columns.get(r.table()).contains(r.column())) {
-        ObjectId id = ids.get(r.table());
-        String shown =
-            project.names().display(id)
-                + (scope.qualifier().equalsIgnoreCase(id.name()) ? "" : " AS " + scope.qualifier());
+        String shown = shown(project, ids.get(r.table()), scope.qualifier());
         if (!tables.contains(shown)) {
           tables.add(shown);
         }
@@ -399,6 +395,12 @@ final class UpstreamColumnCheck {
                 + project.names().display(v.id())
                 + " when apply or refresh runs it ([UNRESOLVED_COLUMN.WITH_SUGGESTION])",
             fix));
+  }
+
+  /** A table in scope as messages name it: silver.s, or silver.s AS x when aliased otherwise. */
+  private static String shown(Project project, ObjectId id, String qualifier) {
+    return project.names().display(id)
+        + (qualifier.equalsIgnoreCase(id.name()) ? "" : " AS " + qualifier);
   }
 
   /** The qualifier of {@code b.y} as written: {@code b}. */

@@ -268,12 +268,8 @@ public final class Planner {
    */
   public static java.util.function.Function<ObjectId, String> downstreamReasons(
       Project project, Plan plan) {
-    Set<ObjectId> rewritten = new TreeSet<>(plan.refresh());
-    for (Change c : plan.changes()) {
-      if (c instanceof Change.Create || c instanceof Change.Replace || c instanceof Change.Rename) {
-        rewritten.add(c.id());
-      }
-    }
+    Set<ObjectId> rewritten = rewritten(plan.changes());
+    rewritten.addAll(plan.refresh());
     return id -> afterUpstreamRebuild(project, id, rewritten);
   }
 
@@ -305,11 +301,7 @@ public final class Planner {
     for (ObjectId up : project.lineage().upstream(id)) {
       ProjectView u = project.views().get(up);
       if (u != null) {
-        partitions.put(
-            up,
-            u.definition().partitionedBy().stream()
-                .map(c -> c.toLowerCase(java.util.Locale.ROOT))
-                .toList());
+        partitions.put(up, u.definition().partitionedBy());
       }
     }
     for (dev.mlv.sql.RefreshAnalysis.Construct c : analysis.conditions()) {
@@ -335,13 +327,21 @@ public final class Planner {
         && dev.mlv.sql.RefreshAnalyzer.analyze(v.definition()).incrementalPossible();
   }
 
-  private static List<ObjectId> downstream(LineageGraph graph, List<Change> changes) {
-    Set<ObjectId> changed = new TreeSet<>();
-    Set<ObjectId> rebuilt = new TreeSet<>();
+  /** The views whose table a change writes anew: created, replaced or renamed. */
+  private static Set<ObjectId> rewritten(List<Change> changes) {
+    Set<ObjectId> out = new TreeSet<>();
     for (Change c : changes) {
       if (c instanceof Change.Create || c instanceof Change.Replace || c instanceof Change.Rename) {
-        changed.add(c.id());
+        out.add(c.id());
       }
+    }
+    return out;
+  }
+
+  private static List<ObjectId> downstream(LineageGraph graph, List<Change> changes) {
+    Set<ObjectId> changed = rewritten(changes);
+    Set<ObjectId> rebuilt = new TreeSet<>();
+    for (Change c : changes) {
       if (c instanceof Change.Create || c instanceof Change.Replace) {
         rebuilt.add(c.id());
       }
