@@ -330,6 +330,76 @@ final class SparkSyntaxRewriter {
               Stream.of(NAMES_IN_PLACE, CLAUSE_NAMES, CALLS).flatMap(Set::stream))
           .collect(Collectors.toUnmodifiableSet());
 
+  /**
+   * Words Calcite reserves that a variant path may use as keys ({@code v:from}, {@code
+   * v:group.id}): hidden there, as {@link #CALCITE_ONLY_KEYWORDS} are where Spark reads them as
+   * names.
+   */
+  private static final Set<String> PATH_KEYWORDS =
+      Set.of(
+          "FROM",
+          "SELECT",
+          "GROUP",
+          "ORDER",
+          "TABLE",
+          "CASE",
+          "WHEN",
+          "THEN",
+          "ELSE",
+          "END",
+          "BY",
+          "IN",
+          "ON",
+          "IS",
+          "AS",
+          "NULL",
+          "TRUE",
+          "FALSE",
+          "NOT",
+          "AND",
+          "OR",
+          "LEFT",
+          "RIGHT",
+          "CROSS",
+          "JOIN",
+          "INNER",
+          "OUTER",
+          "FULL",
+          "NATURAL",
+          "USING",
+          "WHERE",
+          "HAVING",
+          "OVER",
+          "UNION",
+          "EXCEPT",
+          "INTERSECT",
+          "LIMIT",
+          "OFFSET",
+          "DISTINCT",
+          "WITH",
+          "BETWEEN",
+          "LIKE",
+          "CAST",
+          "EXISTS",
+          "ESCAPE",
+          "TO",
+          "AT",
+          "USER",
+          "VALUE",
+          "YEAR",
+          "MONTH",
+          "DAY",
+          "HOUR",
+          "MINUTE",
+          "SECOND",
+          "ARRAY",
+          "MAP",
+          "INTERVAL",
+          "LATERAL",
+          "UNNEST",
+          "FETCH",
+          "FOR");
+
   /** Words of a CASE expression, which end an operand before them. */
   private static final Set<String> CASE_WORDS = Set.of("WHEN", "THEN", "ELSE", "END");
 
@@ -417,7 +487,8 @@ final class SparkSyntaxRewriter {
       while (end < text.length() && isHidden(text.charAt(end))) {
         word.append((char) (text.charAt(end++) - HIDDEN));
       }
-      boolean keyword = CALCITE_ONLY_KEYWORDS.contains(word.toString().toUpperCase(Locale.ROOT));
+      String upper = word.toString().toUpperCase(Locale.ROOT);
+      boolean keyword = CALCITE_ONLY_KEYWORDS.contains(upper) || PATH_KEYWORDS.contains(upper);
       b.append(keyword ? word : text.substring(i, end));
       i = end;
     }
@@ -512,6 +583,7 @@ final class SparkSyntaxRewriter {
           || (next = adjacentStrings(i)) > 0
           || (next = trailingSemicolon(i)) > 0
           || (next = likeQuantifier(i)) > 0
+          || (next = variantPath(i)) > 0
           || (next = keywordAsName(i)) > 0
           || (next = starExcept(i)) > 0
           || (next = existsFunction(i)) > 0
@@ -1035,6 +1107,68 @@ final class SparkSyntaxRewriter {
       }
       blank(t.get(i + 1).start(), t.get(i + 1).end());
       return i + 2;
+    }
+
+    /**
+     * Spark 4's variant path {@code v:a.b[0]} (variant_get): the colon becomes a dot before a key
+     * and a blank before a bracket, so Calcite reads a field or item access on the column and the
+     * checks see {@code v}; a key Calcite reserves ({@code v:date}) is hidden like a column name. A
+     * colon after an operator is a parameter marker (SQL_PARAMETER), one in {@code STRUCT<a: INT>}
+     * a field's type: neither is a path.
+     */
+    private int variantPath(int i) {
+      if (!t.get(i).isSymbol(":") || !endsOperand(i - 1) || insideStructType(i)) {
+        return -1;
+      }
+      int j = i + 1;
+      if (kind(j, SqlToken.Kind.WORD) || kind(j, SqlToken.Kind.QUOTED_IDENTIFIER)) {
+        out[t.get(i).start()] = '.';
+        hideKey(j++);
+      } else if (symbol(j, "[")) {
+        blank(t.get(i).start(), t.get(i).end());
+      } else {
+        return -1;
+      }
+      while (true) {
+        if (symbol(j, ".")
+            && (kind(j + 1, SqlToken.Kind.WORD) || kind(j + 1, SqlToken.Kind.QUOTED_IDENTIFIER))) {
+          hideKey(j + 1);
+          j += 2;
+        } else if (symbol(j, "[")
+            && (kind(j + 1, SqlToken.Kind.STRING) || kind(j + 1, SqlToken.Kind.NUMBER))
+            && symbol(j + 2, "]")) {
+          j += 3;
+        } else {
+          return j;
+        }
+      }
+    }
+
+    private void hideKey(int i) {
+      SqlToken key = t.get(i);
+      if (key.kind() == SqlToken.Kind.WORD
+          && (CALCITE_ONLY_KEYWORDS.contains(key.upper()) || PATH_KEYWORDS.contains(key.upper()))) {
+        replace(key.start(), hide(key.text()));
+      }
+    }
+
+    /** Whether the colon at token {@code i} is inside the angle brackets of a STRUCT type. */
+    private boolean insideStructType(int i) {
+      int depth = 0;
+      for (int j = i - 1; j >= 0; j--) {
+        SqlToken u = t.get(j);
+        if (u.isSymbol(">")) {
+          depth++;
+        } else if (u.isSymbol("<")) {
+          if (depth == 0) {
+            return is(j - 1, "STRUCT");
+          }
+          depth--;
+        } else if (u.isSymbol("(") || u.isSymbol(")") || u.isSymbol(";")) {
+          return false;
+        }
+      }
+      return false;
     }
 
     /**

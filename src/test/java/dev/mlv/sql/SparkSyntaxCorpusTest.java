@@ -42,6 +42,11 @@ class SparkSyntaxCorpusTest {
         new Case("SELECT aggregate(xs, 0, (acc, x) -> acc + x) FROM numbers", true),
         new Case("SELECT region, count(*) FROM sales GROUP BY ALL", true),
         new Case(
+            "SELECT v:customer.id::int AS id, e.v:['a b'][0], v:from.x FROM events e"
+                + " WHERE v:kind::string = 'sale'",
+            true),
+        new Case("SELECT parse_json(s):a, v:arr[0]:x FROM events JOIN k ON v:k = k.id", true),
+        new Case(
             "WITH a AS (WITH b AS (SELECT * FROM base) SELECT * FROM b),"
                 + " c AS (SELECT * FROM a JOIN other USING (id)) SELECT * FROM c",
             true),

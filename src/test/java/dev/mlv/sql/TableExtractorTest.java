@@ -1141,6 +1141,37 @@ class TableExtractorTest {
     assertThat(facts.columns()).as(sql).isPresent();
   }
 
+  /**
+   * Spark 4's variant paths (v:a.b[0], variant_get) are read by Calcite as field and item access on
+   * the column, and each unaliased one is named by its last key, as Spark 4.1.1 names them
+   * (measured); they went to the fallback parser, which made the view NOT_ANALYSABLE (always a full
+   * refresh) and turned the column checks off. A colon after an operator stays a parameter marker,
+   * and one in a STRUCT type a field's type.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT v:customer.id, v:['a b'], v:['a b'][0], e.v:amount FROM o e|id, a b, a b, amount",
+        "SELECT v:customer['id'], v:`kind`, v : kind, v:date, v:from.x FROM o|id, kind, kind, date,"
+            + " x",
+        "SELECT CAST(v:amount AS DOUBLE), v:customer.id::int, try_cast(v:kind AS STRING) FROM o|"
+            + "amount, id, kind",
+        "SELECT parse_json(s):x, v:arr[0]:y, arr[0], v:k::string AS k2 FROM o|x, y, `arr`[0], k2",
+        "SELECT CAST(s AS STRUCT<a: INT, b: STRING>) AS t FROM o WHERE v:kind = 'a'|t",
+      })
+  void variantPathsAreReadByCalciteAndNamedByTheirLastKey(String sql, String names) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+    assertThat(facts.usedFallback()).as(sql).isFalse();
+    assertThat(facts.diagnostics()).as(sql).isEmpty();
+    assertThat(facts.tables()).extracting(Name::dotted).containsExactly("o");
+    assertThat(facts.columns()).as(sql).isPresent();
+    assertThat(facts.columns().get().opaque()).as(sql).isFalse();
+    assertThat(facts.columns().get().names())
+        .extracting(OutputNames.OutputName::name)
+        .containsExactly(names.split(", "));
+  }
+
   /** A column named limit in backticks, or named elsewhere in the SELECT, is a condition meant. */
   @ParameterizedTest
   @ValueSource(
