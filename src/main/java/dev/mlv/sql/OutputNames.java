@@ -168,8 +168,8 @@ public final class OutputNames {
       } else if (item instanceof SqlCall call
           && GENERATORS.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))) {
         opaque = true; // Spark names a generator's columns itself: col, pos, col0, ...
-      } else if (item instanceof SqlCall call && variantKey(call, sql) != null) {
-        out.add(new OutputName(variantKey(call, sql), text(sql, offset, item), at));
+      } else if (item instanceof SqlCall call && VariantPaths.lastKey(call, sql) != null) {
+        out.add(new OutputName(VariantPaths.lastKey(call, sql), text(sql, offset, item), at));
       } else if (item instanceof SqlCall call) {
         if (isCast(call) && call.operand(0) instanceof SqlIdentifier id && id.names.size() > 1) {
           // CAST(t.x AS ...) is named x, but CAST(s.f AS ...) of a struct's field is named after
@@ -380,61 +380,8 @@ public final class OutputNames {
     return null;
   }
 
-  /**
-   * The name Spark gives a variant path without an alias, cast or not: its last key ({@code
-   * v:customer.id::int} is id, {@code v:['a b'][0]} is a b); null when {@code item} (of {@code
-   * sql}) is no path, or its last key is a string with escapes.
-   */
-  private static String variantKey(SqlCall item, String sql) {
-    SqlNode node = item;
-    while (node instanceof SqlCall c && isCast(c)) {
-      node = c.operand(0);
-    }
-    SqlParserPos pos = start(node);
-    if (!(node instanceof SqlIdentifier
-            || node.getKind() == SqlKind.ITEM
-            || node.getKind() == SqlKind.DOT)
-        || pos.getLineNum() < 1) {
-      return null;
-    }
-    List<SqlToken> tokens =
-        SqlToken.tokenize(
-            text(sql, TableExtractor.offsetOf(sql, pos.getLineNum(), pos.getColumnNum()), node));
-    int colon = -1;
-    int depth = 0;
-    for (int i = 0; i < tokens.size(); i++) {
-      SqlToken t = tokens.get(i);
-      depth += t.isSymbol("(") ? 1 : t.isSymbol(")") ? -1 : 0;
-      if (depth == 0 && t.isSymbol(":")) {
-        colon = i;
-      }
-    }
-    String key = null;
-    for (int i = colon + 1; colon >= 0 && i < tokens.size(); i++) {
-      SqlToken t = tokens.get(i);
-      if (t.isIdentifier() && (i == colon + 1 || tokens.get(i - 1).isSymbol("."))) {
-        key = t.identifierValue();
-      } else if (t.kind() == SqlToken.Kind.STRING && tokens.get(i - 1).isSymbol("[")) {
-        String quoted = t.text();
-        key =
-            quoted.indexOf('\\') >= 0 || quoted.length() < 2
-                ? null
-                : quoted.substring(1, quoted.length() - 1);
-        if (key == null || key.indexOf(quoted.charAt(0)) >= 0) {
-          return null;
-        }
-      } else if (!(t.isSymbol(".")
-          || t.isSymbol("[")
-          || t.isSymbol("]")
-          || t.kind() == SqlToken.Kind.NUMBER)) {
-        break;
-      }
-    }
-    return key;
-  }
-
   /** CAST and TRY_CAST, which Spark names alike (found by QA: try_cast(x AS INT) is named x). */
-  private static boolean isCast(SqlCall call) {
+  static boolean isCast(SqlCall call) {
     return call.getKind() == SqlKind.CAST
         || call.getKind() == SqlKind.SAFE_CAST
         || call.getOperator().getName().equalsIgnoreCase("TRY_CAST");
@@ -461,7 +408,7 @@ public final class OutputNames {
    * comma, or SELECT [DISTINCT]), and a call it places by its first operand (x::T + 1, x::T AS y)
    * with it: such a call starts where its first operand does.
    */
-  private static SqlParserPos start(SqlNode node) {
+  static SqlParserPos start(SqlNode node) {
     SqlParserPos pos = node.getParserPosition();
     if (pos != null
         && node instanceof SqlCall call

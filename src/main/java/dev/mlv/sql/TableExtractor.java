@@ -955,6 +955,9 @@ public final class TableExtractor {
         if (orderBy.query instanceof SqlSelect select) {
           distinctOrder(select, orderBy.orderList);
         }
+        if (lineShift == 0) {
+          variantMisuses(VariantPaths.orderedBy(orderBy.orderList, sql));
+        }
         if (!orderBy.orderList.isEmpty()) {
           features.add(QueryFeature.ORDER_BY);
         }
@@ -1010,6 +1013,9 @@ public final class TableExtractor {
       groupedSubqueries(select);
       misplacedCalls(select);
       windowNames(select, inherited);
+      if (lineShift == 0) {
+        variantMisuses(VariantPaths.misuses(select, sql));
+      }
       expression(select.getHaving(), ctes);
       expression(select.getWindowList(), ctes);
       expression(select.getQualify(), ctes);
@@ -1374,6 +1380,40 @@ public final class TableExtractor {
               "remove the alias; to name the pivoted rows, wrap them in a subquery:"
                   + " FROM (SELECT * FROM ... PIVOT (...)) AS "
                   + alias));
+    }
+
+    /** Each use of an uncast variant path Spark refuses, once per path ({@link VariantPaths}). */
+    private void variantMisuses(List<VariantPaths.Misuse> misuses) {
+      Map<Integer, VariantPaths.Misuse> first = new java.util.TreeMap<>();
+      for (VariantPaths.Misuse m : misuses) {
+        if (!touchesMarker(m.path())) {
+          first.putIfAbsent(startOf(OutputNames.start(m.path())), m);
+        }
+      }
+      for (Map.Entry<Integer, VariantPaths.Misuse> e : first.entrySet()) {
+        VariantPaths.Misuse m = e.getValue();
+        int from = e.getKey();
+        SqlParserPos pos = m.path().getParserPosition();
+        String text = sql.substring(from, Math.min(sql.length(), Math.max(from, endOf(pos))));
+        findings.add(
+            Diagnostic.error(
+                VariantPaths.RULE,
+                start.advance(sql, from),
+                text
+                    + " is a VARIANT value, and Spark cannot "
+                    + m.use()
+                    + " until it is cast; Spark refuses the view at its first refresh (["
+                    + m.sparkError()
+                    + "])",
+                "cast the path to the type it holds, for example "
+                    + text
+                    + m.cast()
+                    + ", or try_cast("
+                    + text
+                    + " AS "
+                    + m.cast().substring(2).toUpperCase(Locale.ROOT)
+                    + ") for NULL where it holds another type"));
+      }
     }
 
     /**

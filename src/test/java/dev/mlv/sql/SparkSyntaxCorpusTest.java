@@ -45,7 +45,7 @@ class SparkSyntaxCorpusTest {
             "SELECT v:customer.id::int AS id, e.v:['a b'][0], v:from.x FROM events e"
                 + " WHERE v:kind::string = 'sale'",
             true),
-        new Case("SELECT parse_json(s):a, v:arr[0]:x FROM events JOIN k ON v:k = k.id", true),
+        new Case("SELECT parse_json(s):a, v:arr[0]:x FROM events JOIN k ON v:k::int = k.id", true),
         new Case(
             "WITH a AS (WITH b AS (SELECT * FROM base) SELECT * FROM b),"
                 + " c AS (SELECT * FROM a JOIN other USING (id)) SELECT * FROM c",

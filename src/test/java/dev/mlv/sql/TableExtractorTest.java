@@ -1158,7 +1158,7 @@ class TableExtractorTest {
         "SELECT CAST(v:amount AS DOUBLE), v:customer.id::int, try_cast(v:kind AS STRING) FROM o|"
             + "amount, id, kind",
         "SELECT parse_json(s):x, v:arr[0]:y, arr[0], v:k::string AS k2 FROM o|x, y, `arr`[0], k2",
-        "SELECT CAST(s AS STRUCT<a: INT, b: STRING>) AS t FROM o WHERE v:kind = 'a'|t",
+        "SELECT CAST(s AS STRUCT<a: INT, b: STRING>) AS t FROM o WHERE v:kind::string = 'a'|t",
       })
   void variantPathsAreReadByCalciteAndNamedByTheirLastKey(String sql, String names) {
     QueryFacts facts = EXTRACTOR.extract(sql, START);
@@ -1170,6 +1170,61 @@ class TableExtractorTest {
     assertThat(facts.columns().get().names())
         .extracting(OutputNames.OutputName::name)
         .containsExactly(names.split(", "));
+  }
+
+  /**
+   * An uncast variant path where Spark needs a typed value is VARIANT_UNCAST at the path; each SQL
+   * here was refused by Spark 4.1.1 (or, for the last rows, run by it) on a table with a VARIANT
+   * column v.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT v:kind, count(*) AS n FROM o GROUP BY v:kind|VARIANT_UNCAST@1:46",
+        "SELECT v:kind AS k, count(*) AS n FROM o GROUP BY 1|VARIANT_UNCAST@1:8",
+        "SELECT v:kind AS k, count(*) AS n FROM o GROUP BY k|VARIANT_UNCAST@1:8",
+        "SELECT v:kind, count(*) AS n FROM o GROUP BY ALL|VARIANT_UNCAST@1:8",
+        "SELECT DISTINCT v:kind FROM o|VARIANT_UNCAST@1:17",
+        "SELECT id FROM o WHERE v:kind = 'sale'|VARIANT_UNCAST@1:24",
+        "SELECT id FROM o WHERE v:amount > 1 AND v:ok|VARIANT_UNCAST@1:24, VARIANT_UNCAST@1:41",
+        "SELECT id FROM o WHERE v:amount BETWEEN 1 AND 2 OR v:amount IN (3, 4)|"
+            + "VARIANT_UNCAST@1:24, VARIANT_UNCAST@1:52",
+        "SELECT a.id FROM o a JOIN p b ON a.v:customer.id = b.id|VARIANT_UNCAST@1:34",
+        "SELECT id FROM o ORDER BY v:kind DESC|VARIANT_UNCAST@1:27",
+        "SELECT id, row_number() OVER (PARTITION BY v:kind ORDER BY v:ts) AS r FROM o|"
+            + "VARIANT_UNCAST@1:44, VARIANT_UNCAST@1:60",
+        "SELECT -v:amount AS m, v:a + 1 AS p FROM o|VARIANT_UNCAST@1:9, VARIANT_UNCAST@1:24",
+        "SELECT sum(v:amount) AS s, max(v:kind) AS m, count(DISTINCT v:kind) AS d FROM o|"
+            + "VARIANT_UNCAST@1:12, VARIANT_UNCAST@1:32, VARIANT_UNCAST@1:61",
+        "SELECT CASE v:kind WHEN 'sale' THEN 1 END AS c FROM o|VARIANT_UNCAST@1:13",
+        "SELECT id FROM o WHERE id IN (SELECT id FROM p WHERE v:x = 1)|VARIANT_UNCAST@1:54",
+        "SELECT v:kind::string AS k, sum(v:amount::double) AS s FROM o WHERE v:ok::boolean"
+            + " AND try_cast(v:n AS INT) > 0 GROUP BY 1 ORDER BY k|",
+        "SELECT v:kind, concat(v:kind, 'a') AS c, coalesce(v:a, v:b) AS d FROM o"
+            + " WHERE v:kind IS NULL AND v:kind LIKE 's%'|",
+        "SELECT id FROM o WHERE a = :p|",
+      })
+  void anUncastVariantPathWhereSparkNeedsATypedValueIsAnError(String sql, String findings) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+    assertThat(placed(facts)).as(sql).isEqualTo(findings == null ? "" : findings);
+  }
+
+  @Test
+  void anUncastVariantPathSaysWhatSparkCannotDoAndWhichCastToWrite() {
+    Diagnostic d =
+        EXTRACTOR
+            .extract("SELECT v:kind AS k, count(*) AS n FROM o WHERE v:n > 1.5 GROUP BY 1", START)
+            .diagnostics()
+            .get(1);
+    assertThat(d.message())
+        .isEqualTo(
+            "v:n is a VARIANT value, and Spark cannot compare it (>) until it is cast; Spark"
+                + " refuses the view at its first refresh ([DATATYPE_MISMATCH])");
+    assertThat(d.hint())
+        .isEqualTo(
+            "cast the path to the type it holds, for example v:n::double, or try_cast(v:n AS"
+                + " DOUBLE) for NULL where it holds another type");
   }
 
   /** A column named limit in backticks, or named elsewhere in the SELECT, is a condition meant. */
