@@ -8,16 +8,37 @@ import java.util.Optional;
 /**
  * The columns of tables that a target holds and the project does not define (its sources), as the
  * target read them, so that the column rules reach a view's reads of them: {@code target} names the
- * target in messages. A table missing here has columns that are not known.
+ * target in messages. A table missing here has columns that are not known. {@code structs}: the
+ * field names of a table's struct columns (and arrays of structs), by column; a column missing
+ * there is no struct, or its fields are not known.
  */
-public record TableColumns(String target, Map<ObjectId, List<String>> tables) {
-  public static final TableColumns NONE = new TableColumns("", Map.of());
+public record TableColumns(
+    String target,
+    Map<ObjectId, List<String>> tables,
+    Map<ObjectId, Map<String, List<String>>> structs) {
+  public static final TableColumns NONE = new TableColumns("", Map.of(), Map.of());
 
   public TableColumns {
     tables = Map.copyOf(tables);
+    structs = Map.copyOf(structs);
+  }
+
+  public TableColumns(String target, Map<ObjectId, List<String>> tables) {
+    this(target, tables, Map.of());
   }
 
   Optional<List<String>> of(ObjectId id) {
     return Optional.ofNullable(tables.get(id));
+  }
+
+  /** The fields of struct column {@code column} of table {@code id} (matched without case). */
+  Optional<List<String>> fields(ObjectId id, String column) {
+    Map<String, List<String>> columns = structs.getOrDefault(id, Map.of());
+    for (Map.Entry<String, List<String>> e : columns.entrySet()) {
+      if (e.getKey().equalsIgnoreCase(column)) {
+        return Optional.of(e.getValue());
+      }
+    }
+    return Optional.empty();
   }
 }

@@ -28,6 +28,7 @@ import java.util.Set;
 final class UpstreamColumnCheck {
   static final String RULE = "UNRESOLVED_COLUMN";
   static final String AMBIGUOUS = "AMBIGUOUS_REFERENCE";
+  static final String FIELD = "UNRESOLVED_FIELD";
 
   private UpstreamColumnCheck() {}
 
@@ -170,6 +171,77 @@ final class UpstreamColumnCheck {
   }
 
   /**
+   * {@code s.nosuch} where every column the reference may read is a struct of a source without that
+   * field: Spark refuses it ([FIELD_NOT_FOUND]), comparing field names without case. Only the first
+   * field is checked, and only for the struct columns the target told.
+   */
+  private static Optional<Diagnostic> unknownField(
+      Project project,
+      ViewColumns viewColumns,
+      ProjectView v,
+      ColumnRefs.Ref ref,
+      List<ObjectId> ids,
+      List<Set<String>> columns) {
+    ColumnRefs.Reading failed = null;
+    List<String> known = List.of();
+    for (ColumnRefs.Reading r : ref.readings()) {
+      if (!columns.get(r.table()).contains(r.column())) {
+        continue;
+      }
+      Optional<List<String>> fields =
+          r.fields().isEmpty()
+              ? Optional.empty()
+              : viewColumns.fields(ids.get(r.table()), r.column());
+      if (fields.isEmpty()
+          || fields.get().stream().anyMatch(f -> f.equalsIgnoreCase(r.fields().get(0)))) {
+        return Optional.empty(); // a reading Spark can resolve
+      }
+      if (failed == null) {
+        failed = r;
+        known = fields.get();
+      }
+    }
+    if (failed == null) {
+      return Optional.empty();
+    }
+    String field = failed.fields().get(0);
+    String column = columnAsWritten(ref.text(), failed);
+    String table = project.names().display(ids.get(failed.table()));
+    Optional<String> near = Suggestions.nearest(field, known);
+    return Optional.of(
+        Diagnostic.error(
+            FIELD,
+            ref.position(),
+            "field "
+                + field
+                + " of "
+                + column
+                + " cannot be resolved: column "
+                + failed.column()
+                + " of "
+                + table
+                + " is a struct with the fields "
+                + String.join(", ", known.stream().limit(20).toList())
+                + (known.size() > 20 ? " and " + (known.size() - 20) + " more" : "")
+                + "; Spark would refuse "
+                + project.names().display(v.id())
+                + " when apply or refresh runs it ([FIELD_NOT_FOUND])",
+            near.map(n -> "did you mean '" + column + "." + n + "'?")
+                .orElse("read a field the struct has")));
+  }
+
+  /** The text of {@code ref} up to the column of {@code r}: {@code o.s} of {@code o.s.nosuch}. */
+  private static String columnAsWritten(String text, ColumnRefs.Reading r) {
+    int dots = r.qualified() ? 1 : 0;
+    int end = 0;
+    for (int i = 0; i <= dots; i++) {
+      int dot = text.indexOf('.', end == 0 && i == 0 ? 0 : end + 1);
+      end = dot < 0 ? text.length() : dot;
+    }
+    return text.substring(0, end);
+  }
+
+  /**
    * A reference that only a query two or more levels around its subquery can resolve: Spark 4.1.1
    * resolves an outer reference against the immediately enclosing query only (measured:
    * UNRESOLVED_COLUMN for o.amount in a subquery within a subquery of the query over o).
@@ -260,7 +332,8 @@ final class UpstreamColumnCheck {
       return Optional.of(tooFarOut(project, v, ref, ids, columns, nearest));
     }
     if (nearest != Integer.MAX_VALUE) {
-      return ambiguous(project, v, ref, ids, columns);
+      Optional<Diagnostic> field = unknownField(project, viewColumns, v, ref, ids, columns);
+      return field.isPresent() ? field : ambiguous(project, v, ref, ids, columns);
     }
     // The views its qualifier names (s.amount), else every view in scope (amount).
     List<ColumnRefs.Reading> meant =

@@ -52,6 +52,16 @@ final class ViewColumns {
         : "a table of target " + tables.target();
   }
 
+  /**
+   * The fields of struct column {@code column} of a table the project does not define, when the
+   * target told them.
+   */
+  Optional<List<String>> fields(ObjectId id, String column) {
+    return project.views().containsKey(id) || ReservedNames.isReserved(id)
+        ? Optional.empty()
+        : tables.fields(id, column);
+  }
+
   /** Whether {@code id} is a view of the project, whose columns its SELECT makes. */
   boolean isView(ObjectId id) {
     return project.views().containsKey(id);

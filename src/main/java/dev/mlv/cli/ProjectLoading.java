@@ -102,8 +102,18 @@ final class ProjectLoading {
     if (read.isEmpty()) {
       return;
     }
+    java.util.Map<ObjectId, java.util.Map<String, List<String>>> structs =
+        new java.util.HashMap<>();
+    target
+        .structFields(project)
+        .forEach(
+            (id, fields) -> {
+              if (read.containsKey(id)) {
+                structs.put(id, fields);
+              }
+            });
     List<Diagnostic> found =
-        dev.mlv.check.Checker.check(project, new TableColumns(target.name(), read));
+        dev.mlv.check.Checker.check(project, new TableColumns(target.name(), read, structs));
     if (found.stream().anyMatch(Diagnostic::isError)) {
       List<Diagnostic> all = new ArrayList<>(project.diagnostics());
       all.addAll(found);

@@ -39,9 +39,15 @@ public final class ColumnRefs {
 
   /**
    * One way Spark may resolve a reference: column {@code column} of {@code tables().get(table)};
-   * {@code qualified} when the reference's qualifier names that table (the reading meant).
+   * {@code qualified} when the reference's qualifier names that table (the reading meant); {@code
+   * fields}: the names after the column, lower case, which read a struct's fields ({@code s.a.b}
+   * read as column s is fields a, b).
    */
-  public record Reading(int table, String column, boolean qualified) {}
+  public record Reading(int table, String column, boolean qualified, List<String> fields) {
+    public Reading {
+      fields = List.copyOf(fields);
+    }
+  }
 
   /**
    * A column name as written ({@code text}) at {@code position}, the tables visible where it stands
@@ -504,9 +510,9 @@ public final class ColumnRefs {
       List<Reading> readings = new ArrayList<>();
       for (int i = 0; i < entries.size(); i++) {
         if (parts.size() >= 2 && entries.get(i).qualifier().equals(head)) {
-          readings.add(new Reading(i, parts.get(1), true));
+          readings.add(new Reading(i, parts.get(1), true, parts.subList(2, parts.size())));
         }
-        readings.add(new Reading(i, head, false));
+        readings.add(new Reading(i, head, false, parts.subList(1, parts.size())));
       }
       refs.add(
           new Ref(

@@ -137,6 +137,17 @@ public interface Target extends AutoCloseable {
     return new java.util.TreeMap<>();
   }
 
+  /**
+   * The field names of the struct columns (and arrays of structs) of every table the target holds,
+   * by table and column, for the rules that check {@code s.field} over the sources; as {@link
+   * #columns}, read-only and without an engine, and none from a target that cannot list them
+   * cheaply.
+   */
+  default java.util.SortedMap<dev.mlv.lineage.ObjectId, java.util.Map<String, List<String>>>
+      structFields(Project project) {
+    return new java.util.TreeMap<>();
+  }
+
   @Override
   void close();
 }

@@ -127,6 +127,41 @@ class SourceColumnsTest {
   }
 
   /**
+   * A field a source's struct column lacks: Spark 4.1.1 refuses {@code info.nosuch} with
+   * [FIELD_NOT_FOUND] and matches fields without case (measured); map and variant columns, and
+   * structs whose fields the target did not tell, are not checked.
+   */
+  @Test
+  void aFieldTheSourcesStructLacksIsAnErrorOnceItsFieldsAreTold() throws IOException {
+    TableColumns told =
+        new TableColumns(
+            "local",
+            TOLD.tables(),
+            Map.of(ORDERS, Map.of("info", List.of("city", "Zip", "street"))));
+    String select =
+        "SELECT o.info.CITY AS a, info.zip AS b, o.info.cty AS c,\n  info.nosuch.deeper AS d"
+            + " FROM bronze.orders o";
+    assertThat(gold(TOLD, select)).as("fields not told").isEmpty();
+    List<Diagnostic> found = gold(told, select);
+    assertThat(placed(found))
+        .containsExactly(
+            "views/gold/g.sql:2:41 UNRESOLVED_FIELD", "views/gold/g.sql:3:3 UNRESOLVED_FIELD");
+    assertThat(found.get(0).message())
+        .isEqualTo(
+            "field cty of o.info cannot be resolved: column info of bronze.orders is a struct with"
+                + " the fields city, Zip, street; Spark would refuse gold.g when apply or refresh"
+                + " runs it ([FIELD_NOT_FOUND])");
+    assertThat(found.get(0).hint()).isEqualTo("did you mean 'o.info.city'?");
+    assertThat(found.get(1).hint()).isEqualTo("read a field the struct has");
+    // A table aliased like the struct column: the reference may read the table's column.
+    assertThat(
+            gold(
+                told,
+                "SELECT info.id FROM bronze.orders o JOIN bronze.customers info ON o.id = info.id"))
+        .isEmpty();
+  }
+
+  /**
    * The right side of a LEFT SEMI JOIN is out of scope after its ON: plan passed this and apply
    * failed with [UNRESOLVED_COLUMN.WITH_SUGGESTION] at c.name on Spark 4.1.1 (found by QA).
    */

@@ -155,7 +155,8 @@ public final class DeltaState {
               Instant.ofEpochMilli(snapshot.getTimestamp(e)),
               snapshot.getPartitionColumnNames(),
               tableId(snapshot),
-              snapshot.getSchema().fieldNames());
+              snapshot.getSchema().fieldNames(),
+              structs(snapshot.getSchema()));
     } catch (RuntimeException broken) {
       // A damaged log (a commit file cut short or edited by hand) is the table's problem: say
       // which table, not which Kernel class gave up.
@@ -174,6 +175,24 @@ public final class DeltaState {
     cache.put(table, state);
     stored.ifPresent(c -> c.put(state));
     return state;
+  }
+
+  /**
+   * The field names of each top-level struct column, and of each array of structs (Spark reads
+   * {@code a.f} of one as the array of the elements' f), by column name.
+   */
+  static Map<String, List<String>> structs(io.delta.kernel.types.StructType schema) {
+    Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+    for (io.delta.kernel.types.StructField f : schema.fields()) {
+      io.delta.kernel.types.DataType type = f.getDataType();
+      if (type instanceof io.delta.kernel.types.ArrayType array) {
+        type = array.getElementType();
+      }
+      if (type instanceof io.delta.kernel.types.StructType struct) {
+        out.put(f.getName(), struct.fieldNames());
+      }
+    }
+    return out;
   }
 
   /**

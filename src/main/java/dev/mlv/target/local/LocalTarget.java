@@ -131,6 +131,17 @@ public final class LocalTarget implements Target {
     return columns;
   }
 
+  @Override
+  public java.util.SortedMap<ObjectId, Map<String, List<String>>> structFields(Project project) {
+    java.util.SortedMap<ObjectId, Map<String, List<String>>> structs = new TreeMap<>();
+    for (TableState t : scan(project)) {
+      if (!t.id().schema().equals(HistoryStore.SCHEMA) && !t.structs().isEmpty()) {
+        structs.put(t.id(), t.structs());
+      }
+    }
+    return structs;
+  }
+
   private static DeployedView deployedView(TableState t) {
     Map<String, String> p = t.properties();
     ConsumedVersions.Consumed consumed = ConsumedVersions.of(t);
@@ -167,12 +178,12 @@ public final class LocalTarget implements Target {
     return deltaState().scan(warehouse.root(), workspaces(project));
   }
 
-  /** One reader per target, so its cache (keyed by each table's latest commit) is reused. */
   /** The target's settings in mlv.yml. */
   SparkTarget sparkTarget() {
     return target;
   }
 
+  /** One reader per target, so its cache (keyed by each table's latest commit) is reused. */
   synchronized DeltaState deltaState() {
     if (deltaState == null) {
       deltaState =

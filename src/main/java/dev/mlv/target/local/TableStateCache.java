@@ -29,10 +29,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class TableStateCache {
   /**
-   * 3: the column names; 2: the table id. An older file is read as none, so each table's log is
-   * read once again.
+   * 4: the struct columns' fields; 3: the column names; 2: the table id. An older file is read as
+   * none, so each table's log is read once again.
    */
-  private static final int FORMAT = 3;
+  private static final int FORMAT = 4;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -44,7 +44,8 @@ final class TableStateCache {
       long lastCommitMillis,
       List<String> partitionColumns,
       Optional<String> tableId,
-      List<String> columns) {}
+      List<String> columns,
+      Map<String, List<String>> structs) {}
 
   /** Who a commit file is: rewriting or recreating it changes at least one of these. */
   private record CommitFile(long size, long modifiedNanos, String key) {
@@ -91,7 +92,8 @@ final class TableStateCache {
             Instant.ofEpochMilli(e.lastCommitMillis()),
             e.partitionColumns(),
             e.tableId(),
-            e.columns()));
+            e.columns(),
+            e.structs()));
   }
 
   /** Remembers a state Kernel just read. */
@@ -109,7 +111,8 @@ final class TableStateCache {
                       state.lastCommit().toEpochMilli(),
                       state.partitionColumns(),
                       state.tableId(),
-                      state.columns()));
+                      state.columns(),
+                      state.structs()));
               changed = true;
             });
   }
@@ -139,6 +142,8 @@ final class TableStateCache {
               e.partitionColumns().forEach(n.putArray("partitionColumns")::add);
               e.tableId().ifPresent(id -> n.put("tableId", id));
               e.columns().forEach(n.putArray("columns")::add);
+              ObjectNode structs = n.putObject("structs");
+              e.structs().forEach((c, fields) -> fields.forEach(structs.putArray(c)::add));
               ObjectNode props = n.putObject("properties");
               new TreeMap<>(e.properties()).forEach(props::put);
             });
@@ -192,6 +197,15 @@ final class TableStateCache {
     n.path("partitionColumns").forEach(c -> partitions.add(c.asText()));
     List<String> columns = new ArrayList<>();
     n.path("columns").forEach(c -> columns.add(c.asText()));
+    Map<String, List<String>> structs = new LinkedHashMap<>();
+    n.path("structs")
+        .fields()
+        .forEachRemaining(
+            c -> {
+              List<String> fields = new ArrayList<>();
+              c.getValue().forEach(f -> fields.add(f.asText()));
+              structs.put(c.getKey(), fields);
+            });
     if (!n.path("version").canConvertToLong() || !n.path("modifiedNanos").canConvertToLong()) {
       return;
     }
@@ -207,7 +221,8 @@ final class TableStateCache {
             n.path("lastCommit").asLong(),
             partitions,
             Optional.ofNullable(n.path("tableId").textValue()),
-            columns));
+            columns,
+            structs));
   }
 
   /** Tables are keyed by their folder relative to the warehouse, so the warehouse can move. */

@@ -773,6 +773,26 @@ class LocalTargetTest {
         .contains("'mlv apply' creates it again");
   }
 
+  /**
+   * The fields of a table's struct columns and arrays of structs, read from its Delta log without
+   * Spark, for UNRESOLVED_FIELD; a map is no struct. A new process reads them from the table state
+   * remembered between commands, as plan does.
+   */
+  @Test
+  void theFieldsOfATablesStructColumnsAreToldWithoutSpark() throws IOException {
+    Project p = applied("");
+    sql(
+        p,
+        "CREATE TABLE bronze.nested USING delta AS SELECT 1 AS id, named_struct('a', 1, 'B', 'x')"
+            + " AS s, array(named_struct('f', 1, 'g', 2)) AS arr, map('k', 1) AS m");
+    ObjectId nested = id("bronze.nested");
+    Map<String, List<String>> expected = Map.of("s", List.of("a", "B"), "arr", List.of("f", "g"));
+    assertThat(target.structFields(p)).containsEntry(nested, expected);
+    target.close();
+    target = LocalTargetContractTest.open(p);
+    assertThat(target.structFields(p)).containsEntry(nested, expected);
+  }
+
   @Test
   void applyNeverReplacesATableThatIsNotAViewNorUsesMlvsOwnNames() throws IOException {
     Project p = applied("");
