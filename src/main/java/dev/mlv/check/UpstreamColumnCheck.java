@@ -221,8 +221,7 @@ final class UpstreamColumnCheck {
                 + " of "
                 + table
                 + " is a struct with the fields "
-                + String.join(", ", known.stream().limit(20).toList())
-                + (known.size() > 20 ? " and " + (known.size() - 20) + " more" : "")
+                + listed(known)
                 + "; Spark would refuse "
                 + project.names().display(v.id())
                 + " when apply or refresh runs it ([FIELD_NOT_FOUND])",
@@ -482,8 +481,8 @@ final class UpstreamColumnCheck {
     return dot < 0 ? text : text.substring(0, dot);
   }
 
-  /** At most 20 column names, so that a view of thousands of columns stays readable. */
-  private static String listed(Set<String> columns) {
+  /** At most 20 names, so that a view of thousands of columns stays readable. */
+  private static String listed(java.util.Collection<String> columns) {
     List<String> shown = columns.stream().limit(20).toList();
     return String.join(", ", shown)
         + (columns.size() > shown.size()
