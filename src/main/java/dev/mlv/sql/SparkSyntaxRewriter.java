@@ -1152,10 +1152,15 @@ final class SparkSyntaxRewriter {
       }
     }
 
-    /** Whether the colon at token {@code i} is inside the angle brackets of a STRUCT type. */
+    /**
+     * Whether the colon at token {@code i} is inside the angle brackets of a STRUCT type. The scan
+     * back is bounded, so a statement of many paths is not read over and over; the colon of a type
+     * longer than that reads as a path, and Calcite refuses the text (the fallback parser reads
+     * it).
+     */
     private boolean insideStructType(int i) {
       int depth = 0;
-      for (int j = i - 1; j >= 0; j--) {
+      for (int j = i - 1; j >= Math.max(0, i - 512); j--) {
         SqlToken u = t.get(j);
         if (u.isSymbol(">")) {
           depth++;
