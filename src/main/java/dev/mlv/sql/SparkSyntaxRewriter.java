@@ -914,6 +914,18 @@ final class SparkSyntaxRewriter {
         marker(token.start());
         return end;
       }
+      // FROM t, LATERAL explode(t.arr) AS e(x): Spark's lateral table function, read as the
+      // function (Calcite reads LATERAL only before a subquery or TABLE(...)).
+      if (token.isWord("LATERAL")
+          && kind(i + 1, SqlToken.Kind.WORD)
+          && !NOT_TABLE_FUNCTIONS.contains(t.get(i + 1).upper())
+          && symbol(i + 2, "(")
+          && !is(i + 3, "SELECT")
+          && !is(i + 3, "WITH")) {
+        blank(token.start(), token.end());
+        i++;
+        token = t.get(i);
+      }
       if (token.kind() != SqlToken.Kind.WORD
           || NOT_TABLE_FUNCTIONS.contains(token.upper())
           || !symbol(i + 1, "(")) {

@@ -446,6 +446,11 @@ class StrategyDeciderTableTest {
             World.appendTo("a"),
             "full TABLE_FUNCTION"),
         row(
+            "lateral table function (FROM a, LATERAL explode(a.arr))",
+            "SELECT a.k, t.x FROM bronze.a a, LATERAL explode(a.arr) AS t(x)",
+            World.appendTo("a"),
+            "full TABLE_FUNCTION"),
+        row(
             "LATERAL VIEW",
             "SELECT a.k, x FROM bronze.a a LATERAL VIEW explode(array(1, 2)) e AS x",
             World.appendTo("a"),

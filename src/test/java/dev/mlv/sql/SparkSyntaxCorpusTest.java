@@ -46,6 +46,10 @@ class SparkSyntaxCorpusTest {
                 + " WHERE v:kind::string = 'sale'",
             true),
         new Case("SELECT parse_json(s):a, v:arr[0]:x FROM events JOIN k ON v:k::int = k.id", true),
+        new Case("SELECT id, x FROM events e, LATERAL explode(e.arr) AS t(x)", true),
+        new Case(
+            "SELECT e.id, t.x FROM events e JOIN LATERAL inline(e.s) AS t(x, y) JOIN d ON d.x = t.x",
+            true),
         new Case(
             "WITH a AS (WITH b AS (SELECT * FROM base) SELECT * FROM b),"
                 + " c AS (SELECT * FROM a JOIN other USING (id)) SELECT * FROM c",
