@@ -5,6 +5,7 @@ import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
 import dev.mlv.project.ReservedNames;
+import dev.mlv.sql.ColumnRefs;
 import dev.mlv.sql.OutputNames;
 import dev.mlv.sql.ViewBody;
 import java.util.ArrayList;
@@ -53,13 +54,91 @@ final class ViewColumns {
   }
 
   /**
-   * The fields of struct column {@code column} of a table the project does not define, when the
-   * target told them.
+   * The fields of struct column {@code column} of {@code id}: those of a source, as the target told
+   * them, or for a SQL view of the project those of a source's struct column it selects as it is
+   * ({@code o.info}, {@code o.info AS i}, or through a {@code *}); empty when not known.
    */
   Optional<List<String>> fields(ObjectId id, String column) {
-    return project.views().containsKey(id) || ReservedNames.isReserved(id)
-        ? Optional.empty()
-        : tables.fields(id, column);
+    return fields(id, column, new HashSet<>());
+  }
+
+  private Optional<List<String>> fields(ObjectId id, String column, Set<ObjectId> seen) {
+    if (ReservedNames.isReserved(id) || !seen.add(id)) {
+      return Optional.empty();
+    }
+    ProjectView u = project.views().get(id);
+    if (u == null) {
+      return tables.fields(id, column);
+    }
+    if (u.facts().isEmpty() || u.facts().get().columns().isEmpty()) {
+      return Optional.empty();
+    }
+    OutputNames.Columns columns = u.facts().get().columns().get();
+    List<Column> named =
+        all(columns).orElse(List.of()).stream()
+            .filter(c -> c.name().equalsIgnoreCase(column))
+            .toList();
+    if (named.size() != 1) {
+      return Optional.empty();
+    }
+    Column c = named.get(0);
+    if (c.source() != null) {
+      return resolved(c.source().table()).flatMap(source -> fields(source, column, seen));
+    }
+    Optional<String> item =
+        columns.names().stream()
+            .filter(n -> n.position().equals(c.position()))
+            .map(OutputNames.OutputName::text)
+            .findFirst();
+    for (ColumnRefs.Ref ref : u.facts().get().columnRefs()) {
+      if (item.isPresent()
+          && ref.position().equals(c.position())
+          && selectedAsItIs(item.get(), ref.text())) {
+        return fieldsRead(ref, seen);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Whether a SELECT item ({@code o.info AS i}) is the reference {@code o.info}, aliased or not.
+   */
+  private static boolean selectedAsItIs(String item, String ref) {
+    return item.equals(ref)
+        || (item.startsWith(ref)
+            && item.substring(ref.length()).matches("(?is)\\s+(AS\\s+)?(`[^`]+`|\\w+)\\s*"));
+  }
+
+  /** The fields of the one struct column {@code ref} reads, when one table in scope has it. */
+  private Optional<List<String>> fieldsRead(ColumnRefs.Ref ref, Set<ObjectId> seen) {
+    ObjectId holder = null;
+    String column = null;
+    for (ColumnRefs.Reading r : ref.readings()) {
+      if (!r.fields().isEmpty()) {
+        continue;
+      }
+      Optional<ObjectId> table = resolved(ref.tables().get(r.table()));
+      Optional<List<String>> has = table.flatMap(this::of);
+      if (has.isEmpty()) {
+        return Optional.empty(); // a table in scope whose columns are not known may be the one
+      }
+      if (has.get().stream().anyMatch(n -> n.equalsIgnoreCase(r.column()))) {
+        if (holder != null && !holder.equals(table.get())) {
+          return Optional.empty();
+        }
+        holder = table.get();
+        column = r.column();
+      }
+    }
+    return holder == null ? Optional.empty() : fields(holder, column, seen);
+  }
+
+  private Optional<ObjectId> resolved(dev.mlv.sql.Name name) {
+    try {
+      return Optional.of(project.names().resolve(name));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 
   /** Whether {@code id} is a view of the project, whose columns its SELECT makes. */

@@ -162,6 +162,37 @@ class SourceColumnsTest {
   }
 
   /**
+   * A view that selects a source's struct column as it is (by name, aliased, or through {@code *})
+   * passes its fields on to the views that read it; one that computes it (a CAST, a function) does
+   * not, nor does a name two tables in scope have.
+   */
+  @Test
+  void aStructColumnSelectedAsItIsPassesItsFieldsOnDownstream() throws IOException {
+    TableColumns told =
+        new TableColumns(
+            "local", TOLD.tables(), Map.of(ORDERS, Map.of("info", List.of("city", "zip"))));
+    String silver =
+        "CREATE MATERIALIZED LAKE VIEW silver.s AS SELECT o.id, o.info, info AS i2,"
+            + " to_json(info) AS j FROM bronze.orders o\n";
+    String star = "CREATE MATERIALIZED LAKE VIEW silver.t AS SELECT * FROM bronze.orders\n";
+    String gold =
+        "CREATE MATERIALIZED LAKE VIEW gold.g AS SELECT s.info.cty, s.i2.zip, s.i2.zp, t.info.city,"
+            + " t.info.ciy\nFROM silver.s s JOIN silver.t t ON s.id = t.id\n";
+    List<Diagnostic> found =
+        errors(told, "silver/s.sql", silver, "silver/t.sql", star, "gold/g.sql", gold);
+    assertThat(placed(found))
+        .containsExactly(
+            "views/gold/g.sql:1:48 UNRESOLVED_FIELD",
+            "views/gold/g.sql:1:70 UNRESOLVED_FIELD",
+            "views/gold/g.sql:1:92 UNRESOLVED_FIELD");
+    assertThat(found.get(0).message())
+        .startsWith("field cty of s.info cannot be resolved: column info of silver.s is a struct");
+    assertThat(errors(TableColumns.NONE, "silver/s.sql", silver, "gold/g.sql", gold))
+        .as("validate")
+        .isEmpty();
+  }
+
+  /**
    * The right side of a LEFT SEMI JOIN is out of scope after its ON: plan passed this and apply
    * failed with [UNRESOLVED_COLUMN.WITH_SUGGESTION] at c.name on Spark 4.1.1 (found by QA).
    */
