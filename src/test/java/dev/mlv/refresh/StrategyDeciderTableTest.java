@@ -272,6 +272,17 @@ class StrategyDeciderTableTest {
             World.appendTo("a"),
             "incremental ONLY_APPENDS"),
         row(
+            "variant keys are case-sensitive: v:K is a group not selected (found by QA: merged"
+                + " as one with v:k, a wrong result)",
+            "SELECT v:k::string AS c, COUNT(*) AS n FROM bronze.a GROUP BY v:k::string, v:K::string",
+            World.appendTo("a"),
+            "full GROUP_BY_NOT_SELECTED col=v:K::string"),
+        row(
+            "a cast group key not selected is named as written, not from the comma before it",
+            "SELECT k, COUNT(*) AS n FROM bronze.a GROUP BY k, v:k::string",
+            World.appendTo("a"),
+            "full GROUP_BY_NOT_SELECTED col=v:k::string"),
+        row(
             "SUM/COUNT grouped by a DIV expression",
             "SELECT v DIV 10 AS bucket, SUM(v) AS s, COUNT(*) AS n FROM bronze.a"
                 + " GROUP BY v DIV 10",
