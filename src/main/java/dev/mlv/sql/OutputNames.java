@@ -150,6 +150,9 @@ public final class OutputNames {
       Position at = reached.advance(sql.subSequence(counted, offset), offset - counted);
       counted = offset;
       reached = at;
+      // A variant path is named by its key, not as the field access Calcite reads.
+      VariantPaths.Naming path =
+          item.getKind() == SqlKind.AS ? null : VariantPaths.naming(item, sql);
       if (item instanceof SqlCall call && call.getKind() == SqlKind.AS) {
         SqlNode alias = call.operand(1);
         if (alias instanceof SqlIdentifier id) {
@@ -162,14 +165,18 @@ public final class OutputNames {
           // An EXCEPT of a struct's field or a qualified column leaves columns only Spark tells.
           List<Source> tables = except == null ? List.of() : expanded(id, from);
           stars.add(new Star(out.size(), text, at, tables, except == null ? List.of() : except));
+        } else if (path != null) {
+          opaque |= !path.known();
+          out.add(new OutputName(path.key(), text(sql, offset, item), at));
         } else {
           out.add(new OutputName(id.names.get(id.names.size() - 1), text(sql, offset, item), at));
         }
       } else if (item instanceof SqlCall call
           && GENERATORS.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))) {
         opaque = true; // Spark names a generator's columns itself: col, pos, col0, ...
-      } else if (item instanceof SqlCall call && VariantPaths.lastKey(call, sql) != null) {
-        out.add(new OutputName(VariantPaths.lastKey(call, sql), text(sql, offset, item), at));
+      } else if (item instanceof SqlCall call && path != null) {
+        opaque |= !path.known();
+        out.add(new OutputName(path.key(), text(sql, offset, item), at));
       } else if (item instanceof SqlCall call) {
         if (isCast(call) && call.operand(0) instanceof SqlIdentifier id && id.names.size() > 1) {
           // CAST(t.x AS ...) is named x, but CAST(s.f AS ...) of a struct's field is named after

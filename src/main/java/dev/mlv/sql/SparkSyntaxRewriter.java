@@ -1133,27 +1133,52 @@ final class SparkSyntaxRewriter {
         return -1;
       }
       int j = i + 1;
-      if (kind(j, SqlToken.Kind.WORD) || kind(j, SqlToken.Kind.QUOTED_IDENTIFIER)) {
-        out[t.get(i).start()] = '.';
-        hideKey(j++);
-      } else if (symbol(j, "[")) {
-        blank(t.get(i).start(), t.get(i).end());
-      } else {
+      boolean key = kind(j, SqlToken.Kind.WORD) || kind(j, SqlToken.Kind.QUOTED_IDENTIFIER);
+      if (!key && !symbol(j, "[")) {
         return -1;
+      }
+      List<Integer> keys = new ArrayList<>();
+      if (key) {
+        keys.add(j++);
       }
       while (true) {
         if (symbol(j, ".")
             && (kind(j + 1, SqlToken.Kind.WORD) || kind(j + 1, SqlToken.Kind.QUOTED_IDENTIFIER))) {
-          hideKey(j + 1);
+          keys.add(j + 1);
           j += 2;
         } else if (symbol(j, "[")
-            && (kind(j + 1, SqlToken.Kind.STRING) || kind(j + 1, SqlToken.Kind.NUMBER))
+            && (plainString(j + 1) || kind(j + 1, SqlToken.Kind.NUMBER))
             && symbol(j + 2, "]")) {
           j += 3;
         } else {
-          return j;
+          break;
         }
       }
+      // A path Spark refuses ('' or "k" in brackets, 'it''s', .* or [*] after it) or may read
+      // otherwise stays as written: Calcite refuses it and Spark's own parser has the last word
+      // (found by QA: read here, v:["a"] and v:customer.* passed validate and failed apply).
+      if (j == i + 1 || symbol(j, ".") || symbol(j, "[")) {
+        return -1;
+      }
+      if (key) {
+        out[t.get(i).start()] = '.';
+      } else {
+        blank(t.get(i).start(), t.get(i).end());
+      }
+      keys.forEach(this::hideKey);
+      return j;
+    }
+
+    /** A single-quoted string of one or more characters with no quote or backslash inside. */
+    private boolean plainString(int i) {
+      if (!kind(i, SqlToken.Kind.STRING)) {
+        return false;
+      }
+      String text = t.get(i).text();
+      return text.length() > 2
+          && text.charAt(0) == '\''
+          && text.indexOf('\'', 1) == text.length() - 1
+          && text.indexOf('\\') < 0;
     }
 
     private void hideKey(int i) {

@@ -74,44 +74,88 @@ final class VariantPaths {
 
   /**
    * Whether {@code node} is a variant path as written in {@code sql}: a field or item access whose
-   * text holds a colon outside parentheses ({@code v:a}, {@code e.v:['a b'][0]}, {@code f(x):a}).
+   * text is a base, a colon outside parentheses and path parts only ({@code v:a}, {@code e.v:['a
+   * b'][0]}, {@code f(x):a}); not {@code (v:a::struct<...>).f}, whose field is a struct's.
    */
   static boolean isPath(SqlNode node, String sql) {
-    return lastColon(tokens(node, sql)) >= 0;
+    return pathColon(tokens(node, sql)) >= 0;
   }
 
   /**
-   * The name Spark gives a variant path without an alias, cast or not: its last key ({@code
-   * v:customer.id::int} is id, {@code v:['a b'][0]} is a b); null when {@code node} is no path, or
-   * its last key is a string with escapes.
+   * A path whose value is a VARIANT where it stands: not followed by {@code ::}. Calcite gives an
+   * infix cast the lowest precedence ({@code a AND v:x::T} reads as {@code (a AND v:x)::T}), where
+   * Spark's binds tightest, so the tree can hold the path outside the cast written after it (found
+   * by QA: {@code id > 0 AND v:amount::double > 1} was reported uncast).
    */
-  static String lastKey(SqlNode node, String sql) {
+  static boolean isUncastPath(SqlNode node, String sql) {
+    if (!isPath(node, sql)) {
+      return false;
+    }
+    SqlParserPos end = node.getParserPosition();
+    int at = TableExtractor.offsetOf(sql, end.getEndLineNum(), end.getEndColumnNum()) + 1;
+    while (at < sql.length() && Character.isWhitespace(sql.charAt(at))) {
+      at++;
+    }
+    return !sql.startsWith("::", at);
+  }
+
+  /**
+   * How Spark names a variant path without an alias, cast or not: by its last key ({@code
+   * v:customer.id::int} is id, {@code v:['a b'][0]} is a b), by its text when no key names it
+   * ({@code v:[0]} is variant_get(v, $[0]), so {@code key} is null), or in a way not told here
+   * ({@code known} false, {@code key} the last key as written: a backticked key with a dot or a
+   * backtick in it). Null when {@code node} is no path.
+   */
+  static Naming naming(SqlNode node, String sql) {
     while (node instanceof SqlCall c && OutputNames.isCast(c)) {
       node = c.operand(0);
     }
     List<SqlToken> tokens = tokens(node, sql);
-    int colon = lastColon(tokens);
+    int colon = pathColon(tokens);
+    if (colon < 0) {
+      return null;
+    }
     String key = null;
-    for (int i = colon + 1; colon >= 0 && i < tokens.size(); i++) {
+    boolean known = true;
+    for (int i = colon + 1; i < tokens.size(); i++) {
       SqlToken t = tokens.get(i);
-      if (t.isIdentifier() && (i == colon + 1 || tokens.get(i - 1).isSymbol("."))) {
+      if (t.isIdentifier()) {
+        known &=
+            !tokens.get(i - 1).isIdentifier()
+                && !(t.kind() == SqlToken.Kind.QUOTED_IDENTIFIER
+                    && (t.identifierValue().contains(".") || t.identifierValue().contains("`")));
         key = t.identifierValue();
-      } else if (t.kind() == SqlToken.Kind.STRING && tokens.get(i - 1).isSymbol("[")) {
-        String quoted = t.text();
-        if (quoted.length() < 2
-            || quoted.indexOf('\\') >= 0
-            || quoted.indexOf(quoted.charAt(0), 1) < quoted.length() - 1) {
-          return null;
-        }
-        key = quoted.substring(1, quoted.length() - 1);
-      } else if (!(t.isSymbol(".")
-          || t.isSymbol("[")
-          || t.isSymbol("]")
-          || t.kind() == SqlToken.Kind.NUMBER)) {
-        break;
+      } else if (t.kind() == SqlToken.Kind.STRING) {
+        key = t.text().substring(1, t.text().length() - 1);
       }
     }
-    return key;
+    return new Naming(key, known);
+  }
+
+  /** What {@link #naming} tells of a path's name. */
+  record Naming(String key, boolean known) {}
+
+  /**
+   * The index of the colon that starts the path when {@code tokens} are a base, a colon and path
+   * parts only; -1 otherwise.
+   */
+  private static int pathColon(List<SqlToken> tokens) {
+    int colon = lastColon(tokens);
+    if (colon < 0) {
+      return -1;
+    }
+    for (int i = colon + 1; i < tokens.size(); i++) {
+      SqlToken t = tokens.get(i);
+      if (!(t.isIdentifier()
+          || t.isSymbol(".")
+          || t.isSymbol("[")
+          || t.isSymbol("]")
+          || t.kind() == SqlToken.Kind.STRING
+          || t.kind() == SqlToken.Kind.NUMBER)) {
+        return -1;
+      }
+    }
+    return colon;
   }
 
   /** The tokens of a field or item access as written; none for another node. */
@@ -137,6 +181,9 @@ final class VariantPaths {
     for (int i = 0; i < tokens.size(); i++) {
       SqlToken t = tokens.get(i);
       depth += t.isSymbol("(") ? 1 : t.isSymbol(")") ? -1 : 0;
+      if (depth < 0) {
+        return -1; // the text closes a parenthesis it did not open: not the node's own
+      }
       if (depth == 0 && t.isSymbol(":")) {
         colon = i;
       }
@@ -155,7 +202,7 @@ final class VariantPaths {
     for (SqlNode item : select.getSelectList()) {
       uses.expression(item);
       SqlNode value = unaliased(item);
-      if (select.isDistinct() && isPath(value, sql)) {
+      if (select.isDistinct() && isUncastPath(value, sql)) {
         out.add(
             new Misuse(
                 value,
@@ -190,7 +237,7 @@ final class VariantPaths {
     Uses uses = new Uses(sql, out);
     for (SqlNode item : orderList) {
       SqlNode key = sortKey(item);
-      if (isPath(key, sql)) {
+      if (isUncastPath(key, sql)) {
         out.add(
             new Misuse(key, "sort by it", "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE", "::string"));
       }
@@ -204,13 +251,13 @@ final class VariantPaths {
    * names, or for GROUP BY ALL (written ALL, read as ()) every item outside an aggregate.
    */
   private static List<SqlNode> grouped(SqlNode key, SqlSelect select, String sql) {
-    if (isPath(key, sql)) {
+    if (isUncastPath(key, sql)) {
       return List.of(key);
     }
     List<SqlNode> items = select.getSelectList().getList();
     if (key instanceof SqlNumericLiteral n && n.isInteger()) {
       int i = n.intValue(false) - 1;
-      return i >= 0 && i < items.size() && isPath(unaliased(items.get(i)), sql)
+      return i >= 0 && i < items.size() && isUncastPath(unaliased(items.get(i)), sql)
           ? List.of(unaliased(items.get(i)))
           : List.of();
     }
@@ -219,7 +266,7 @@ final class VariantPaths {
         if (item.getKind() == SqlKind.AS
             && ((SqlCall) item).operand(1) instanceof SqlIdentifier alias
             && alias.getSimple().equalsIgnoreCase(id.getSimple())
-            && isPath(unaliased(item), sql)) {
+            && isUncastPath(unaliased(item), sql)) {
           return List.of(unaliased(item));
         }
       }
@@ -235,7 +282,10 @@ final class VariantPaths {
     if (!all) {
       return List.of();
     }
-    return items.stream().map(VariantPaths::unaliased).filter(item -> isPath(item, sql)).toList();
+    return items.stream()
+        .map(VariantPaths::unaliased)
+        .filter(item -> isUncastPath(item, sql))
+        .toList();
   }
 
   private static SqlNode unaliased(SqlNode item) {
@@ -266,7 +316,7 @@ final class VariantPaths {
       if (condition == null) {
         return;
       }
-      if (isPath(condition, sql)) {
+      if (isUncastPath(condition, sql)) {
         out.add(
             new Misuse(
                 condition, "take it as the condition of " + clause, sparkError, "::boolean"));
@@ -313,7 +363,7 @@ final class VariantPaths {
     }
 
     private void partition(SqlNode key) {
-      if (isPath(key, sql)) {
+      if (isUncastPath(key, sql)) {
         out.add(
             new Misuse(
                 key, "partition a window by it", "EXPRESSION_TYPE_IS_NOT_ORDERABLE", "::string"));
@@ -323,7 +373,7 @@ final class VariantPaths {
 
     private void order(SqlNode item) {
       SqlNode key = sortKey(item);
-      if (isPath(key, sql)) {
+      if (isUncastPath(key, sql)) {
         out.add(
             new Misuse(
                 key, "sort a window by it", "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE", "::string"));
@@ -337,7 +387,7 @@ final class VariantPaths {
         List<SqlNode> values =
             operand instanceof SqlNodeList list ? list.getList() : List.of(operand);
         for (SqlNode value : values) {
-          if (value != null && isPath(value, sql)) {
+          if (value != null && isUncastPath(value, sql)) {
             out.add(new Misuse(value, use, sparkError, cast));
           }
         }

@@ -157,6 +157,14 @@ public final class SparkFallbackParser {
         message == null || message.isBlank()
             ? e.getClass().getSimpleName()
             : EngineMessage.explanation(message);
+    if (text.contains("Undefined error message parameter") && text.contains("PARSE_SYNTAX_ERROR")) {
+      // Spark 4.1.1 raises a syntax error in a variant path's bracketed key (v:["k"], v:[''],
+      // v:['it''s']) with an empty template: its text is an internal error about the template.
+      text =
+          "[PARSE_SYNTAX_ERROR] Spark's parser refuses the SELECT without saying where; a variant"
+              + " path's bracketed key must be a non-empty single-quoted string with no quote in"
+              + " it (v:['a b']) or a number";
+    }
     return new Refusal(false, at, Optional.empty(), Optional.of(text));
   }
 
