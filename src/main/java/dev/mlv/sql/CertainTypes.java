@@ -116,6 +116,9 @@ public final class CertainTypes {
    * the text does not tell.
    */
   public static Optional<String> complex(String text, String name) {
+    if (variantPath(text, name)) {
+      return Optional.of("VARIANT"); // found by QA: PARTITIONED BY (k) over v:k failed at apply
+    }
     Type type = read(text, name);
     if (type instanceof ArrayOf) {
       return Optional.of("ARRAY");
@@ -127,19 +130,63 @@ public final class CertainTypes {
     return Optional.empty();
   }
 
+  /**
+   * Whether the item {@code text} (its alias {@code name} left out) is an uncast variant path,
+   * whose value is a VARIANT: a base, a colon outside parentheses, then only path parts.
+   */
+  private static boolean variantPath(String text, String name) {
+    List<SqlToken> tokens = withoutAlias(text, name);
+    int depth = 0;
+    int colon = -1;
+    for (int i = 0; i < tokens.size(); i++) {
+      SqlToken t = tokens.get(i);
+      depth += t.isSymbol("(") ? 1 : t.isSymbol(")") ? -1 : 0;
+      if (depth == 0 && t.isSymbol(":")) {
+        colon = i;
+      }
+    }
+    if (colon <= 0) {
+      return false;
+    }
+    for (SqlToken t : tokens.subList(colon + 1, tokens.size())) {
+      if (!(t.isIdentifier()
+          || t.isSymbol(".")
+          || t.isSymbol("[")
+          || t.isSymbol("]")
+          || t.kind() == SqlToken.Kind.STRING
+          || t.kind() == SqlToken.Kind.NUMBER)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The type of the item {@code text}, its alias {@code name} left out. */
   private static Type read(String text, String name) {
+    List<SqlToken> tokens = withoutAlias(text, name);
+    return tokens.isEmpty() ? Unknown.TYPE : new Reader(tokens).whole();
+  }
+
+  /** The tokens of an item, its alias {@code name} ({@code AS name}, or {@code name}) left out. */
+  private static List<SqlToken> withoutAlias(String text, String name) {
     List<SqlToken> tokens = new ArrayList<>(SqlToken.tokenize(text));
     if (name != null && tokens.size() > 1) {
       SqlToken last = tokens.get(tokens.size() - 1);
-      if (last.isIdentifier() && last.identifierValue().equalsIgnoreCase(name)) {
+      SqlToken before = tokens.get(tokens.size() - 2);
+      // Not a field or a variant path's key named like the column: s.f, v:f.
+      boolean alias =
+          last.isIdentifier()
+              && last.identifierValue().equalsIgnoreCase(name)
+              && !before.isSymbol(".")
+              && !before.isSymbol(":");
+      if (alias) {
         tokens.remove(tokens.size() - 1);
         if (tokens.size() > 1 && tokens.get(tokens.size() - 1).isWord("AS")) {
           tokens.remove(tokens.size() - 1);
         }
       }
     }
-    return tokens.isEmpty() ? Unknown.TYPE : new Reader(tokens).whole();
+    return tokens;
   }
 
   private static Optional<Unstorable> unstorable(Type type, String path, boolean nested) {

@@ -354,6 +354,19 @@ class DuplicateColumnTest {
                 + " MAP<STRING, INT>) k at 4:52), and Spark partitions only by a column of a"
                 + " simple type: Spark would refuse gold.g when apply or refresh runs it"
                 + " ([INVALID_PARTITION_COLUMN_DATA_TYPE])");
+    // An uncast variant path is a VARIANT (found by QA: apply failed, Cannot use VARIANT), by its
+    // key's name or an alias; a cast one is not.
+    assertThat(
+            check(
+                "CREATE MATERIALIZED LAKE VIEW gold.g\nPARTITIONED BY (k, kk, c)\n"
+                    + "AS SELECT id, v:k, v:a.k AS kk, v:c::string AS c FROM bronze.orders",
+                a,
+                "PARTITION_COLUMN"))
+        .extracting(d -> d.position() + " " + d.message().substring(0, d.message().indexOf(',')))
+        .containsExactly(
+            "views/gold/g.sql:2:17 PARTITIONED BY column k is a VARIANT (the SELECT's v:k at 3:15)",
+            "views/gold/g.sql:2:20 PARTITIONED BY column kk is a VARIANT (the SELECT's v:a.k AS kk"
+                + " at 3:20)");
     // A column the SELECT lacks, written in another case or quoted, is placed in the list too.
     assertThat(
             check(
