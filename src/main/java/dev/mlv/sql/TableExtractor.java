@@ -1694,7 +1694,11 @@ public final class TableExtractor {
           continue;
         }
         String name = SparkSyntaxRewriter.unhide(id.names.get(id.names.size() - 1));
-        if (selected.contains(name.toLowerCase(Locale.ROOT))) {
+        String first = SparkSyntaxRewriter.unhide(id.names.get(0));
+        // s.a over a selected struct column s reads its field (found by QA: DISTINCT s ... ORDER
+        // BY s.a runs on Spark 4.1.1).
+        if (selected.contains(name.toLowerCase(Locale.ROOT))
+            || (id.names.size() > 1 && selected.contains(first.toLowerCase(Locale.ROOT)))) {
           continue;
         }
         int at = startOf(id.getParserPosition());
