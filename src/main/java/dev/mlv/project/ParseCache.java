@@ -57,7 +57,8 @@ final class ParseCache {
   // 15: a semi join's right side read by b.*, and an alias after PIVOT
   // 16: variant paths (v:a.b) read by Calcite, named by their last key
   // 17: VARIANT_UNCAST findings; 18: the struct fields a column reading reads
-  // 19: FROM t, LATERAL f(t.x) read by Calcite; 20: a path's naming, cast paths, odd paths; 21: DISTINCT s ORDER BY s.a
+  // 19: FROM t, LATERAL f(t.x) read by Calcite; 20: a path's naming, cast paths, odd paths;
+  // 21: DISTINCT s ORDER BY s.a
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
