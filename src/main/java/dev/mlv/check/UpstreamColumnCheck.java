@@ -213,31 +213,46 @@ final class UpstreamColumnCheck {
             FIELD,
             ref.position(),
             "field "
-                + field
+                + quoted(field)
                 + " of "
                 + column
                 + " cannot be resolved: column "
                 + failed.column()
                 + " of "
                 + table
-                + " is a struct with the fields "
-                + listed(known)
+                + " holds a struct with the fields "
+                + listed(known.stream().map(UpstreamColumnCheck::quoted).toList())
                 + "; Spark would refuse "
                 + project.names().display(v.id())
                 + " when apply or refresh runs it ([FIELD_NOT_FOUND])",
-            near.map(n -> "did you mean '" + column + "." + n + "'?")
+            near.map(n -> "did you mean '" + column + "." + quoted(n) + "'?")
                 .orElse("read a field the struct has")));
   }
 
-  /** The text of {@code ref} up to the column of {@code r}: {@code o.s} of {@code o.s.nosuch}. */
+  /**
+   * The text of {@code ref} up to the column of {@code r} ({@code o.s} of {@code o.s.nosuch}),
+   * without the blanks written around its dots.
+   */
   private static String columnAsWritten(String text, ColumnRefs.Reading r) {
     int dots = r.qualified() ? 1 : 0;
-    int end = 0;
-    for (int i = 0; i <= dots; i++) {
-      int dot = text.indexOf('.', end == 0 && i == 0 ? 0 : end + 1);
-      end = dot < 0 ? text.length() : dot;
+    StringBuilder out = new StringBuilder();
+    boolean quoted = false;
+    for (char c : text.toCharArray()) {
+      if (c == '`') {
+        quoted = !quoted;
+      } else if (!quoted && c == '.' && dots-- == 0) {
+        break;
+      } else if (!quoted && Character.isWhitespace(c)) {
+        continue;
+      }
+      out.append(c);
     }
-    return text.substring(0, end);
+    return out.toString();
+  }
+
+  /** A name as it may be written in SQL: in backticks unless it is a plain identifier. */
+  private static String quoted(String name) {
+    return name.matches("[A-Za-z_][A-Za-z0-9_]*") ? name : "`" + name.replace("`", "``") + "`";
   }
 
   /**

@@ -148,11 +148,21 @@ class SourceColumnsTest {
             "views/gold/g.sql:2:41 UNRESOLVED_FIELD", "views/gold/g.sql:3:3 UNRESOLVED_FIELD");
     assertThat(found.get(0).message())
         .isEqualTo(
-            "field cty of o.info cannot be resolved: column info of bronze.orders is a struct with"
-                + " the fields city, Zip, street; Spark would refuse gold.g when apply or refresh"
-                + " runs it ([FIELD_NOT_FOUND])");
+            "field cty of o.info cannot be resolved: column info of bronze.orders holds a struct"
+                + " with the fields city, Zip, street; Spark would refuse gold.g when apply or"
+                + " refresh runs it ([FIELD_NOT_FOUND])");
     assertThat(found.get(0).hint()).isEqualTo("did you mean 'o.info.city'?");
     assertThat(found.get(1).hint()).isEqualTo("read a field the struct has");
+    // A field name that is no plain identifier is written in backticks; blanks around dots go.
+    TableColumns odd =
+        new TableColumns(
+            "local", TOLD.tables(), Map.of(ORDERS, Map.of("info", List.of("x.y", "a b"))));
+    List<Diagnostic> quoted = gold(odd, "SELECT o.info\n  .xy AS q FROM bronze.orders o");
+    assertThat(quoted.get(0).message())
+        .startsWith(
+            "field xy of o.info cannot be resolved: column info of bronze.orders holds a"
+                + " struct with the fields `x.y`, `a b`;");
+    assertThat(quoted.get(0).hint()).isEqualTo("did you mean 'o.info.`x.y`'?");
     // A table aliased like the struct column: the reference may read the table's column.
     assertThat(
             gold(
@@ -186,7 +196,8 @@ class SourceColumnsTest {
             "views/gold/g.sql:1:70 UNRESOLVED_FIELD",
             "views/gold/g.sql:1:92 UNRESOLVED_FIELD");
     assertThat(found.get(0).message())
-        .startsWith("field cty of s.info cannot be resolved: column info of silver.s is a struct");
+        .startsWith(
+            "field cty of s.info cannot be resolved: column info of silver.s holds a struct");
     assertThat(errors(TableColumns.NONE, "silver/s.sql", silver, "gold/g.sql", gold))
         .as("validate")
         .isEmpty();
