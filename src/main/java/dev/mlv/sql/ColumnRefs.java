@@ -504,8 +504,15 @@ public final class ColumnRefs {
       if (star && (semiJoin == null || parts.size() != 1)) {
         return;
       }
-      if (parts.size() >= 3 && entries.stream().anyMatch(e -> !e.aliased())) {
-        return; // silver.s.amount: an unaliased table is also qualified by schema and table
+      // silver.s.amount, lh.silver.s.amount: an unaliased table s is also qualified by schema
+      // (and lakehouse), so a name with such a table's name after its first part is not read
+      // here; t.s.f over an unaliased t is field f of its column s (found by QA: unchecked).
+      if (parts.size() >= 3
+          && entries.stream()
+              .anyMatch(
+                  e ->
+                      !e.aliased() && parts.subList(1, parts.size() - 1).contains(e.qualifier()))) {
+        return;
       }
       List<Reading> readings = new ArrayList<>();
       for (int i = 0; i < entries.size(); i++) {

@@ -163,6 +163,21 @@ class SourceColumnsTest {
             "field xy of o.info cannot be resolved: column info of bronze.orders holds a"
                 + " struct with the fields `x.y`, `a b`;");
     assertThat(quoted.get(0).hint()).isEqualTo("did you mean 'o.info.`x.y`'?");
+    // Qualified by an unaliased table's name, and in a subquery under one (found by QA: neither
+    // was checked); a name qualified by schema and table is left to Spark.
+    assertThat(
+            placed(
+                gold(
+                    told,
+                    "SELECT orders.info.cty AS a FROM bronze.orders WHERE EXISTS\n"
+                        + "(SELECT 1 FROM bronze.orders y WHERE y.info.zap = 1)")))
+        .containsExactly(
+            "views/gold/g.sql:2:8 UNRESOLVED_FIELD", "views/gold/g.sql:3:38 UNRESOLVED_FIELD");
+    assertThat(
+            gold(
+                told,
+                "SELECT bronze.orders.info.cty AS a, lh.bronze.orders.nope AS b FROM bronze.orders"))
+        .isEmpty();
     // A table aliased like the struct column: the reference may read the table's column.
     assertThat(
             gold(
