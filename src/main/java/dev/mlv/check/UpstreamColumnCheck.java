@@ -126,13 +126,15 @@ final class UpstreamColumnCheck {
       List<ObjectId> ids,
       List<Set<String>> columns) {
     List<ColumnRefs.Scoped> scopes = ref.scopes();
+    // s.a where no table in scope is named s reads a struct column s: ambiguous as s alone is
+    // (found by QA: SELECT s.a FROM t JOIN u USING (id) passed plan, Spark refuses it).
     if (!ref.fromOnly()
-        || ref.text().contains(".")
+        || ref.readings().stream().anyMatch(ColumnRefs.Reading::qualified)
         || scopes.size() != ids.size()
         || ref.readings().isEmpty()) {
       return Optional.empty();
     }
-    String column = ref.readings().get(0).column(); // a bare name: every reading is of it
+    String column = ref.readings().get(0).column(); // unqualified: every reading is of it
     int level = Integer.MAX_VALUE;
     for (int i = 0; i < ids.size(); i++) {
       if (columns.get(i).contains(column)) {
@@ -163,7 +165,8 @@ final class UpstreamColumnCheck {
                 + ref.text()
                 + " is ambiguous: "
                 + String.join(" and ", tables)
-                + (holders.size() == 2 ? " both have it" : " all have it")
+                + (holders.size() == 2 ? " both have " : " all have ")
+                + (ref.text().contains(".") ? "a column " + column : "it")
                 + "; Spark would refuse "
                 + project.names().display(v.id())
                 + " when apply or refresh runs it ([AMBIGUOUS_REFERENCE])",

@@ -178,6 +178,22 @@ class SourceColumnsTest {
                 told,
                 "SELECT bronze.orders.info.cty AS a, lh.bronze.orders.nope AS b FROM bronze.orders"))
         .isEmpty();
+    // Two tables with the struct column: s.a is as ambiguous as s (found by QA).
+    TableColumns both =
+        new TableColumns(
+            "local",
+            Map.of(ORDERS, List.of("id", "info"), CUSTOMERS, List.of("id", "info")),
+            Map.of(ORDERS, Map.of("info", List.of("city"))));
+    List<Diagnostic> ambiguous =
+        gold(both, "SELECT info.city FROM bronze.orders JOIN bronze.customers USING (id)");
+    assertThat(placed(ambiguous)).containsExactly("views/gold/g.sql:2:8 AMBIGUOUS_REFERENCE");
+    assertThat(ambiguous.get(0).message())
+        .startsWith(
+            "column info.city is ambiguous: bronze.orders and bronze.customers both have a column"
+                + " info;");
+    assertThat(ambiguous.get(0).hint())
+        .isEqualTo(
+            "qualify it with the table it comes from: orders.info.city or customers.info.city");
     // A table aliased like the struct column: the reference may read the table's column.
     assertThat(
             gold(
