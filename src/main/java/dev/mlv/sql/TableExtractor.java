@@ -956,7 +956,11 @@ public final class TableExtractor {
           distinctOrder(select, orderBy.orderList);
         }
         if (lineShift == 0) {
-          variantMisuses(VariantPaths.orderedBy(orderBy.orderList, sql));
+          variantMisuses(
+              VariantPaths.orderedBy(
+                  orderBy.orderList,
+                  orderBy.query instanceof SqlSelect select ? select : null,
+                  sql));
         }
         if (!orderBy.orderList.isEmpty()) {
           features.add(QueryFeature.ORDER_BY);
@@ -975,6 +979,9 @@ public final class TableExtractor {
           query(operand, ctes);
         }
         setWidths(call, op);
+        if (lineShift == 0) {
+          variantMisuses(VariantPaths.setOperation(call, sql));
+        }
       } else if (node != null && node.getKind() == SqlKind.VALUES) {
         expression(node, ctes);
       } else if (node != null) {
@@ -1394,7 +1401,20 @@ public final class TableExtractor {
         VariantPaths.Misuse m = e.getValue();
         int from = e.getKey();
         SqlParserPos pos = m.path().getParserPosition();
-        String text = sql.substring(from, Math.min(sql.length(), Math.max(from, endOf(pos))));
+        int to = Math.min(sql.length(), Math.max(from, endOf(pos)));
+        // (v:a): placed at the path, not at the parenthesis Calcite's node starts with.
+        while (to - from > 2 && sql.charAt(from) == '(' && sql.charAt(to - 1) == ')') {
+          from++;
+          to--;
+          while (from < to && Character.isWhitespace(sql.charAt(from))) {
+            from++;
+          }
+          while (to > from && Character.isWhitespace(sql.charAt(to - 1))) {
+            to--;
+          }
+        }
+        // A path written over lines is quoted on one.
+        String text = sql.substring(from, to).replaceAll("\\s+", " ");
         findings.add(
             Diagnostic.error(
                 VariantPaths.RULE,

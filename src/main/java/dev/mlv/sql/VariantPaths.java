@@ -15,6 +15,7 @@ import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.SqlWindow;
+import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
@@ -71,6 +72,35 @@ final class VariantPaths {
           "MEDIAN");
 
   private static final Set<String> ORDERING_AGGREGATES = Set.of("MIN", "MAX");
+
+  /** Functions of numbers that take no VARIANT (each measured: UNEXPECTED_INPUT_TYPE). */
+  private static final Set<String> NUMERIC_FUNCTIONS =
+      Set.of(
+          "ABS",
+          "ROUND",
+          "BROUND",
+          "CEIL",
+          "CEILING",
+          "FLOOR",
+          "SQRT",
+          "CBRT",
+          "EXP",
+          "LN",
+          "LOG",
+          "LOG10",
+          "LOG2",
+          "POW",
+          "POWER",
+          "SIGN",
+          "SIGNUM",
+          "PERCENTILE",
+          "PERCENTILE_APPROX",
+          "APPROX_PERCENTILE");
+
+  /** Functions that order their arguments: every one ({@code greatest}), or the second. */
+  private static final Set<String> ORDERING_FUNCTIONS = Set.of("GREATEST", "LEAST");
+
+  private static final Set<String> ORDERING_BY_SECOND = Set.of("MAX_BY", "MIN_BY");
 
   /**
    * Whether {@code node} is a variant path as written in {@code sql}: a field or item access whose
@@ -172,7 +202,15 @@ final class VariantPaths {
     }
     int from = TableExtractor.offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
     int to = TableExtractor.offsetOf(sql, end.getEndLineNum(), end.getEndColumnNum()) + 1;
-    return from < to && to <= sql.length() ? SqlToken.tokenize(sql.substring(from, to)) : List.of();
+    List<SqlToken> tokens =
+        from < to && to <= sql.length() ? SqlToken.tokenize(sql.substring(from, to)) : List.of();
+    // (v:a): Calcite's node may span the parentheses around it.
+    while (tokens.size() > 2
+        && tokens.get(0).isSymbol("(")
+        && SqlToken.closingParen(tokens, 0) == tokens.size() - 1) {
+      tokens = tokens.subList(1, tokens.size() - 1);
+    }
+    return tokens;
   }
 
   private static int lastColon(List<SqlToken> tokens) {
@@ -231,19 +269,63 @@ final class VariantPaths {
     return out;
   }
 
-  /** The uncast paths an ORDER BY sorts by. */
-  static List<Misuse> orderedBy(SqlNodeList orderList, String sql) {
+  /**
+   * The uncast paths an ORDER BY sorts by: a key that is one, or the item of {@code select} (null
+   * for a set operation's) that an ordinal or an alias names.
+   */
+  static List<Misuse> orderedBy(SqlNodeList orderList, SqlSelect select, String sql) {
     List<Misuse> out = new ArrayList<>();
     Uses uses = new Uses(sql, out);
     for (SqlNode item : orderList) {
       SqlNode key = sortKey(item);
-      if (isUncastPath(key, sql)) {
+      List<SqlNode> sorted =
+          isUncastPath(key, sql)
+              ? List.of(key)
+              : select == null || key instanceof SqlNodeList ? List.of() : named(key, select, sql);
+      for (SqlNode path : sorted) {
         out.add(
-            new Misuse(key, "sort by it", "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE", "::string"));
+            new Misuse(path, "sort by it", "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE", "::string"));
       }
       uses.expression(item);
     }
     return out;
+  }
+
+  /**
+   * The uncast paths a set operation that compares rows (UNION, INTERSECT, EXCEPT; not UNION ALL)
+   * selects in the SELECTs it joins, nested set operations' too: Spark refuses a VARIANT column
+   * there (measured: SET_OPERATION_ON_VARIANT_TYPE).
+   */
+  static List<Misuse> setOperation(SqlCall call, String sql) {
+    List<Misuse> out = new ArrayList<>();
+    String op = call.getOperator().getName().toUpperCase(Locale.ROOT);
+    if (op.equals("UNION ALL")) {
+      return out;
+    }
+    List<SqlSelect> selects = new ArrayList<>();
+    branches(call, selects);
+    for (SqlSelect select : selects) {
+      for (SqlNode item : select.getSelectList()) {
+        SqlNode value = unaliased(item);
+        if (isUncastPath(value, sql)) {
+          out.add(
+              new Misuse(
+                  value,
+                  "compare the rows of a " + op + " that holds it",
+                  "UNSUPPORTED_FEATURE.SET_OPERATION_ON_VARIANT_TYPE",
+                  "::string"));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void branches(SqlNode node, List<SqlSelect> out) {
+    if (node instanceof SqlSelect select) {
+      out.add(select);
+    } else if (node instanceof SqlCall call && call.getKind().belongsTo(SqlKind.SET_QUERY)) {
+      call.getOperandList().forEach(operand -> branches(operand, out));
+    }
   }
 
   /**
@@ -254,6 +336,29 @@ final class VariantPaths {
     if (isUncastPath(key, sql)) {
       return List.of(key);
     }
+    List<SqlNode> named = named(key, select, sql);
+    if (!named.isEmpty()) {
+      return named;
+    }
+    List<SqlNode> items = select.getSelectList().getList();
+    SqlParserPos p = key.getParserPosition();
+    boolean all =
+        key instanceof SqlNodeList empty
+            && empty.isEmpty()
+            && p.getLineNum() >= 1
+            && sql.regionMatches(
+                true, TableExtractor.offsetOf(sql, p.getLineNum(), p.getColumnNum()), "ALL", 0, 3);
+    if (!all) {
+      return List.of();
+    }
+    return items.stream()
+        .map(VariantPaths::unaliased)
+        .filter(item -> isUncastPath(item, sql))
+        .toList();
+  }
+
+  /** The uncast path of the SELECT item an ordinal ({@code 1}) or an alias names. */
+  private static List<SqlNode> named(SqlNode key, SqlSelect select, String sql) {
     List<SqlNode> items = select.getSelectList().getList();
     if (key instanceof SqlNumericLiteral n && n.isInteger()) {
       int i = n.intValue(false) - 1;
@@ -272,20 +377,7 @@ final class VariantPaths {
       }
       return List.of();
     }
-    SqlParserPos p = key.getParserPosition();
-    boolean all =
-        key instanceof SqlNodeList empty
-            && empty.isEmpty()
-            && p.getLineNum() >= 1
-            && sql.regionMatches(
-                true, TableExtractor.offsetOf(sql, p.getLineNum(), p.getColumnNum()), "ALL", 0, 3);
-    if (!all) {
-      return List.of();
-    }
-    return items.stream()
-        .map(VariantPaths::unaliased)
-        .filter(item -> isUncastPath(item, sql))
-        .toList();
+    return List.of();
   }
 
   private static SqlNode unaliased(SqlNode item) {
@@ -334,7 +426,8 @@ final class VariantPaths {
         return;
       }
       SqlKind kind = call.getKind();
-      String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+      String name =
+          SparkSyntaxRewriter.unhide(call.getOperator().getName()).toUpperCase(Locale.ROOT);
       List<SqlNode> operands = call.getOperandList();
       if (COMPARISONS.contains(kind) || name.equals("<=>")) {
         String shown = kind == SqlKind.IN || kind == SqlKind.NOT_IN ? "IN" : name;
@@ -350,8 +443,24 @@ final class VariantPaths {
         paths(operands, "pass it to " + name + "(DISTINCT ...)", "INTERNAL_ERROR", "::string");
       } else if (NUMERIC_AGGREGATES.contains(name)) {
         paths(operands, "pass it to " + name, "DATATYPE_MISMATCH", "::double");
-      } else if (ORDERING_AGGREGATES.contains(name)) {
+      } else if (ORDERING_AGGREGATES.contains(name) || ORDERING_FUNCTIONS.contains(name)) {
         paths(operands, "pass it to " + name, "DATATYPE_MISMATCH", "::string");
+      } else if (ORDERING_BY_SECOND.contains(name) && operands.size() == 2) {
+        paths(operands.subList(1, 2), "order " + name + " by it", "DATATYPE_MISMATCH", "::string");
+      } else if (NUMERIC_FUNCTIONS.contains(name)) {
+        paths(operands.subList(0, 1), "pass it to " + name, "DATATYPE_MISMATCH", "::double");
+      } else if (name.equals("IF") && !operands.isEmpty()) {
+        paths(
+            operands.subList(0, 1),
+            "take it as the condition of IF",
+            "DATATYPE_MISMATCH",
+            "::boolean");
+      } else if (call instanceof SqlCase c && c.getValueOperand() == null) {
+        paths(
+            c.getWhenOperands().getList(),
+            "take it as a condition of CASE WHEN",
+            "DATATYPE_MISMATCH",
+            "::boolean");
       }
       for (SqlNode operand : operands) {
         if (operand instanceof SqlNodeList list) {

@@ -1199,6 +1199,15 @@ class TableExtractorTest {
             + "VARIANT_UNCAST@1:12, VARIANT_UNCAST@1:32, VARIANT_UNCAST@1:61",
         "SELECT CASE v:kind WHEN 'sale' THEN 1 END AS c FROM o|VARIANT_UNCAST@1:13",
         "SELECT id FROM o WHERE id IN (SELECT id FROM p WHERE v:x = 1)|VARIANT_UNCAST@1:54",
+        "SELECT abs(v:a) AS a, round(v:b, 1) AS b, greatest(v:c, 1) AS c, max_by(id, v:d) AS d,"
+            + " if(v:e, 1, 2) AS e, CASE WHEN v:f THEN 1 END AS f FROM o|VARIANT_UNCAST@1:12,"
+            + " VARIANT_UNCAST@1:29, VARIANT_UNCAST@1:52, VARIANT_UNCAST@1:77, VARIANT_UNCAST@1:91,"
+            + " VARIANT_UNCAST@1:118",
+        "SELECT id, v:a AS a FROM o ORDER BY a|VARIANT_UNCAST@1:12",
+        "SELECT id, v:a FROM o ORDER BY 2|VARIANT_UNCAST@1:12",
+        "SELECT v:a AS a FROM o UNION SELECT v:b AS a FROM p|VARIANT_UNCAST@1:8, VARIANT_UNCAST@1:37",
+        "SELECT v:a AS a FROM o UNION ALL SELECT v:b AS a FROM p|",
+        "SELECT id FROM o WHERE (v:a) > 0 OR (v:f)|VARIANT_UNCAST@1:25, VARIANT_UNCAST@1:38",
         "SELECT v:kind::string AS k, sum(v:amount::double) AS s FROM o WHERE v:ok::boolean"
             + " AND try_cast(v:n AS INT) > 0 GROUP BY 1 ORDER BY k|",
         "SELECT v:kind, concat(v:kind, 'a') AS c, coalesce(v:a, v:b) AS d FROM o"
