@@ -398,7 +398,26 @@ final class SparkSyntaxRewriter {
           "LATERAL",
           "UNNEST",
           "FETCH",
-          "FOR");
+          "FOR",
+          "CREATE",
+          "CURSOR",
+          "DELETE",
+          "DROP",
+          "EXPLAIN",
+          "GRANT",
+          "INSERT",
+          "INTO",
+          "JSON_SCOPE",
+          "MATCH_CONDITION",
+          "MATCH_RECOGNIZE",
+          "MERGE",
+          "QUALIFY",
+          "SAFE_CAST",
+          "SAFE_OFFSET",
+          "SAFE_ORDINAL",
+          "TABLESAMPLE",
+          "TRY_CAST",
+          "UPDATE");
 
   /** Words of a CASE expression, which end an operand before them. */
   private static final Set<String> CASE_WORDS = Set.of("WHEN", "THEN", "ELSE", "END");

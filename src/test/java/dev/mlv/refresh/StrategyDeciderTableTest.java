@@ -278,6 +278,12 @@ class StrategyDeciderTableTest {
             World.appendTo("a"),
             "full GROUP_BY_NOT_SELECTED col=v:K::string"),
         row(
+            "a variant key named _metadata or tablesample is no file metadata nor a clause (found"
+                + " by QA)",
+            "SELECT k, v:_metadata.file_path AS p, v:tablesample AS t FROM bronze.a",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
             "a cast group key not selected is named as written, not from the comma before it",
             "SELECT k, COUNT(*) AS n FROM bronze.a GROUP BY k, v:k::string",
             World.appendTo("a"),
