@@ -157,15 +157,23 @@ public final class SparkFallbackParser {
         message == null || message.isBlank()
             ? e.getClass().getSimpleName()
             : EngineMessage.explanation(message);
-    if (text.contains("Undefined error message parameter") && text.contains("PARSE_SYNTAX_ERROR")) {
-      // Spark 4.1.1 raises a syntax error in a variant path's bracketed key (v:["k"], v:[''],
-      // v:['it''s']) with an empty template: its text is an internal error about the template.
-      text =
-          "[PARSE_SYNTAX_ERROR] Spark's parser refuses the SELECT without saying where; a variant"
-              + " path's bracketed key must be a non-empty single-quoted string with no quote in"
-              + " it (v:['a b']) or a number";
+    return new Refusal(false, at, Optional.empty(), Optional.of(placeless(text)));
+  }
+
+  /**
+   * Spark 4.1.1 raises a syntax error in a variant path's bracketed key (v:["k"], v:[''],
+   * v:['it''s']) with an empty template, so its text is an internal error about the template: said
+   * here as the syntax error it is. Any other message is returned as it is.
+   */
+  public static String placeless(String message) {
+    if (message != null
+        && message.contains("Undefined error message parameter")
+        && message.contains("PARSE_SYNTAX_ERROR")) {
+      return "[PARSE_SYNTAX_ERROR] Spark's parser refuses the statement without saying where; a"
+          + " variant path's bracketed key must be a non-empty single-quoted string with no quote"
+          + " in it (v:['a b']) or a number";
     }
-    return new Refusal(false, at, Optional.empty(), Optional.of(text));
+    return message;
   }
 
   private static Optional<Integer> queryContext(String sql, SparkThrowable e) {

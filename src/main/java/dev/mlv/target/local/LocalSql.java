@@ -139,7 +139,8 @@ final class LocalSql {
           Diagnostic.error(
               "SQL_FAILED",
               at,
-              SparkMessages.withoutSparkPlace(SparkMessages.explanation(e)),
+              dev.mlv.sql.fallback.SparkFallbackParser.placeless(
+                  SparkMessages.withoutSparkPlace(SparkMessages.explanation(e))),
               null),
           e);
     }

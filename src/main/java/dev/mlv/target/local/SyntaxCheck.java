@@ -46,6 +46,20 @@ public final class SyntaxCheck {
                 SparkMessages.withoutSparkPlace(SparkMessages.explanation(e)),
                 hint),
             e);
+      } catch (Exception e) { // SparkException is checked, yet thrown undeclared
+        if (!(e instanceof org.apache.spark.SparkThrowable)) {
+          throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+        }
+        // Spark's parser refusing with another error (found by QA: v:["k"] gave an internal
+        // error, and mlv sql -f ended with no place and no statement run).
+        throw new MlvException(
+            Diagnostic.error(
+                "SQL_PARSE",
+                o.position(),
+                dev.mlv.sql.fallback.SparkFallbackParser.placeless(
+                    SparkMessages.withoutSparkPlace(SparkMessages.explanation(e))),
+                hint),
+            e);
       }
     }
   }
