@@ -30,7 +30,7 @@ final class VariantPaths {
 
   private VariantPaths() {}
 
-  /** A use Spark refuses: the path, what the query does with it, Spark's error. */
+  /** A use Spark refuses: the path, what the query does with it, Spark's error, a cast to try. */
   record Misuse(SqlNode path, String use, String sparkError, String cast) {}
 
   private static final Set<SqlKind> COMPARISONS =
@@ -251,7 +251,6 @@ final class VariantPaths {
     }
     uses.condition(select.getWhere(), "WHERE", "DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN");
     uses.condition(select.getHaving(), "HAVING", "DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN");
-    uses.condition(select.getQualify(), "QUALIFY", "DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN");
     uses.joins(select.getFrom());
     if (select.getGroup() != null) {
       for (SqlNode key : select.getGroup()) {
