@@ -1343,10 +1343,20 @@ public final class RefreshAnalyzer {
         return e.toString().toLowerCase(Locale.ROOT);
       }
       StringBuilder written = new StringBuilder("written:");
+      boolean inPath = false; // the keys after a path's colon keep their case, the rest does not
       for (SqlToken t : tokens) {
+        inPath =
+            t.isSymbol(":")
+                || (inPath
+                    && (t.isIdentifier()
+                        || t.isSymbol(".")
+                        || t.isSymbol("[")
+                        || t.isSymbol("]")
+                        || t.kind() == SqlToken.Kind.STRING
+                        || t.kind() == SqlToken.Kind.NUMBER));
         written
             .append(
-                t.kind() == SqlToken.Kind.STRING || variant
+                t.kind() == SqlToken.Kind.STRING || inPath
                     ? t.text()
                     : t.identifierValue().toLowerCase(Locale.ROOT))
             .append(' ');

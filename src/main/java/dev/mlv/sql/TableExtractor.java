@@ -178,8 +178,24 @@ public final class TableExtractor {
                     + " columns",
                 "join the other table in the view's SELECT and check the joined column"));
       } else {
-        QueryFacts check = extract("SELECT " + c.expression(), c.position());
-        if (!check.parsed()) {
+        String parsed = "SELECT " + c.expression();
+        QueryFacts check = extract(parsed, Position.start(c.position().file()));
+        List<Diagnostic> errors = check.diagnostics().stream().filter(Diagnostic::isError).toList();
+        if (!errors.isEmpty()
+            && errors.stream().allMatch(d -> d.ruleId().equals(VariantPaths.RULE))) {
+          // A CHECK Spark reads but refuses for a path's type (found by QA: it was reported as
+          // CONSTRAINT_SYNTAX, not a valid expression): said as in a SELECT, at the path.
+          for (Diagnostic d : errors) {
+            int at = Position.offsetOf(parsed, d.position().line(), d.position().column());
+            found.add(
+                new Diagnostic(
+                    d.severity(),
+                    d.ruleId(),
+                    Places.inConstraint(c, Math.max(0, at - "SELECT ".length())),
+                    d.message(),
+                    d.hint()));
+          }
+        } else if (!check.parsed()) {
           unreadable.add(c.name());
         } else {
           // A CHECK runs in the view's refresh: a UDF there fails it as one in the SELECT would.
@@ -1714,11 +1730,14 @@ public final class TableExtractor {
           continue;
         }
         String name = SparkSyntaxRewriter.unhide(id.names.get(id.names.size() - 1));
-        String first = SparkSyntaxRewriter.unhide(id.names.get(0));
-        // s.a over a selected struct column s reads its field (found by QA: DISTINCT s ... ORDER
-        // BY s.a runs on Spark 4.1.1).
+        // s.a or t.s.a over a selected struct column s reads its field (found by QA: DISTINCT s
+        // ... ORDER BY s.a and DISTINCT t.s ... ORDER BY t.s.a run on Spark 4.1.1).
         if (selected.contains(name.toLowerCase(Locale.ROOT))
-            || (id.names.size() > 1 && selected.contains(first.toLowerCase(Locale.ROOT)))) {
+            || id.names.subList(0, id.names.size() - 1).stream()
+                .anyMatch(
+                    n ->
+                        selected.contains(
+                            SparkSyntaxRewriter.unhide(n).toLowerCase(Locale.ROOT)))) {
           continue;
         }
         int at = startOf(id.getParserPosition());

@@ -690,6 +690,31 @@ class ValidateAndLineageTest {
         .doesNotContain("star.sql");
   }
 
+  /**
+   * A CHECK Spark reads but refuses for an uncast variant path is VARIANT_UNCAST at the path, not
+   * CONSTRAINT_SYNTAX (found by QA); one with the path cast passes.
+   */
+  @Test
+  void anUncastVariantPathInACheckIsReportedAtThePath() throws IOException {
+    project(
+        YML,
+        "silver/e.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW s.e (
+          CONSTRAINT kind CHECK (id > 0 AND v:kind <> 'z') ON MISMATCH DROP,
+          CONSTRAINT ok CHECK (id > 0 AND v:kind::string <> 'z')
+        ) AS SELECT id, v FROM bronze.orders
+        """);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/silver/e.sql:2:37: error[VARIANT_UNCAST]: v:kind is a VARIANT value, and Spark"
+                + " cannot compare it (<>) until it is cast")
+        .doesNotContain("CONSTRAINT_SYNTAX")
+        .contains("1 error");
+  }
+
   @Test
   void malformedSqlIsAPositionedErrorWithoutStackTrace() throws IOException {
     project(

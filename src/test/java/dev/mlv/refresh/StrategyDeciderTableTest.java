@@ -284,6 +284,12 @@ class StrategyDeciderTableTest {
             World.appendTo("a"),
             "incremental ONLY_APPENDS"),
         row(
+            "a group key differing from the selected one only in the case of a column or a type is"
+                + " the same key (found by QA)",
+            "SELECT v:kind::string AS kind, COUNT(*) AS n FROM bronze.a GROUP BY V:kind::STRING",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
             "a cast group key not selected is named as written, not from the comma before it",
             "SELECT k, COUNT(*) AS n FROM bronze.a GROUP BY k, v:k::string",
             World.appendTo("a"),

@@ -1687,7 +1687,9 @@ class TableExtractorTest {
             "SELECT DISTINCT offset FROM o ORDER BY offset LIMIT 3",
             // a field of a selected struct column (found by QA: Spark 4.1.1 runs it)
             "SELECT DISTINCT s FROM o ORDER BY s.a",
-            "SELECT DISTINCT o.s AS s FROM o ORDER BY s.a.b DESC")) {
+            "SELECT DISTINCT o.s AS s FROM o ORDER BY s.a.b DESC",
+            "SELECT DISTINCT t.s FROM t ORDER BY t.s.a",
+            "SELECT DISTINCT x.s FROM t x ORDER BY x.s.a")) {
       assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
     }
   }
