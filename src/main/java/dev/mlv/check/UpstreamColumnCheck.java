@@ -199,7 +199,8 @@ final class UpstreamColumnCheck {
           || fields.get().stream().anyMatch(f -> f.equalsIgnoreCase(r.fields().get(0)))) {
         return Optional.empty(); // a reading Spark can resolve
       }
-      if (failed == null) {
+      // The reading its qualifier names is the one Spark reports (t.s.zz over ... bronze.u t).
+      if (failed == null || (r.qualified() && !failed.qualified())) {
         failed = r;
         known = fields.get();
       }

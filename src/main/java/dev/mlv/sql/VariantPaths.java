@@ -335,6 +335,20 @@ final class VariantPaths {
     if (isUncastPath(key, sql)) {
       return List.of(key);
     }
+    // ROLLUP (v:a), CUBE (...), GROUPING SETS ((v:a), ()): each key inside (found by QA).
+    if (key instanceof SqlNodeList || (key instanceof SqlCall c && isGroupingCall(c))) {
+      List<SqlNode> inside =
+          key instanceof SqlNodeList list ? list.getList() : ((SqlCall) key).getOperandList();
+      List<SqlNode> out = new ArrayList<>();
+      for (SqlNode k : inside) {
+        if (k != null) {
+          out.addAll(grouped(k, select, sql));
+        }
+      }
+      if (!out.isEmpty() || !(key instanceof SqlNodeList empty && empty.isEmpty())) {
+        return out;
+      }
+    }
     List<SqlNode> named = named(key, select, sql);
     if (!named.isEmpty()) {
       return named;
@@ -354,6 +368,13 @@ final class VariantPaths {
         .map(VariantPaths::unaliased)
         .filter(item -> isUncastPath(item, sql))
         .toList();
+  }
+
+  private static boolean isGroupingCall(SqlCall call) {
+    return call.getKind() == SqlKind.ROLLUP
+        || call.getKind() == SqlKind.CUBE
+        || call.getKind() == SqlKind.GROUPING_SETS
+        || call.getKind() == SqlKind.ROW;
   }
 
   /** The uncast path of the SELECT item an ordinal ({@code 1}) or an alias names. */

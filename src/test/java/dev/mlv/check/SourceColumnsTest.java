@@ -178,6 +178,24 @@ class SourceColumnsTest {
                 told,
                 "SELECT bronze.orders.info.cty AS a, lh.bronze.orders.nope AS b FROM bronze.orders"))
         .isEmpty();
+    // A qualifier that is also a column of another table: the message names the qualified one.
+    TableColumns shadow =
+        new TableColumns(
+            "local",
+            Map.of(ORDERS, List.of("id", "info"), CUSTOMERS, List.of("id", "orders")),
+            Map.of(
+                ORDERS,
+                Map.of("info", List.of("city")),
+                CUSTOMERS,
+                Map.of("orders", List.of("x"))));
+    assertThat(
+            gold(
+                    shadow,
+                    "SELECT orders.info.cty AS c FROM bronze.customers JOIN bronze.orders"
+                        + " ON customers.id = orders.id")
+                .get(0)
+                .message())
+        .startsWith("field cty of orders.info cannot be resolved: column info of bronze.orders");
     // Two tables with the struct column: s.a is as ambiguous as s (found by QA).
     TableColumns both =
         new TableColumns(

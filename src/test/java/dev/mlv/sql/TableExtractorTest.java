@@ -1207,6 +1207,10 @@ class TableExtractorTest {
         "SELECT id, v:a FROM o ORDER BY 2|VARIANT_UNCAST@1:12",
         "SELECT v:a AS a FROM o UNION SELECT v:b AS a FROM p|VARIANT_UNCAST@1:8, VARIANT_UNCAST@1:37",
         "SELECT v:a AS a FROM o UNION ALL SELECT v:b AS a FROM p|",
+        "SELECT v:a::string AS a, count(*) AS n FROM o GROUP BY ROLLUP (v:a, id)|"
+            + "VARIANT_UNCAST@1:64",
+        "SELECT count(*) AS n FROM o GROUP BY GROUPING SETS ((v:a), (id), ())|VARIANT_UNCAST@1:54",
+        "SELECT count(*) AS n FROM o GROUP BY CUBE (id, v:b)|VARIANT_UNCAST@1:48",
         "SELECT id FROM o WHERE (v:a) > 0 OR (v:f)|VARIANT_UNCAST@1:25, VARIANT_UNCAST@1:38",
         "SELECT v:kind::string AS k, sum(v:amount::double) AS s FROM o WHERE v:ok::boolean"
             + " AND try_cast(v:n AS INT) > 0 GROUP BY 1 ORDER BY k|",
