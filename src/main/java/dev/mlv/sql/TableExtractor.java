@@ -973,10 +973,7 @@ public final class TableExtractor {
         }
         if (lineShift == 0) {
           variantMisuses(
-              VariantPaths.orderedBy(
-                  orderBy.orderList,
-                  orderBy.query instanceof SqlSelect select ? select : null,
-                  sql));
+              VariantPaths.orderedBy(orderBy.orderList, VariantPaths.first(orderBy.query), sql));
         }
         if (!orderBy.orderList.isEmpty()) {
           features.add(QueryFeature.ORDER_BY);

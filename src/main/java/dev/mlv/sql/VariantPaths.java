@@ -319,6 +319,16 @@ final class VariantPaths {
     return out;
   }
 
+  /**
+   * The SELECT whose items name a query's columns: itself, or a set operation's first branch (a
+   * UNION ALL ... ORDER BY k sorts by the column its first SELECT names k); null for another.
+   */
+  static SqlSelect first(SqlNode query) {
+    List<SqlSelect> selects = new ArrayList<>();
+    branches(query, selects);
+    return selects.isEmpty() ? null : selects.get(0);
+  }
+
   private static void branches(SqlNode node, List<SqlSelect> out) {
     if (node instanceof SqlSelect select) {
       out.add(select);

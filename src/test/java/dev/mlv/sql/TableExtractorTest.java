@@ -1207,6 +1207,7 @@ class TableExtractorTest {
         "SELECT id, v:a FROM o ORDER BY 2|VARIANT_UNCAST@1:12",
         "SELECT v:a AS a FROM o UNION SELECT v:b AS a FROM p|VARIANT_UNCAST@1:8, VARIANT_UNCAST@1:37",
         "SELECT v:a AS a FROM o UNION ALL SELECT v:b AS a FROM p|",
+        "SELECT id, v:a AS k FROM o UNION ALL SELECT id, v:b FROM p ORDER BY k|VARIANT_UNCAST@1:12",
         "SELECT v:a::string AS a, count(*) AS n FROM o GROUP BY ROLLUP (v:a, id)|"
             + "VARIANT_UNCAST@1:64",
         "SELECT count(*) AS n FROM o GROUP BY GROUPING SETS ((v:a), (id), ())|VARIANT_UNCAST@1:54",
