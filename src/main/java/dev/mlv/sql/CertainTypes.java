@@ -135,30 +135,7 @@ public final class CertainTypes {
    * whose value is a VARIANT: a base, a colon outside parentheses, then only path parts.
    */
   private static boolean variantPath(String text, String name) {
-    List<SqlToken> tokens = withoutAlias(text, name);
-    int depth = 0;
-    int colon = -1;
-    for (int i = 0; i < tokens.size(); i++) {
-      SqlToken t = tokens.get(i);
-      depth += t.isSymbol("(") ? 1 : t.isSymbol(")") ? -1 : 0;
-      if (depth == 0 && t.isSymbol(":")) {
-        colon = i;
-      }
-    }
-    if (colon <= 0) {
-      return false;
-    }
-    for (SqlToken t : tokens.subList(colon + 1, tokens.size())) {
-      if (!(t.isIdentifier()
-          || t.isSymbol(".")
-          || t.isSymbol("[")
-          || t.isSymbol("]")
-          || t.kind() == SqlToken.Kind.STRING
-          || t.kind() == SqlToken.Kind.NUMBER)) {
-        return false;
-      }
-    }
-    return true;
+    return VariantPaths.pathColon(withoutAlias(text, name)) > 0;
   }
 
   /** The type of the item {@code text}, its alias {@code name} left out. */

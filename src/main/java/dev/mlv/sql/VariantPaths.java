@@ -169,7 +169,7 @@ final class VariantPaths {
    * The index of the colon that starts the path when {@code tokens} are a base, a colon and path
    * parts only; -1 otherwise.
    */
-  private static int pathColon(List<SqlToken> tokens) {
+  static int pathColon(List<SqlToken> tokens) {
     int colon = lastColon(tokens);
     if (colon < 0) {
       return -1;
