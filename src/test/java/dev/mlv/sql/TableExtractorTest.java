@@ -1204,6 +1204,8 @@ class TableExtractorTest {
             + " VARIANT_UNCAST@1:29, VARIANT_UNCAST@1:52, VARIANT_UNCAST@1:77, VARIANT_UNCAST@1:91,"
             + " VARIANT_UNCAST@1:118",
         "SELECT id, v:a AS a FROM o ORDER BY a|VARIANT_UNCAST@1:12",
+        "SELECT log(2, v:a) AS l, power(id, v:b) AS p FROM o|VARIANT_UNCAST@1:15,"
+            + " VARIANT_UNCAST@1:36",
         "SELECT id, v:a FROM o ORDER BY 2|VARIANT_UNCAST@1:12",
         "SELECT v:a AS a FROM o UNION SELECT v:b AS a FROM p|VARIANT_UNCAST@1:8, VARIANT_UNCAST@1:37",
         "SELECT v:a AS a FROM o UNION ALL SELECT v:b AS a FROM p|",
