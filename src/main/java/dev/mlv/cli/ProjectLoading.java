@@ -87,9 +87,10 @@ final class ProjectLoading {
    * otherwise fail in the middle of apply, after apply changed other views and tables.
    */
   static void checkTableColumns(Project project, Target target) {
+    dev.mlv.target.TableSchemas schemas = target.schemas(project);
     java.util.Map<ObjectId, List<String>> read = new java.util.HashMap<>();
-    target
-        .columns(project)
+    schemas
+        .columns()
         .forEach(
             (id, columns) -> {
               dev.mlv.lineage.Node n = project.lineage().node(id);
@@ -104,8 +105,8 @@ final class ProjectLoading {
     }
     java.util.Map<ObjectId, java.util.Map<String, List<String>>> structs =
         new java.util.HashMap<>();
-    target
-        .structFields(project)
+    schemas
+        .structs()
         .forEach(
             (id, fields) -> {
               if (read.containsKey(id)) {

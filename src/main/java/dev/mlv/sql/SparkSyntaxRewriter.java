@@ -506,12 +506,16 @@ final class SparkSyntaxRewriter {
       while (end < text.length() && isHidden(text.charAt(end))) {
         word.append((char) (text.charAt(end++) - HIDDEN));
       }
-      String upper = word.toString().toUpperCase(Locale.ROOT);
-      boolean keyword = CALCITE_ONLY_KEYWORDS.contains(upper) || PATH_KEYWORDS.contains(upper);
+      boolean keyword = hiddenWord(word.toString().toUpperCase(Locale.ROOT));
       b.append(keyword ? word : text.substring(i, end));
       i = end;
     }
     return b.toString();
+  }
+
+  /** Whether the rewrite may spell {@code upper} in hidden letters, so unhide spells it back. */
+  private static boolean hiddenWord(String upper) {
+    return CALCITE_ONLY_KEYWORDS.contains(upper) || PATH_KEYWORDS.contains(upper);
   }
 
   /** Spells back, in place, every name of a tree parsed from rewritten text. */
@@ -1202,8 +1206,7 @@ final class SparkSyntaxRewriter {
 
     private void hideKey(int i) {
       SqlToken key = t.get(i);
-      if (key.kind() == SqlToken.Kind.WORD
-          && (CALCITE_ONLY_KEYWORDS.contains(key.upper()) || PATH_KEYWORDS.contains(key.upper()))) {
+      if (key.kind() == SqlToken.Kind.WORD && hiddenWord(key.upper())) {
         replace(key.start(), hide(key.text()));
       }
     }

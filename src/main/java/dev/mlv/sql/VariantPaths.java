@@ -348,39 +348,39 @@ final class VariantPaths {
     if (isUncastPath(key, sql)) {
       return List.of(key);
     }
-    // ROLLUP (v:a), CUBE (...), GROUPING SETS ((v:a), ()): each key inside (found by QA).
-    if (key instanceof SqlNodeList || (key instanceof SqlCall c && isGroupingCall(c))) {
-      List<SqlNode> inside =
-          key instanceof SqlNodeList list ? list.getList() : ((SqlCall) key).getOperandList();
-      List<SqlNode> out = new ArrayList<>();
-      for (SqlNode k : inside) {
-        if (k != null) {
-          out.addAll(grouped(k, select, sql));
-        }
-      }
-      if (!out.isEmpty() || !(key instanceof SqlNodeList empty && empty.isEmpty())) {
-        return out;
-      }
-    }
     List<SqlNode> named = named(key, select, sql);
     if (!named.isEmpty()) {
       return named;
     }
-    List<SqlNode> items = select.getSelectList().getList();
-    SqlParserPos p = key.getParserPosition();
-    boolean all =
-        key instanceof SqlNodeList empty
-            && empty.isEmpty()
-            && p.getLineNum() >= 1
-            && sql.regionMatches(
-                true, TableExtractor.offsetOf(sql, p.getLineNum(), p.getColumnNum()), "ALL", 0, 3);
-    if (!all) {
-      return List.of();
+    if (key instanceof SqlNodeList list && list.isEmpty()) {
+      SqlParserPos p = key.getParserPosition();
+      boolean all =
+          p.getLineNum() >= 1
+              && sql.regionMatches(
+                  true,
+                  TableExtractor.offsetOf(sql, p.getLineNum(), p.getColumnNum()),
+                  "ALL",
+                  0,
+                  3);
+      return all
+          ? select.getSelectList().stream()
+              .map(VariantPaths::unaliased)
+              .filter(item -> isUncastPath(item, sql))
+              .toList()
+          : List.of();
     }
-    return items.stream()
-        .map(VariantPaths::unaliased)
-        .filter(item -> isUncastPath(item, sql))
-        .toList();
+    // ROLLUP (v:a), CUBE (...), GROUPING SETS ((v:a), ()): each key inside (found by QA).
+    List<SqlNode> inside =
+        key instanceof SqlNodeList list
+            ? list.getList()
+            : key instanceof SqlCall c && isGroupingCall(c) ? c.getOperandList() : List.of();
+    List<SqlNode> out = new ArrayList<>();
+    for (SqlNode k : inside) {
+      if (k != null) {
+        out.addAll(grouped(k, select, sql));
+      }
+    }
+    return out;
   }
 
   private static boolean isGroupingCall(SqlCall call) {

@@ -129,23 +129,17 @@ public interface Target extends AutoCloseable {
   default void checkSql(Project project, java.util.List<SqlStatement> statements) {}
 
   /**
-   * The column names of every table and view the target holds, for completion in {@code mlv shell}
-   * and for the column rules that plan and apply run over the sources. Read-only, and without
-   * starting an engine; a target that cannot list them cheaply returns none.
+   * The column names and struct fields of every table and view the target holds, in one read, for
+   * the column rules that plan and apply run over the sources. Read-only, and without starting an
+   * engine; a target that cannot list them cheaply returns none.
    */
-  default java.util.SortedMap<dev.mlv.lineage.ObjectId, List<String>> columns(Project project) {
-    return new java.util.TreeMap<>();
+  default TableSchemas schemas(Project project) {
+    return TableSchemas.NONE;
   }
 
-  /**
-   * The field names of the struct columns (and arrays of structs) of every table the target holds,
-   * by table and column, for the rules that check {@code s.field} over the sources; as {@link
-   * #columns}, read-only and without an engine, and none from a target that cannot list them
-   * cheaply.
-   */
-  default java.util.SortedMap<dev.mlv.lineage.ObjectId, java.util.Map<String, List<String>>>
-      structFields(Project project) {
-    return new java.util.TreeMap<>();
+  /** The column names of {@link #schemas}, for completion in {@code mlv shell}. */
+  default java.util.SortedMap<dev.mlv.lineage.ObjectId, List<String>> columns(Project project) {
+    return schemas(project).columns();
   }
 
   @Override

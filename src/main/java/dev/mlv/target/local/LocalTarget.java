@@ -121,25 +121,18 @@ public final class LocalTarget implements Target {
   }
 
   @Override
-  public java.util.SortedMap<ObjectId, List<String>> columns(Project project) {
+  public dev.mlv.target.TableSchemas schemas(Project project) {
     java.util.SortedMap<ObjectId, List<String>> columns = new TreeMap<>();
+    java.util.SortedMap<ObjectId, Map<String, List<String>>> structs = new TreeMap<>();
     for (TableState t : scan(project)) {
       if (!t.id().schema().equals(HistoryStore.SCHEMA)) {
         columns.put(t.id(), t.columns());
+        if (!t.structs().isEmpty()) {
+          structs.put(t.id(), t.structs());
+        }
       }
     }
-    return columns;
-  }
-
-  @Override
-  public java.util.SortedMap<ObjectId, Map<String, List<String>>> structFields(Project project) {
-    java.util.SortedMap<ObjectId, Map<String, List<String>>> structs = new TreeMap<>();
-    for (TableState t : scan(project)) {
-      if (!t.id().schema().equals(HistoryStore.SCHEMA) && !t.structs().isEmpty()) {
-        structs.put(t.id(), t.structs());
-      }
-    }
-    return structs;
+    return new dev.mlv.target.TableSchemas(columns, structs);
   }
 
   private static DeployedView deployedView(TableState t) {

@@ -787,10 +787,10 @@ class LocalTargetTest {
             + " AS s, array(named_struct('f', 1, 'g', 2)) AS arr, map('k', 1) AS m");
     ObjectId nested = id("bronze.nested");
     Map<String, List<String>> expected = Map.of("s", List.of("a", "B"), "arr", List.of("f", "g"));
-    assertThat(target.structFields(p)).containsEntry(nested, expected);
+    assertThat(target.schemas(p).structs()).containsEntry(nested, expected);
     target.close();
     target = LocalTargetContractTest.open(p);
-    assertThat(target.structFields(p)).containsEntry(nested, expected);
+    assertThat(target.schemas(p).structs()).containsEntry(nested, expected);
   }
 
   @Test

@@ -1,0 +1,22 @@
+package dev.mlv.target;
+
+import dev.mlv.lineage.ObjectId;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What a target tells of its tables' schemas without starting an engine: each table's column names
+ * in order, and the field names of its struct columns (and arrays of structs), by column.
+ */
+public record TableSchemas(
+    SortedMap<ObjectId, List<String>> columns,
+    SortedMap<ObjectId, Map<String, List<String>>> structs) {
+  public static final TableSchemas NONE = new TableSchemas(new TreeMap<>(), new TreeMap<>());
+
+  public TableSchemas {
+    columns = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(columns));
+    structs = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(structs));
+  }
+}
