@@ -1,10 +1,10 @@
 package dev.mlv.check;
 
 import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.Suggestions;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
-import dev.mlv.project.Suggestions;
 import dev.mlv.sql.ColumnRefs;
 import dev.mlv.sql.Name;
 import java.util.ArrayList;

@@ -232,7 +232,7 @@ public final class Main {
     if (c.getParent() == null) {
       // Picocli's own suggestions reach far ("frobnicate": validate); a near miss only.
       java.util.Optional<String> near =
-          dev.mlv.project.Suggestions.nearest(word, c.getSubcommands().keySet());
+          dev.mlv.diag.Suggestions.nearest(word, c.getSubcommands().keySet());
       return "unknown command '"
           + word
           + "'"
@@ -261,7 +261,7 @@ public final class Main {
     java.util.Optional<String> near =
         word.startsWith("--") && begun.size() == 1
             ? java.util.Optional.of(begun.get(0))
-            : dev.mlv.project.Suggestions.nearest(word, longNames);
+            : dev.mlv.diag.Suggestions.nearest(word, longNames);
     return "unknown option '"
         + word
         + "' for "

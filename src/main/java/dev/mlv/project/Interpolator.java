@@ -2,6 +2,7 @@ package dev.mlv.project;
 
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.Position;
+import dev.mlv.diag.Suggestions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -4,6 +4,7 @@ import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.IoReason;
 import dev.mlv.diag.Position;
 import dev.mlv.diag.Severity;
+import dev.mlv.diag.Suggestions;
 import dev.mlv.lineage.Edge;
 import dev.mlv.lineage.LineageGraph;
 import dev.mlv.lineage.NameResolver;

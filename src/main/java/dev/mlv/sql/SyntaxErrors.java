@@ -1,5 +1,6 @@
 package dev.mlv.sql;
 
+import dev.mlv.diag.Suggestions;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -465,8 +466,8 @@ final class SyntaxErrors {
     String best = null;
     for (String k : KEYWORDS) {
       int limit = k.length() >= 6 ? 2 : 1;
-      if (Math.abs(k.length() - w.length()) <= limit && distance(w, k) <= limit) {
-        if (best == null || distance(w, k) < distance(w, best)) {
+      if (Math.abs(k.length() - w.length()) <= limit && Suggestions.distance(w, k) <= limit) {
+        if (best == null || Suggestions.distance(w, k) < Suggestions.distance(w, best)) {
           best = k;
         }
       }
@@ -911,29 +912,5 @@ final class SyntaxErrors {
                 t.kind() == SqlToken.Kind.WORD
                     && (t.isWord("SELECT") || CLAUSES.contains(t.upper())));
     return j < 0 ? null : tokens.get(j);
-  }
-
-  /** Optimal string alignment distance: edits and swaps of two neighbouring letters. */
-  private static int distance(String a, String b) {
-    int[][] d = new int[a.length() + 1][b.length() + 1];
-    for (int i = 0; i <= a.length(); i++) {
-      d[i][0] = i;
-    }
-    for (int j = 0; j <= b.length(); j++) {
-      d[0][j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1
-            && j > 1
-            && a.charAt(i - 1) == b.charAt(j - 2)
-            && a.charAt(i - 2) == b.charAt(j - 1)) {
-          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-      }
-    }
-    return d[a.length()][b.length()];
   }
 }

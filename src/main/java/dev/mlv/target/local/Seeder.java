@@ -1,11 +1,11 @@
 package dev.mlv.target.local;
 
 import dev.mlv.diag.MlvException;
+import dev.mlv.diag.Suggestions;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.SeedFormat;
 import dev.mlv.project.SourceConfig;
-import dev.mlv.project.Suggestions;
 import dev.mlv.sql.Name;
 import java.nio.file.Files;
 import java.util.ArrayList;

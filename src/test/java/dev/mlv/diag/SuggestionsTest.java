@@ -1,4 +1,4 @@
-package dev.mlv.project;
+package dev.mlv.diag;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

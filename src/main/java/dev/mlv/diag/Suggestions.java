@@ -1,4 +1,4 @@
-package dev.mlv.project;
+package dev.mlv.diag;
 
 import java.util.Collection;
 import java.util.Locale;
@@ -26,14 +26,14 @@ public final class Suggestions {
   }
 
   /** A hint naming the nearest candidate, or listing all when none is near. */
-  static String hint(String typed, Collection<String> candidates) {
+  public static String hint(String typed, Collection<String> candidates) {
     return nearest(typed, candidates)
         .map(c -> "did you mean '" + c + "'?")
         .orElse("expected one of: " + String.join(", ", candidates));
   }
 
   /** Optimal string alignment distance: Levenshtein plus swapping two neighbours. */
-  static int distance(String a, String b) {
+  public static int distance(String a, String b) {
     int[][] d = new int[a.length() + 1][b.length() + 1];
     for (int i = 0; i <= a.length(); i++) {
       d[i][0] = i;
