@@ -1,8 +1,8 @@
 package dev.mlv.cli;
 
 import dev.mlv.target.Target;
+import dev.mlv.target.UpstreamLakehouse;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * {@code refresh --extended-lineage / --upstream-lakehouse}: hands the upstream lakehouses to the
@@ -11,8 +11,8 @@ import java.util.UUID;
 final class ExtendedLineage {
   private ExtendedLineage() {}
 
-  static void request(Target target, boolean flag, List<UUID> lakehouses) {
-    List<UUID> named = lakehouses == null ? List.of() : List.copyOf(lakehouses);
+  static void request(Target target, boolean flag, List<UpstreamLakehouse> lakehouses) {
+    List<UpstreamLakehouse> named = lakehouses == null ? List.of() : List.copyOf(lakehouses);
     if (flag || !named.isEmpty()) {
       target.extendedLineage(named);
     }

@@ -9,11 +9,11 @@ import dev.mlv.project.Project;
 import dev.mlv.refresh.RefreshRequest;
 import dev.mlv.refresh.RunReport;
 import dev.mlv.target.Target;
+import dev.mlv.target.UpstreamLakehouse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -96,11 +96,26 @@ public final class RefreshCommand implements Callable<Integer> {
 
   @Option(
       names = "--upstream-lakehouse",
-      paramLabel = "LAKEHOUSE_ID",
+      paramLabel = "[WORKSPACE_ID/]LAKEHOUSE_ID",
+      converter = UpstreamLakehouseConverter.class,
       description =
-          "Fabric targets only: include just this upstream lakehouse (its UUID) in the refresh;"
-              + " repeat for more. Implies --extended-lineage.")
-  List<UUID> upstreamLakehouses;
+          "Fabric targets only: include just this upstream lakehouse in the refresh: its id, or"
+              + " WORKSPACE_ID/LAKEHOUSE_ID for one in another workspace (without it, the target's"
+              + " workspace); repeat for more. Implies --extended-lineage.")
+  List<UpstreamLakehouse> upstreamLakehouses;
+
+  /** Reads {@code --upstream-lakehouse} values, so that a bad one is a usage error at once. */
+  static final class UpstreamLakehouseConverter
+      implements picocli.CommandLine.ITypeConverter<UpstreamLakehouse> {
+    @Override
+    public UpstreamLakehouse convert(String value) {
+      try {
+        return UpstreamLakehouse.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
 
   @Override
   public Integer call() {

@@ -53,7 +53,7 @@ public interface Target extends AutoCloseable {
    * them when the list is empty. A target whose refresh cannot reach other lakehouses refuses,
    * since a silently narrower refresh is worse than an error.
    */
-  default void extendedLineage(List<java.util.UUID> lakehouses) {
+  default void extendedLineage(List<UpstreamLakehouse> lakehouses) {
     throw new dev.mlv.diag.MlvException(
         "EXTENDED_LINEAGE_LOCAL",
         "--extended-lineage and --upstream-lakehouse work only on a Fabric target: target '"

@@ -131,7 +131,10 @@ class CliBasicsTest {
         CliRun.of("refresh", "-p", "examples/medallion", "--upstream-lakehouse", "notauuid");
     assertThat(badUuid.exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(badUuid.err())
-        .contains("cannot convert 'notauuid' to UUID\n")
+        .contains(
+            "Invalid value for option '--upstream-lakehouse' ([WORKSPACE_ID/]LAKEHOUSE_ID):"
+                + " 'notauuid' is not an upstream lakehouse: give its id (a UUID, for a lakehouse"
+                + " in the target's workspace) or WORKSPACE_ID/LAKEHOUSE_ID\n")
         .doesNotContain("Exception");
     assertThat(CliRun.of("sql", "-p", "examples/medallion").err())
         .startsWith("mlv: Missing required argument");

@@ -329,12 +329,12 @@ public final class FabricSchedules implements dev.mlv.schedule.Schedules {
       if (d.body().path("enabled").asBoolean(true) != w.schedule().enabled()) {
         differs.add(w.schedule().enabled() ? "enabled" : "disabled");
       }
-      JsonNode def = d.definition().orElseThrow();
-      if (!def.path("currentLakehouseExecutionContext")
-          .equals(w.definition().path("currentLakehouseExecutionContext"))) {
+      JobClient.DefinitionShape has = JobClient.DefinitionShape.of(d.definition().orElseThrow());
+      JobClient.DefinitionShape wants = JobClient.DefinitionShape.of(w.definition());
+      if (!has.viewsMode().equals(wants.viewsMode()) || !has.views().equals(wants.views())) {
         differs.add("views");
       }
-      if (!def.path("settings").equals(w.definition().path("settings"))) {
+      if (!has.refreshMode().equals(wants.refreshMode())) {
         differs.add("refresh mode");
       }
       changes.add(

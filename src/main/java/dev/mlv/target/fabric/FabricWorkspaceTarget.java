@@ -30,6 +30,7 @@ import dev.mlv.target.DeployedView;
 import dev.mlv.target.SqlResult;
 import dev.mlv.target.SqlValue;
 import dev.mlv.target.Target;
+import dev.mlv.target.UpstreamLakehouse;
 import dev.mlv.target.local.SyntaxCheck;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -44,7 +45,6 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.UUID;
 
 /**
  * A Fabric lakehouse as a target. Deployed views are read and changed with Spark SQL over Livy
@@ -63,7 +63,7 @@ public final class FabricWorkspaceTarget implements Target {
   private final FabricSchedules schedules;
   private final FabricNotebooks notebooks;
   private final FabricDrops drops;
-  private List<UUID> extendedLineage;
+  private List<UpstreamLakehouse> extendedLineage;
   private boolean extended;
 
   public FabricWorkspaceTarget(
@@ -115,9 +115,9 @@ public final class FabricWorkspaceTarget implements Target {
    * them when the list is empty (Fabric's own default).
    */
   @Override
-  public void extendedLineage(List<UUID> lakehouses) {
+  public void extendedLineage(List<UpstreamLakehouse> lakehouses) {
     this.extended = true;
-    this.extendedLineage = List.copyOf(lakehouses);
+    this.extendedLineage = lakehouses.stream().map(l -> l.in(target.workspaceId())).toList();
   }
 
   // ---- state ----
@@ -893,7 +893,7 @@ public final class FabricWorkspaceTarget implements Target {
           selection.lakehouses().isEmpty()
               ? "  extended lineage: all upstream lakehouses are refreshed too (Fabric's default when none is named)"
               : "  extended lineage: upstream lakehouses "
-                  + selection.lakehouses()
+                  + selection.lakehouses().stream().map(UpstreamLakehouse::spelled).toList()
                   + " are refreshed too");
     }
     String displayName =
@@ -904,7 +904,7 @@ public final class FabricWorkspaceTarget implements Target {
                     String.join(",", names)
                         + full
                         + selection.extendedLineage()
-                        + selection.lakehouses())
+                        + selection.lakehouses().stream().map(UpstreamLakehouse::spelled).toList())
                 .substring(0, 12);
     String definition = jobs.definitionFor(displayName, selection);
     listener.message(

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mlv.diag.MlvException;
 import dev.mlv.project.ProjectDefaults;
+import dev.mlv.target.UpstreamLakehouse;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,6 +14,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -46,7 +48,7 @@ final class JobClient {
       List<String> views,
       boolean allViews,
       boolean extendedLineage,
-      List<UUID> lakehouses) {}
+      List<UpstreamLakehouse> lakehouses) {}
 
   private final FabricHttp http;
   private final String lakehouse;
@@ -118,17 +120,22 @@ final class JobClient {
     body.put("description", "Created by mlv for one refresh selection");
     body.putObject("settings").put("refreshMode", s.full() ? "Full" : "Optimal");
     ObjectNode current = body.putObject("currentLakehouseExecutionContext");
-    current.put("type", s.allViews() ? "All" : "Selected");
+    current.put("mode", s.allViews() ? "All" : "Selected");
     if (!s.allViews()) {
       ArrayNode mlvs = current.putArray("selectedMlvs");
       s.views().forEach(mlvs::add);
     }
     if (s.extendedLineage()) {
       ObjectNode ext = body.putObject("extendedLineageExecutionContext");
-      ext.put("type", s.lakehouses().isEmpty() ? "All" : "Selected");
+      ext.put("mode", s.lakehouses().isEmpty() ? "All" : "Selected");
       if (!s.lakehouses().isEmpty()) {
         ArrayNode lhs = ext.putArray("selectedLakehouses");
-        s.lakehouses().forEach(l -> lhs.add(l.toString()));
+        for (UpstreamLakehouse l : s.lakehouses()) {
+          lhs.addObject()
+              .put("referenceType", "ById")
+              .put("itemId", l.lakehouse().toString())
+              .put("workspaceId", l.workspace().orElseThrow().toString());
+        }
       }
     }
     return body;
@@ -156,14 +163,40 @@ final class JobClient {
   }
 
   static boolean same(JsonNode existing, ObjectNode wanted) {
-    for (String f :
-        List.of(
-            "settings", "currentLakehouseExecutionContext", "extendedLineageExecutionContext")) {
-      if (!existing.path(f).equals(wanted.path(f))) {
-        return false;
-      }
+    return DefinitionShape.of(existing).equals(DefinitionShape.of(wanted));
+  }
+
+  /**
+   * What mlv sets in an execution definition, read from one as Fabric returns it: the service adds
+   * fields of its own (an environment in the settings, say) and may list names in another order or
+   * case, and none of that is a difference mlv must PATCH away.
+   */
+  record DefinitionShape(
+      String refreshMode,
+      String viewsMode,
+      Set<String> views,
+      String lineageMode,
+      Set<String> lakehouses) {
+
+    static DefinitionShape of(JsonNode d) {
+      JsonNode current = d.path("currentLakehouseExecutionContext");
+      JsonNode ext = d.path("extendedLineageExecutionContext");
+      Set<String> views = new java.util.TreeSet<>();
+      current.path("selectedMlvs").forEach(v -> views.add(v.asText().toLowerCase(Locale.ROOT)));
+      Set<String> lakehouses = new java.util.TreeSet<>();
+      ext.path("selectedLakehouses")
+          .forEach(
+              l ->
+                  lakehouses.add(
+                      (l.path("workspaceId").asText() + "/" + l.path("itemId").asText())
+                          .toLowerCase(Locale.ROOT)));
+      return new DefinitionShape(
+          d.path("settings").path("refreshMode").asText("Optimal"),
+          current.path("mode").asText(""),
+          views,
+          ext.isObject() ? ext.path("mode").asText("") : "",
+          lakehouses);
     }
-    return true;
   }
 
   /** Every element of a paged Fabric list ({@code value} + {@code continuationToken}). */

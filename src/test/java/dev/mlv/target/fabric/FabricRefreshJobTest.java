@@ -10,6 +10,7 @@ import dev.mlv.refresh.RunListener;
 import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.RunStatus;
 import dev.mlv.refresh.ViewStatus;
+import dev.mlv.target.UpstreamLakehouse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -183,7 +184,7 @@ class FabricRefreshJobTest {
             "extended lineage: all upstream lakehouses are refreshed too (Fabric's default when"
                 + " none is named)");
     JsonNode ext = onlyDefinition().path("extendedLineageExecutionContext");
-    assertThat(ext.path("type").asText()).isEqualTo("All");
+    assertThat(ext.path("mode").asText()).isEqualTo("All");
     assertThat(ext.has("selectedLakehouses")).isFalse();
   }
 
@@ -192,17 +193,39 @@ class FabricRefreshJobTest {
     Project p = applied();
     UUID a = UUID.randomUUID();
     UUID b = UUID.randomUUID();
+    UUID other = UUID.randomUUID();
     List<String> messages = new ArrayList<>();
-    fabric.target.extendedLineage(List.of(a, b));
+    fabric.target.extendedLineage(
+        List.of(UpstreamLakehouse.parse(a.toString()), UpstreamLakehouse.parse(other + "/" + b)));
     RunReport run = fabric.target.refresh(p, SimulatedFabric.request(p, false), into(messages));
     assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    UUID workspace = fabric.workspaceId;
     assertThat(messages)
         .contains(
-            "  extended lineage: upstream lakehouses [" + a + ", " + b + "] are refreshed too");
+            "  extended lineage: upstream lakehouses ["
+                + workspace
+                + "/"
+                + a
+                + ", "
+                + other
+                + "/"
+                + b
+                + "] are refreshed too");
+    // Fabric's documented shape: a mode, and each lakehouse an item reference by id; a lakehouse
+    // named without its workspace is in the target's.
     JsonNode ext = onlyDefinition().path("extendedLineageExecutionContext");
-    assertThat(ext.path("type").asText()).isEqualTo("Selected");
+    assertThat(ext.path("mode").asText()).isEqualTo("Selected");
     assertThat(ext.path("selectedLakehouses").toString())
-        .isEqualTo("[\"" + a + "\",\"" + b + "\"]");
+        .isEqualTo(
+            "[{\"referenceType\":\"ById\",\"itemId\":\""
+                + a
+                + "\",\"workspaceId\":\""
+                + workspace
+                + "\"},{\"referenceType\":\"ById\",\"itemId\":\""
+                + b
+                + "\",\"workspaceId\":\""
+                + other
+                + "\"}]");
 
     // The next refresh through the same target (as in mlv shell) does not inherit it.
     messages.clear();

@@ -424,7 +424,7 @@ class FabricRefreshModeTest {
     List<String> extended = new ArrayList<>();
     synchronized (fabric.simulator.jobDefinitions) {
       fabric.simulator.jobDefinitions.forEach(
-          d -> extended.add(d.path("extendedLineageExecutionContext").path("type").asText("none")));
+          d -> extended.add(d.path("extendedLineageExecutionContext").path("mode").asText("none")));
     }
     assertThat(jobs()).containsExactly("Optimal [silver.orders_clean]", "Full [gold.by_customer]");
     assertThat(extended).containsExactly("All", "none");

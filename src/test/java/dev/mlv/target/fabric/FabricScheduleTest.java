@@ -117,7 +117,7 @@ class FabricScheduleTest {
         .isEqualTo("mlv-schedule fabric_test/silver-hourly");
     assertThat(def.path("settings").path("refreshMode").asText()).isEqualTo("Full");
     assertThat(def.path("currentLakehouseExecutionContext").toString())
-        .isEqualTo("{\"type\":\"Selected\",\"selectedMlvs\":[\"silver.orders_clean\"]}");
+        .isEqualTo("{\"mode\":\"Selected\",\"selectedMlvs\":[\"silver.orders_clean\"]}");
 
     assertThat(actions(plan(p)))
         .containsExactly("NoOp nightly: as declared", "NoOp silver-hourly: as declared");

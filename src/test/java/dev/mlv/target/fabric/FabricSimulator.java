@@ -813,15 +813,15 @@ final class FabricSimulator implements AutoCloseable {
       throw new Problem(400, "InvalidRequest", "displayName is required");
     }
     JsonNode ctx = body.path("currentLakehouseExecutionContext");
-    String type = ctx.path("type").asText("");
+    String type = ctx.path("mode").asText("");
     if (!Set.of("All", "Selected").contains(type)) {
       throw new Problem(
-          400, "InvalidRequest", "currentLakehouseExecutionContext.type must be All or Selected");
+          400, "InvalidRequest", "currentLakehouseExecutionContext.mode must be All or Selected");
     }
     if (type.equals("Selected")) {
       if (ctx.path("selectedMlvs").size() == 0) {
         throw new Problem(
-            400, "InvalidRequest", "selectedMlvs must not be empty when type is Selected");
+            400, "InvalidRequest", "selectedMlvs must not be empty when mode is Selected");
       }
       for (JsonNode m : ctx.path("selectedMlvs")) {
         if (!lh.mlvs.containsKey(m.asText().toLowerCase(Locale.ROOT))) {
@@ -832,21 +832,29 @@ final class FabricSimulator implements AutoCloseable {
     }
     JsonNode ext = body.path("extendedLineageExecutionContext");
     if (!ext.isMissingNode()) {
-      String extType = ext.path("type").asText("");
+      String extType = ext.path("mode").asText("");
       if (!Set.of("All", "Selected").contains(extType)) {
         throw new Problem(
-            400, "InvalidRequest", "extendedLineageExecutionContext.type must be All or Selected");
+            400, "InvalidRequest", "extendedLineageExecutionContext.mode must be All or Selected");
       }
       if (extType.equals("Selected")) {
         if (ext.path("selectedLakehouses").size() == 0) {
           throw new Problem(
-              400, "InvalidRequest", "selectedLakehouses must not be empty when type is Selected");
+              400, "InvalidRequest", "selectedLakehouses must not be empty when mode is Selected");
         }
+        // Each an item reference, as the service documents it.
         for (JsonNode l : ext.path("selectedLakehouses")) {
           try {
-            UUID.fromString(l.asText());
+            if (!l.path("referenceType").asText().equals("ById")) {
+              throw new IllegalArgumentException("referenceType");
+            }
+            UUID.fromString(l.path("itemId").asText());
+            UUID.fromString(l.path("workspaceId").asText());
           } catch (IllegalArgumentException e) {
-            throw new Problem(400, "InvalidRequest", "selectedLakehouses holds a non-UUID");
+            throw new Problem(
+                400,
+                "InvalidRequest",
+                "selectedLakehouses holds something other than a ById item reference");
           }
         }
       }
@@ -1516,7 +1524,7 @@ final class FabricSimulator implements AutoCloseable {
         Map<String, String> views = new LinkedHashMap<>(lh.mlvs);
         List<String> keys = new ArrayList<>();
         JsonNode ctx = def == null ? null : def.path("currentLakehouseExecutionContext");
-        if (ctx == null || ctx.path("type").asText().equals("All")) {
+        if (ctx == null || ctx.path("mode").asText().equals("All")) {
           keys.addAll(order(views, views.keySet()));
         } else {
           List<String> selected = new ArrayList<>();
