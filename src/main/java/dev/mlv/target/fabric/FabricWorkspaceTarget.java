@@ -817,11 +817,23 @@ public final class FabricWorkspaceTarget implements Target {
         continue;
       }
       jobIds.add(done.id());
-      if (done.status().equals("Deduped")) {
+      boolean skipped = done.status().equals("Deduped");
+      if (!skipped && skippedAsCancelled(done, send, before)) {
+        listener.message(
+            "  Fabric reports the refresh job "
+                + done.id()
+                + " Cancelled, which mlv did not ask for, and it changed no view: Fabric shows a"
+                + " refresh it skipped because another was running on lakehouse "
+                + config.lakehouse()
+                + " as Cancelled (or someone cancelled it in Fabric)");
+        skipped = true;
+      } else if (skipped) {
         listener.message(
             "  another refresh is already running on lakehouse "
                 + config.lakehouse()
                 + "; Fabric skipped this one (Deduped), it is not queued");
+      }
+      if (skipped) {
         if (outcome.isEmpty()) {
           return new JobRun(RunStatus.Skipped, jobIds, List.of());
         }
@@ -924,6 +936,19 @@ public final class FabricWorkspaceTarget implements Target {
           }
         },
         listener::message);
+  }
+
+  /**
+   * A job Fabric reports {@code Cancelled} though mlv did not cancel it, and that changed none of
+   * its views: Fabric's job status shows a refresh it skipped (another was running) as Cancelled,
+   * so it is reported as the skip it is rather than as failed views.
+   */
+  private boolean skippedAsCancelled(
+      JobClient.JobInstance done, List<ObjectId> send, Map<ObjectId, DeltaCommit> before) {
+    return done.status().equals("Cancelled")
+        && done.errorCode().isEmpty()
+        && !jobs.cancelledHere(done.id())
+        && send.stream().allMatch(id -> history(id).version() == before.get(id).version());
   }
 
   /**

@@ -64,6 +64,8 @@ final class JobClient {
 
   private final JobRuns jobs;
 
+  private final Set<String> cancelledHere = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   JobClient(FabricHttp http, UUID workspace, UUID lakehouseId) {
     this.http = http;
     this.jobs = new JobRuns(http);
@@ -364,7 +366,16 @@ final class JobClient {
   static final String RUN_TIMEOUT = "RUN_TIMEOUT";
 
   void cancel(URI instance) {
+    cancelledHere.add(OutcomeUnknown.idOf(instance));
     jobs.cancel(instance, "the refresh job");
+  }
+
+  /**
+   * Whether this process asked Fabric to cancel the job of this id: a job Fabric reports {@code
+   * Cancelled} that mlv did not cancel is one Fabric skipped, or one cancelled by someone else.
+   */
+  boolean cancelledHere(String jobId) {
+    return cancelledHere.contains(jobId);
   }
 
   /** The instance id of the job this process started and still waits for, if any. */

@@ -154,6 +154,12 @@ final class FabricSimulator implements AutoCloseable {
    */
   volatile boolean holdJobs;
 
+  /**
+   * The status of a refresh job skipped because another runs: Deduped, or Cancelled as Monitor hub
+   * (and the job instance API, which reflects it) may show it.
+   */
+  volatile String skippedStatus = "Deduped";
+
   /** The next this-many refresh jobs fail with Fabric's capacity throttling error code. */
   final AtomicInteger throttleJobs = new AtomicInteger();
 
@@ -1467,7 +1473,7 @@ final class FabricSimulator implements AutoCloseable {
           lh.jobs.values().stream()
               .anyMatch(
                   j -> Set.of("NotStarted", "InProgress").contains(j.path("status").asText()));
-      job.put("status", busy ? "Deduped" : "NotStarted");
+      job.put("status", busy ? skippedStatus : "NotStarted");
       if (busy) {
         job.put("endTimeUtc", now());
       }

@@ -315,6 +315,35 @@ class FabricTargetTest {
   }
 
   @Test
+  void aSkippedRefreshFabricReportsAsCancelledIsASkipNotFailedViews() throws Exception {
+    Project p = applied();
+    fabric.simulator.holdJobs = true;
+    fabric.simulator.skippedStatus = "Cancelled";
+    Thread other = refreshElsewhere(p);
+    FabricWorkspaceTarget second = fabric.open(FabricTargetContractTest.fast());
+    List<String> messages = new java.util.ArrayList<>();
+    RunReport run =
+        second.refresh(
+            p,
+            SimulatedFabric.request(p, true),
+            new RunListener() {
+              @Override
+              public void message(String text) {
+                messages.add(text);
+              }
+            });
+    fabric.simulator.holdJobs = false;
+    other.join();
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Skipped);
+    assertThat(run.views()).isEmpty();
+    assertThat(messages)
+        .anyMatch(
+            m ->
+                m.contains("Cancelled, which mlv did not ask for, and it changed no view")
+                    && m.contains("(or someone cancelled it in Fabric)"));
+  }
+
+  @Test
   void anApplyWhoseRefreshFabricDedupesIsSkippedAndListsTheViewsLeftForLater() throws Exception {
     Project p = applied();
     fabric.simulator.holdJobs = true; // still running when apply submits its refresh
