@@ -64,15 +64,15 @@ record FabricError(
   }
 
   boolean transientFailure() {
+    // Capacity contention passes whatever isRetriable says: Spark's documented answer to a
+    // submission past the capacity's queue limit is HTTP 430 TooManyRequestsForCapacity.
+    if (status == 430 || throttling(errorCode)) {
+      return true;
+    }
     if (retriable.isPresent()) {
       return retriable.get();
     }
-    return status == 429
-        || status == 500
-        || status == 502
-        || status == 503
-        || status == 504
-        || errorCode.equals(CAPACITY_THROTTLING);
+    return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
   }
 
   String describe() {

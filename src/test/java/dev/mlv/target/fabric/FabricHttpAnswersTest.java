@@ -35,6 +35,23 @@ class FabricHttpAnswersTest {
     answer("/v1/html", 200, "<html><body>Gateway says hello</body></html>", null);
     answer("/v1/noid", 201, "{\"displayName\":\"x\"}", null);
     answer("/v1/forbidden", 403, "<html>Forbidden</html>", null);
+    java.util.concurrent.atomic.AtomicInteger capacityCalls =
+        new java.util.concurrent.atomic.AtomicInteger();
+    server.createContext(
+        "/v1/busy-capacity",
+        exchange -> {
+          boolean first = capacityCalls.getAndIncrement() == 0;
+          byte[] bytes =
+              (first
+                      ? "{\"errorCode\":\"TooManyRequestsForCapacity\",\"message\":\"[TooManyRequestsForCapacity]"
+                          + " This spark job can't be run because you have hit a spark compute or"
+                          + " API rate limit.\",\"isRetriable\":false}"
+                      : "{\"id\":\"s1\"}")
+                  .getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(first ? 430 : 200, bytes.length);
+          exchange.getResponseBody().write(bytes);
+          exchange.close();
+        });
     server.start();
     RetryPolicy shortOperations =
         new RetryPolicy(
@@ -73,6 +90,13 @@ class FabricHttpAnswersTest {
   @AfterEach
   void stop() {
     server.stop(0);
+  }
+
+  @Test
+  void capacityThrottlingByHttp430IsRetriedLikeA429() {
+    org.assertj.core.api.Assertions.assertThat(
+            http.post("/busy-capacity", null, "starting a Livy session").body().path("id").asText())
+        .isEqualTo("s1");
   }
 
   @Test
