@@ -280,18 +280,31 @@ final class LivyClient {
     }
   }
 
-  private Set<String> sessionIds() {
-    Set<String> ids = new java.util.HashSet<>();
-    for (JsonNode n : http.get(sessions, "listing Livy sessions").path("sessions")) {
-      ids.add(n.path("id").asText());
+  /**
+   * The sessions there are before a create, or empty when they cannot be listed: Fabric documents
+   * creating, reading and deleting a session but not listing them, so a listing that fails only
+   * costs the recovery of a create whose answer was lost, never the session itself.
+   */
+  private Optional<Set<String>> sessionIds() {
+    try {
+      Set<String> ids = new java.util.HashSet<>();
+      for (JsonNode n : http.get(sessions, "listing Livy sessions").path("sessions")) {
+        ids.add(n.path("id").asText());
+      }
+      return Optional.of(ids);
+    } catch (FabricApiException e) {
+      return Optional.empty();
     }
-    return ids;
   }
 
-  private Optional<FabricHttp.Response> newSession(Set<String> before) {
+  private Optional<FabricHttp.Response> newSession(Optional<Set<String>> listed, String name) {
+    if (listed.isEmpty()) {
+      return Optional.empty();
+    }
+    Set<String> before = listed.get();
     try {
       for (JsonNode n : http.get(sessions, "listing Livy sessions").path("sessions")) {
-        if (!before.contains(n.path("id").asText()) && "mlv".equals(n.path("name").asText())) {
+        if (!before.contains(n.path("id").asText()) && name.equals(n.path("name").asText())) {
           return Optional.of(
               new FabricHttp.Response(
                   200, n, Optional.empty(), Optional.empty(), Optional.empty()));
@@ -304,10 +317,13 @@ final class LivyClient {
   }
 
   private String create() {
-    ObjectNode body = FabricHttp.JSON.createObjectNode().put("name", "mlv");
+    // A name of this create's own: another mlv's session, started at the same moment, is not
+    // taken for it, and a service that wants names unique among live sessions gets them.
+    String name = "mlv-" + UUID.randomUUID().toString().substring(0, 8);
+    ObjectNode body = FabricHttp.JSON.createObjectNode().put("name", name);
     // A create whose answer was lost is found among the sessions that were not there before,
     // instead of starting a second one that would hold capacity until Fabric reclaims it.
-    Set<String> before = sessionIds();
+    Optional<Set<String>> before = sessionIds();
     JsonNode s =
         http.send(
                 "POST",
@@ -315,7 +331,7 @@ final class LivyClient {
                 body,
                 "starting a Livy session",
                 false,
-                () -> newSession(before))
+                () -> newSession(before, name))
             .body();
     String id = FabricHttp.required(s, "id", "starting a Livy session");
     Instant deadline = Instant.now().plus(http.policy().sessionStartTimeout());

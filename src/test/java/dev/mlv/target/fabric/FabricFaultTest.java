@@ -98,6 +98,28 @@ class FabricFaultTest {
   }
 
   @Test
+  void aSecondMlvStartsItsOwnSessionEvenWhereSessionsCannotBeListed() throws Exception {
+    fabric.withOrders();
+    // Another mlv (its own session file) while the first one's session is alive, on a service
+    // that answers no listing of sessions (Fabric does not document one).
+    java.nio.file.Files.delete(dir.resolve(".mlv/fabric/prod/livy-session"));
+    fabric.simulator.listSessions = false;
+    int sessionsBefore = fabric.simulator.sessionsCreated.get();
+    FabricWorkspaceTarget second = fabric.open(FabricTargetContractTest.fast());
+    try {
+      second.sql(
+          fabric.project(),
+          dev.mlv.sql.MlvParser.parse(
+                  dev.mlv.diag.Position.start(null), "SHOW MATERIALIZED LAKE VIEWS IN silver")
+              .statements()
+              .get(0));
+    } finally {
+      second.close();
+    }
+    assertThat(fabric.simulator.sessionsCreated.get()).isEqualTo(sessionsBefore + 1);
+  }
+
+  @Test
   void throttlingBeyondTheRetryBudgetStopsWithTheLastError() {
     fabric.simulator.faults = Set.of(FabricSimulator.Fault.THROTTLE);
     fabric.simulator.faultRate = 1.0;

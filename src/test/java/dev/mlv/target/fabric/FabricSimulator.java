@@ -160,6 +160,9 @@ final class FabricSimulator implements AutoCloseable {
    */
   volatile String skippedStatus = "Deduped";
 
+  /** Whether GET .../sessions lists the sessions (plain Livy does; Fabric does not document it). */
+  volatile boolean listSessions = true;
+
   /** The next this-many refresh jobs fail with Fabric's capacity throttling error code. */
   final AtomicInteger throttleJobs = new AtomicInteger();
 
@@ -458,10 +461,23 @@ final class FabricSimulator implements AutoCloseable {
       if (method.equals("POST")) {
         Session s = new Session(lh);
         s.name = body == null ? "" : body.path("name").asText("");
+        // Apache Livy refuses a name a live session already has.
+        if (!s.name.isEmpty()
+            && sessions.values().stream()
+                .anyMatch(
+                    o ->
+                        o.lakehouse == lh
+                            && o.name.equals(s.name)
+                            && !Set.of("dead", "killed", "error", "success").contains(o.state))) {
+          throw new Problem(400, "InvalidRequest", "Duplicate session name: " + s.name);
+        }
         s.polls = slowPolls;
         sessions.put(s.id, s);
         sessionsCreated.incrementAndGet();
         return ok(200, session(s));
+      }
+      if (!listSessions) {
+        throw new Problem(404, "NotFound", "No such API");
       }
       ArrayNode list = JSON.createArrayNode();
       sessions.values().stream().filter(s -> s.lakehouse == lh).forEach(s -> list.add(session(s)));
