@@ -11,6 +11,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.Supplier;
@@ -71,6 +73,28 @@ final class FabricHttp {
 
   JsonNode get(String path, String what) {
     return send("GET", url(path), null, what, true, null).body();
+  }
+
+  /**
+   * Every element of a paged Fabric list: {@code value}, page after page while the answer holds a
+   * {@code continuationToken}.
+   */
+  List<JsonNode> list(String path, String what) {
+    List<JsonNode> out = new ArrayList<>();
+    String next = path;
+    for (int page = 0; page < 1000 && next != null; page++) {
+      JsonNode r = get(next, what);
+      r.path("value").forEach(out::add);
+      String token = r.path("continuationToken").asText(null);
+      next =
+          token == null || token.isBlank()
+              ? null
+              : path
+                  + (path.contains("?") ? "&" : "?")
+                  + "continuationToken="
+                  + java.net.URLEncoder.encode(token, java.nio.charset.StandardCharsets.UTF_8);
+    }
+    return out;
   }
 
   Response post(String path, JsonNode body, String what) {

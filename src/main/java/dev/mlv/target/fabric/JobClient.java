@@ -201,22 +201,9 @@ final class JobClient {
     }
   }
 
-  /** Every element of a paged Fabric list ({@code value} + {@code continuationToken}). */
+  /** Every element of a paged Fabric list. */
   List<JsonNode> list(String path, String what) {
-    List<JsonNode> out = new ArrayList<>();
-    String next = path;
-    for (int page = 0; page < 1000 && next != null; page++) {
-      JsonNode r = http.get(next, what);
-      r.path("value").forEach(out::add);
-      String token = r.path("continuationToken").asText(null);
-      next =
-          token == null || token.isBlank()
-              ? null
-              : path
-                  + "?continuationToken="
-                  + java.net.URLEncoder.encode(token, java.nio.charset.StandardCharsets.UTF_8);
-    }
-    return out;
+    return http.list(path, what);
   }
 
   // ---- job instances ----

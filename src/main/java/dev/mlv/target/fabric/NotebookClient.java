@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mlv.diag.MlvException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,24 +37,15 @@ final class NotebookClient {
   /** Every notebook item of the workspace (the item list is paged). */
   List<Item> list() {
     List<Item> out = new ArrayList<>();
-    String base = workspace + "/items?type=Notebook";
-    String next = base;
-    for (int page = 0; page < 1000 && next != null; page++) {
-      JsonNode r = http.get(next, "listing the workspace's notebooks");
-      for (JsonNode n : r.path("value")) {
-        if (n.path("type").asText("Notebook").equals("Notebook")) {
-          out.add(
-              new Item(
-                  n.path("id").asText(),
-                  n.path("displayName").asText(),
-                  n.path("description").asText("")));
-        }
+    for (JsonNode n :
+        http.list(workspace + "/items?type=Notebook", "listing the workspace's notebooks")) {
+      if (n.path("type").asText("Notebook").equals("Notebook")) {
+        out.add(
+            new Item(
+                n.path("id").asText(),
+                n.path("displayName").asText(),
+                n.path("description").asText("")));
       }
-      String token = r.path("continuationToken").asText(null);
-      next =
-          token == null || token.isBlank()
-              ? null
-              : base + "&continuationToken=" + URLEncoder.encode(token, StandardCharsets.UTF_8);
     }
     return out;
   }
@@ -210,9 +200,9 @@ final class NotebookClient {
   }
 
   private List<JobClient.JobInstance> instances(String path) {
-    List<JobClient.JobInstance> out = new ArrayList<>();
-    JsonNode r = http.get(path, "listing the notebook's jobs");
-    r.path("value").forEach(n -> out.add(JobClient.instance(n)));
-    return out;
+    // Paged like every Fabric list: a lost submission must be looked for on every page.
+    return http.list(path, "listing the notebook's jobs").stream()
+        .map(JobClient::instance)
+        .toList();
   }
 }

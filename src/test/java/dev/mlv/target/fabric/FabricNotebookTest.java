@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -403,6 +404,34 @@ class FabricNotebookTest {
     assertThat(fabric.simulator.notebookRuns.get()).isEqualTo(1);
     fabric.simulator.faultRate = 0;
     assertThat(fabric.plan(p, false).hasChanges()).isFalse();
+  }
+
+  @Test
+  void aRunWhoseAnswerWasLostIsFoundOnAnyPageOfTheNotebooksJobs() {
+    applied();
+    // Three more runs of the notebook: its job list spans pages (the simulator pages by 2).
+    for (String extra :
+        List.of("\"avg_first_choice_pct\"", "\"trials\" AS t2", "\"trials\" AS t3")) {
+      fabric.write(
+          SOURCE,
+          example.replace(
+              "\"formula_name\", \"trials\")", "\"formula_name\", \"trials\", " + extra + ")"));
+      assertThat(apply(fabric.project()).status()).isEqualTo(RunStatus.Completed);
+    }
+    int runs = fabric.simulator.notebookRuns.get();
+    assertThat(runs).isEqualTo(4);
+
+    fabric.write(SOURCE, example);
+    Project p = fabric.project();
+    fabric.simulator.faults = Set.of(FabricSimulator.Fault.DROP_AFTER);
+    fabric.simulator.faultsOnly = "POST .*/items/.*/jobs/instances";
+    fabric.simulator.faultRate = 1.0;
+    RunReport run = apply(p);
+    fabric.simulator.faultRate = 0;
+
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    assertThat(fabric.simulator.injected.get()).isPositive();
+    assertThat(fabric.simulator.notebookRuns.get()).isEqualTo(runs + 1);
   }
 
   @Test

@@ -407,7 +407,41 @@ final class FabricSimulator implements AutoCloseable {
   private static final Pattern OPERATION =
       Pattern.compile(PREFIX + "/operations/([^/]+)(/result)?");
 
+  /**
+   * Every list (a GET answering {@code value}) comes in pages of {@code pageSize} elements with a
+   * {@code continuationToken} while more follow, as Fabric's paged lists do; 0 answers in one page.
+   * Small by default, so that every test reads lists across pages.
+   */
+  volatile int pageSize = 2;
+
   private Reply route(String method, String path, String query, JsonNode body) {
+    Reply whole = routeWhole(method, path, query, body);
+    int size = pageSize;
+    if (size <= 0
+        || !method.equals("GET")
+        || whole.body() == null
+        || !whole.body().path("value").isArray()) {
+      return whole;
+    }
+    int from = 0;
+    for (String kv : query == null ? new String[0] : query.split("&")) {
+      if (kv.startsWith("continuationToken=")) {
+        from = Integer.parseInt(kv.substring("continuationToken=".length()).replace("page-", ""));
+      }
+    }
+    ArrayNode all = (ArrayNode) whole.body().path("value");
+    ObjectNode page = ((ObjectNode) whole.body()).deepCopy();
+    ArrayNode value = page.putArray("value");
+    for (int i = from; i < Math.min(all.size(), from + size); i++) {
+      value.add(all.get(i));
+    }
+    if (from + size < all.size()) {
+      page.put("continuationToken", "page-" + (from + size));
+    }
+    return new Reply(whole.status(), page, whole.headers());
+  }
+
+  private Reply routeWhole(String method, String path, String query, JsonNode body) {
     Matcher m;
     if ((m = LIVY.matcher(path)).matches()) {
       return livy(
