@@ -1075,6 +1075,19 @@ public final class TableExtractor {
               }
 
               @Override
+              public Void visit(SqlCall call) {
+                // Grouping by a time window names it: Spark resolves window.start or
+                // session_window.end against the grouping expression's column.
+                String fn =
+                    SparkSyntaxRewriter.unhide(call.getOperator().getName())
+                        .toLowerCase(Locale.ROOT);
+                if (fn.equals("window") || fn.equals("session_window")) {
+                  grouped.add(fn);
+                }
+                return super.visit(call);
+              }
+
+              @Override
               public Void visit(SqlIdentifier id) {
                 List<String> parts = writtenParts(id);
                 if (parts == null || parts.equals(List.of("all"))) {

@@ -1054,6 +1054,27 @@ class TableExtractorTest {
   }
 
   /**
+   * A time window in GROUP BY names a column Spark resolves window.start and session_window.end
+   * against (measured on Spark 4.1.1; found by QA: session_window.start was UNGROUPED_COLUMN). A
+   * column that is not the window stays an error.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT cust, session_window.start AS st, COUNT(*) AS n FROM o"
+            + " GROUP BY cust, session_window(ts, '10 days')|",
+        "SELECT session_window, COUNT(*) AS n FROM o GROUP BY session_window(ts, '5 minutes')|",
+        "SELECT window.start, window.end, COUNT(*) AS n FROM o GROUP BY window(ts, '1 hour')|",
+        "SELECT session_window.start, cust, COUNT(*) AS n FROM o"
+            + " GROUP BY session_window(ts, '10 days')|UNGROUPED_COLUMN@1:30",
+      })
+  void aGroupedTimeWindowIsAColumnOfTheSelect(String sql, String findings) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+    assertThat(placed(facts)).isEqualTo(findings == null ? "" : findings);
+  }
+
+  /**
    * offset and limit as column names (a Kafka source's offset) are read by Calcite, so the checks
    * that need its tree see the SELECT (found by QA: such a SELECT went to the fallback parser, and
    * an unaliased MAX(offset) or a column selected twice passed validate).
