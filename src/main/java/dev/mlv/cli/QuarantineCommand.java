@@ -84,6 +84,13 @@ public final class QuarantineCommand implements Callable<Integer> {
     var out = spec.commandLine().getOut();
     try (Target target = Targets.open(project.config(), targetName, spec)) {
       SqlResult rows = target.quarantine(project, id, Optional.ofNullable(runId), limit);
+      if (runId != null
+          && rows.rows().isEmpty()
+          && target.run(runId, dev.mlv.refresh.RunListener.NONE).isEmpty()) {
+        // A mistyped id must not read as "that run dropped nothing".
+        throw new MlvException(
+            "RUN_UNKNOWN", "no run with id '" + runId + "'; 'mlv runs' lists the runs");
+      }
       if (rows.columns().isEmpty() || rows.rows().isEmpty()) {
         String name = project.names().display(id);
         spec.commandLine()

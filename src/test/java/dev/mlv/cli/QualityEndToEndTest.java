@@ -152,6 +152,10 @@ class QualityEndToEndTest {
     String lastRun = rows(all.out()).get(0).path("_mlv_run_id").asText();
     CliRun one = mlv("quarantine", "silver.trials_clean", "--run", lastRun, "--format", "json");
     assertThat(rows(one.out())).hasSize(3);
+    // A mistyped run id is an error, not "no rows dropped in that run" (found by QA).
+    CliRun unknown = mlv("quarantine", "silver.trials_clean", "--run", "nope-run");
+    assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(unknown.err()).contains("error[RUN_UNKNOWN]: no run with id 'nope-run'");
 
     Path html = tmp.resolve("out/report.html");
     // Like plan -o: a folder or a missing folder is refused before any work, never replaced.
