@@ -25,8 +25,10 @@ import picocli.CommandLine.Spec;
     description = {
       "Print the lineage the SQL defines: views, the tables and folders they read, and the"
           + " order they refresh in. Output is sorted and stable, so CI can diff it. A project"
-          + " with an error in mlv.yml or in a definition's SQL prints that error and no"
-          + " lineage (exit 1); 'mlv validate' lists every finding."
+          + " with an error in mlv.yml, or in reading a definition's SQL (a syntax error, a"
+          + " SELECT Spark refuses as written), prints that error and no lineage (exit 1)."
+          + " Validate's other rules (a file that defines no view, a view name Fabric refuses,"
+          + " ...) are not run: 'mlv validate' lists every finding."
     },
     footer = {
       "",
