@@ -5,7 +5,9 @@ import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.diag.MlvException;
 import dev.mlv.project.Project;
+import dev.mlv.project.ProjectLocator;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -47,7 +49,10 @@ public final class ValidateCommand implements Callable<Integer> {
   @Option(
       names = "--format",
       defaultValue = "text",
-      description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+      description =
+          "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). github names"
+              + " files from the repository's root (GITHUB_WORKSPACE, else the working folder),"
+              + " so a project in a subfolder is annotated on the right files.")
   Format format;
 
   @Option(names = "--strict", description = "Treat warnings as errors.")
@@ -67,7 +72,7 @@ public final class ValidateCommand implements Callable<Integer> {
       out.print(
           format == Format.json
               ? DiagnosticRenderer.json(e.diagnostics(), 0, 0)
-              : DiagnosticRenderer.github(e.diagnostics()));
+              : DiagnosticRenderer.github(e.diagnostics(), inRepository(projectRoot())));
       return ExitCodes.ERROR;
     }
     List<Diagnostic> found = new ArrayList<>(project.diagnostics());
@@ -87,7 +92,8 @@ public final class ValidateCommand implements Callable<Integer> {
     switch (format) {
       case json ->
           out.print(DiagnosticRenderer.json(all, project.files().size(), project.views().size()));
-      case github -> out.print(DiagnosticRenderer.github(all));
+      case github ->
+          out.print(DiagnosticRenderer.github(all, inRepository(project.config().root())));
       case text -> {
         out.print(DiagnosticRenderer.text(all));
         out.println(
@@ -100,5 +106,30 @@ public final class ValidateCommand implements Callable<Integer> {
       }
     }
     return failed ? ExitCodes.ERROR : ExitCodes.OK;
+  }
+
+  /**
+   * Where the project's folder lies in the repository GitHub checked out ({@code GITHUB_WORKSPACE},
+   * else the working folder, which is that in a workflow step): annotations name files from there.
+   * A project outside it keeps its own relative paths.
+   */
+  private static Path inRepository(Path root) {
+    String workspace = System.getenv("GITHUB_WORKSPACE");
+    Path base =
+        (workspace == null || workspace.isBlank() ? Path.of("") : Path.of(workspace))
+            .toAbsolutePath()
+            .normalize();
+    Path project = root.toAbsolutePath().normalize();
+    return project.startsWith(base) ? base.relativize(project) : Path.of("");
+  }
+
+  private Path projectRoot() {
+    try {
+      return projectOptions.project != null
+          ? ProjectLocator.explicit(projectOptions.project)
+          : ProjectLocator.locate(Path.of(""));
+    } catch (MlvException e) {
+      return Path.of("");
+    }
   }
 }

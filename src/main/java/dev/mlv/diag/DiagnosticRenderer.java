@@ -105,8 +105,12 @@ public final class DiagnosticRenderer {
     }
   }
 
-  /** GitHub workflow commands: {@code ::error file=f,line=l,col=c,title=RULE::message}. */
-  public static String github(List<Diagnostic> diagnostics) {
+  /**
+   * GitHub workflow commands: {@code ::error file=f,line=l,col=c,title=RULE::message}, each file
+   * under {@code prefix} (where the project's folder lies in the repository: GitHub places an
+   * annotation by its path from the repository's root).
+   */
+  public static String github(List<Diagnostic> diagnostics, java.nio.file.Path prefix) {
     StringBuilder sb = new StringBuilder();
     for (Diagnostic d : sorted(diagnostics)) {
       String level =
@@ -118,7 +122,8 @@ public final class DiagnosticRenderer {
       sb.append("::").append(level);
       StringBuilder props = new StringBuilder();
       if (d.position() != null && d.position().file() != null) {
-        props.append(" file=").append(property(d.position().file().toString().replace('\\', '/')));
+        String file = prefix.resolve(d.position().file()).toString().replace('\\', '/');
+        props.append(" file=").append(property(file));
         props.append(",line=").append(d.position().line());
         props.append(",col=").append(d.position().column());
         props.append(",title=").append(property(d.ruleId()));

@@ -784,6 +784,39 @@ class ValidateAndLineageTest {
         .startsWith("::error file=mlv.yml,line=5,col=1,title=CONFIG_UNKNOWN_KEY::");
   }
 
+  /**
+   * GitHub places an annotation by the file's path from the repository's root, which is the working
+   * folder of a workflow step: a project in a subfolder prefixes its own paths (found by QA:
+   * 'validate -p p/g --format github' said file=views/v.sql).
+   */
+  @Test
+  void githubAnnotationsNameFilesFromTheWorkingFolder() throws IOException {
+    Path target = Path.of("target").toAbsolutePath();
+    Files.createDirectories(target);
+    Path sub = Files.createTempDirectory(target, "gh-project");
+    try {
+      Files.writeString(
+          sub.resolve("mlv.yml"),
+          "name: t\nworkspace: ws\nlakehouse: lh\nschema: dbo\nsourcez: []\n");
+      CliRun broken = CliRun.of("validate", "--format", "github", "-p", sub.toString());
+      String prefix = "target/" + sub.getFileName() + "/";
+      assertThat(broken.out())
+          .contains("::error file=" + prefix + "mlv.yml,line=5,col=1,title=CONFIG_UNKNOWN_KEY");
+      Files.writeString(
+          sub.resolve("mlv.yml"), "name: t\nworkspace: ws\nlakehouse: lh\nschema: dbo\n");
+      Files.createDirectories(sub.resolve("views"));
+      Files.writeString(
+          sub.resolve("views/v.sql"), "CREATE MATERIALIZED LAKE VIEW s.v AS SELECT (1 + ) AS a");
+      CliRun sql = CliRun.of("validate", "--format", "github", "-p", sub.toString());
+      assertThat(sql.exitCode()).isEqualTo(ExitCodes.ERROR);
+      assertThat(sql.out()).startsWith("::error file=" + prefix + "views/v.sql,line=1,");
+    } finally {
+      try (var files = Files.walk(sub)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      }
+    }
+  }
+
   @Test
   void aMissingDefaultViewFolderFailsValidateRatherThanLookLikeNoViews() throws IOException {
     // No views would make plan --prune propose dropping every deployed view.
