@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -117,7 +118,14 @@ public final class InitCommand implements Callable<Integer> {
     files.put("seeds/orders.csv", ORDERS);
     files.put("views/silver/orders_clean.sql", SILVER);
     files.put("views/gold/daily_revenue.sql", GOLD);
-    files.put(".github/workflows/mlv.yml", WORKFLOW);
+    // In a subfolder of a git repository the workflow runs mlv there; GitHub runs only those in
+    // the repository root's .github/workflows, which mlv init does not write into.
+    Optional<Path> repository = repositoryAbove(root);
+    String inFolder =
+        repository
+            .map(r -> r.relativize(root.toAbsolutePath().normalize()).toString().replace('\\', '/'))
+            .orElse("");
+    files.put(".github/workflows/mlv.yml", workflow(inFolder));
     // A .gitignore is the repository's, not mlv's: it is kept, and mlv's lines appended to it.
     Path gitignore = root.resolve(".gitignore");
     String appended = null;
@@ -152,6 +160,15 @@ public final class InitCommand implements Callable<Integer> {
       Files.writeString(
           gitignore, appended, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
       out.println("appended .mlv/ to the existing .gitignore");
+    }
+    if (repository.isPresent()) {
+      out.println(
+          "note: GitHub runs workflows only from the repository's root: move"
+              + " .github/workflows/mlv.yml to "
+              + repository.get().resolve(".github/workflows")
+              + " (it already runs mlv in "
+              + inFolder
+              + ")");
     }
     out.println();
     out.println(
@@ -252,6 +269,30 @@ public final class InitCommand implements Callable<Integer> {
       FROM silver.orders_clean
       GROUP BY order_date
       """;
+
+  /** The git repository whose work tree holds {@code folder} below its root, if any. */
+  private static Optional<Path> repositoryAbove(Path folder) {
+    Path start = folder.toAbsolutePath().normalize();
+    if (Files.exists(start.resolve(".git"))) {
+      return Optional.empty(); // the project is the repository's root
+    }
+    for (Path p = start.getParent(); p != null; p = p.getParent()) {
+      if (Files.exists(p.resolve(".git"))) {
+        return Optional.of(p);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The example workflow; {@code folder} is the project's path in the repository, or "". */
+  private static String workflow(String folder) {
+    if (folder.isEmpty()) {
+      return WORKFLOW;
+    }
+    String quoted = "'" + folder.replace("'", "''") + "'";
+    return WORKFLOW.replace(
+        "jobs:\n", "defaults:\n  run: {working-directory: " + quoted + "}\njobs:\n");
+  }
 
   private static final String WORKFLOW =
       """

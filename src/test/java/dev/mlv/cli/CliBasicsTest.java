@@ -567,6 +567,35 @@ class CliBasicsTest {
     assertThat(partial.resolve("seeds/orders.csv")).doesNotExist();
   }
 
+  /**
+   * A project made in a subfolder of a git repository gets a workflow that runs mlv there, and a
+   * note that GitHub reads workflows only from the repository's root (found by QA: the workflow ran
+   * 'mlv validate' in the repository's root and sat where GitHub never runs it).
+   */
+  @Test
+  void initInASubfolderOfARepositoryPointsItsWorkflowAtTheProject(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Files.createDirectories(dir.resolve("repo/.git"));
+    CliRun r = CliRun.of("init", dir.resolve("repo/data/sales").toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains(
+            "note: GitHub runs workflows only from the repository's root: move"
+                + " .github/workflows/mlv.yml to "
+                + dir.resolve("repo/.github/workflows")
+                + " (it already runs mlv in data/sales)");
+    assertThat(dir.resolve("repo/data/sales/.github/workflows/mlv.yml"))
+        .content()
+        .contains("defaults:\n  run: {working-directory: 'data/sales'}\njobs:\n");
+    // At the repository's root: the workflow as it was, and no note.
+    java.nio.file.Files.createDirectories(dir.resolve("root/.git"));
+    CliRun atRoot = CliRun.of("init", dir.resolve("root").toString());
+    assertThat(atRoot.out()).doesNotContain("note:");
+    assertThat(dir.resolve("root/.github/workflows/mlv.yml"))
+        .content()
+        .doesNotContain("working-directory");
+  }
+
   @Test
   void completionScriptsComeFromTheCommandModel() throws Exception {
     CliRun bash = CliRun.of("completion", "bash");
