@@ -398,7 +398,7 @@ final class JobClient {
     List<JobInstance> out = new ArrayList<>();
     for (JsonNode n : list(item + "/jobs/instances", "listing refresh jobs")) {
       if (n.path("jobType").asText(JOB_TYPE).equals(JOB_TYPE)) {
-        out.add(instance(n));
+        out.add(instance(n, "listing refresh jobs"));
       }
     }
     return out;
@@ -409,7 +409,9 @@ final class JobClient {
       return Optional.empty();
     }
     try {
-      return Optional.of(instance(http.get(item + "/jobs/instances/" + id, "reading job " + id)));
+      return Optional.of(
+          instance(
+              http.get(item + "/jobs/instances/" + id, "reading job " + id), "reading job " + id));
     } catch (FabricApiException e) {
       if (e.status() == 404) {
         return Optional.empty();
@@ -418,7 +420,13 @@ final class JobClient {
     }
   }
 
-  static JobInstance instance(JsonNode n) {
+  /**
+   * A job instance as Fabric answers it. One without an id or a status is a broken answer, not a
+   * job: listed, it would show as a run that never ends, and polled, as one still running.
+   */
+  static JobInstance instance(JsonNode n, String what) {
+    FabricHttp.required(n, "id", what);
+    FabricHttp.required(n, "status", what);
     JsonNode f = n.path("failureReason");
     boolean none = f.isMissingNode() || f.isNull();
     Optional<String> failure =

@@ -82,9 +82,7 @@ final class JobRuns {
     Duration wait = http.policy().pollInitial();
     while (true) {
       FabricHttp.Response r = http.send("GET", instance, null, "reading " + what, true, null);
-      // An answer without a status would be polled, as if running, until the timeout.
-      FabricHttp.required(r.body(), "status", "reading " + what);
-      JobClient.JobInstance j = JobClient.instance(r.body());
+      JobClient.JobInstance j = JobClient.instance(r.body(), "reading " + what);
       seen.accept(j);
       if (j.finished()) {
         return j;

@@ -202,7 +202,7 @@ final class NotebookClient {
   private List<JobClient.JobInstance> instances(String path) {
     // Paged like every Fabric list: a lost submission must be looked for on every page.
     return http.list(path, "listing the notebook's jobs").stream()
-        .map(JobClient::instance)
+        .map(n -> JobClient.instance(n, "listing the notebook's jobs"))
         .toList();
   }
 }

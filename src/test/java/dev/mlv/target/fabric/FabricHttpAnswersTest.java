@@ -22,6 +22,11 @@ import org.junit.jupiter.api.Test;
  */
 @org.junit.jupiter.api.Timeout(60) // the bug these tests guard against was an endless poll
 class FabricHttpAnswersTest {
+  static final java.util.UUID WS =
+      java.util.UUID.fromString("11111111-2222-3333-4444-555555555555");
+  static final java.util.UUID LH =
+      java.util.UUID.fromString("aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee");
+
   HttpServer server;
   FabricHttp http;
 
@@ -35,6 +40,11 @@ class FabricHttpAnswersTest {
     answer("/v1/html", 200, "<html><body>Gateway says hello</body></html>", null);
     answer("/v1/noid", 201, "{\"displayName\":\"x\"}", null);
     answer("/v1/forbidden", 403, "<html>Forbidden</html>", null);
+    answer(
+        "/v1/workspaces/" + WS + "/items/" + LH + "/jobs/instances",
+        200,
+        "{\"value\":[null,{\"id\":null}]}",
+        null);
     java.util.concurrent.atomic.AtomicInteger capacityCalls =
         new java.util.concurrent.atomic.AtomicInteger();
     server.createContext(
@@ -97,6 +107,15 @@ class FabricHttpAnswersTest {
     org.assertj.core.api.Assertions.assertThat(
             http.post("/busy-capacity", null, "starting a Livy session").body().path("id").asText())
         .isEqualTo("s1");
+  }
+
+  /** Found by QA: such a list was shown by 'mlv runs' as two Running runs of 1970. */
+  @Test
+  void aListedJobWithoutIdOrStatusIsABrokenAnswerNotARun() {
+    assertThatThrownBy(() -> new JobClient(http, WS, LH).instances())
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("FABRIC_RESPONSE")
+        .hasMessageContaining("listing refresh jobs failed: Fabric's answer has no 'id'");
   }
 
   @Test
