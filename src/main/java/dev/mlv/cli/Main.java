@@ -25,10 +25,12 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    StandardOutput stdout = StandardOutput.install();
     PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
     PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
     int code = run(out, err, args);
     out.flush();
+    code = outputWritten(stdout, code, err);
     err.flush();
     // bin/mlv's record of the code, for when the JVM dies after this (see the launcher).
     String codeFile = System.getProperty("mlv.exitCodeFile");
@@ -40,6 +42,20 @@ public final class Main {
       }
     }
     System.exit(code);
+  }
+
+  /**
+   * {@code code}, or ERROR when what the command printed did not all reach stdout (a full disk
+   * behind {@code > file}): the output is incomplete, so success would be a lie. A command that
+   * failed already keeps its own code.
+   */
+  private static int outputWritten(StandardOutput stdout, int code, PrintWriter err) {
+    var failure = stdout.failure();
+    if (failure.isEmpty()) {
+      return code;
+    }
+    err.println("mlv: could not write the output: " + dev.mlv.diag.IoReason.of(failure.get()));
+    return code == ExitCodes.OK || code == ExitCodes.CHANGES ? ExitCodes.ERROR : code;
   }
 
   /** Runs mlv with {@code args} and returns the exit code; never calls System.exit. */

@@ -67,7 +67,10 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(
       names = {"-o", "--out"},
       paramLabel = "FILE",
-      description = "Save the plan as JSON for 'mlv apply FILE'.")
+      description =
+          "Save the plan as JSON for 'mlv apply FILE'. A symbolic link is followed; a device or"
+              + " named pipe is written in place. '-' prints that JSON on standard output instead"
+              + " of the text, as --format json does.")
   Path out;
 
   @Option(
@@ -99,8 +102,10 @@ public final class PlanCommand implements Callable<Integer> {
       warnings(project, target, state, plan, selection(project, selectors))
           .forEach(spec.commandLine().getErr()::println);
     }
+    // -o - prints the plan file itself: --format json's document, not the text beside it.
+    boolean toStdout = out != null && UserFiles.isStdout(out);
     String text =
-        format == ReportFormat.json
+        format == ReportFormat.json || toStdout
             ? PlanJson.write(plan)
             : PlanRenderer.text(
                 plan,
@@ -108,7 +113,9 @@ public final class PlanCommand implements Callable<Integer> {
                 !noDiff,
                 dev.mlv.plan.Planner.downstreamReasons(project, plan));
     spec.commandLine().getOut().print(text);
-    if (out != null) {
+    if (out != null && !toStdout) {
+      // Before the file: -o /dev/stdout writes after the plan, not into the middle of it.
+      spec.commandLine().getOut().flush();
       UserFiles.write(out, PlanJson.write(plan), "PLAN_OUT", "the plan");
       if (format == ReportFormat.text) {
         spec.commandLine()

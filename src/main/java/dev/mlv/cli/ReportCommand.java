@@ -51,7 +51,9 @@ public final class ReportCommand implements Callable<Integer> {
       names = {"-o", "--out"},
       paramLabel = "FILE",
       defaultValue = "report.html",
-      description = "The HTML file to write (default: ${DEFAULT-VALUE}).")
+      description =
+          "The HTML file to write (default: ${DEFAULT-VALUE}). A symbolic link is followed; a"
+              + " device or named pipe is written in place; '-' is standard output.")
   Path out;
 
   @Override
@@ -92,12 +94,18 @@ public final class ReportCommand implements Callable<Integer> {
               Instant.now(),
               days);
     }
-    UserFiles.write(out, HtmlReportRenderer.render(report), "REPORT_WRITE", "the report");
+    boolean toStdout = UserFiles.isStdout(out);
+    if (toStdout) {
+      spec.commandLine().getOut().print(HtmlReportRenderer.render(report));
+      spec.commandLine().getOut().flush();
+    } else {
+      UserFiles.write(out, HtmlReportRenderer.render(report), "REPORT_WRITE", "the report");
+    }
     spec.commandLine()
         .getErr()
         .println(
             "wrote "
-                + out
+                + (toStdout ? "the report to standard output" : out)
                 + ": "
                 + DiagnosticRenderer.plural(report.runs().size(), "run")
                 + ", "

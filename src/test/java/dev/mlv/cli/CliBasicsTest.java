@@ -392,6 +392,49 @@ class CliBasicsTest {
   }
 
   @Test
+  void dashOIsStandardOutputAndADeviceIsWrittenNotReplaced(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path project = dir.resolve("p");
+    assertThat(CliRun.of("init", project.toString()).exitCode()).isZero();
+    String p = project.toString();
+    java.nio.file.Path dash = java.nio.file.Path.of("-");
+    org.junit.jupiter.api.Assumptions.assumeFalse(java.nio.file.Files.exists(dash));
+    try {
+      CliRun plan = CliRun.of("plan", "-o", "-", "-p", p);
+      assertThat(plan.exitCode()).as(plan.toString()).isZero();
+      // The plan file's JSON, as --format json prints it, and nothing else on stdout.
+      assertThat(plan.out()).startsWith("{").doesNotContain("Saved the plan", "Plan for");
+      dev.mlv.plan.PlanJson.read(plan.out(), "stdout");
+      CliRun report = CliRun.of("report", "-o", "-", "-p", p);
+      assertThat(report.exitCode()).as(report.toString()).isZero();
+      assertThat(report.out()).startsWith("<!DOCTYPE html>");
+      assertThat(report.err()).startsWith("wrote the report to standard output: ");
+      assertThat(dash).doesNotExist();
+    } finally {
+      java.nio.file.Files.deleteIfExists(dash);
+    }
+    // A device through a link of the test's own, so that nothing can replace /dev/full itself.
+    java.nio.file.Path full = java.nio.file.Path.of("/dev/full");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        java.nio.file.Files.exists(full) && !java.nio.file.Files.isRegularFile(full));
+    java.nio.file.Path link = java.nio.file.Files.createSymbolicLink(dir.resolve("full"), full);
+    for (String command : new String[] {"plan", "report"}) {
+      CliRun r = CliRun.of(command, "-o", link.toString(), "-p", p);
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+      assertThat(r.err())
+          .as(r.toString())
+          .containsPattern(
+              "error\\[(PLAN_OUT|REPORT_WRITE)\\]: cannot save the (plan|report) to "
+                  + java.util.regex.Pattern.quote(link.toString())
+                  + ": No space left on device\n")
+          .doesNotContain("\tat ", "wrote ");
+      assertThat(r.out()).doesNotContain("Saved the plan");
+      assertThat(java.nio.file.Files.isSymbolicLink(link)).isTrue();
+    }
+    assertThat(java.nio.file.Files.isRegularFile(full)).isFalse();
+  }
+
+  @Test
   void anUnreadableMlvYmlSaysWhy(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
     java.nio.file.Path project = dir.resolve("p");
     assertThat(CliRun.of("init", project.toString()).exitCode()).isZero();
