@@ -25,8 +25,9 @@ final class Targets {
               + name
               + "' in "
               + config.file()
-              + "; known targets: "
-              + String.join(", ", config.targets().keySet()));
+              + dev.mlv.diag.Suggestions.nearest(name, config.targets().keySet())
+                  .map(t -> "; did you mean '" + t + "'?")
+                  .orElse("; known targets: " + String.join(", ", config.targets().keySet())));
     }
     return name;
   }

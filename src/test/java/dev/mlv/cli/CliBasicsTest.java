@@ -639,6 +639,18 @@ class CliBasicsTest {
         .doesNotContain("working-directory");
   }
 
+  /** Found by QA: a mistyped target listed the targets, with no suggestion. */
+  @Test
+  void aMistypedTargetIsNamedBack() {
+    CliRun typo = CliRun.of("plan", "-p", "examples/medallion", "-t", "Locl");
+    assertThat(typo.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(typo.err())
+        .contains("error[TARGET_UNKNOWN]: no target named 'Locl' in ")
+        .contains("mlv.yml; did you mean 'local'?");
+    CliRun far = CliRun.of("plan", "-p", "examples/medallion", "-t", "production");
+    assertThat(far.err()).contains("mlv.yml; known targets: local");
+  }
+
   @Test
   void completionScriptsComeFromTheCommandModel() throws Exception {
     CliRun bash = CliRun.of("completion", "bash");
