@@ -51,11 +51,20 @@ public final class ProjectLocator {
   public static Path explicit(Path dir) {
     Path root = dir.toAbsolutePath().normalize();
     if (Files.isRegularFile(root)) {
+      // The project that holds the file, as the user most likely meant it (a view's .sql file).
+      Path holder = null;
+      for (Path d = root.getParent(); d != null && holder == null; d = d.getParent()) {
+        if (Files.isRegularFile(d.resolve(ProjectConfig.FILE_NAME))) {
+          holder = d;
+        }
+      }
       throw new MlvException(
           "PROJECT_NOT_FOUND",
           root
               + " is a file; -p takes the project folder"
-              + (root.getParent() == null ? "" : " (here " + root.getParent() + ")"));
+              + (holder != null
+                  ? " (the project holding this file: " + holder + ")"
+                  : " (no folder above this file holds " + ProjectConfig.FILE_NAME + ")"));
     }
     String word = shellWord(dir.toString());
     if (!Files.isDirectory(root)) {

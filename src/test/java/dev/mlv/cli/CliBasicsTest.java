@@ -174,6 +174,14 @@ class CliBasicsTest {
     CliRun file = CliRun.of("validate", "-p", "examples/medallion/mlv.yml");
     assertThat(file.exitCode()).isEqualTo(ExitCodes.ERROR);
     assertThat(file.err()).contains("mlv.yml is a file; -p takes the project folder");
+    // A view's file: the project that holds it is named (found by QA: it named the file's folder).
+    CliRun view = CliRun.of("validate", "-p", "examples/medallion/views/silver/trials_clean.sql");
+    assertThat(view.err())
+        .contains(
+            "trials_clean.sql is a file; -p takes the project folder (the project holding this"
+                + " file: "
+                + java.nio.file.Path.of("examples/medallion").toAbsolutePath()
+                + ")");
     // A folder without mlv.yml: a project not made yet, or the wrong folder.
     CliRun empty = CliRun.of("validate", "-p", "src/test/java");
     assertThat(empty.exitCode()).isEqualTo(ExitCodes.ERROR);
