@@ -57,7 +57,8 @@ class SeedErrorsTest {
         "id,name,note\n1,\"Smith, John\",\"multi\nline note\"\n2,plain,\"has \"\"quotes\"\"\"\n"
             + "3,\"\",\n\"\",empty id,\n");
     Files.writeString(project.resolve("seeds/unclosed.csv"), "a,b\n1,\"oops\n2,3\n");
-    Files.writeString(project.resolve("seeds/dup.csv"), "a,A,b\n1,2,3\n");
+    // The same name twice: shown at its second place (found by QA: it pointed at the first).
+    Files.writeString(project.resolve("seeds/dup.csv"), "val,a, val,A\n1,2,3,4\n");
     Files.writeString(project.resolve("seeds/fake.parquet"), "not parquet");
     Files.writeString(project.resolve("seeds/names.csv"), "id,name\n1,x\n");
   }
@@ -174,7 +175,7 @@ class SeedErrorsTest {
     assertPlainError(dup);
     assertThat(dup.err())
         .contains(
-            "seeds/dup.csv:1:3: error[SEED_COLUMN]: the header of the seed file for bronze.s_dup names column 'A' twice");
+            "seeds/dup.csv:1:8: error[SEED_COLUMN]: the header of the seed file for bronze.s_dup names column 'val' twice");
   }
 
   @Test
@@ -186,7 +187,7 @@ class SeedErrorsTest {
         .contains("seeds/ragged.csv:2:1: error[SEED_MALFORMED]")
         .contains("error[SEED_FORMAT]: seed file seeds/fake.parquet")
         .contains("seeds/unclosed.csv:2:3: error[SEED_MALFORMED]")
-        .contains("seeds/dup.csv:1:3: error[SEED_COLUMN]");
+        .contains("seeds/dup.csv:1:8: error[SEED_COLUMN]");
     assertThat(all.out()).contains("seeded bronze.s_names").contains("seeded bronze.s_rfc");
   }
 }

@@ -62,6 +62,8 @@ final class SeedProblems {
     int openedAt = -1;
     int headerEnd = -1;
     java.util.List<String> header = new java.util.ArrayList<>();
+    // Where each header field starts, so that a name given twice is shown at its second place.
+    java.util.List<Integer> fieldStarts = new java.util.ArrayList<>(java.util.List.of(0));
     StringBuilder field = new StringBuilder();
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
@@ -78,6 +80,8 @@ final class SeedProblems {
         field.setLength(0);
         if (c != ',') {
           headerEnd = i;
+        } else {
+          fieldStarts.add(i + 1);
         }
       } else if (headerEnd < 0) {
         field.append(c);
@@ -95,13 +99,18 @@ final class SeedProblems {
       header.add(field.toString().strip());
     }
     java.util.Map<String, String> seen = new java.util.HashMap<>();
-    for (String name : header) {
+    for (int k = 0; k < header.size(); k++) {
+      String name = header.get(k);
       String before = seen.putIfAbsent(name.toLowerCase(java.util.Locale.ROOT), name);
       if (before != null && !name.isEmpty()) {
+        int at = fieldStarts.get(k);
+        while (at < text.length() && (text.charAt(at) == ' ' || text.charAt(at) == '\t')) {
+          at++;
+        }
         throw new MlvException(
             Diagnostic.error(
                 "SEED_COLUMN",
-                headerPosition(name),
+                start.advance(text, at),
                 "the header of the seed file for "
                     + table
                     + " names column '"
