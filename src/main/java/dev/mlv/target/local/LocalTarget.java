@@ -510,6 +510,35 @@ public final class LocalTarget implements Target {
           }
         }
         boolean stopped = stopping.get(); // a Ctrl-C after the last view changes nothing
+        if (stopped) {
+          // What the walk skipped below a view the interruption failed was not run because of
+          // the interruption, not because an upstream view broke.
+          java.util.Set<ObjectId> cut = new java.util.HashSet<>();
+          java.util.Set<ObjectId> broke = new java.util.HashSet<>();
+          for (ViewRun r : runs) {
+            if (r.reason().startsWith(INTERRUPTED)) {
+              cut.add(r.id());
+            } else if (r.status() == ViewStatus.Failed) {
+              broke.add(r.id());
+            }
+          }
+          runs =
+              runs.stream()
+                  .map(
+                      r ->
+                          r.status() == ViewStatus.Skipped
+                                  && r.reason().startsWith("UPSTREAM_")
+                                  && project.lineage().ancestors(r.id()).stream()
+                                      .anyMatch(cut::contains)
+                                  && project.lineage().ancestors(r.id()).stream()
+                                      .noneMatch(broke::contains)
+                              ? ViewRun.skipped(
+                                  r.id(),
+                                  "none",
+                                  INTERRUPTED + ": the run was interrupted before it started")
+                              : r)
+                  .toList();
+        }
         RunStatus status =
             stopped
                 ? RunStatus.Interrupted
