@@ -20,24 +20,32 @@ public final class ProgressOptions {
   @Option(
       names = "--color",
       paramLabel = "WHEN",
-      defaultValue = "auto",
       description =
           "Colour the progress: auto (on a terminal, unless NO_COLOR is set), always or never"
-              + " (default: ${DEFAULT-VALUE}).")
-  ColorMode color = ColorMode.auto;
+              + " (default: auto).")
+  ColorMode color; // null: not given, which is auto
 
   @Option(names = "--no-color", description = "Same as --color=never.")
   boolean noColor;
+
+  /** Refuses options that contradict each other, whether or not progress is shown. */
+  void check() {
+    if (noColor && color != null && color != ColorMode.never) {
+      throw new dev.mlv.diag.UsageException(
+          "USAGE", "--no-color and --color=" + color + " ask for two things; use one");
+    }
+  }
 
   /**
    * @param terminal whether stderr goes to a terminal
    * @param noColor the value of the NO_COLOR environment variable, or null
    */
   boolean colored(boolean terminal, String noColor) {
+    check();
     if (this.noColor) {
       return false;
     }
-    return switch (color) {
+    return switch (color == null ? ColorMode.auto : color) {
       case always -> true;
       case never -> false;
       case auto -> terminal && (noColor == null || noColor.isEmpty());

@@ -35,6 +35,7 @@ final class RunOutput {
    */
   static Progress progress(
       CommandSpec spec, NameResolver names, boolean quiet, ProgressOptions options) {
+    options.check();
     Progress shown = shown(spec, names, quiet, options);
     return Targets.debug(spec) ? withStackTraces(shown, spec.commandLine().getErr(), names) : shown;
   }

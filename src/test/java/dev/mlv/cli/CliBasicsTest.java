@@ -647,6 +647,16 @@ class CliBasicsTest {
         .doesNotContain("working-directory");
   }
 
+  /** Found by QA: --no-color with --color=always was taken silently (as never). */
+  @Test
+  void noColorAndColorAlwaysAreAUsageError() {
+    CliRun both =
+        CliRun.of(
+            "refresh", "-p", "examples/medallion", "--dry-run", "--no-color", "--color=always");
+    assertThat(both.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(both.err()).contains("--no-color and --color=always ask for two things; use one");
+  }
+
   /** Found by QA: a mistyped target listed the targets, with no suggestion. */
   @Test
   void aMistypedTargetIsNamedBack() {
