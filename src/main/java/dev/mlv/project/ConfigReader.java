@@ -441,11 +441,12 @@ final class ConfigReader {
           "write local, local[N] or local[*] (N worker threads, * one per core), or"
               + " spark://host:port for a standalone cluster");
     }
+    Map<String, Position> confAt = new HashMap<>();
     Map<String, String> conf =
-        t.get("conf").map(n -> stringMap(n, where + ".conf")).orElse(Map.of());
+        t.get("conf").map(n -> stringMap(n, where + ".conf", confAt)).orElse(Map.of());
     Map<String, Path> files =
         t.get("files").map(n -> fileFolders(n, where + ".files")).orElse(Map.of());
-    return new SparkTarget(name, warehouse, master, conf, files);
+    return new SparkTarget(name, warehouse, master, conf, files, confAt);
   }
 
   /** OneLake folder URL to a local folder of the project, for file-ingesting views. */
@@ -1215,7 +1216,8 @@ final class ConfigReader {
     return false;
   }
 
-  private Map<String, String> stringMap(Node node, String what) {
+  /** The string values of a mapping; {@code at} gets the place of each value. */
+  private Map<String, String> stringMap(Node node, String what, Map<String, Position> at) {
     Map<String, String> map = new LinkedHashMap<>();
     mapping(node, what, "in " + what)
         .ifPresent(
@@ -1223,7 +1225,11 @@ final class ConfigReader {
                 e.forEach(
                     (key, tuple) ->
                         text(tuple.getValueNode(), what + "." + key)
-                            .ifPresent(v -> map.put(key, v))));
+                            .ifPresent(
+                                v -> {
+                                  map.put(key, v);
+                                  at.put(key, pos(tuple.getValueNode()));
+                                })));
     return map;
   }
 

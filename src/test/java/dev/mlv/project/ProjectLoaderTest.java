@@ -172,7 +172,12 @@ class ProjectLoaderTest {
                 "local",
                 abs.resolve(".mlv/wh-weu"),
                 "local[2]",
-                Map.of("spark.sql.shuffle.partitions", "4")));
+                Map.of("spark.sql.shuffle.partitions", "4"),
+                Map.of(),
+                // Where the value is, for Spark's refusal of it when the engine starts.
+                Map.of(
+                    "spark.sql.shuffle.partitions",
+                    new dev.mlv.diag.Position(Path.of("mlv.yml"), 13, 42))));
 
     FabricTarget prod = (FabricTarget) config.target("prod").orElseThrow();
     assertThat(prod.workspaceId()).isEqualTo(UUID.fromString(WS_ID));
