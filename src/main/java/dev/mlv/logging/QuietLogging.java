@@ -20,6 +20,13 @@ public final class QuietLogging {
 
   private QuietLogging() {}
 
+  // log4j's context selector holds contexts weakly, and after a second setConfigLocation nothing
+  // else held this one: a garbage collection then dropped it, the next lookup made a fresh context
+  // on log4j's default configuration, and Spark took that for unconfigured and printed "Using
+  // Spark's default log4j profile" (found by QA on `mlv sql -t <fabric>`, whose target and syntax
+  // check each apply this). Guarded by QuietLogging.class.
+  private static LoggerContext configured;
+
   public static boolean debugRequested() {
     return Boolean.getBoolean(DEBUG_PROPERTY);
   }
@@ -35,6 +42,7 @@ public final class QuietLogging {
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }
+    configured = context;
     if (debug) {
       Configurator.setRootLevel(Level.INFO);
       Configurator.setLevel("org.apache.spark", Level.INFO);

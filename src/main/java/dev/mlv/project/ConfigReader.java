@@ -3,6 +3,7 @@ package dev.mlv.project;
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.Position;
 import dev.mlv.diag.Suggestions;
+import dev.mlv.lineage.NameResolver;
 import dev.mlv.sql.Name;
 import java.io.IOException;
 import java.net.URI;
@@ -129,6 +130,9 @@ final class ConfigReader {
   // Per target, the ${env:} values whose variables are unset; where secret() reports its own.
   private final Map<String, List<Diagnostic>> unsetEnv = new LinkedHashMap<>();
   private List<Diagnostic> unsetSink = problems;
+  // Resolves source and view_config names as the project will, so that two spellings of one
+  // object (s.v and ws.lh.s.v) are one name; absent while the defaults it needs are in error.
+  private NameResolver names;
 
   /** {@code root} must be absolute and normalised. */
   ConfigReader(Path root, Path file, Map<String, String> env) {
@@ -185,6 +189,11 @@ final class ConfigReader {
 
     Map<String, LakehouseRef> lakehouses =
         top.get("lakehouses").map(n -> lakehouses(n, workspace)).orElse(Map.of());
+    if (workspace != null && lakehouse != null && schema != null) {
+      Map<String, String> lakehouseWorkspaces = new HashMap<>();
+      lakehouses.forEach((k, v) -> lakehouseWorkspaces.put(k, v.workspace()));
+      names = new NameResolver(workspace, lakehouse, schema, lakehouseWorkspaces);
+    }
     List<SourceConfig> sources = top.get("sources").map(this::sources).orElse(List.of());
     ProjectDefaults defaults =
         top.get("defaults").map(this::defaults).orElseGet(ProjectDefaults::builtIn);
@@ -432,11 +441,12 @@ final class ConfigReader {
           "write local, local[N] or local[*] (N worker threads, * one per core), or"
               + " spark://host:port for a standalone cluster");
     }
+    Map<String, Position> confAt = new HashMap<>();
     Map<String, String> conf =
-        t.get("conf").map(n -> stringMap(n, where + ".conf")).orElse(Map.of());
+        t.get("conf").map(n -> stringMap(n, where + ".conf", confAt)).orElse(Map.of());
     Map<String, Path> files =
         t.get("files").map(n -> fileFolders(n, where + ".files")).orElse(Map.of());
-    return new SparkTarget(name, warehouse, master, conf, files);
+    return new SparkTarget(name, warehouse, master, conf, files, confAt);
   }
 
   /** OneLake folder URL to a local folder of the project, for file-ingesting views. */
@@ -600,7 +610,7 @@ final class ConfigReader {
 
   private Map<String, LakehouseRef> lakehouses(Node node, String projectWorkspace) {
     Map<String, LakehouseRef> lakehouses = new LinkedHashMap<>();
-    Map<String, Position> seen = new HashMap<>();
+    Map<String, Seen> seen = new HashMap<>();
     mapping(node, "lakehouses", "in lakehouses")
         .ifPresent(
             entries ->
@@ -608,7 +618,7 @@ final class ConfigReader {
                     (name, tuple) -> {
                       String where = "lakehouses." + name;
                       Position at = pos(tuple.getKeyNode());
-                      if (!unique(seen, name, at, "lakehouse")) {
+                      if (!unique(seen, name.toLowerCase(Locale.ROOT), name, at, "lakehouse")) {
                         return;
                       }
                       if (name.contains(".") || name.contains("`")) {
@@ -641,7 +651,7 @@ final class ConfigReader {
 
   private List<SourceConfig> sources(Node node) {
     List<SourceConfig> sources = new ArrayList<>();
-    Map<String, Position> seen = new HashMap<>();
+    Map<String, Seen> seen = new HashMap<>();
     List<Node> items = sequence(node, "sources");
     for (int i = 0; i < items.size(); i++) {
       Node item = items.get(i);
@@ -649,7 +659,7 @@ final class ConfigReader {
       if (item instanceof ScalarNode) {
         // Short form: a bare name, for a source without seed or description.
         dottedName(item, where)
-            .filter(name -> unique(seen, name, pos(item), "source"))
+            .filter(name -> unique(seen, objectKey(name), name, pos(item), "source"))
             .ifPresent(
                 name ->
                     sources.add(
@@ -670,7 +680,7 @@ final class ConfigReader {
       Optional<String> name =
           s.required("name")
               .flatMap(n -> dottedName(n, where + ".name"))
-              .filter(n -> unique(seen, n, pos(item), "source"));
+              .filter(n -> unique(seen, objectKey(n), n, pos(item), "source"));
       Optional<Path> seed = s.get("seed").flatMap(n -> seed(n, where + ".seed"));
       Optional<SeedFormat> format =
           s.get("format").flatMap(n -> choice(n, where + ".format", SeedFormat.class));
@@ -763,7 +773,7 @@ final class ConfigReader {
 
   private Map<String, ViewSettings> viewConfig(Node node) {
     Map<String, ViewSettings> config = new LinkedHashMap<>();
-    Map<String, Position> seen = new HashMap<>();
+    Map<String, Seen> seen = new HashMap<>();
     mapping(node, "view_config", "in view_config")
         .ifPresent(
             entries ->
@@ -773,7 +783,7 @@ final class ConfigReader {
                       Position at = pos(tuple.getKeyNode());
                       Optional<String> name =
                           checkDottedName(key, tuple.getKeyNode(), "view_config key")
-                              .filter(n -> unique(seen, n, at, "view"));
+                              .filter(n -> unique(seen, objectKey(n), n, at, "view"));
                       Optional<Entries> fields =
                           mapping(tuple.getValueNode(), where, "in " + where);
                       if (name.isEmpty() || fields.isEmpty()) {
@@ -1161,22 +1171,53 @@ final class ConfigReader {
     return Optional.of(String.join(".", parts));
   }
 
-  /** False, with an error, when a case-insensitive name was already seen. */
-  private boolean unique(Map<String, Position> seen, String name, Position at, String kind) {
-    Position first = seen.putIfAbsent(name.toLowerCase(Locale.ROOT), at);
-    if (first != null) {
-      problems.add(
-          Diagnostic.error(
-              "CONFIG_VALUE",
-              at,
-              kind + " '" + name + "' is configured twice (names ignore case)",
-              "first at line " + first.line() + "; merge the two entries"));
-      return false;
-    }
-    return true;
+  /** Where a name was first written, and how. */
+  private record Seen(String name, Position at) {}
+
+  /**
+   * The object a 1-4 part name stands for, fully qualified with the project's defaults; the name in
+   * lower case when those defaults are in error (the file is refused anyway).
+   */
+  private String objectKey(String name) {
+    return names == null ? name.toLowerCase(Locale.ROOT) : names.resolve(Name.of(name)).toString();
   }
 
-  private Map<String, String> stringMap(Node node, String what) {
+  /**
+   * False, with an error at {@code at} naming the first entry, when {@code key} was already seen:
+   * the later entry would silently win over the first.
+   */
+  private boolean unique(
+      Map<String, Seen> seen, String key, String name, Position at, String kind) {
+    Seen first = seen.putIfAbsent(key, new Seen(name, at));
+    if (first == null) {
+      return true;
+    }
+    String message =
+        first.name().equalsIgnoreCase(name)
+            ? kind + " '" + name + "' is configured twice (names ignore case)"
+            : kind
+                + " '"
+                + name
+                + "' is configured twice: '"
+                + first.name()
+                + "' at line "
+                + first.at().line()
+                + " names the same "
+                + kind
+                + " ("
+                + key
+                + ")";
+    problems.add(
+        Diagnostic.error(
+            "CONFIG_VALUE",
+            at,
+            message,
+            "first at line " + first.at().line() + "; merge the two entries"));
+    return false;
+  }
+
+  /** The string values of a mapping; {@code at} gets the place of each value. */
+  private Map<String, String> stringMap(Node node, String what, Map<String, Position> at) {
     Map<String, String> map = new LinkedHashMap<>();
     mapping(node, what, "in " + what)
         .ifPresent(
@@ -1184,7 +1225,11 @@ final class ConfigReader {
                 e.forEach(
                     (key, tuple) ->
                         text(tuple.getValueNode(), what + "." + key)
-                            .ifPresent(v -> map.put(key, v))));
+                            .ifPresent(
+                                v -> {
+                                  map.put(key, v);
+                                  at.put(key, pos(tuple.getValueNode()));
+                                })));
     return map;
   }
 

@@ -83,21 +83,11 @@ final class ScheduleReader {
     Map<String, Position> seen = new LinkedHashMap<>();
     Map<String, Integer> perTarget = new LinkedHashMap<>();
     for (Node item : seq.getValue()) {
-      Optional<Schedule> s = schedule(item, targets);
+      Optional<Schedule> s = schedule(item, targets, seen);
       if (s.isEmpty()) {
         continue;
       }
       Schedule schedule = s.get();
-      Position first = seen.putIfAbsent(schedule.name().toLowerCase(Locale.ROOT), schedule.at());
-      if (first != null) {
-        problems.add(
-            Diagnostic.error(
-                "CONFIG_VALUE",
-                schedule.at(),
-                "schedule '" + schedule.name() + "' is declared twice (names ignore case)",
-                "first at line " + first.line() + "; give each schedule its own name"));
-        continue;
-      }
       for (TargetConfig t : targets.values()) {
         if (t instanceof FabricTarget && schedule.appliesTo(t.name())) {
           int n = perTarget.merge(t.name(), 1, Integer::sum);
@@ -122,7 +112,12 @@ final class ScheduleReader {
     return out;
   }
 
-  private Optional<Schedule> schedule(Node node, Map<String, TargetConfig> targets) {
+  /**
+   * The schedule of {@code node}, or empty after its errors. {@code seen} holds the names read so
+   * far, each at its first schedule.
+   */
+  private Optional<Schedule> schedule(
+      Node node, Map<String, TargetConfig> targets, Map<String, Position> seen) {
     if (!(node instanceof MappingNode m)) {
       error(node, "a schedule must be a mapping of keys to values", "start it with '- name: ...'");
       return Optional.empty();
@@ -149,6 +144,19 @@ final class ScheduleReader {
           keys.get("name").getValueNode(),
           what + " needs a plain name",
           "use letters, digits, '_' and '-' (at most 100)");
+    }
+    if (name.isPresent()) {
+      // Checked on the name alone, so that it is reported with the schedule's other errors and
+      // not only once they are fixed.
+      Position first = seen.putIfAbsent(name.get().toLowerCase(Locale.ROOT), pos.apply(node));
+      if (first != null) {
+        problems.add(
+            Diagnostic.error(
+                "CONFIG_VALUE",
+                pos.apply(node),
+                "schedule '" + name.get() + "' is declared twice (names ignore case)",
+                "first at line " + first.line() + "; give each schedule its own name"));
+      }
     }
     Map<String, Position> views = views(keys.get("views"), what);
     Optional<String> type =

@@ -1,5 +1,6 @@
 package dev.mlv.project;
 
+import dev.mlv.diag.Position;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -8,11 +9,17 @@ import java.util.stream.Collectors;
 
 /**
  * A local Spark + Delta target; {@code warehouse} is absolute and inside the project root. {@code
- * conf} is extra Spark configuration, in file order. {@code files} maps OneLake folders ({@code
+ * conf} is extra Spark configuration, in file order, and {@code confAt} the place of each value in
+ * mlv.yml (none for a target not read from it). {@code files} maps OneLake folders ({@code
  * abfss://...} URLs, as file-ingesting views name them) to absolute local folders.
  */
 public record SparkTarget(
-    String name, Path warehouse, String master, Map<String, String> conf, Map<String, Path> files)
+    String name,
+    Path warehouse,
+    String master,
+    Map<String, String> conf,
+    Map<String, Path> files,
+    Map<String, Position> confAt)
     implements TargetConfig {
 
   public static final String DEFAULT_WAREHOUSE = ".mlv/warehouse";
@@ -21,6 +28,16 @@ public record SparkTarget(
   public SparkTarget {
     conf = Collections.unmodifiableMap(new LinkedHashMap<>(conf));
     files = Collections.unmodifiableMap(new LinkedHashMap<>(files));
+    confAt = Map.copyOf(confAt);
+  }
+
+  public SparkTarget(
+      String name,
+      Path warehouse,
+      String master,
+      Map<String, String> conf,
+      Map<String, Path> files) {
+    this(name, warehouse, master, conf, files, Map.of());
   }
 
   public SparkTarget(String name, Path warehouse, String master, Map<String, String> conf) {

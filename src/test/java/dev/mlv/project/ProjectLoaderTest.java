@@ -172,7 +172,12 @@ class ProjectLoaderTest {
                 "local",
                 abs.resolve(".mlv/wh-weu"),
                 "local[2]",
-                Map.of("spark.sql.shuffle.partitions", "4")));
+                Map.of("spark.sql.shuffle.partitions", "4"),
+                Map.of(),
+                // Where the value is, for Spark's refusal of it when the engine starts.
+                Map.of(
+                    "spark.sql.shuffle.partitions",
+                    new dev.mlv.diag.Position(Path.of("mlv.yml"), 13, 42))));
 
     FabricTarget prod = (FabricTarget) config.target("prod").orElseThrow();
     assertThat(prod.workspaceId()).isEqualTo(UUID.fromString(WS_ID));
@@ -939,6 +944,55 @@ class ProjectLoaderTest {
     assertThat(where(result)).containsExactly("7:5 CONFIG_VALUE", "10:3 CONFIG_VALUE");
     assertThat(result.diagnostics().get(0).hint())
         .isEqualTo("first at line 6; merge the two entries");
+  }
+
+  @Test
+  void namesThatResolveToTheSameObjectAreDuplicates() throws IOException {
+    // Found by QA: the later entry silently won. 'other' belongs to workspace ws2, so
+    // demo_ws.other.bronze.a is another table than other.bronze.a.
+    LoadResult result =
+        load(
+            BASE
+                + """
+                lakehouses:
+                  other: {workspace: ws2}
+                sources:
+                  - {name: bronze.a}
+                  - {name: demo_ws.lh_oud_mlv.bronze.a}
+                  - other.bronze.b
+                  - ws2.OTHER.bronze.b
+                  - demo_ws.other.bronze.b
+                view_config:
+                  s.v: {refresh_policy: full, tags: [x]}
+                  demo_ws.lh_oud_mlv.s.v: {refresh_policy: incremental, tags: [y]}
+                  lh_oud_mlv.S.V: {}
+                  v: {}
+                  dbo.v: {}
+                """);
+
+    assertThat(where(result))
+        .containsExactly(
+            "9:5 CONFIG_VALUE",
+            "11:5 CONFIG_VALUE",
+            "15:3 CONFIG_VALUE",
+            "16:3 CONFIG_VALUE",
+            "18:3 CONFIG_VALUE");
+    assertThat(result.diagnostics().get(0).message())
+        .isEqualTo(
+            "source 'demo_ws.lh_oud_mlv.bronze.a' is configured twice: 'bronze.a' at line 8"
+                + " names the same source (demo_ws.lh_oud_mlv.bronze.a)");
+    assertThat(result.diagnostics().get(0).hint())
+        .isEqualTo("first at line 8; merge the two entries");
+    assertThat(result.diagnostics().get(1).message())
+        .startsWith("source 'ws2.OTHER.bronze.b' is configured twice: 'other.bronze.b' at line 10");
+    assertThat(result.diagnostics().get(2).message())
+        .isEqualTo(
+            "view 'demo_ws.lh_oud_mlv.s.v' is configured twice: 's.v' at line 14 names the"
+                + " same view (demo_ws.lh_oud_mlv.s.v)");
+    assertThat(result.diagnostics().get(3).message())
+        .startsWith("view 'lh_oud_mlv.S.V' is configured twice: 's.v' at line 14");
+    assertThat(result.diagnostics().get(4).message())
+        .startsWith("view 'dbo.v' is configured twice: 'v' at line 17");
   }
 
   @Test

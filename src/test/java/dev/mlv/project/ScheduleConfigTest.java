@@ -287,4 +287,34 @@ class ScheduleConfigTest {
         .anyMatch(
             x -> x.startsWith("mlv.yml:16:5: error[CONFIG_VALUE]: schedule 'A' is declared twice"));
   }
+
+  @Test
+  void aTwinIsReportedWithTheOtherErrorsOfItsSchedules() throws IOException {
+    // Found by QA: the twin was found only among schedules without errors, so it showed up only
+    // after the other errors were fixed; mlv-yml.md promises every problem at once.
+    List<String> e =
+        errors(
+            """
+            schedules:
+              - name: nightly
+                type: cron
+                interval: 1
+                start: 2026-01-01T00:00:00
+                end: 2027-01-01T00:00:00
+              - name: Nightly
+                type: daily
+                times: ["25:00"]
+                start: 2026-01-01T00:00:00
+                end: 2027-01-01T00:00:00
+            """);
+    assertThat(e)
+        .hasSize(3)
+        .anyMatch(x -> x.startsWith("mlv.yml:13:15: error[CONFIG_SCHEDULE]:"))
+        .anyMatch(x -> x.startsWith("mlv.yml:18:13: error[CONFIG_SCHEDULE]:"))
+        .anyMatch(
+            x ->
+                x.startsWith(
+                    "mlv.yml:16:5: error[CONFIG_VALUE]: schedule 'Nightly' is declared twice"
+                        + " (names ignore case)"));
+  }
 }

@@ -7,6 +7,7 @@ import dev.mlv.diag.Position;
 import dev.mlv.lineage.LineageGraph;
 import dev.mlv.lineage.Node;
 import dev.mlv.lineage.ObjectId;
+import dev.mlv.logging.QuietLogging;
 import dev.mlv.plan.Change;
 import dev.mlv.plan.EnableCdf;
 import dev.mlv.plan.Plan;
@@ -1333,6 +1334,9 @@ public final class LocalTarget implements Target {
 
   synchronized SparkRuntime runtime() {
     if (runtime == null) {
+      // Before Spark sees the conf: a value it refuses would fail deep in its start, or be dropped.
+      QuietLogging.apply(debug || QuietLogging.debugRequested());
+      SparkConfCheck.check(target);
       runtime =
           new SparkRuntime(
               new SparkRuntime.Settings(

@@ -52,6 +52,80 @@ class FabricCliTest {
     return CliRun.inProject(dir, args);
   }
 
+  /**
+   * Found by QA: {@code mlv sql -t prod} printed "Using Spark's default log4j profile" to stderr
+   * without --debug, from the Spark parser of its syntax check. Spark prints it once per JVM, when
+   * its logging first starts, and this test JVM started Spark long ago: so mlv runs in a JVM of its
+   * own, as from the command line, against the simulator of this one.
+   */
+  @Test
+  void sqlOnFabricPrintsNothingOfSparksLoggingToStderr() throws Exception {
+    Child mlv =
+        child(dev.mlv.cli.Main.class, "sql", "-t", "prod", "-p", dir.toString(), "SELECT 1 AS one");
+    // The simulator keeps no rows, so it refuses the query: that refusal is all of stderr.
+    assertThat(mlv.err())
+        .as(mlv.out())
+        .doesNotContain("log4j")
+        .startsWith("error[SPARK_SQL]: the statement failed: ")
+        .hasLineCount(1);
+  }
+
+  /**
+   * What made the line appear, made certain: the Fabric target and its syntax check each configure
+   * the logging, and a garbage collection after the second dropped that configuration before Spark
+   * looked (whether one falls there depends on the JVM's heap, so the CLI test above alone could
+   * pass by luck).
+   */
+  @Test
+  void theQuietLoggingOfTheSyntaxCheckSurvivesAGarbageCollection() throws Exception {
+    Child probe = child(SyntaxCheckQuietProbe.class);
+    assertThat(probe.err()).isEmpty();
+    assertThat(probe.out()).isEqualTo("OK\n");
+  }
+
+  private record Child(String out, String err) {}
+
+  /** Runs {@code main} in a JVM of its own, with this JVM's class path and Spark's opens. */
+  private Child child(Class<?> main, String... args) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String arg :
+        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (arg.startsWith("--add-opens")
+          || arg.startsWith("-Djdk.reflect")
+          || arg.startsWith("-Dio.netty")) {
+        command.add(arg);
+      }
+    }
+    command.add("-cp");
+    command.add(
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))
+            .replace(
+                java.io.File.pathSeparator + java.io.File.pathSeparator,
+                java.io.File.pathSeparator));
+    command.add(main.getName());
+    command.addAll(List.of(args));
+    Path stdout = Files.createTempFile("child-out", ".txt");
+    Path stderr = Files.createTempFile("child-err", ".txt");
+    try {
+      ProcessBuilder builder =
+          new ProcessBuilder(command)
+              .directory(dir.toFile())
+              .redirectOutput(stdout.toFile())
+              .redirectError(stderr.toFile());
+      builder.environment().put(TOKEN_ENV, secret);
+      builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+      Process p = builder.start();
+      assertThat(p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+      return new Child(
+          Files.readString(stdout, StandardCharsets.UTF_8),
+          Files.readString(stderr, StandardCharsets.UTF_8));
+    } finally {
+      Files.delete(stdout);
+      Files.delete(stderr);
+    }
+  }
+
   /** A damaged run record is one warning line naming it; the other runs are still listed. */
   @Test
   void runsSkipsADamagedRecordWithAWarningAndListsTheOthers() throws IOException {

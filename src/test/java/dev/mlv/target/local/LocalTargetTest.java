@@ -94,6 +94,44 @@ class LocalTargetTest {
         .containsExactly(RunStatus.Failed, RunStatus.Skipped, RunStatus.Skipped);
   }
 
+  /**
+   * Found by QA: a conf value Spark refuses was an internal error naming SessionStateBuilder where
+   * it reached the JVM's first session, and was dropped without a word where a session was already
+   * up (as here, the shared test session). Now each is an error at its place in mlv.yml, before
+   * Spark sees it, and the next command, with the value fixed, runs.
+   */
+  @Test
+  void aConfValueSparkRefusesIsAnErrorAtItsPlaceInMlvYml() throws IOException {
+    Files.createDirectories(dir.resolve("views"));
+    String yml =
+        "name: local\nworkspace: "
+            + WS
+            + "\nlakehouse: "
+            + LH
+            + "\nschema: dbo\ntargets:\n  local:\n    type: spark\n    master: local[2]\n"
+            + "    conf:\n      spark.sql.shuffle.partitions: %s\n      spark.sql.ansi.enabled: %s\n";
+    write("mlv.yml", yml.formatted("abc", "maybe"));
+
+    CliRun bad = CliRun.of("sql", "-p", dir.toString(), "SELECT 1 AS one");
+
+    assertThat(bad.exitCode()).as(bad.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(bad.err())
+        .contains(
+            "mlv.yml:10:37: error[CONFIG_VALUE]: targets.local.conf.spark.sql.shuffle.partitions"
+                + " is refused by Spark: [INVALID_CONF_VALUE.TYPE_MISMATCH]")
+        .contains("'int'")
+        .contains(
+            "mlv.yml:11:31: error[CONFIG_VALUE]: targets.local.conf.spark.sql.ansi.enabled is"
+                + " refused by Spark:")
+        .doesNotContain("internal error")
+        .doesNotContain("\tat ");
+
+    write("mlv.yml", yml.formatted("3", "true"));
+    CliRun fixed = CliRun.of("sql", "-p", dir.toString(), "SELECT 1 AS one");
+    assertThat(fixed.exitCode()).as(fixed.toString()).isZero();
+    assertThat(fixed.out()).contains("one");
+  }
+
   /** A rename or drop under a running refresh would pull the table from under its writer. */
   @Test
   void viewStatementsOfMlvSqlWaitForNoRunAndExit3WhileOneHoldsTheLakehouse() throws IOException {
