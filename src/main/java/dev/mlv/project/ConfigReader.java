@@ -1273,7 +1273,8 @@ final class ConfigReader {
   /** How to write a value of the {@code expected} type, with an example where one helps. */
   private static String typeHint(String what, String expected) {
     return switch (expected) {
-      case "a whole number" -> "write digits without quotes, e.g. " + example(what, "4");
+      case "a whole number" ->
+          "write digits, without quotes or a decimal point, e.g. " + example(what, "4");
       case "true or false" -> "write true or false without quotes, e.g. " + example(what, "true");
       case "a list" -> "write [a, b] on one line, or one '- a' per line indented under the key";
       case "a mapping of keys to values" ->
@@ -1304,8 +1305,12 @@ final class ConfigReader {
     if (Tag.BOOL.equals(tag)) {
       return "a boolean";
     }
-    if (Tag.INT.equals(tag) || Tag.FLOAT.equals(tag)) {
+    if (Tag.INT.equals(tag)) {
       return "a number";
+    }
+    if (Tag.FLOAT.equals(tag)) {
+      // "not a number" would read as a contradiction where a whole one is wanted
+      return "a fraction (" + ((ScalarNode) node).getValue() + ")";
     }
     if (Tag.NULL.equals(tag)) {
       return "an empty value";

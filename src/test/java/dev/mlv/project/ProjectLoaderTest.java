@@ -302,7 +302,7 @@ class ProjectLoaderTest {
         .containsExactly(
             "write 'key: value' lines indented under it, or {key: value} on one line",
             "write true or false without quotes, e.g. enable_cdf: true",
-            "write digits without quotes, e.g. parallelism: 4",
+            "write digits, without quotes or a decimal point, e.g. parallelism: 4",
             "write 'key: value' lines indented under it, or {key: value} on one line",
             "write [a, b] on one line, or one '- a' per line indented under the key");
   }
@@ -324,10 +324,16 @@ class ProjectLoaderTest {
     assertThat(key.hint())
         .isEqualTo("write a name before the ':'; a list or mapping cannot be a key");
 
+    // A fraction where a whole number is wanted is named as one (found by QA: "not a number").
+    Diagnostic fraction = only(load(BASE + "defaults: {parallelism: 2.5}\n"));
+    assertThat(fraction.message())
+        .isEqualTo("defaults.parallelism must be a whole number, not a fraction (2.5)");
+
     Diagnostic filledIn = only(load(BASE + "vars: {n: four}\ndefaults: {parallelism: '${n}'}\n"));
     assertThat(filledIn.message())
         .isEqualTo("defaults.parallelism must be a whole number, not 'four'");
-    assertThat(filledIn.hint()).isEqualTo("write digits without quotes, e.g. parallelism: 4");
+    assertThat(filledIn.hint())
+        .isEqualTo("write digits, without quotes or a decimal point, e.g. parallelism: 4");
   }
 
   @Test
