@@ -93,7 +93,10 @@ public final class ProjectLoader {
     } catch (YAMLException e) {
       return failed(Diagnostic.error("YAML_SYNTAX", start, e.getMessage(), null));
     }
-    if (document == null) {
+    // "---" alone is a document holding nothing, as empty as no document at all.
+    if (document == null
+        || (document instanceof org.yaml.snakeyaml.nodes.ScalarNode s
+            && org.yaml.snakeyaml.nodes.Tag.NULL.equals(s.getTag()))) {
       return failed(
           Diagnostic.error(
               "CONFIG_MISSING",

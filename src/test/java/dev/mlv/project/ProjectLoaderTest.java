@@ -1168,6 +1168,11 @@ class ProjectLoaderTest {
     Diagnostic empty = only(load("# nothing yet\n"));
     assertThat(empty.ruleId()).isEqualTo("CONFIG_MISSING");
     assertThat(empty.message()).isEqualTo("mlv.yml is empty");
+    // A document marker alone holds nothing either (found by QA: four missing keys at 2:1).
+    for (String nothing : new String[] {"---\n", "---\n...\n", "--- # later\n"}) {
+      Diagnostic marker = only(load(nothing));
+      assertThat(marker.message()).as(nothing).isEqualTo("mlv.yml is empty");
+    }
 
     Diagnostic twoDocs = only(load(BASE + "---\n" + BASE));
     assertThat(twoDocs.ruleId()).isEqualTo("YAML_SYNTAX");
