@@ -32,7 +32,7 @@ public final class ProgressOptions {
   void check() {
     if (noColor && color != null && color != ColorMode.never) {
       throw new dev.mlv.diag.UsageException(
-          "USAGE", "--no-color and --color=" + color + " ask for two things; use one");
+          "OPTION_CONFLICT", "--no-color and --color=" + color + " ask for two things; use one");
     }
   }
 
