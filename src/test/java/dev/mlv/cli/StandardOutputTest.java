@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.io.File;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,21 +57,10 @@ class StandardOutputTest {
 
   /** {@code mlv ARGS -p examples/medallion} in a JVM of its own, on the test class path. */
   private static ProcessBuilder child(List<String> args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-XX:+UseSerialGC");
-    cmd.add("-XX:TieredStopAtLevel=1");
-    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (a.startsWith("--add-opens")) {
-        cmd.add(a);
-      }
-    }
-    cmd.add("-cp");
-    cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-    cmd.add("dev.mlv.cli.Main");
-    cmd.addAll(args);
-    cmd.add("-p");
-    cmd.add(PROJECT);
-    return new ProcessBuilder(cmd);
+    List<String> all = new ArrayList<>(args);
+    all.addAll(List.of("-p", PROJECT));
+    return new ProcessBuilder(
+        dev.mlv.reliability.ChildJava.command(
+            List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), "dev.mlv.cli.Main", all));
   }
 }

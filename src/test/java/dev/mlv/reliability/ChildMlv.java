@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,21 +30,11 @@ final class ChildMlv implements AutoCloseable {
   }
 
   static ChildMlv start(String heap, Path workDir, String... args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx" + heap);
-    cmd.add("-XX:+UseSerialGC");
-    cmd.add("-XX:TieredStopAtLevel=1");
-    // The --add-opens and -D flags Spark needs, as this test JVM got them from surefire.
-    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (a.startsWith("--add-opens") || a.startsWith("-Djdk.reflect") || a.startsWith("-Dio.")) {
-        cmd.add(a);
-      }
-    }
-    cmd.add("-cp");
-    cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
-    cmd.add("dev.mlv.cli.Main");
-    cmd.addAll(List.of(args));
+    List<String> cmd =
+        ChildJava.command(
+            List.of("-Xmx" + heap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+            "dev.mlv.cli.Main",
+            List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());
     pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
     try {

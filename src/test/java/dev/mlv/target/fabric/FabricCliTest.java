@@ -87,24 +87,8 @@ class FabricCliTest {
 
   /** Runs {@code main} in a JVM of its own, with this JVM's class path and Spark's opens. */
   private Child child(Class<?> main, String... args) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    for (String arg :
-        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (arg.startsWith("--add-opens")
-          || arg.startsWith("-Djdk.reflect")
-          || arg.startsWith("-Dio.netty")) {
-        command.add(arg);
-      }
-    }
-    command.add("-cp");
-    command.add(
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))
-            .replace(
-                java.io.File.pathSeparator + java.io.File.pathSeparator,
-                java.io.File.pathSeparator));
-    command.add(main.getName());
-    command.addAll(List.of(args));
+    List<String> command =
+        dev.mlv.reliability.ChildJava.command(List.of(), main.getName(), List.of(args));
     Path stdout = Files.createTempFile("child-out", ".txt");
     Path stderr = Files.createTempFile("child-err", ".txt");
     try {

@@ -2,12 +2,9 @@ package dev.mlv.target.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -19,21 +16,9 @@ class SparkRuntimeQuietTest {
   @Test
   void startsWritesAndFailsWithoutAWordOnStderrOrAFileInTheWorkingDirectory(
       @TempDir Path warehouse, @TempDir Path workingDir) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (arg.startsWith("--add-opens")
-          || arg.startsWith("-Djdk.reflect")
-          || arg.startsWith("-Dio.netty")) {
-        command.add(arg);
-      }
-    }
-    command.add("-cp");
-    command.add(
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"))
-            .replace(File.pathSeparator + File.pathSeparator, File.pathSeparator));
-    command.add(QuietProbe.class.getName());
-    command.add(warehouse.toString());
+    List<String> command =
+        dev.mlv.reliability.ChildJava.command(
+            List.of(), QuietProbe.class.getName(), List.of(warehouse.toString()));
     Path stdout = Files.createTempFile("quiet-out", ".txt");
     Path stderr = Files.createTempFile("quiet-err", ".txt");
     ProcessBuilder builder =
