@@ -252,9 +252,8 @@ public final class ProjectBuilder {
     return new ParsedFile(rel, result.statements(), facts, diagnostics);
   }
 
-  /** Where the first byte that is not UTF-8 is, counting the valid text before it. */
   /** Whether the bytes start with a UTF-16 byte order mark (FF FE or FE FF). */
-  private static boolean utf16(byte[] bytes) {
+  static boolean utf16(byte[] bytes) {
     return bytes.length >= 2
         && ((bytes[0] == (byte) 0xFF && bytes[1] == (byte) 0xFE)
             || (bytes[0] == (byte) 0xFE && bytes[1] == (byte) 0xFF));

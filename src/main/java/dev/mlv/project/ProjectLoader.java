@@ -60,11 +60,20 @@ public final class ProjectLoader {
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (CharacterCodingException e) {
+      boolean utf16;
+      try {
+        utf16 = ProjectBuilder.utf16(Files.readAllBytes(file));
+      } catch (IOException unreadable) {
+        utf16 = false;
+      }
       return failed(
           Diagnostic.error(
               "YAML_SYNTAX",
               ProjectBuilder.firstInvalidByte(file, start),
-              "mlv.yml is not UTF-8 text (a byte here is not; Windows-1252 or Latin-1 text?)",
+              utf16
+                  ? "mlv.yml is UTF-16 text (it starts with a UTF-16 byte order mark), not UTF-8"
+                  : "mlv.yml is not UTF-8 text (a byte here is not; Windows-1252 or Latin-1"
+                      + " text?)",
               "save it as UTF-8"));
     } catch (IOException e) {
       return failed(

@@ -563,6 +563,18 @@ class ProjectLoaderTest {
     assertThat(d.position().column()).isEqualTo(15);
   }
 
+  /** Found by QA: a UTF-16 mlv.yml was guessed to be Windows-1252, as a .sql file is not. */
+  @Test
+  void aUtf16MlvYmlIsSaidToBeUtf16() throws IOException {
+    Files.write(
+        root.resolve("mlv.yml"),
+        "\uFEFFname: medallion\n".getBytes(java.nio.charset.StandardCharsets.UTF_16LE));
+    Diagnostic d = only(ProjectLoader.load(root, Map.of()));
+    assertThat(d.message())
+        .isEqualTo("mlv.yml is UTF-16 text (it starts with a UTF-16 byte order mark), not UTF-8");
+    assertThat(d.hint()).isEqualTo("save it as UTF-8");
+  }
+
   @Test
   void aFabricTargetMaySetItsRetryBudgetAndStatementLimit() throws IOException {
     String target =
