@@ -44,16 +44,19 @@ final class ProjectLoading {
     return project;
   }
 
-  private static Project load(ProjectOptions options) {
+  /** The project's folder: the one -p names, else the nearest holding mlv.yml from here up. */
+  static Path root(ProjectOptions options) {
     if (options.project != null && options.project.toString().isBlank()) {
       throw new dev.mlv.diag.UsageException(
           "PROJECT", "-p is empty; give the project folder, or leave -p out to use this one");
     }
-    Path root =
-        options.project != null
-            ? ProjectLocator.explicit(options.project)
-            : ProjectLocator.locate(Path.of(""));
-    LoadResult loaded = ProjectLoader.load(root);
+    return options.project != null
+        ? ProjectLocator.explicit(options.project)
+        : ProjectLocator.locate(Path.of(""));
+  }
+
+  private static Project load(ProjectOptions options) {
+    LoadResult loaded = ProjectLoader.load(root(options));
     if (loaded.hasErrors()) {
       throw new MlvException(loaded.diagnostics());
     }

@@ -5,7 +5,6 @@ import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.DiagnosticRenderer;
 import dev.mlv.diag.MlvException;
 import dev.mlv.project.Project;
-import dev.mlv.project.ProjectLocator;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -125,9 +124,7 @@ public final class ValidateCommand implements Callable<Integer> {
 
   private Path projectRoot() {
     try {
-      return projectOptions.project != null
-          ? ProjectLocator.explicit(projectOptions.project)
-          : ProjectLocator.locate(Path.of(""));
+      return ProjectLoading.root(projectOptions);
     } catch (MlvException e) {
       return Path.of("");
     }

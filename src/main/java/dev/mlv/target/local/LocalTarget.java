@@ -39,11 +39,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -475,11 +477,7 @@ public final class LocalTarget implements Target {
                   id -> {
                     ViewRun r;
                     if (stopping.get()) {
-                      r =
-                          ViewRun.skipped(
-                              id,
-                              "none",
-                              INTERRUPTED + ": the run was interrupted before it started");
+                      r = notStarted(id);
                     } else {
                       Path table = warehouse.tableDir(id);
                       OptionalLong before = Warehouse.latestCommit(table);
@@ -512,33 +510,7 @@ public final class LocalTarget implements Target {
         }
         boolean stopped = stopping.get(); // a Ctrl-C after the last view changes nothing
         if (stopped) {
-          // What the walk skipped below a view the interruption failed was not run because of
-          // the interruption, not because an upstream view broke.
-          java.util.Set<ObjectId> cut = new java.util.HashSet<>();
-          java.util.Set<ObjectId> broke = new java.util.HashSet<>();
-          for (ViewRun r : runs) {
-            if (r.reason().startsWith(INTERRUPTED)) {
-              cut.add(r.id());
-            } else if (r.status() == ViewStatus.Failed) {
-              broke.add(r.id());
-            }
-          }
-          runs =
-              runs.stream()
-                  .map(
-                      r ->
-                          r.status() == ViewStatus.Skipped
-                                  && r.reason().startsWith("UPSTREAM_")
-                                  && project.lineage().ancestors(r.id()).stream()
-                                      .anyMatch(cut::contains)
-                                  && project.lineage().ancestors(r.id()).stream()
-                                      .noneMatch(broke::contains)
-                              ? ViewRun.skipped(
-                                  r.id(),
-                                  "none",
-                                  INTERRUPTED + ": the run was interrupted before it started")
-                              : r)
-                  .toList();
+          runs = notStartedBelowInterrupted(project.lineage(), runs);
         }
         RunStatus status =
             stopped
@@ -599,6 +571,41 @@ public final class LocalTarget implements Target {
   private static final java.time.Duration PARK_WAIT = java.time.Duration.ofSeconds(10);
 
   private static final String INTERRUPTED = "INTERRUPTED";
+
+  private static ViewRun notStarted(ObjectId id) {
+    return ViewRun.skipped(id, "none", INTERRUPTED + ": the run was interrupted before it started");
+  }
+
+  /**
+   * {@code runs} with each view the walk skipped below one the interruption stopped recorded as not
+   * started: the interruption, not a broken upstream, kept it from running. One below a view that
+   * really failed keeps its UPSTREAM_ reason.
+   */
+  private static List<ViewRun> notStartedBelowInterrupted(
+      LineageGraph lineage, List<ViewRun> runs) {
+    Set<ObjectId> cut = new HashSet<>();
+    Set<ObjectId> broke = new HashSet<>();
+    for (ViewRun r : runs) {
+      if (r.reason().startsWith(INTERRUPTED)) {
+        cut.add(r.id());
+      } else if (r.status() == ViewStatus.Failed) {
+        broke.add(r.id());
+      }
+    }
+    return runs.stream()
+        .map(
+            r -> {
+              if (r.status() != ViewStatus.Skipped || !r.reason().startsWith("UPSTREAM_")) {
+                return r;
+              }
+              Set<ObjectId> above = lineage.ancestors(r.id());
+              return above.stream().anyMatch(cut::contains)
+                      && above.stream().noneMatch(broke::contains)
+                  ? notStarted(r.id())
+                  : r;
+            })
+        .toList();
+  }
 
   /**
    * What a view that failed during an interrupt did, told by its Delta log rather than by the
