@@ -1354,7 +1354,18 @@ public final class LocalTarget implements Target {
                   Optional.ofNullable(target.master()),
                   target.conf(),
                   debug));
-      runtime.use(config.lakehouse(), config.schema());
+      try {
+        runtime.use(config.lakehouse(), config.schema());
+      } catch (Exception e) { // Scala throws SparkException and ClassNotFoundException unchecked
+        boolean started = runtime.started();
+        runtime = null;
+        Optional<MlvException> conf =
+            started ? Optional.empty() : SparkConfCheck.startFailed(target, e);
+        if (conf.isPresent()) {
+          throw conf.get();
+        }
+        throw e;
+      }
     }
     return runtime;
   }
