@@ -187,9 +187,32 @@ public final class NonDeterministic {
     return Optional.ofNullable(LITERAL_FUNCTIONS.get(word.toLowerCase(Locale.ROOT)));
   }
 
-  /** Whether a call of {@code fn} may: {@code unix_timestamp()} without arguments is the time. */
+  /**
+   * Whether a call of {@code fn} may: {@code unix_timestamp()} without arguments is the time, and
+   * {@code aes_encrypt} without an IV draws one at random.
+   */
   public static boolean mayBe(String fn) {
-    return is(fn) || fn.equals("unix_timestamp");
+    return is(fn) || fn.equals("unix_timestamp") || fn.equals("aes_encrypt");
+  }
+
+  /**
+   * Whether {@code aes_encrypt(input, key[, mode[, padding[, iv[, aad]]]])} encrypts with a random
+   * IV, as Spark does in its default GCM mode and in CBC when no IV (or an empty one) is given.
+   * Only ECB, which takes no IV, or an IV written as a non-empty literal or any expression, is the
+   * same each run; a mode that is not a literal may be either, so it counts as random.
+   */
+  static boolean randomIv(org.apache.calcite.sql.SqlCall call) {
+    List<org.apache.calcite.sql.SqlNode> args = call.getOperandList();
+    if (args.size() >= 3
+        && args.get(2) instanceof org.apache.calcite.sql.SqlCharStringLiteral mode
+        && mode.getValueAs(String.class).strip().equalsIgnoreCase("ECB")) {
+      return false;
+    }
+    if (args.size() < 5) {
+      return true;
+    }
+    return args.get(4) instanceof org.apache.calcite.sql.SqlCharStringLiteral iv
+        && iv.getValueAs(String.class).isEmpty();
   }
 
   /**

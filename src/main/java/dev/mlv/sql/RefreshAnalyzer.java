@@ -1225,6 +1225,13 @@ public final class RefreshAnalyzer {
               "the result changes from one run to the next");
         } else if (fn.equals("unix_timestamp") && call.operandCount() == 0) {
           full(text(call), offset(call), "NON_DETERMINISTIC fn=" + fn, "the current time");
+        } else if (fn.equals("aes_encrypt") && NonDeterministic.randomIv(call)) {
+          full(
+              text(call),
+              offset(call),
+              "NON_DETERMINISTIC fn=" + fn,
+              "without an IV, each run encrypts with a random one, so the same row gives another"
+                  + " value");
         } else if (call.getKind() == SqlKind.CAST
             || call.getKind() == SqlKind.SAFE_CAST
             || fn.equals("try_cast")

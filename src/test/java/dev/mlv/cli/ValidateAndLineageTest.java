@@ -849,7 +849,10 @@ class ValidateAndLineageTest {
             + "  rand() AS r FROM bronze.orders",
         "s/b.sql",
         "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT id, unix_timestamp(order_ts) AS ts FROM"
-            + " bronze.orders");
+            + " bronze.orders",
+        "s/c.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.c AS SELECT aes_encrypt(id, '0000111122223333', 'ECB')"
+            + " AS e,\n aes_encrypt(id, '0000111122223333') AS r FROM bronze.orders");
     CliRun r = CliRun.of("validate", "-p", dir.toString());
     assertThat(r.exitCode()).as(r.toString()).isZero();
     // At the call (line 4, column 3) and at the call in the CHECK, not at the start of the SELECT
@@ -863,7 +866,12 @@ class ValidateAndLineageTest {
             "views/s/a.sql:2:38: warning[NON_DETERMINISTIC]: function 'current_timestamp' is not"
                 + " deterministic")
         .doesNotContain("'unix_timestamp'")
-        .doesNotContain("views/s/b.sql");
+        .doesNotContain("views/s/b.sql")
+        // aes_encrypt in ECB is the same each run; without an IV it draws one at random.
+        .contains(
+            "views/s/c.sql:2:2: warning[NON_DETERMINISTIC]: function 'aes_encrypt' is not"
+                + " deterministic")
+        .doesNotContain("views/s/c.sql:1:");
   }
 
   @Test

@@ -315,6 +315,28 @@ class StrategyDeciderTableTest {
             "SELECT k, rand() AS r FROM bronze.a",
             World.appendTo("a"),
             "full NON_DETERMINISTIC fn=rand"),
+        // aes_encrypt draws a random IV in GCM (its default) and CBC unless one is given.
+        row(
+            "aes_encrypt in its default mode",
+            "SELECT k, aes_encrypt(s, '0000111122223333') AS e FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=aes_encrypt"),
+        row(
+            "aes_encrypt in CBC with an empty IV",
+            "SELECT k, aes_encrypt(s, '0000111122223333', 'CBC', 'PKCS', '') AS e FROM bronze.a",
+            World.appendTo("a"),
+            "full NON_DETERMINISTIC fn=aes_encrypt"),
+        row(
+            "aes_encrypt in ECB, which has no IV",
+            "SELECT k, aes_encrypt(s, '0000111122223333', 'ecb') AS e FROM bronze.a",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "aes_encrypt with an IV",
+            "SELECT k, aes_encrypt(s, '0000111122223333', 'GCM', 'DEFAULT',"
+                + " unhex('000000000000000000000000')) AS e FROM bronze.a",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
         // Who runs the refresh is not fixed: a scheduler, then a person (found by QA).
         row(
             "current_user",
