@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,6 +29,7 @@ import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.VariantType;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.LongAccumulator;
 
@@ -121,6 +123,9 @@ public final class ViewMaterializer {
             unresolvedConstraint(spark, source, view, constraints, columns, e);
         if (unresolved != null) {
           throw unresolved;
+        }
+        if (String.valueOf(SparkMessages.telling(e).getMessage()).contains(VARIANT_SCAN_RULE)) {
+          throw variantCase(spark, select, view, columns, e);
         }
         throw translate(view, constraints, e, failingRows(spark, source, columns, constraints));
       } finally {
@@ -536,6 +541,59 @@ public final class ViewMaterializer {
   }
 
   // ---- errors ---------------------------------------------------------------------------
+
+  private static final String VARIANT_SCAN_RULE = "PushVariantIntoScan";
+
+  /**
+   * Spark 4.1.1's optimizer breaks the plan of a table write (PLAN_VALIDATION_FAILED_RULE_IN_BATCH
+   * in PushVariantIntoScan) when the query selects a column of a table that has a VARIANT column
+   * under a name in another letter case than the table stores ({@code SELECT ID} for {@code id}):
+   * the SELECT alone runs, the write never does. Its message names neither, so this one names the
+   * columns and the fix. Found by QA.
+   */
+  private static MlvException variantCase(
+      SparkSession spark, String select, ObjectId view, List<String> columns, Exception e) {
+    Set<String> stored = new java.util.TreeSet<>();
+    try {
+      var leaves = spark.sql(select).queryExecution().analyzed().collectLeaves();
+      for (var leaf : scala.jdk.javaapi.CollectionConverters.asJava(leaves)) {
+        var output = scala.jdk.javaapi.CollectionConverters.asJava(leaf.output());
+        if (output.stream().anyMatch(a -> a.dataType() instanceof VariantType)) {
+          output.forEach(a -> stored.add(a.name()));
+        }
+      }
+    } catch (RuntimeException ignored) {
+      // The names are a help; without them the explanation below still holds.
+    }
+    List<String> renamed = new ArrayList<>();
+    for (String c : columns) {
+      stored.stream()
+          .filter(st -> st.equalsIgnoreCase(c) && !st.equals(c))
+          .findFirst()
+          .ifPresent(st -> renamed.add(c + " (stored as " + st + ")"));
+    }
+    String which =
+        renamed.isEmpty()
+            ? "a column of a table that has a VARIANT column is selected under a name in another"
+                + " letter case than the table stores it"
+            : "the view selects "
+                + String.join(", ", renamed)
+                + " from a table that has a VARIANT column, in another letter case than stored";
+    return new MlvException(
+        Diagnostic.error(
+            REFRESH_FAILED,
+            null,
+            "refresh of "
+                + view.shortName()
+                + " failed: Spark 4.1.1 cannot write this query ([PLAN_VALIDATION_FAILED_RULE_IN_BATCH]"
+                + " in "
+                + VARIANT_SCAN_RULE
+                + "): "
+                + which,
+            "write each such column as the table stores it (or alias it in that case: ID AS id);"
+                + " nothing was written"),
+        e);
+  }
 
   /** For a refresh that cannot re-read the offending rows: the error names the rule only. */
   static RuntimeException translate(ObjectId view, List<Constraint> constraints, Exception e) {

@@ -132,6 +132,53 @@ class LocalTargetTest {
     assertThat(fixed.out()).contains("one");
   }
 
+  /**
+   * Found by QA: Spark 4.1.1 cannot write a query that selects a column of a table with a VARIANT
+   * column in another letter case than stored (PLAN_VALIDATION_FAILED_RULE_IN_BATCH in
+   * PushVariantIntoScan), while the SELECT alone runs. The error names the columns and the fix, and
+   * the same view spelled as stored is created.
+   */
+  @Test
+  void aVariantTablesColumnSelectedInAnotherCaseIsExplained() throws IOException {
+    Files.createDirectories(dir.resolve("views"));
+    write(
+        "mlv.yml",
+        "name: local\nworkspace: "
+            + WS
+            + "\nlakehouse: "
+            + LH
+            + "\nschema: dbo\nviews: [views]\nsources:\n  - name: bronze.ev\n"
+            + "targets:\n  local:\n    type: spark\n    master: local[2]\n");
+    CliRun made =
+        CliRun.of(
+            "sql",
+            "-p",
+            dir.toString(),
+            "CREATE SCHEMA IF NOT EXISTS bronze; CREATE TABLE bronze.ev USING delta AS SELECT 1 AS"
+                + " id, 'a' AS kind, parse_json('{\"x\":1}') AS v");
+    assertThat(made.exitCode()).as(made.toString()).isZero();
+    write(
+        "views/cv.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.cv AS SELECT ID, kind FROM bronze.ev");
+
+    CliRun bad = CliRun.of("apply", "--auto-approve", "-p", dir.toString());
+
+    assertThat(bad.exitCode()).as(bad.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(bad.out() + bad.err())
+        .contains(
+            "views/cv.sql:1:1: error[REFRESH_FAILED]: refresh of silver.cv failed: Spark 4.1.1"
+                + " cannot write this query ([PLAN_VALIDATION_FAILED_RULE_IN_BATCH] in"
+                + " PushVariantIntoScan): the view selects ID (stored as id) from a table that has"
+                + " a VARIANT column")
+        .contains("hint: write each such column as the table stores it");
+
+    write(
+        "views/cv.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.cv AS SELECT id, kind FROM bronze.ev");
+    CliRun fixed = CliRun.of("apply", "--auto-approve", "-p", dir.toString());
+    assertThat(fixed.exitCode()).as(fixed.toString()).isZero();
+  }
+
   /** A rename or drop under a running refresh would pull the table from under its writer. */
   @Test
   void viewStatementsOfMlvSqlWaitForNoRunAndExit3WhileOneHoldsTheLakehouse() throws IOException {
