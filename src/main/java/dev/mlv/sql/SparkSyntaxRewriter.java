@@ -604,6 +604,8 @@ final class SparkSyntaxRewriter {
           || (next = zonedTimestampLiteral(i)) > 0
           || (next = numberSuffix(i)) > 0
           || (next = adjacentStrings(i)) > 0
+          || (next = collate(i)) > 0
+          || (next = doubledBacktick(i)) > 0
           || (next = trailingSemicolon(i)) > 0
           || (next = likeQuantifier(i)) > 0
           || (next = variantPath(i)) > 0
@@ -1119,11 +1121,73 @@ final class SparkSyntaxRewriter {
       if (token.kind() != SqlToken.Kind.STRING
           || next == null
           || next.kind() != SqlToken.Kind.STRING
-          || next.start() != token.end()
-          || next.text().charAt(0) != token.text().charAt(0)) {
+          || next.text().charAt(0) != token.text().charAt(0)
+          || Token.isRawString(next.text())) {
         return -1;
       }
-      out[token.end() - 1] = '\\';
+      if (next.start() == token.end()) {
+        out[token.end() - 1] = '\\';
+        return i + 1;
+      }
+      // 'a' 'b', blanks or comments between: Spark joins them; the seam's quotes become blanks,
+      // so Calcite reads one literal of the same length ('a   b').
+      if (!new String(out, token.end(), next.start() - token.end()).isBlank()) {
+        return -1;
+      }
+      out[token.end() - 1] = ' ';
+      out[next.start()] = ' ';
+      return i + 1;
+    }
+
+    /**
+     * {@code expr COLLATE name}: Calcite reads COLLATE only after a literal. A collation changes
+     * how strings compare, not which columns are read, so it is blanked out.
+     */
+    private int collate(int i) {
+      SqlToken next = at(i + 1);
+      if (!t.get(i).isWord("COLLATE")
+          || !endsOperand(i - 1)
+          || next == null
+          || (next.kind() != SqlToken.Kind.WORD && next.kind() != SqlToken.Kind.QUOTED_IDENTIFIER)
+          || (at(i + 2) != null && at(i + 2).isSymbol("."))
+          || !knownCollation(next)) {
+        return -1;
+      }
+      blank(t.get(i).start(), next.end());
+      return i + 2;
+    }
+
+    private static boolean knownCollation(SqlToken name) {
+      String text = name.text();
+      if (name.kind() == SqlToken.Kind.QUOTED_IDENTIFIER) {
+        text = text.substring(1, text.length() - 1).replace("``", "`");
+      }
+      try {
+        org.apache.spark.sql.catalyst.util.CollationFactory.collationNameToId(text);
+        return true;
+      } catch (Exception e) { // SparkException, checked
+        return false;
+      }
+    }
+
+    /**
+     * {@code `a``b`}: Spark escapes a backtick in a quoted name by doubling it, Calcite's BigQuery
+     * lexing with a backslash; {@code \`} has the same length.
+     */
+    private int doubledBacktick(int i) {
+      SqlToken token = t.get(i);
+      String name = token.text();
+      if (token.kind() != SqlToken.Kind.QUOTED_IDENTIFIER
+          || name.charAt(0) != '`'
+          || !name.substring(1, name.length() - 1).contains("``")) {
+        return -1;
+      }
+      for (int k = 1; k < name.length() - 2; k++) {
+        if (name.charAt(k) == '`' && name.charAt(k + 1) == '`') {
+          out[token.start() + k] = '\\';
+          k++;
+        }
+      }
       return i + 1;
     }
 

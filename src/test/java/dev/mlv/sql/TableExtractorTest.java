@@ -1484,8 +1484,9 @@ class TableExtractorTest {
 
   @Test
   void sparkOnlySyntaxFallsBackToSparksParser() {
-    // Calcite has no adjacent literals 'a' 'b' (one string); Spark's parser reads them.
-    QueryFacts facts = EXTRACTOR.extract("SELECT id FROM orders WHERE name = 'a' 'b'", START);
+    // Calcite has no adjacent literals of two quote kinds, 'a' "b" (one string); Spark's parser
+    // reads them.
+    QueryFacts facts = EXTRACTOR.extract("SELECT id FROM orders WHERE name = 'a' \"b\"", START);
     assertThat(facts.diagnostics()).isEmpty();
     assertThat(facts.usedFallback()).isTrue();
     assertThat(facts.tables()).extracting(Name::dotted).containsExactly("orders");
@@ -1534,7 +1535,7 @@ class TableExtractorTest {
         EXTRACTOR.extract(
             "SELECT DISTINCT o.id FROM orders VERSION AS OF 3 o LEFT ANTI JOIN returns r ON o.id = r.id"
                 + " LATERAL VIEW explode(tags) t AS tag"
-                + " WHERE o.name = 'a' 'b' ORDER BY o.id LIMIT 5",
+                + " WHERE o.name = 'a' \"b\" ORDER BY o.id LIMIT 5",
             START);
     assertThat(facts.usedFallback()).isTrue();
     assertThat(facts.tables()).extracting(Name::dotted).containsExactly("orders", "returns");
