@@ -189,11 +189,14 @@ final class DryRun {
     for (ObjectId up : ups) {
       LocalStrategy.Decided u = refreshed.get(up);
       String name = project.names().display(up);
-      // A file view's NEW_FILES ingestion (APPEND_ONLY) appends the new files' rows too.
+      // A file view's incremental ingestion appends the new files' rows too, unless MIRROR
+      // removes the rows of replaced or deleted files (found by QA: planned full, ran incremental).
       boolean appends =
           u.strategy() instanceof Strategy.Incremental
               && (u.analysis().shape() == RefreshAnalysis.Shape.APPEND
-                  || u.strategy().code().equals("NEW_FILES"));
+                  || u.strategy().code().equals("NEW_FILES")
+                  || (u.strategy().code().equals("FILES_CHANGED")
+                      && target.ingestionAppends(project, up)));
       if (!appends) {
         // The commit the upstream's refresh will make: its next version, and the operation Delta
         // records for a full refresh (CREATE OR REPLACE) or a merge of aggregates (an overwrite).

@@ -146,6 +146,19 @@ final class FileIngestor {
     }
   }
 
+  /**
+   * Whether an incremental ingestion now only appends rows: APPEND_ONLY keeps the rows of replaced
+   * and deleted files, MIRROR removes them (a commit that is no append).
+   */
+  boolean onlyAppends(ObjectId id, ViewDefinition def) {
+    FileSource source = FileSource.of(def);
+    if (source.refreshMode() == FileSource.RefreshMode.APPEND_ONLY) {
+      return true;
+    }
+    Changes c = changes(id, source);
+    return c.replaced().isEmpty() && c.deleted().isEmpty();
+  }
+
   Changes changes(ObjectId id, FileSource source) {
     List<SourceFile> current = FileReader.list(folder(source));
     Path table = warehouse.tableDir(id);

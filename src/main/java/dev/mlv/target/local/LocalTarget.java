@@ -1113,6 +1113,18 @@ public final class LocalTarget implements Target {
     }
   }
 
+  /**
+   * Whether the incremental ingestion of file view {@code id} only appends rows (new files under
+   * APPEND_ONLY, or MIRROR with no file replaced or deleted), as a dry run must know for the views
+   * below it; read from the folder's listing, as the decision was.
+   */
+  boolean ingestionAppends(Project project, ObjectId id) {
+    Optional<DeployedView> deployed = deployed(id);
+    Optional<ViewDefinition> def =
+        deployed.flatMap(d -> deployedDefinition(project, id, d)).filter(d -> d.isFileSource());
+    return def.isPresent() && files().onlyAppends(id, def.get());
+  }
+
   /** File-ingesting views: Spark starts only when files are read. */
   private FileIngestor files() {
     return new FileIngestor(

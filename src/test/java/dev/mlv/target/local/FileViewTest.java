@@ -359,6 +359,50 @@ class FileViewTest {
         .isEqualTo(LocalTargetContractTest.decisions(real));
   }
 
+  /**
+   * MIRROR with only new files appends too, so the view below stays incremental; a replaced file
+   * removes rows, so the view below is rebuilt. The dry run said full for both (found by QA).
+   */
+  @Test
+  void aDryRunKnowsAMirrorIngestionOfOnlyNewFilesAppendsForTheViewBelow() throws IOException {
+    StringBuilder many = new StringBuilder("id,name\n");
+    for (int i = 1; i <= 400; i++) {
+      many.append(i).append(",name").append(i).append('\n');
+    }
+    drop("a.csv", many.toString());
+    write(
+        "views/silver/named.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.named AS\n"
+            + "SELECT id, upper(name) AS name FROM bronze.raw WHERE id > 0\n");
+    Project p =
+        project(
+            "'format' = 'csv', 'header' = 'true', 'path' = 'landing/'",
+            "'refresh_mode' = 'MIRROR'",
+            "view_config:\n  bronze.raw:\n    enable_cdf: true\n");
+    target = LocalTargetContractTest.open(p);
+    RunReport created = target.apply(p, plan(p), RunListener.NONE);
+    assertThat(created.status()).as(created.toString()).isEqualTo(RunStatus.Completed);
+
+    drop("b.csv", "id,name\n401,late\n");
+    RunReport dry = target.refresh(p, LocalTargetContractTest.dryRun(p, true), RunListener.NONE);
+    RunReport real = target.refresh(p, LocalTargetContractTest.dryRun(p, false), RunListener.NONE);
+    assertThat(LocalTargetContractTest.decisions(real))
+        .containsExactly(
+            "bronze.raw incremental FILES_CHANGED", "silver.named incremental ONLY_APPENDS");
+    assertThat(LocalTargetContractTest.decisions(dry))
+        .isEqualTo(LocalTargetContractTest.decisions(real));
+
+    drop("b.csv", "id,name\n401,later\n");
+    RunReport dry2 = target.refresh(p, LocalTargetContractTest.dryRun(p, true), RunListener.NONE);
+    RunReport real2 = target.refresh(p, LocalTargetContractTest.dryRun(p, false), RunListener.NONE);
+    assertThat(LocalTargetContractTest.decisions(real2))
+        .containsExactly(
+            "bronze.raw incremental FILES_CHANGED",
+            "silver.named full NON_APPEND_COMMIT source=bronze.raw version=2 operation=WRITE");
+    assertThat(LocalTargetContractTest.decisions(dry2))
+        .isEqualTo(LocalTargetContractTest.decisions(real2));
+  }
+
   // ---- helpers ----
 
   private Project fileView(String options, String properties) throws IOException {
