@@ -83,7 +83,7 @@ public final class RunsCommand implements Callable<Integer> {
       if (runs.isEmpty()) {
         out.println("No runs yet.");
       } else {
-        out.printf("%-24s %-11s %-20s  %s%n", "RUN", "STATUS", "STARTED (UTC)", "VIEWS");
+        out.printf("%-24s %-12s %-20s  %s%n", "RUN", "STATUS", "STARTED (UTC)", "VIEWS");
       }
       for (RunReport r : runs) {
         long failed =
@@ -97,7 +97,7 @@ public final class RunsCommand implements Callable<Integer> {
                 .count();
         out.printf(
             java.util.Locale.ROOT,
-            "%-24s %-11s %-20s  %s, %d failed%s, %.1fs%n",
+            "%-24s %-12s %-20s  %s, %d failed%s, %.1fs%n",
             r.id(),
             r.status(),
             // To the second: the stored nanoseconds only put the columns out of line.

@@ -133,7 +133,7 @@ class QualityEndToEndTest {
         .as(runs.toString())
         .contains("Completed")
         .contains("1 over a quality gate");
-    assertThat(runs.out()).startsWith("RUN                      STATUS      STARTED (UTC)");
+    assertThat(runs.out()).startsWith("RUN                      STATUS       STARTED (UTC)");
     String row = runs.out().lines().skip(1).findFirst().orElseThrow();
     assertThat(row).matches("\\S+ +Completed +\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ  .*");
     String id = row.substring(0, row.indexOf(' '));
