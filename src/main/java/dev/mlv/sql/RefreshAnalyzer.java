@@ -705,6 +705,7 @@ public final class RefreshAnalyzer {
 
     /** Output columns of the view's GROUP BY, by position, and the GROUP BY-selected rule. */
     private void groupBy(SqlSelect select, boolean direct) {
+      keyQualifiers = direct ? qualifiers(select.getFrom()) : List.of();
       List<SqlNode> items = select.getSelectList().getList();
       List<String> itemTexts = new ArrayList<>();
       List<String> aliases = new ArrayList<>();
@@ -1334,6 +1335,56 @@ public final class RefreshAnalyzer {
      * is Spark's but for the precedence of a few operators, so an expression with one of them
      * compares by its tokens as written, which Spark parses one way only.
      */
+    /**
+     * The qualifiers that name the one table a grouping SELECT reads directly: its alias, else the
+     * trailing parts of its name ({@code sales}, {@code bronze.sales}), lower case. In {@link #key}
+     * a column so qualified is that table's column, written with or without them: Spark groups
+     * {@code upper(s.region)} and {@code upper(region)} as one key (found by QA: planned full).
+     */
+    private List<List<String>> keyQualifiers = List.of();
+
+    private static List<List<String>> qualifiers(SqlNode from) {
+      if (from instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+        return as.operand(1) instanceof SqlIdentifier alias && alias.isSimple()
+            ? List.of(List.of(alias.getSimple().toLowerCase(Locale.ROOT)))
+            : List.of();
+      }
+      if (!(from instanceof SqlIdentifier table)) {
+        return List.of();
+      }
+      List<String> names = table.names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList();
+      List<List<String>> suffixes = new ArrayList<>();
+      for (int i = names.size() - 1; i >= 0; i--) {
+        suffixes.add(names.subList(i, names.size()));
+      }
+      return suffixes;
+    }
+
+    /** {@code e} with the qualifiers of {@link #keyQualifiers} taken off its columns. */
+    private SqlNode unqualified(SqlNode e) {
+      if (keyQualifiers.isEmpty()) {
+        return e;
+      }
+      try {
+        return e.accept(
+            new org.apache.calcite.sql.util.SqlShuttle() {
+              @Override
+              public SqlNode visit(SqlIdentifier id) {
+                List<String> names =
+                    id.names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList();
+                for (List<String> q : keyQualifiers) {
+                  if (names.size() > q.size() && names.subList(0, q.size()).equals(q)) {
+                    return id.getComponent(q.size(), names.size());
+                  }
+                }
+                return id;
+              }
+            });
+      } catch (RuntimeException unusual) {
+        return e; // a call Calcite cannot copy: compared as written
+      }
+    }
+
     private String key(SqlNode e) {
       SqlParserPos pos = e.getParserPosition();
       int to = TableExtractor.offsetOf(sql, pos.getEndLineNum(), pos.getEndColumnNum()) + 1;
@@ -1347,7 +1398,7 @@ public final class RefreshAnalyzer {
         return id.names.get(id.names.size() - 1).toLowerCase(Locale.ROOT);
       }
       if (!variant && !hasOperator(e, PRECEDENCE_NOT_SPARKS)) {
-        return e.toString().toLowerCase(Locale.ROOT);
+        return unqualified(e).toString().toLowerCase(Locale.ROOT);
       }
       StringBuilder written = new StringBuilder("written:");
       boolean inPath = false; // the keys after a path's colon keep their case, the rest does not

@@ -294,6 +294,22 @@ class StrategyDeciderTableTest {
             "SELECT k, COUNT(*) AS n FROM bronze.a GROUP BY k, v:k::string",
             World.appendTo("a"),
             "full GROUP_BY_NOT_SELECTED col=v:k::string"),
+        // Found by QA: a qualifier of the one table read made one key two.
+        row(
+            "a grouped expression selected with the table's alias",
+            "SELECT upper(s.k) AS r, SUM(v) AS n FROM bronze.a s GROUP BY upper(k)",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "a grouped expression qualified with the table's name",
+            "SELECT upper(k) AS r, SUM(v) AS n FROM bronze.a GROUP BY upper(a.k)",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "a struct field is not the table's column",
+            "SELECT upper(x.k) AS r, SUM(v) AS n FROM bronze.a s GROUP BY upper(k)",
+            World.appendTo("a"),
+            "full GROUP_BY_NOT_SELECTED col=upper(k)"),
         row(
             "SUM/COUNT grouped by a DIV expression",
             "SELECT v DIV 10 AS bucket, SUM(v) AS s, COUNT(*) AS n FROM bronze.a"
