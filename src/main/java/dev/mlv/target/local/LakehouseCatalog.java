@@ -57,6 +57,7 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
 
   private String name;
   private Path tablesDir; // lakehouse mode
+  private String workspace; // lakehouse mode: the workspace the lakehouse belongs to, if named
   private Warehouse warehouse; // workspace mode
 
   @Override
@@ -66,6 +67,7 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
       warehouse = new Warehouse(Path.of(required(options, OPTION_WAREHOUSE)));
     } else {
       tablesDir = Path.of(required(options, OPTION_PATH)).toAbsolutePath().normalize();
+      workspace = options.get(OPTION_WORKSPACE);
     }
   }
 
@@ -303,7 +305,7 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
     Path from = requireTableDir(oldIdent);
     Path to;
     try {
-      to = newTableDir(newIdent);
+      to = newTableDir(renameTarget(oldIdent, newIdent));
     } catch (NoSuchNamespaceException e) {
       throw new IllegalArgumentException("schema does not exist: " + newIdent, e);
     }
@@ -311,6 +313,45 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
       throw new TableAlreadyExistsException(newIdent);
     }
     moveTable(from, to);
+  }
+
+  /**
+   * The new name of a rename in this catalog's own terms. Spark passes the parts written after
+   * {@code RENAME TO} unresolved (a one-part name already qualified with the source's namespace),
+   * so {@code lh.s.t} and {@code ws.lh.s.t} arrive with the lakehouse, and the workspace, in the
+   * namespace. They must be the source's own: a table cannot move to another lakehouse, in Fabric
+   * either. {@code s.t} is a schema of the source's lakehouse, in workspace mode too.
+   */
+  private Identifier renameTarget(Identifier from, Identifier to) {
+    String[] ns = to.namespace();
+    if (!isSchema(from.namespace()) || ns.length == 0 || ns.length > 3) {
+      return to; // not a name of a table: refused as a missing schema
+    }
+    // [workspace, lakehouse] of the source; the workspace is null if the catalog was not told it.
+    String[] home =
+        warehouse == null
+            ? new String[] {workspace, name}
+            : new String[] {name, from.namespace()[0]};
+    for (int i = ns.length - 2, j = 1; i >= 0; i--, j--) {
+      if (home[j] == null || !Warehouse.fold(ns[i]).equals(Warehouse.fold(home[j]))) {
+        String where = home[0] == null ? home[1] : home[0] + "." + home[1];
+        throw new IllegalArgumentException(
+            "a table cannot be moved between lakehouses (Fabric cannot either): "
+                + to
+                + " is not in "
+                + where
+                + ", the lakehouse of "
+                + name
+                + "."
+                + from
+                + "; rename it within "
+                + home[1]
+                + ", or copy it with CREATE TABLE ... AS SELECT and drop it");
+      }
+    }
+    String schema = ns[ns.length - 1];
+    String[] namespace = warehouse == null ? new String[] {schema} : new String[] {home[1], schema};
+    return Identifier.of(namespace, to.name());
   }
 
   static void moveTable(Path from, Path to) {

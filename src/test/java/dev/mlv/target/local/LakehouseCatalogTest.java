@@ -164,6 +164,54 @@ class LakehouseCatalogTest {
   }
 
   @Test
+  void aRenameTargetMayNameTheSourcesLakehouseAndWorkspaceWithTwoToFourParts() {
+    Path sales = warehouse.schemaDir("lh_cat_a", "sales");
+    spark.sql("CREATE TABLE lh_cat_a.sales.mv0 USING delta AS SELECT 1 AS one");
+    // Spark passes these targets as written; each names the source's own lakehouse (and workspace).
+    List<String[]> steps =
+        List.of(
+            new String[] {"lh_cat_a.sales.mv0", "lh_cat_a.sales.mv1"},
+            new String[] {"lh_cat_a.sales.mv1", "ws_cat.lh_cat_a.sales.mv2"},
+            new String[] {"lh_cat_a.sales.mv2", "`LH_Cat_A`.Sales.mv3"},
+            new String[] {"lh_cat_a.sales.mv3", "WS_Cat.lh_cat_a.sales.mv4"},
+            new String[] {"ws_cat.lh_cat_a.sales.mv4", "ws_cat.lh_cat_a.sales.mv5"},
+            new String[] {"ws_cat.lh_cat_a.sales.mv5", "lh_cat_a.sales.mv6"},
+            new String[] {"ws_cat.lh_cat_a.sales.mv6", "sales.mv7"},
+            new String[] {"ws_cat.lh_cat_a.sales.mv7", "mv8"});
+    for (String[] step : steps) {
+      spark.sql("ALTER TABLE " + step[0] + " RENAME TO " + step[1]);
+    }
+    assertThat(sales.resolve("mv0")).doesNotExist();
+    assertThat(sales.resolve("mv8")).isDirectory();
+    assertThat(spark.sql("SELECT one FROM lh_cat_a.sales.mv8").first().getInt(0)).isEqualTo(1);
+    spark.sql("DROP TABLE lh_cat_a.sales.mv8");
+  }
+
+  @Test
+  void aRenameTargetInAnotherLakehouseOrWorkspaceIsRefusedAsAMove() {
+    Path stays = warehouse.schemaDir("lh_cat_a", "sales").resolve("stays");
+    spark.sql("CREATE TABLE lh_cat_a.sales.stays USING delta AS SELECT 1 AS one");
+    spark.sql("CREATE SCHEMA IF NOT EXISTS lh_cat_b.sales");
+    for (String[] rename :
+        List.of(
+            new String[] {"lh_cat_a.sales.stays", "lh_cat_b.ref.moved"},
+            new String[] {"lh_cat_a.sales.stays", "lh_cat_b.sales.moved"},
+            new String[] {"lh_cat_a.sales.stays", "ws_cat.lh_cat_b.ref.moved"},
+            new String[] {"lh_cat_a.sales.stays", "ws_cat_other.lh_cat_a.sales.moved"},
+            new String[] {"ws_cat.lh_cat_a.sales.stays", "lh_cat_b.ref.moved"},
+            new String[] {"ws_cat.lh_cat_a.sales.stays", "ws_cat.lh_cat_b.ref.moved"})) {
+      assertThatThrownBy(() -> spark.sql("ALTER TABLE " + rename[0] + " RENAME TO " + rename[1]))
+          .as(rename[1])
+          .hasMessageContaining("a table cannot be moved between lakehouses")
+          .hasMessageNotContaining("schema does not exist");
+      assertThat(stays).isDirectory();
+    }
+    assertThat(warehouse.schemaDir("lh_cat_b", "ref").resolve("moved")).doesNotExist();
+    assertThat(warehouse.schemaDir("lh_cat_b", "sales").resolve("moved")).doesNotExist();
+    spark.sql("DROP TABLE lh_cat_a.sales.stays");
+  }
+
+  @Test
   void aPinnedTableIsReadAtItsPinnedVersionByQueriesAndWrites() {
     spark.sql("CREATE TABLE lh_cat_a.sales.pinned USING delta AS SELECT 1 AS n");
     spark.sql("INSERT INTO lh_cat_a.sales.pinned VALUES (2)");
