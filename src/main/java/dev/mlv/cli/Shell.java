@@ -42,6 +42,8 @@ final class Shell {
   private final Path root;
   private final String targetName;
   private final Terminal terminal;
+  // A command or statement is running: a SIGINT of the process is its Ctrl-C.
+  private volatile boolean busy;
   private final boolean debug;
   private final CommandLine model;
   private final ShellParser parser;
@@ -67,6 +69,21 @@ final class Shell {
     commands.addAll(SHELL_WORDS);
     this.parser = new ShellParser(commands);
     this.completer = new ShellCompleter(model.getCommandSpec(), SHELL_WORDS);
+  }
+
+  /**
+   * The process got SIGINT while reading piped input, where no tty turns Ctrl-C into the terminal's
+   * INT. During a command or statement it is that command's Ctrl-C, and the shell goes on to the
+   * next line once the run is recorded; between them it ends the shell with 130, as the JVM's own
+   * handling of the signal did.
+   */
+  void processInterrupted() {
+    if (busy) {
+      terminal.raise(Terminal.Signal.INT);
+    } else {
+      terminal.writer().flush();
+      Runtime.getRuntime().exit(ExitCodes.INTERRUPTED);
+    }
   }
 
   ShellCompleter completer() {
@@ -227,6 +244,7 @@ final class Shell {
     session.commandStarting();
     Terminal.SignalHandler previous =
         terminal.handle(Terminal.Signal.INT, s -> session.cancelCommand(worker));
+    busy = true;
     try {
       int code = cl.execute(args.toArray(String[]::new));
       if (code != ExitCodes.OK) {
@@ -234,6 +252,7 @@ final class Shell {
       }
       return code;
     } finally {
+      busy = false;
       terminal.handle(Terminal.Signal.INT, previous);
       Thread.interrupted(); // a Ctrl-C that came after the command ended is spent
     }
@@ -259,6 +278,7 @@ final class Shell {
                 running[0].cancelRunning();
               }
             });
+    busy = true;
     try {
       MlvParser.Result parsed = MlvParser.parse(at, text);
       if (!parsed.diagnostics().isEmpty()) {
@@ -291,6 +311,7 @@ final class Shell {
         e.printStackTrace(out);
       }
     } finally {
+      busy = false;
       terminal.handle(Terminal.Signal.INT, previous);
     }
     return ExitCodes.ERROR;

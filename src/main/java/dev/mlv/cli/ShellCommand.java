@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import org.jline.terminal.impl.DumbTerminal;
+import org.jline.utils.Signals;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,11 +46,23 @@ public final class ShellCommand implements Callable<Integer> {
     Project project = ProjectLoading.load(projectOptions, spec);
     String target = Targets.name(project.config(), targetOptions.target);
     // Piped input gets a plain terminal: no line editing, and no warning that there is no TTY.
+    boolean piped = System.console() == null;
     try (Terminal terminal =
-        System.console() == null
+        piped
             ? new DumbTerminal(System.in, System.out)
             : TerminalBuilder.builder().name("mlv").system(true).build()) {
-      return new Shell(spec, project.config().root(), target, terminal, Targets.debug(spec)).run();
+      Shell shell = new Shell(spec, project.config().root(), target, terminal, Targets.debug(spec));
+      if (!piped) {
+        return shell.run();
+      }
+      // That terminal does not hear the process's SIGINT: left to the JVM, it ended the shell
+      // mid-command, and the run's record raced the exit (found by QA).
+      Object jvmDefault = Signals.register("INT", shell::processInterrupted);
+      try {
+        return shell.run();
+      } finally {
+        Signals.unregister("INT", jvmDefault);
+      }
     }
   }
 }

@@ -105,6 +105,27 @@ final class ChildMlv implements AutoCloseable {
     }
   }
 
+  /** Writes {@code text} to the process's stdin, as a pipe into it would. */
+  void send(String text) throws IOException {
+    process.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
+    process.getOutputStream().flush();
+  }
+
+  /**
+   * Waits until stdout holds {@code n} lines that contain {@code text} (a shell's prompt may come
+   * first), the process ended, or {@code timeoutMs} passed; true when the lines came.
+   */
+  boolean awaitOut(String text, int n, long timeoutMs) throws InterruptedException {
+    long end = System.currentTimeMillis() + timeoutMs;
+    while (out().lines().filter(l -> l.contains(text)).count() < n) {
+      if (System.currentTimeMillis() > end || !process.isAlive()) {
+        return false;
+      }
+      Thread.sleep(100);
+    }
+    return true;
+  }
+
   /** SIGKILL, then waits for the process to be gone. */
   void kill() throws InterruptedException {
     process.destroyForcibly();

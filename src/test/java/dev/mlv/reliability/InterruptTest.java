@@ -9,6 +9,7 @@ import dev.mlv.cli.ExitCodes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Ctrl-C: a real SIGINT to a {@code mlv refresh} in its own JVM while a view is being written. The
  * run stops with exit code 130, says where it stopped, keeps the view it finished, leaves the view
  * being written at its previous version, starts nothing after it, and is on record as {@code
- * Interrupted}; the next refresh is not blocked.
+ * Interrupted}; the next refresh is not blocked. In {@code mlv shell} with piped input the same
+ * SIGINT stops only the command, and the shell reads on.
  */
 class InterruptTest {
   @TempDir Path tmp;
@@ -116,6 +118,93 @@ class InterruptTest {
     ok(p, "refresh", "--quiet");
     assertThat(ok(p, "sql", "SELECT n2 FROM gold.after", "--format", "csv").out())
         .isEqualTo("n2\n16000\n");
+  }
+
+  /**
+   * QA piped a refresh into {@code mlv shell} and sent SIGINT: the JVM ended (exit 130) instead of
+   * the shell reading its next line, and the run's record sometimes held only one view.
+   */
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void ctrlCInAPipedShellStopsTheRunRecordsEveryViewAndTheShellReadsOn() throws Exception {
+    Path p = tmp.resolve("shintr");
+    Files.createDirectories(p.resolve("views/gold"));
+    Files.writeString(
+        p.resolve("mlv.yml"),
+        "name: shintr\nworkspace: intr_ws\nlakehouse: intr_lh\nschema: dbo\nviews: [views]\n"
+            + "sources:\n  - name: bronze.seq\n"
+            + "targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n"
+            + "    master: local[2]\n"
+            + "defaults:\n  parallelism: 2\n");
+    // Two views that take hours over 3,000 rows run side by side; one view below each.
+    for (String n : List.of("1", "2")) {
+      Files.writeString(
+          p.resolve("views/gold/slow" + n + ".sql"),
+          "CREATE MATERIALIZED LAKE VIEW gold.slow"
+              + n
+              + " AS SELECT COUNT(*) AS n FROM bronze.seq a\n"
+              + "CROSS JOIN bronze.seq b CROSS JOIN bronze.seq c WHERE a.id + b.id + c.id >= 0\n");
+      Files.writeString(
+          p.resolve("views/gold/after" + n + ".sql"),
+          "CREATE MATERIALIZED LAKE VIEW gold.after"
+              + n
+              + " AS SELECT n FROM gold.slow"
+              + n
+              + "\n");
+    }
+    ok(p, "sql", "CREATE SCHEMA IF NOT EXISTS bronze");
+    ok(p, "sql", "CREATE TABLE bronze.seq (id BIGINT) USING delta");
+    ok(p, "sql", "INSERT INTO bronze.seq SELECT id FROM range(10)");
+    ok(p, "apply", "--auto-approve", "--quiet");
+    ok(p, "sql", "INSERT INTO bronze.seq SELECT id FROM range(10, 3000)");
+
+    String runId;
+    try (ChildMlv child = ChildMlv.start("1g", p, "shell", "-p", p.toString())) {
+      child.send("refresh --no-progress\n");
+      assertThat(child.awaitOut("started   gold.slow", 2, 180_000)).as(child.out()).isTrue();
+      Thread.sleep(1500);
+      Process kill =
+          new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).inheritIO().start();
+      assertThat(kill.waitFor()).isZero();
+      // Read once the refresh has returned: the shell is still there to run them.
+      child.send("runs --limit 1\nexit\n");
+      int code = child.waitFor(120_000);
+      String out = child.out();
+      // The shell's code is its first failure's: the interrupted refresh.
+      assertThat(code).as(out + child.err()).isEqualTo(ExitCodes.INTERRUPTED);
+      assertThat(out).contains("stopped after 0 of 4 views").contains("(exit code 130)");
+      assertThat(out).containsPattern("(?m)^(mlv> )?RUN\\s+STATUS");
+      runId = out.replaceAll("(?s).*mlv: interrupted; run (\\S+) stopped.*", "$1");
+      assertThat(out).containsPattern("(?m)^(mlv> )?" + runId + "\\s+Interrupted\\s");
+    }
+
+    // Every view is on record, as a refresh outside the shell records them.
+    String listed = ok(p, "runs", "--format", "json").out();
+    JsonNode run = null;
+    for (JsonNode r : new ObjectMapper().readTree(listed).path("runs")) {
+      if (r.path("run").path("id").asText().equals(runId)) {
+        run = r;
+      }
+    }
+    assertThat(run).as("run " + runId + " in mlv runs: " + listed).isNotNull();
+    assertThat(run.path("run").path("status").asText()).isEqualTo("Interrupted");
+    Map<String, String> views = new HashMap<>();
+    for (JsonNode v : run.path("views")) {
+      views.put(
+          v.path("id").asText().replace("intr_ws.intr_lh.", ""),
+          v.path("status").asText() + " " + v.path("reason"));
+    }
+    assertThat(views).as(run.toString()).hasSize(4);
+    for (String n : List.of("1", "2")) {
+      assertThat(views.get("gold.slow" + n))
+          .as(run.toString())
+          .startsWith("Failed")
+          .contains("INTERRUPTED");
+      assertThat(views.get("gold.after" + n))
+          .as(run.toString())
+          .startsWith("Skipped")
+          .contains("INTERRUPTED: the run was interrupted before it started");
+    }
   }
 
   private static long commits(Path log) throws Exception {
