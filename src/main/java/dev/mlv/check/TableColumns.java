@@ -27,6 +27,35 @@ public record TableColumns(
     this(target, tables, Map.of());
   }
 
+  /**
+   * The columns (and struct fields) a target read, of the tables the project reads and does not
+   * define: what the column rules may check the project's views against.
+   */
+  public static TableColumns sources(
+      dev.mlv.project.Project project,
+      String target,
+      Map<ObjectId, List<String>> columns,
+      Map<ObjectId, Map<String, List<String>>> structs) {
+    Map<ObjectId, List<String>> read = new java.util.HashMap<>();
+    columns.forEach(
+        (id, names) -> {
+          dev.mlv.lineage.Node n = project.lineage().node(id);
+          if (n != null
+              && n.kind() == dev.mlv.lineage.NodeKind.TABLE
+              && !project.views().containsKey(id)) {
+            read.put(id, names);
+          }
+        });
+    Map<ObjectId, Map<String, List<String>>> fields = new java.util.HashMap<>();
+    structs.forEach(
+        (id, f) -> {
+          if (read.containsKey(id)) {
+            fields.put(id, f);
+          }
+        });
+    return new TableColumns(target, read, fields);
+  }
+
   Optional<List<String>> of(ObjectId id) {
     return Optional.ofNullable(tables.get(id));
   }

@@ -1,9 +1,7 @@
 package dev.mlv.cli;
 
-import dev.mlv.check.TableColumns;
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.diag.MlvException;
-import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.DefinitionFiles;
 import dev.mlv.project.LoadResult;
 import dev.mlv.project.Project;
@@ -91,33 +89,13 @@ final class ProjectLoading {
    */
   static void checkTableColumns(Project project, Target target) {
     dev.mlv.target.TableSchemas schemas = target.schemas(project);
-    java.util.Map<ObjectId, List<String>> read = new java.util.HashMap<>();
-    schemas
-        .columns()
-        .forEach(
-            (id, columns) -> {
-              dev.mlv.lineage.Node n = project.lineage().node(id);
-              if (n != null
-                  && n.kind() == dev.mlv.lineage.NodeKind.TABLE
-                  && !project.views().containsKey(id)) {
-                read.put(id, columns);
-              }
-            });
-    if (read.isEmpty()) {
+    dev.mlv.check.TableColumns read =
+        dev.mlv.check.TableColumns.sources(
+            project, target.name(), schemas.columns(), schemas.structs());
+    if (read.tables().isEmpty()) {
       return;
     }
-    java.util.Map<ObjectId, java.util.Map<String, List<String>>> structs =
-        new java.util.HashMap<>();
-    schemas
-        .structs()
-        .forEach(
-            (id, fields) -> {
-              if (read.containsKey(id)) {
-                structs.put(id, fields);
-              }
-            });
-    List<Diagnostic> found =
-        dev.mlv.check.Checker.check(project, new TableColumns(target.name(), read, structs));
+    List<Diagnostic> found = dev.mlv.check.Checker.check(project, read);
     if (found.stream().anyMatch(Diagnostic::isError)) {
       List<Diagnostic> all = new ArrayList<>(project.diagnostics());
       all.addAll(found);

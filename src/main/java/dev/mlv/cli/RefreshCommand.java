@@ -70,7 +70,8 @@ public final class RefreshCommand implements Callable<Integer> {
       names = "--dry-run",
       description =
           "Print the strategy each view would get, and why; change nothing. Exits 1 when a"
-              + " view would fail (not deployed, a missing source) or be skipped for it.")
+              + " view would fail (not deployed, a missing source or column) or be skipped"
+              + " for it.")
   boolean dryRun;
 
   @Option(

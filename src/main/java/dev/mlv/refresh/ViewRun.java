@@ -194,8 +194,13 @@ public record ViewRun(
    */
   public boolean wouldFail() {
     return status == ViewStatus.Planned
-        && (reason.startsWith("NOT_DEPLOYED") || reason.startsWith("SOURCE_MISSING"));
+        && (reason.startsWith("NOT_DEPLOYED")
+            || reason.startsWith("SOURCE_MISSING")
+            || reason.startsWith(SOURCE_COLUMNS));
   }
+
+  /** A dry run's reason for a view that reads a column its source does not have (any more). */
+  public static final String SOURCE_COLUMNS = "SOURCE_COLUMNS";
 
   /** Whether a dry run knows this view would be skipped, because a view it reads would fail. */
   public boolean wouldBeSkipped() {

@@ -145,6 +145,59 @@ class ExplainAndRefreshPolicyTest {
                 + "      <failure type=\"WOULD_FAIL\" message=\"NOT_DEPLOYED: ");
   }
 
+  /**
+   * Found by QA: a source rebuilt without a column a view reads made plan say UNRESOLVED_COLUMN,
+   * while the dry run planned the refresh and exited 0, and the refresh then failed.
+   */
+  @Test
+  void aDryRunKnowsASourceLostAColumnTheViewReads() throws IOException {
+    Path p = dir.resolve("cols");
+    Files.createDirectories(p.resolve("views"));
+    Files.writeString(
+        p.resolve("mlv.yml"),
+        "name: cols\nworkspace: cols_ws\nlakehouse: cols_lh\nschema: dbo\nviews: [views]\n"
+            + "sources:\n  - bronze.orders\n"
+            + "targets:\n  local:\n    type: spark\n    master: local[2]\n");
+    Files.writeString(
+        p.resolve("views/o.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.o AS\nSELECT id, channel FROM bronze.orders\n");
+    Files.writeString(
+        p.resolve("views/c.sql"),
+        "CREATE MATERIALIZED LAKE VIEW gold.c AS SELECT COUNT(*) AS n FROM silver.o\n");
+    String root = p.toString();
+    assertThat(
+            CliRun.of(
+                    "sql",
+                    "-p",
+                    root,
+                    "CREATE SCHEMA IF NOT EXISTS bronze; CREATE TABLE bronze.orders USING delta"
+                        + " AS SELECT 1 AS id, 'web' AS channel")
+                .exitCode())
+        .isZero();
+    CliRun applied = CliRun.of("apply", "--auto-approve", "-p", root);
+    assertThat(applied.exitCode()).as(applied.toString()).isZero();
+    assertThat(
+            CliRun.of(
+                    "sql",
+                    "-p",
+                    root,
+                    "CREATE OR REPLACE TABLE bronze.orders USING delta AS SELECT 2 AS id")
+                .exitCode())
+        .isZero();
+
+    CliRun dry = CliRun.of("refresh", "--dry-run", "-p", root);
+
+    assertThat(dry.exitCode()).as(dry.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(dry.out())
+        .contains("silver.o")
+        .contains("SOURCE_COLUMNS rule=UNRESOLVED_COLUMN: the refresh would fail: ")
+        .contains("views/o.sql:2:12")
+        .contains("UPSTREAM_FAILED");
+    assertThat(dry.err()).contains("2 views would fail or be skipped");
+    CliRun real = CliRun.of("refresh", "-p", root);
+    assertThat(real.exitCode()).as(real.toString()).isEqualTo(ExitCodes.ERROR);
+  }
+
   @Test
   void anotherFilesErrorDoesNotStopTheExplanationOfASoundView() throws IOException {
     Files.createDirectories(dir.resolve("views"));

@@ -87,15 +87,7 @@ class InterruptTest {
         .isEqualTo("n\n1000\n");
 
     // On record as Interrupted, each view as it ended.
-    JsonNode run = null;
-    String listed = ok(p, "runs", "--format", "json").out();
-    for (JsonNode r : new ObjectMapper().readTree(listed).path("runs")) {
-      if (r.path("run").path("id").asText().equals(runId)) {
-        run = r;
-      }
-    }
-    assertThat(run).as("run " + runId + " in mlv runs: " + listed).isNotNull();
-    assertThat(run.path("run").path("status").asText()).isEqualTo("Interrupted");
+    JsonNode run = interruptedRun(p, runId);
     Map<String, String> views = new HashMap<>();
     for (JsonNode v : run.path("views")) {
       views.put(
@@ -179,15 +171,7 @@ class InterruptTest {
     }
 
     // Every view is on record, as a refresh outside the shell records them.
-    String listed = ok(p, "runs", "--format", "json").out();
-    JsonNode run = null;
-    for (JsonNode r : new ObjectMapper().readTree(listed).path("runs")) {
-      if (r.path("run").path("id").asText().equals(runId)) {
-        run = r;
-      }
-    }
-    assertThat(run).as("run " + runId + " in mlv runs: " + listed).isNotNull();
-    assertThat(run.path("run").path("status").asText()).isEqualTo("Interrupted");
+    JsonNode run = interruptedRun(p, runId);
     Map<String, String> views = new HashMap<>();
     for (JsonNode v : run.path("views")) {
       views.put(
@@ -221,5 +205,19 @@ class InterruptTest {
     CliRun r = CliRun.of(all);
     assertThat(r.exitCode()).as(r.toString()).isZero();
     return r;
+  }
+
+  /** Run {@code runId} as {@code mlv runs} lists it, on record as Interrupted. */
+  private static JsonNode interruptedRun(Path p, String runId) throws Exception {
+    String listed = ok(p, "runs", "--format", "json").out();
+    JsonNode run = null;
+    for (JsonNode r : new ObjectMapper().readTree(listed).path("runs")) {
+      if (r.path("run").path("id").asText().equals(runId)) {
+        run = r;
+      }
+    }
+    assertThat(run).as("run " + runId + " in mlv runs: " + listed).isNotNull();
+    assertThat(run.path("run").path("status").asText()).isEqualTo("Interrupted");
+    return run;
   }
 }

@@ -68,7 +68,12 @@ final class DryRun {
       Strategy s =
           new LocalStrategy(target, project)
               .withoutAnsi(id, upstreamAware(id, d, refreshed), d.analysisOf());
-      if (s.code().startsWith("SOURCE_MISSING") || s.code().equals("NOT_DEPLOYED")) {
+      if (!(s instanceof Strategy.Skip) && !s.code().equals("NOT_DEPLOYED")) {
+        s = columnError(id).orElse(s);
+      }
+      if (s.code().startsWith("SOURCE_MISSING")
+          || s.code().equals("NOT_DEPLOYED")
+          || s.code().startsWith(ViewRun.SOURCE_COLUMNS)) {
         failing.put(id, s.code());
       }
       if (!(s instanceof Strategy.Skip)) {
@@ -82,6 +87,45 @@ final class DryRun {
               s.code() + ": " + s.detail()));
     }
     return new RunReport("dry-run", RunStatus.Planned, now, now, target.name(), planned);
+  }
+
+  // The column rules' errors by view file, found once, on the first view that is refreshed.
+  private Map<java.nio.file.Path, dev.mlv.diag.Diagnostic> columnErrors;
+
+  /**
+   * A refresh of {@code id} that fails because a source lacks a column the view reads (found by QA:
+   * plan said UNRESOLVED_COLUMN, the dry run planned a refresh and exited 0). Only where the
+   * refresh runs the project's own definition, which is the SQL the column rules checked.
+   */
+  private Optional<Strategy> columnError(ObjectId id) {
+    var view = project.view(id);
+    if (view.isEmpty() || !target.refreshesProjectDefinition(project, id)) {
+      return Optional.empty();
+    }
+    if (columnErrors == null) {
+      columnErrors = new HashMap<>();
+      var schemas = target.schemas(project);
+      var sources =
+          dev.mlv.check.TableColumns.sources(
+              project, target.name(), schemas.columns(), schemas.structs());
+      if (!sources.tables().isEmpty()) {
+        // Only what the sources' columns add: the other rules do not all fail a refresh.
+        Set<dev.mlv.diag.Diagnostic> without =
+            new java.util.HashSet<>(dev.mlv.check.Checker.check(project));
+        for (var found : dev.mlv.check.Checker.check(project, sources)) {
+          if (found.isError() && found.position() != null && !without.contains(found)) {
+            columnErrors.putIfAbsent(found.position().file(), found);
+          }
+        }
+      }
+    }
+    dev.mlv.diag.Diagnostic error = columnErrors.get(view.get().definition().position().file());
+    return error == null
+        ? Optional.empty()
+        : Optional.of(
+            new Strategy.Full(
+                ViewRun.SOURCE_COLUMNS + " rule=" + error.ruleId(),
+                "the refresh would fail: " + error.position() + ": " + error.message()));
   }
 
   /**

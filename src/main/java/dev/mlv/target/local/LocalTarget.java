@@ -855,6 +855,13 @@ public final class LocalTarget implements Target {
    * The deployed definition of a view, parsed. When it is the very text of the project's file (the
    * usual case after apply), the project's parse is that parse, so Calcite is not run again.
    */
+  /** Whether a refresh of {@code id} runs the project's own definition (deployed as it is). */
+  boolean refreshesProjectDefinition(Project project, ObjectId id) {
+    Optional<ViewDefinition> file = project.view(id).map(dev.mlv.project.ProjectView::definition);
+    return file.isPresent()
+        && deployed(id).flatMap(d -> deployedDefinition(project, id, d)).orElse(null) == file.get();
+  }
+
   private static Optional<ViewDefinition> deployedDefinition(
       Project project, ObjectId id, DeployedView deployed) {
     Optional<ViewDefinition> file = project.view(id).map(dev.mlv.project.ProjectView::definition);

@@ -330,23 +330,7 @@ class FileViewTest {
    */
   @Test
   void aDryRunKnowsANewFilesIngestionAppendsForTheViewBelow() throws IOException {
-    StringBuilder many = new StringBuilder("id,name\n");
-    for (int i = 1; i <= 400; i++) {
-      many.append(i).append(",name").append(i).append('\n');
-    }
-    drop("a.csv", many.toString());
-    write(
-        "views/silver/named.sql",
-        "CREATE MATERIALIZED LAKE VIEW silver.named AS\n"
-            + "SELECT id, upper(name) AS name FROM bronze.raw WHERE id > 0\n");
-    Project p =
-        project(
-            "'format' = 'csv', 'header' = 'true', 'path' = 'landing/'",
-            "'refresh_mode' = 'APPEND_ONLY'",
-            "view_config:\n  bronze.raw:\n    enable_cdf: true\n");
-    target = LocalTargetContractTest.open(p);
-    RunReport created = target.apply(p, plan(p), RunListener.NONE);
-    assertThat(created.status()).as(created.toString()).isEqualTo(RunStatus.Completed);
+    Project p = appliedWithAViewBelow("APPEND_ONLY");
 
     drop("b.csv", "id,name\n401,late\n");
     RunReport dry = target.refresh(p, LocalTargetContractTest.dryRun(p, true), RunListener.NONE);
@@ -365,23 +349,7 @@ class FileViewTest {
    */
   @Test
   void aDryRunKnowsAMirrorIngestionOfOnlyNewFilesAppendsForTheViewBelow() throws IOException {
-    StringBuilder many = new StringBuilder("id,name\n");
-    for (int i = 1; i <= 400; i++) {
-      many.append(i).append(",name").append(i).append('\n');
-    }
-    drop("a.csv", many.toString());
-    write(
-        "views/silver/named.sql",
-        "CREATE MATERIALIZED LAKE VIEW silver.named AS\n"
-            + "SELECT id, upper(name) AS name FROM bronze.raw WHERE id > 0\n");
-    Project p =
-        project(
-            "'format' = 'csv', 'header' = 'true', 'path' = 'landing/'",
-            "'refresh_mode' = 'MIRROR'",
-            "view_config:\n  bronze.raw:\n    enable_cdf: true\n");
-    target = LocalTargetContractTest.open(p);
-    RunReport created = target.apply(p, plan(p), RunListener.NONE);
-    assertThat(created.status()).as(created.toString()).isEqualTo(RunStatus.Completed);
+    Project p = appliedWithAViewBelow("MIRROR");
 
     drop("b.csv", "id,name\n401,late\n");
     RunReport dry = target.refresh(p, LocalTargetContractTest.dryRun(p, true), RunListener.NONE);
@@ -404,6 +372,28 @@ class FileViewTest {
   }
 
   // ---- helpers ----
+
+  /** File view bronze.raw (400 rows, change data feed on) and silver.named below it, applied. */
+  private Project appliedWithAViewBelow(String refreshMode) throws IOException {
+    StringBuilder many = new StringBuilder("id,name\n");
+    for (int i = 1; i <= 400; i++) {
+      many.append(i).append(",name").append(i).append('\n');
+    }
+    drop("a.csv", many.toString());
+    write(
+        "views/silver/named.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.named AS\n"
+            + "SELECT id, upper(name) AS name FROM bronze.raw WHERE id > 0\n");
+    Project p =
+        project(
+            "'format' = 'csv', 'header' = 'true', 'path' = 'landing/'",
+            "'refresh_mode' = '" + refreshMode + "'",
+            "view_config:\n  bronze.raw:\n    enable_cdf: true\n");
+    target = LocalTargetContractTest.open(p);
+    RunReport created = target.apply(p, plan(p), RunListener.NONE);
+    assertThat(created.status()).as(created.toString()).isEqualTo(RunStatus.Completed);
+    return p;
+  }
 
   private Project fileView(String options, String properties) throws IOException {
     String opts = options.contains("'format'") ? options : "'format' = 'csv', " + options;
