@@ -812,6 +812,19 @@ public final class RefreshAnalyzer {
             role = Role.OTHER;
             partitioned(e, fn.toUpperCase(Locale.ROOT), direct, "");
           }
+        } else if (e instanceof SqlCall filter
+            && filter.getKind() == SqlKind.FILTER
+            && filter.operand(0) instanceof SqlCall agg
+            && isAggregate(agg)
+            && !isDistinct(agg)
+            && MERGEABLE.contains(
+                SparkSyntaxRewriter.unhide(agg.getOperator().getName()).toLowerCase(Locale.ROOT))
+            && !hasAggregate(filter.operand(1))) {
+          // SUM(v) FILTER (WHERE c): the new rows' partial, over the rows c keeps, merges as SUM's.
+          String fn =
+              SparkSyntaxRewriter.unhide(agg.getOperator().getName()).toLowerCase(Locale.ROOT);
+          role = Role.valueOf(fn.toUpperCase(Locale.ROOT));
+          ok(text(e), e, "partial results, over the rows the FILTER keeps, merged into the groups");
         } else if (hasAggregate(e)) {
           role = Role.OTHER;
           // SUM(a) / COUNT(*): the parts merge, the expression over them does not.

@@ -294,6 +294,17 @@ class StrategyDeciderTableTest {
             "SELECT k, COUNT(*) AS n FROM bronze.a GROUP BY k, v:k::string",
             World.appendTo("a"),
             "full GROUP_BY_NOT_SELECTED col=v:k::string"),
+        row(
+            "SUM and COUNT with FILTER",
+            "SELECT g, COUNT(*) FILTER (WHERE v > 2) AS big, SUM(v) FILTER (WHERE k = 1) AS s"
+                + " FROM bronze.a GROUP BY g",
+            World.appendTo("a"),
+            "incremental ONLY_APPENDS"),
+        row(
+            "COUNT DISTINCT with FILTER",
+            "SELECT g, COUNT(DISTINCT k) FILTER (WHERE v > 2) AS n FROM bronze.a GROUP BY g",
+            World.appendTo("a"),
+            "full AGG_NEEDS_PARTITIONED_SOURCE fn=COUNT"),
         // Found by QA: a qualifier of the one table read made one key two.
         row(
             "a grouped expression selected with the table's alias",

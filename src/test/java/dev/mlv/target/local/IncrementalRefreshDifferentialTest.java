@@ -100,6 +100,14 @@ class IncrementalRefreshDifferentialTest {
                   + " MAX(v) AS mx FROM bronze.a GROUP BY g",
               "SELECT g, SUM(v) AS s, COUNT(*) AS n, COUNT(v) AS nv, MIN(v) AS mn, MAX(v) AS mx"
                   + " FROM bronze.a GROUP BY g"),
+          // Aggregates with FILTER merge like the bare ones (found by QA: planned full).
+          new Shape(
+              "gold.fagg",
+              "CREATE MATERIALIZED LAKE VIEW gold.fagg AS\n"
+                  + "SELECT g, COUNT(*) FILTER (WHERE v > 50) AS big, SUM(v) FILTER (WHERE k % 2 = 0)"
+                  + " AS se, MIN(v) FILTER (WHERE v > 10) AS mn FROM bronze.a GROUP BY g",
+              "SELECT g, COUNT(*) FILTER (WHERE v > 50) AS big, SUM(v) FILTER (WHERE k % 2 = 0)"
+                  + " AS se, MIN(v) FILTER (WHERE v > 10) AS mn FROM bronze.a GROUP BY g"),
           // Spark's integer division, which Calcite's parser lacks: appended, and as a group key.
           new Shape(
               "silver.d",
