@@ -1157,17 +1157,39 @@ final class SparkSyntaxRewriter {
       return i + 2;
     }
 
+    /**
+     * Spark's own collations, spelled as Spark 4.1.1 accepts them (any case): UTF8_BINARY and
+     * UTF8_LCASE with an optional _RTRIM, and UNICODE with at most one of _CS/_CI, one of _AS/_AI
+     * and one _RTRIM, in any order (UNICODE_CS_CI and UNICODE_RTRIM_RTRIM are refused). A locale's
+     * collation (en_US_CI) is left to Spark's parser, which knows the locales: checking it here
+     * would load Spark.
+     */
     private static boolean knownCollation(SqlToken name) {
       String text = name.text();
       if (name.kind() == SqlToken.Kind.QUOTED_IDENTIFIER) {
-        text = text.substring(1, text.length() - 1).replace("``", "`");
+        text = text.substring(1, text.length() - 1);
       }
-      try {
-        org.apache.spark.sql.catalyst.util.CollationFactory.collationNameToId(text);
+      String[] parts = text.toUpperCase(Locale.ROOT).split("_", -1);
+      if (text.toUpperCase(Locale.ROOT).matches("UTF8_(BINARY|LCASE)(_RTRIM)?")) {
         return true;
-      } catch (Exception e) { // SparkException, checked
+      }
+      if (!parts[0].equals("UNICODE")) {
         return false;
       }
+      Set<String> groups = new HashSet<>();
+      for (int k = 1; k < parts.length; k++) {
+        String group =
+            switch (parts[k]) {
+              case "CS", "CI" -> "case";
+              case "AS", "AI" -> "accent";
+              case "RTRIM" -> "trim";
+              default -> null;
+            };
+        if (group == null || !groups.add(group)) {
+          return false;
+        }
+      }
+      return true;
     }
 
     /**

@@ -1131,7 +1131,7 @@ class ValidateAndLineageTest {
     project(
         YML,
         "s/h.sql",
-        "CREATE MATERIALIZED LAKE VIEW s.h AS\nSELECT 'a' 'b' AS e FROM bronze.orders");
+        "CREATE MATERIALIZED LAKE VIEW s.h AS\nSELECT 'a' \"b\" AS e FROM bronze.orders");
     CliRun quiet = CliRun.of("validate", "-p", dir.toString());
     assertThat(quiet.exitCode()).as(quiet.toString()).isZero();
     assertThat(quiet.err()).isEmpty();

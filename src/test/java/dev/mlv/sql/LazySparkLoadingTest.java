@@ -69,7 +69,7 @@ class LazySparkLoadingTest {
 
   @Test
   void theFallbackDoesLoadSparkSoTheCheckAboveCanFail() throws Exception {
-    RecordingLoader loader = run("SELECT id FROM orders WHERE name = 'a' 'b'");
+    RecordingLoader loader = run("SELECT id FROM orders WHERE name = 'a' \"b\"");
     assertThat(loader.loadedSpark()).isTrue();
   }
 }

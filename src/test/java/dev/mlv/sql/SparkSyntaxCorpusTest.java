@@ -78,6 +78,10 @@ class SparkSyntaxCorpusTest {
                 + " AND CAST(r AS STRING COLLATE `UNICODE_CI`) = 'x'",
             true),
         new Case("SELECT id AS `a``b`, `c````` FROM `odd``table`", true),
+        new Case("SELECT id FROM sales WHERE r COLLATE unicode_rtrim_ai_cs = 'x'", true),
+        // Spark refuses these; its parser is left to say so.
+        new Case("SELECT id FROM sales WHERE r COLLATE UNICODE_CS_CI = 'x'", false),
+        new Case("SELECT id FROM sales WHERE r COLLATE en_US_CI = 'x'", false),
         new Case(
             "SELECT * FROM `My Workspace`.`Sales LH`.dbo.`Order Lines` ol"
                 + " JOIN sales.dbo.customers c ON ol.c = c.id",
