@@ -851,10 +851,6 @@ public final class LocalTarget implements Target {
             + "; fix the cause and run 'mlv apply' again");
   }
 
-  /**
-   * The deployed definition of a view, parsed. When it is the very text of the project's file (the
-   * usual case after apply), the project's parse is that parse, so Calcite is not run again.
-   */
   /** Whether a refresh of {@code id} runs the project's own definition (deployed as it is). */
   boolean refreshesProjectDefinition(Project project, ObjectId id) {
     Optional<ViewDefinition> file = project.view(id).map(dev.mlv.project.ProjectView::definition);
@@ -862,6 +858,10 @@ public final class LocalTarget implements Target {
         && deployed(id).flatMap(d -> deployedDefinition(project, id, d)).orElse(null) == file.get();
   }
 
+  /**
+   * The deployed definition of a view, parsed. When it is the very text of the project's file (the
+   * usual case after apply), the project's parse is that parse, so Calcite is not run again.
+   */
   private static Optional<ViewDefinition> deployedDefinition(
       Project project, ObjectId id, DeployedView deployed) {
     Optional<ViewDefinition> file = project.view(id).map(dev.mlv.project.ProjectView::definition);
