@@ -173,6 +173,6 @@ final class MisplacedCalls {
   }
 
   private static String name(SqlCall call) {
-    return SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT);
+    return SparkSyntaxRewriter.functionName(call);
   }
 }

@@ -800,8 +800,7 @@ public final class RefreshAnalyzer {
               "an item naming the alias of an aggregate (a lateral column alias) is an expression"
                   + " over it, not a group key; ");
         } else if (e instanceof SqlCall call && isAggregate(call)) {
-          String fn =
-              SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT);
+          String fn = SparkSyntaxRewriter.functionName(call);
           boolean distinct = isDistinct(call);
           if (MERGEABLE.contains(fn) && !distinct) {
             role = Role.valueOf(fn.toUpperCase(Locale.ROOT));
@@ -817,13 +816,10 @@ public final class RefreshAnalyzer {
             && filter.operand(0) instanceof SqlCall agg
             && isAggregate(agg)
             && !isDistinct(agg)
-            && MERGEABLE.contains(
-                SparkSyntaxRewriter.unhide(agg.getOperator().getName()).toLowerCase(Locale.ROOT))
+            && MERGEABLE.contains(SparkSyntaxRewriter.functionName(agg))
             && !hasAggregate(filter.operand(1))) {
           // SUM(v) FILTER (WHERE c): the new rows' partial, over the rows c keeps, merges as SUM's.
-          String fn =
-              SparkSyntaxRewriter.unhide(agg.getOperator().getName()).toLowerCase(Locale.ROOT);
-          role = Role.valueOf(fn.toUpperCase(Locale.ROOT));
+          role = Role.valueOf(SparkSyntaxRewriter.functionName(agg).toUpperCase(Locale.ROOT));
           ok(text(e), e, "partial results, over the rows the FILTER keeps, merged into the groups");
         } else if (hasAggregate(e)) {
           role = Role.OTHER;
@@ -1229,8 +1225,7 @@ public final class RefreshAnalyzer {
         if (call.getKind() == SqlKind.OVER && level != Level.EXPRESSION) {
           full(text(call), offset(call), "WINDOW_FUNCTION", "a window sees rows of earlier runs");
         }
-        String fn =
-            SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT);
+        String fn = SparkSyntaxRewriter.functionName(call);
         if (call.getOperator() instanceof SqlFunction && NonDeterministic.is(fn)) {
           full(
               text(call),
@@ -1468,7 +1463,7 @@ public final class RefreshAnalyzer {
     }
 
     private static boolean isAggregate(SqlCall call) {
-      String fn = SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT);
+      String fn = SparkSyntaxRewriter.functionName(call);
       return isAggregateName(fn) && call.getKind() != SqlKind.OVER;
     }
 
@@ -1487,8 +1482,7 @@ public final class RefreshAnalyzer {
           && !TableExtractor.isQuery(call)
           && call.getKind() != SqlKind.OVER) {
         if (isAggregate(call)) {
-          found.add(
-              SparkSyntaxRewriter.unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT));
+          found.add(SparkSyntaxRewriter.functionName(call));
         }
         for (SqlNode operand : call.getOperandList()) {
           if (operand != null) {

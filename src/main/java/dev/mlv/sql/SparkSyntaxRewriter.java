@@ -483,6 +483,11 @@ final class SparkSyntaxRewriter {
    * A text with each hidden keyword spelt as the user wrote it; only runs that spell one of {@link
    * #CALCITE_ONLY_KEYWORDS} are touched, so a backticked name in those letters stays as it is.
    */
+  /** The name a call is written with, as Spark reads it: unhidden, lower case. */
+  static String functionName(SqlCall call) {
+    return unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT);
+  }
+
   static String unhide(String text) {
     if (text != null && text.contains("\\u10")) {
       // Calcite's messages escape the letters: "Encountered \u1064\u1061..."
@@ -1169,10 +1174,11 @@ final class SparkSyntaxRewriter {
       if (name.kind() == SqlToken.Kind.QUOTED_IDENTIFIER) {
         text = text.substring(1, text.length() - 1);
       }
-      String[] parts = text.toUpperCase(Locale.ROOT).split("_", -1);
-      if (text.toUpperCase(Locale.ROOT).matches("UTF8_(BINARY|LCASE)(_RTRIM)?")) {
+      String upper = text.toUpperCase(Locale.ROOT);
+      if (upper.matches("UTF8_(BINARY|LCASE)(_RTRIM)?")) {
         return true;
       }
+      String[] parts = upper.split("_", -1);
       if (!parts[0].equals("UNICODE")) {
         return false;
       }

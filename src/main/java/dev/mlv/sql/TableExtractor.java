@@ -1077,9 +1077,7 @@ public final class TableExtractor {
               public Void visit(SqlCall call) {
                 // Grouping by a time window names it: Spark resolves window.start or
                 // session_window.end against the grouping expression's column.
-                String fn =
-                    SparkSyntaxRewriter.unhide(call.getOperator().getName())
-                        .toLowerCase(Locale.ROOT);
+                String fn = SparkSyntaxRewriter.functionName(call);
                 if (fn.equals("window") || fn.equals("session_window")) {
                   grouped.add(fn);
                 }
