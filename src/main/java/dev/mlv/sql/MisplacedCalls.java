@@ -14,8 +14,8 @@ import org.apache.calcite.sql.SqlUnresolvedFunction;
  * ([INVALID_WHERE_CONDITION], [UNSUPPORTED_GENERATOR.OUTSIDE_SELECT]), an aggregate or window
  * function in GROUP BY ([GROUP_BY_AGGREGATE]), and an aggregate in the argument of another
  * ([NESTED_AGGREGATE_FUNCTION]), and a generator inside another call of a SELECT item
- * ([UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS]). Subqueries are not entered: they are walked as
- * queries of their own.
+ * ([UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS]), and a window function in HAVING or ORDER BY.
+ * Subqueries are not entered: they are walked as queries of their own.
  */
 final class MisplacedCalls {
 
@@ -35,6 +35,40 @@ final class MisplacedCalls {
   /** The first aggregate or window function in a GROUP BY item. */
   static Optional<Found> inGroupBy(SqlNode item) {
     return first(item, " in GROUP BY", "GROUP_BY_AGGREGATE", "UNSUPPORTED_EXPR_FOR_OPERATOR");
+  }
+
+  /**
+   * The first window function in a HAVING condition: Spark's analyzer refuses it with a message of
+   * no error class (measured on Spark 4.1.1), quoted here.
+   */
+  static Optional<Found> windowInHaving(SqlNode having) {
+    return window(
+        having, " in HAVING", "It is not allowed to use window functions inside HAVING clause");
+  }
+
+  /**
+   * The first window function in an ORDER BY item. Spark refuses it even when the same window is
+   * also a select item (measured on Spark 4.1.1); ordering by the item's alias is fine.
+   */
+  static Optional<Found> windowInOrderBy(SqlNode item) {
+    return window(item, " in ORDER BY", "UNSUPPORTED_EXPR_FOR_OPERATOR");
+  }
+
+  private static Optional<Found> window(SqlNode node, String clause, String sparkError) {
+    if (!(node instanceof SqlCall call) || TableExtractor.isQuery(call)) {
+      return Optional.empty();
+    }
+    if (call.getKind() == SqlKind.OVER) {
+      String fn = call.operand(0) instanceof SqlCall f ? name(f) : "window";
+      return Optional.of(new Found(call, "window function " + fn + clause, sparkError));
+    }
+    for (SqlNode operand : call.getOperandList()) {
+      Optional<Found> found = window(operand, clause, sparkError);
+      if (found.isPresent()) {
+        return found;
+      }
+    }
+    return Optional.empty();
   }
 
   /** Generators are looked for only in WHERE: GROUP BY has no generator error of its own. */

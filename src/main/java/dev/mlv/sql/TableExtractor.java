@@ -102,6 +102,9 @@ public final class TableExtractor {
 
   public static final String WINDOW_NAME_RULE = "WINDOW_NAME";
 
+  /** Rule of a window specification Spark refuses for its function, or on its own. */
+  public static final String WINDOW_SPEC_RULE = "WINDOW_SPEC";
+
   /** Rule of a call with arguments Spark's analyzer refuses. */
   public static final String ARGUMENTS_RULE = "WRONG_NUM_ARGS";
 
@@ -970,6 +973,7 @@ public final class TableExtractor {
         if (orderBy.query instanceof SqlSelect select) {
           distinctOrder(select, orderBy.orderList);
         }
+        windowInOrderBy(orderBy.orderList).ifPresent(this::misplaced);
         if (lineShift == 0) {
           variantMisuses(
               VariantPaths.orderedBy(orderBy.orderList, VariantPaths.first(orderBy.query), sql));
@@ -1032,6 +1036,7 @@ public final class TableExtractor {
       groupedSubqueries(select);
       misplacedCalls(select);
       windowNames(select, inherited);
+      windowSpecs(select);
       if (lineShift == 0) {
         variantMisuses(VariantPaths.misuses(select, sql));
       }
@@ -1252,26 +1257,42 @@ public final class TableExtractor {
               .map(MisplacedCalls::nestedGenerator)
               .flatMap(Optional::stream)
               .findFirst());
-      for (MisplacedCalls.Found f : found.stream().flatMap(Optional::stream).toList()) {
-        if (touchesMarker(f.call())) {
-          continue; // rewritten text: its span is not the call as written
-        }
-        SqlParserPos pos = f.call().getParserPosition();
-        int from = startOf(pos);
-        String text = sql.substring(from, Math.min(sql.length(), Math.max(from, endOf(pos))));
-        String shown = text.length() > 60 ? text.substring(0, 57) + "..." : text;
-        findings.add(
-            Diagnostic.error(
-                MISPLACED_CALL_RULE,
-                start.advance(sql, from),
-                f.what()
-                    + " ("
-                    + shown
-                    + "); Spark refuses the view at its first refresh (["
-                    + f.sparkError()
-                    + "])",
-                misplacedHint(f)));
+      found.add(MisplacedCalls.windowInHaving(select.getHaving()));
+      if (select.getOrderList() != null) {
+        found.add(windowInOrderBy(select.getOrderList()));
       }
+      found.stream().flatMap(Optional::stream).forEach(this::misplaced);
+    }
+
+    private static Optional<MisplacedCalls.Found> windowInOrderBy(SqlNodeList orderList) {
+      return orderList.stream()
+          .map(MisplacedCalls::windowInOrderBy)
+          .flatMap(Optional::stream)
+          .findFirst();
+    }
+
+    private void misplaced(MisplacedCalls.Found f) {
+      if (touchesMarker(f.call())) {
+        return; // rewritten text: its span is not the call as written
+      }
+      SqlParserPos pos = f.call().getParserPosition();
+      int from = startOf(pos);
+      String text = sql.substring(from, Math.min(sql.length(), Math.max(from, endOf(pos))));
+      String shown = text.length() > 60 ? text.substring(0, 57) + "..." : text;
+      // Some of Spark's refusals carry no error class: their message is quoted instead.
+      String refusal =
+          f.sparkError().contains(" ") ? "\"" + f.sparkError() + "\"" : "[" + f.sparkError() + "]";
+      findings.add(
+          Diagnostic.error(
+              MISPLACED_CALL_RULE,
+              start.advance(sql, from),
+              f.what()
+                  + " ("
+                  + shown
+                  + "); Spark refuses the view at its first refresh ("
+                  + refusal
+                  + ")",
+              misplacedHint(f)));
     }
 
     private static String misplacedHint(MisplacedCalls.Found f) {
@@ -1281,6 +1302,9 @@ public final class TableExtractor {
       if (f.sparkError().startsWith("UNSUPPORTED_GENERATOR.NESTED")) {
         return "select the generator as an item of its own (or in a LATERAL VIEW) in a subquery"
             + " or CTE, and apply the function to its column outside";
+      }
+      if (f.what().endsWith(" in ORDER BY")) {
+        return "select the window with an alias (..., rank() OVER (...) AS r) and order by r";
       }
       if (f.what().endsWith(" in GROUP BY")) {
         return "group by the columns it reads, or compute it in a subquery or CTE and group by"
@@ -1343,6 +1367,103 @@ public final class TableExtractor {
                           + " this SELECT, or write the window in OVER (...)"
                       : "the windows of this SELECT are "
                           + String.join(", ", new TreeSet<>(defined))));
+        }
+      }
+    }
+
+    /**
+     * Each window function of this SELECT (its items, HAVING, QUALIFY, ORDER BY) over a window
+     * Spark refuses for it: one finding per call, at the call. A window named in OVER is looked up
+     * in this SELECT's WINDOW clause (a name it does not define is WINDOW_NAME's); a refinement of
+     * a named window, which Spark's grammar refuses, and rewritten text are left alone.
+     */
+    private void windowSpecs(SqlSelect select) {
+      Map<String, SqlWindow> declared = new HashMap<>();
+      for (SqlNode w : select.getWindowList()) {
+        if (w instanceof SqlWindow window && window.getDeclName() != null) {
+          declared.putIfAbsent(window.getDeclName().getSimple(), window);
+        }
+      }
+      List<SqlCall> overs = new ArrayList<>();
+      windowCalls(select.getSelectList(), overs);
+      windowCalls(select.getHaving(), overs);
+      windowCalls(select.getQualify(), overs);
+      windowCalls(select.getOrderList(), overs);
+      for (SqlCall over : overs) {
+        SqlWindow window = windowOf(over.operand(1), declared);
+        if (window == null || touchesMarker(over) || touchesMarker(window)) {
+          continue;
+        }
+        String function = WindowSpecs.function(over);
+        SqlParserPos pos = window.getParserPosition();
+        String text = sql.substring(startOf(pos), Math.min(sql.length(), endOf(pos)));
+        boolean sorted = SPARK_SORT.matcher(text).find();
+        WindowSpecs.check(function, window, sorted)
+            .ifPresent(
+                f ->
+                    findings.add(
+                        Diagnostic.error(
+                            WINDOW_SPEC_RULE,
+                            start.advance(sql, startOf(over.getParserPosition())),
+                            f.what()
+                                + "; Spark refuses the view at its first refresh"
+                                + (f.sparkError().isEmpty()
+                                    ? ""
+                                    : f.sparkError().contains(" ")
+                                        ? " (\"" + f.sparkError() + "\")"
+                                        : " ([" + f.sparkError() + "])"),
+                            f.hint())));
+      }
+    }
+
+    /**
+     * SORT BY in a window's text: Spark's word for its ORDER BY. CLUSTER BY in a window only
+     * partitions it (measured: lag(x) OVER (CLUSTER BY x) needs an ordered window).
+     */
+    private static final java.util.regex.Pattern SPARK_SORT =
+        java.util.regex.Pattern.compile("(?i)\\bSORT\\s+BY\\b");
+
+    /**
+     * The window an OVER call applies, with named windows resolved ({@code OVER w}, {@code OVER
+     * (w)}, {@code WINDOW w2 AS w}); null when a name is not defined here or a named window is
+     * refined.
+     */
+    private static SqlWindow windowOf(SqlNode spec, Map<String, SqlWindow> declared) {
+      SqlNode at = spec;
+      for (int hops = 0; hops <= 2 * declared.size() + 1; hops++) {
+        if (at instanceof SqlIdentifier id && id.isSimple()) {
+          at = declared.get(id.getSimple());
+        } else if (at instanceof SqlWindow window && window.getRefName() != null) {
+          boolean refined =
+              window.getLowerBound() != null
+                  || (window.getOrderList() != null && !window.getOrderList().isEmpty())
+                  || (window.getPartitionList() != null && !window.getPartitionList().isEmpty());
+          if (refined) {
+            return null;
+          }
+          at = window.getRefName();
+        } else {
+          return at instanceof SqlWindow window ? window : null;
+        }
+      }
+      return null; // a cycle of names: Spark refuses it on its own
+    }
+
+    /** The OVER calls in {@code node}, outside nested queries. */
+    private static void windowCalls(SqlNode node, List<SqlCall> out) {
+      if (node == null || isQuery(node)) {
+        return;
+      }
+      if (node instanceof SqlCall call) {
+        if (call.getKind() == SqlKind.OVER && call.operandCount() > 1) {
+          out.add(call);
+        }
+        for (SqlNode operand : call.getOperandList()) {
+          windowCalls(operand, out);
+        }
+      } else if (node instanceof SqlNodeList list) {
+        for (SqlNode item : list) {
+          windowCalls(item, out);
         }
       }
     }

@@ -638,6 +638,85 @@ class TableExtractorTest {
       delimiter = '|',
       textBlock =
           """
+          SELECT k FROM t GROUP BY k HAVING rank() OVER (ORDER BY k) > 1    | 35 | window function rank in HAVING | "It is not allowed to use window functions inside HAVING clause"
+          SELECT k FROM t ORDER BY row_number() OVER (ORDER BY k)           | 26 | window function row_number in ORDER BY | [UNSUPPORTED_EXPR_FOR_OPERATOR]
+          SELECT k, rank() OVER (ORDER BY k) AS r FROM t ORDER BY 1, rank() OVER (ORDER BY k) | 60 | window function rank in ORDER BY | [UNSUPPORTED_EXPR_FOR_OPERATOR]
+          SELECT * FROM (SELECT k FROM t ORDER BY lag(k) OVER (ORDER BY k)) s | 41 | window function lag in ORDER BY | [UNSUPPORTED_EXPR_FOR_OPERATOR]
+          """)
+  void aWindowInHavingOrOrderByIsAnErrorAtTheCall(
+      String sql, int column, String what, String refusal) {
+    List<Diagnostic> found = EXTRACTOR.extract(sql, START).diagnostics();
+    assertThat(found).as(sql).hasSize(1);
+    Diagnostic d = found.get(0);
+    assertThat(d.ruleId()).isEqualTo(TableExtractor.MISPLACED_CALL_RULE);
+    assertThat(d.position().line() + ":" + d.position().column()).isEqualTo("1:" + column);
+    assertThat(d.message()).startsWith(what + " (").endsWith("(" + refusal + ")");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          SELECT k, rank() OVER (PARTITION BY g) AS r FROM t                                   | 11 | window function rank without ORDER BY in its window
+          SELECT k, lag(k) OVER (PARTITION BY g) AS r FROM t                                   | 11 | window function lag without ORDER BY in its window
+          SELECT k, nth_value(k, 2) OVER () AS r FROM t                                        | 11 | window function nth_value without ORDER BY in its window
+          SELECT k, row_number() OVER w AS r FROM t WINDOW w AS (PARTITION BY g)               | 11 | window function row_number without ORDER BY in its window
+          SELECT k, ntile(2) OVER (w) AS r FROM t WINDOW w AS (PARTITION BY g)                 | 11 | window function ntile without ORDER BY in its window
+          SELECT k, lag(k) OVER (CLUSTER BY k) AS r FROM t                                     | 11 | window function lag without ORDER BY in its window
+          SELECT k, lead(k) OVER (ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS r FROM t | 11 | window function lead with a frame (ROWS/RANGE ...)
+          SELECT k, lag(k) OVER (ORDER BY k ROWS BETWEEN 1 PRECEDING AND 1 PRECEDING) AS r FROM t | 11 | window function lag with a frame (ROWS/RANGE ...)
+          SELECT k, rank() OVER (ORDER BY k ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS r FROM t | 11 | window function rank with a frame other than ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          SELECT k, ntile(2) OVER (ORDER BY k RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS r FROM t | 11 | window function ntile with a frame other than ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          SELECT k, cume_dist() OVER (ORDER BY k ROWS UNBOUNDED PRECEDING) AS r FROM t         | 11 | window function cume_dist with a frame other than RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          SELECT k, sum(v) OVER (ORDER BY k ROWS BETWEEN UNBOUNDED FOLLOWING AND CURRENT ROW) AS r FROM t | 11 | a window frame that starts at UNBOUNDED FOLLOWING or ends at UNBOUNDED PRECEDING
+          SELECT k, sum(v) OVER (ORDER BY k ROWS BETWEEN CURRENT ROW AND UNBOUNDED PRECEDING) AS r FROM t | 11 | a window frame that starts at UNBOUNDED FOLLOWING or ends at UNBOUNDED PRECEDING
+          SELECT k, sum(v) OVER (ORDER BY k ROWS BETWEEN 2 FOLLOWING AND 1 FOLLOWING) AS r FROM t | 11 | a window frame whose lower bound comes after its upper bound
+          SELECT k, sum(v) OVER (ORDER BY k ROWS BETWEEN 1 PRECEDING AND 2 PRECEDING) AS r FROM t | 11 | a window frame whose lower bound comes after its upper bound
+          SELECT k, sum(v) OVER (RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) AS r FROM t        | 11 | a RANGE frame in a window without ORDER BY
+          SELECT k, sum(v) OVER (PARTITION BY g RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS r FROM t | 11 | a RANGE frame in a window without ORDER BY
+          SELECT k, sum(v) OVER (ORDER BY k, g RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) AS r FROM t | 11 | a RANGE frame with an offset in a window ordered by 2 expressions
+          SELECT k, sum(v) OVER w AS r FROM t WINDOW w AS (ORDER BY k, g RANGE 1 PRECEDING)    | 11 | a RANGE frame with an offset in a window ordered by 2 expressions
+          """)
+  void aWindowSparkRefusesForItsFunctionIsAnErrorAtTheCall(String sql, int column, String what) {
+    List<Diagnostic> found = EXTRACTOR.extract(sql, START).diagnostics();
+    assertThat(found).as(sql).hasSize(1);
+    Diagnostic d = found.get(0);
+    assertThat(d.ruleId()).isEqualTo(TableExtractor.WINDOW_SPEC_RULE);
+    assertThat(d.isError()).isTrue();
+    assertThat(d.position().line() + ":" + d.position().column()).isEqualTo("1:" + column);
+    assertThat(d.message()).startsWith(what + "; Spark refuses the view at its first refresh");
+    assertThat(d.hint()).isNotBlank();
+  }
+
+  /** Each measured on Spark 4.1.1 as accepted. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT k, rank() OVER (ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS r FROM t",
+        "SELECT k, dense_rank() OVER (ORDER BY k ROWS UNBOUNDED PRECEDING) AS r FROM t",
+        "SELECT k, cume_dist() OVER (ORDER BY k RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS r FROM t",
+        "SELECT k, first_value(k) OVER (PARTITION BY g) AS r FROM t",
+        "SELECT k, nth_value(k, 2) OVER (ORDER BY k ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS r FROM t",
+        "SELECT k, sum(v) OVER (ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS r FROM t",
+        "SELECT k, sum(v) OVER (ORDER BY k ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) AS r FROM t",
+        "SELECT k, sum(v) OVER (RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS r FROM t",
+        "SELECT k, sum(v) OVER (ORDER BY k, g RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS r FROM t",
+        "SELECT k, count(*) OVER (ORDER BY k RANGE 1 PRECEDING) AS r FROM t",
+        "SELECT k, rank() OVER (DISTRIBUTE BY g SORT BY k) AS r FROM t",
+        "SELECT k, rank() OVER w2 AS r FROM t WINDOW w AS (ORDER BY k), w2 AS (w)",
+        "SELECT k, rank() OVER (ORDER BY k) AS r FROM t ORDER BY r",
+        "SELECT k, sum(v) OVER (ORDER BY k) AS r FROM t GROUP BY k, v HAVING k > (SELECT max(k) FROM u)"
+      })
+  void windowsSparkTakesAreNotFlagged(String sql) {
+    assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
           SELECT k, SUM(COUNT(v)) OVER (PARTITION BY k) AS x FROM t GROUP BY k
           SELECT k, COUNT(*) FILTER (WHERE v > 1) AS n FROM t GROUP BY k HAVING SUM(v) > 0
           SELECT k FROM t WHERE v IN (SELECT MAX(v) FROM u GROUP BY g)
