@@ -531,15 +531,23 @@ public final class Checker {
                     + " table the view reads, nor order it in the lineage",
                 "write the name as one string literal, IDENTIFIER('bronze.orders'), or plainly"));
       } else if (!SparkFunctions.isBuiltin(fn)) {
+        String last = fn.substring(fn.lastIndexOf('.') + 1);
+        boolean qualifiedBuiltin = fn.contains(".") && SparkFunctions.isBuiltin(last);
         out.add(
             Diagnostic.error(
                 "UDF",
                 Places.call(body.sql(), body.position(), v.definition().constraints(), fn),
                 "function '"
                     + fn
-                    + "' is not a Spark built-in; user-defined functions are not"
-                    + " allowed in materialized lake views",
-                "rewrite it with built-in functions, or define the view in PySpark"));
+                    + "' is not a Spark built-in"
+                    + (qualifiedBuiltin
+                        ? " (Spark looks a qualified name up in a catalog, not among its"
+                            + " built-ins)"
+                        : "")
+                    + "; user-defined functions are not allowed in materialized lake views",
+                qualifiedBuiltin
+                    ? "call the built-in by its name alone: " + last + "(...)"
+                    : "rewrite it with built-in functions, or define the view in PySpark"));
       }
     }
     nonDeterministic(v.definition(), body, facts, out);

@@ -54,16 +54,29 @@ public final class Places {
 
   private static Optional<Position> findCall(String sql, Position start, String function) {
     List<Token> tokens = significant(sql);
-    String wanted = function.toLowerCase(Locale.ROOT);
-    for (int i = 0; i + 1 < tokens.size(); i++) {
-      Token t = tokens.get(i);
-      if ((t.kind() == Token.Kind.WORD || t.kind() == Token.Kind.QUOTED_IDENT)
-          && t.identifier().toLowerCase(Locale.ROOT).equals(wanted)
-          && tokens.get(i + 1).isSymbol("(")) {
-        return Optional.of(start.advance(sql, t.offset()));
+    // A qualified name (my_schema.f) is found part by part, at its first part.
+    String[] wanted = function.toLowerCase(Locale.ROOT).split("\\.", -1);
+    for (int i = 0; i + 2 * wanted.length - 1 < tokens.size(); i++) {
+      if (namesCall(tokens, i, wanted)) {
+        return Optional.of(start.advance(sql, tokens.get(i).offset()));
       }
     }
     return Optional.empty();
+  }
+
+  private static boolean namesCall(List<Token> tokens, int i, String[] parts) {
+    for (int p = 0; p < parts.length; p++) {
+      Token t = tokens.get(i + 2 * p);
+      if (!(t.kind() == Token.Kind.WORD || t.kind() == Token.Kind.QUOTED_IDENT)
+          || !t.identifier().toLowerCase(Locale.ROOT).equals(parts[p])) {
+        return false;
+      }
+      Token after = tokens.get(i + 2 * p + 1);
+      if (!after.isSymbol(p == parts.length - 1 ? "(" : ".")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -1801,7 +1801,13 @@ public final class TableExtractor {
       // Only calls by name: Calcite resolves the special syntaxes it knows while parsing (TRIM,
       // EXTRACT, TIMESTAMPADD, translate as TRANSLATE3...) and gives them names of its own.
       if (call.getOperator() instanceof SqlUnresolvedFunction function) {
-        functions.add(SparkSyntaxRewriter.unhide(function.getName()).toLowerCase(Locale.ROOT));
+        // A qualified name (builtin.sum, my_schema.f) is kept whole: Spark 4.1.1 looks it up as a
+        // function of a catalog's schema, never as the built-in of its last part (measured:
+        // builtin.upper and system.builtin.upper are refused, on spark_catalog as on lh).
+        SqlIdentifier id = function.getSqlIdentifier();
+        String name =
+            id != null && id.names.size() > 1 ? String.join(".", id.names) : function.getName();
+        functions.add(SparkSyntaxRewriter.unhide(name).toLowerCase(Locale.ROOT));
       }
       SqlLiteral quantifier = call.getFunctionQuantifier();
       if (quantifier != null && "DISTINCT".equalsIgnoreCase(quantifier.toValue())) {

@@ -940,6 +940,26 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aQualifiedFunctionNameIsAUdfEvenWhenItsLastPartIsABuiltIn() throws IOException {
+    project(
+        YML,
+        "s/a.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW s.a AS
+        SELECT region, builtin.sum(amount) AS total, util.`clean`(name) AS n
+        FROM bronze.orders GROUP BY region, name
+        """);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/s/a.sql:2:16: error[UDF]: function 'builtin.sum' is not a Spark built-in"
+                + " (Spark looks a qualified name up in a catalog, not among its built-ins)")
+        .contains("hint: call the built-in by its name alone: sum(...)")
+        .contains("views/s/a.sql:2:46: error[UDF]: function 'util.clean' is not a Spark built-in;");
+  }
+
+  @Test
   void aUdfInACheckIsReportedAtItsCall() throws IOException {
     project(
         YML,

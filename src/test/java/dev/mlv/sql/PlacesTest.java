@@ -24,6 +24,14 @@ class PlacesTest {
   }
 
   @Test
+  void aQualifiedNameIsFoundPartByPartAtItsFirstPart() {
+    assertThat(Places.call("SELECT f(x), s.g(x), my.`F` (x) AS y FROM t", AT, "my.f"))
+        .isEqualTo(new Position(Path.of("v.sql"), 3, 25));
+    assertThat(Places.call("SELECT s.f AS c, s . f(x) AS y FROM t", AT, "s.f"))
+        .isEqualTo(new Position(Path.of("v.sql"), 3, 21));
+  }
+
+  @Test
   void withoutACallTheStartStands() {
     assertThat(Places.call("SELECT rand AS r FROM t", AT, "rand")).isEqualTo(AT);
   }
