@@ -367,6 +367,40 @@ class ProjectLoaderTest {
   }
 
   @Test
+  void manyViewsMergeOneAnchorButAliasesOfAliasesThatExplodeAreRefused() throws IOException {
+    StringBuilder many =
+        new StringBuilder(
+            "name: m\nworkspace: ws\nlakehouse: lh\nschema: dbo\nview_config:\n"
+                + "  silver.v0: &strict {quarantine: true, tags: [t]}\n");
+    for (int i = 1; i <= 200; i++) {
+      many.append("  silver.v").append(i).append(": {<<: *strict, refresh_policy: full}\n");
+    }
+    LoadResult result = load(many.toString());
+    assertThat(result.diagnostics()).isEmpty();
+    assertThat(result.config().orElseThrow().settingsFor("silver.v200").quality().quarantine())
+        .contains(true);
+
+    StringBuilder laughs =
+        new StringBuilder("name: m\nworkspace: ws\nlakehouse: lh\nschema: dbo\n");
+    laughs.append("vars:\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+    for (char c = 'b'; c <= 'j'; c++) {
+      String prev = "*" + (char) (c - 1);
+      laughs
+          .append("  ")
+          .append(c)
+          .append(": &")
+          .append(c)
+          .append(" [")
+          .append(String.join(", ", java.util.Collections.nCopies(10, prev)))
+          .append("]\n");
+    }
+    Diagnostic bomb = only(load(laughs.toString()));
+    assertThat(bomb.ruleId()).isEqualTo("YAML_SYNTAX");
+    assertThat(bomb.message()).contains("expands to more than 1000000 values through its aliases");
+    assertThat(bomb.hint()).contains("<<: *name");
+  }
+
+  @Test
   void aNamePartWithADotIsRefusedBecauseNamesAreDotted() throws IOException {
     LoadResult result =
         load(
