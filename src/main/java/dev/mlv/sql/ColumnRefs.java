@@ -549,7 +549,9 @@ public final class ColumnRefs {
       int offset = offset(node);
       int index = java.util.Arrays.binarySearch(lineStarts, offset);
       int l = index >= 0 ? index : -index - 2;
-      int column = offset - lineStarts[l] + (l == 0 ? start.column() : 1);
+      int column =
+          Character.codePointCount(sql, lineStarts[l], Math.max(lineStarts[l], offset))
+              + (l == 0 ? start.column() : 1);
       return new Position(start.file(), start.line() + l, column);
     }
 

@@ -189,7 +189,7 @@ public final class TableExtractor {
           // A CHECK Spark reads but refuses for a path's type (found by QA: it was reported as
           // CONSTRAINT_SYNTAX, not a valid expression): said as in a SELECT, at the path.
           for (Diagnostic d : errors) {
-            int at = Position.offsetOf(parsed, d.position().line(), d.position().column());
+            int at = Position.offsetAt(parsed, d.position().line(), d.position().column());
             found.add(
                 new Diagnostic(
                     d.severity(),
@@ -721,7 +721,7 @@ public final class TableExtractor {
   private static int offsetIn(String sql, Position start, Position at) {
     int line = at.line() - start.line() + 1;
     int column = line == 1 ? at.column() - start.column() + 1 : at.column();
-    return line < 1 ? 0 : offsetOf(sql, line, Math.max(1, column));
+    return line < 1 ? 0 : Position.offsetAt(sql, line, Math.max(1, column));
   }
 
   private static QueryFacts misplacedClause(String sql, Position start, SqlToken clause) {

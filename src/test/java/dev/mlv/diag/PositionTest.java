@@ -18,13 +18,32 @@ class PositionTest {
   }
 
   @Test
-  void offsetOfIsTheInverseOfAdvance() {
-    String text = "x\r\ty\r\nzz\n\rw";
+  void offsetAtIsTheInverseOfAdvance() {
+    String text = "x\r\ty\r\nz\uD83D\uDE80z\n\rw\u00e9\uD83D\uDE00!";
     for (int offset = 0; offset <= text.length(); offset++) {
+      if (offset > 0
+          && offset < text.length()
+          && Character.isLowSurrogate(text.charAt(offset))
+          && Character.isHighSurrogate(text.charAt(offset - 1))) {
+        continue; // inside a character: no position of its own
+      }
       Position p = START.advance(text, offset);
-      assertThat(Position.offsetOf(text, p.line(), p.column()))
+      assertThat(Position.offsetAt(text, p.line(), p.column()))
           .as("offset %d", offset)
           .isEqualTo(offset);
     }
+  }
+
+  @Test
+  void columnsCountCharactersSoAnEmojiIsOneColumnAsSparkAndYamlCountIt() {
+    String text =
+        "-- \uD83D\uDE80\uD83D\uDE80 launch\nSELECT '\uD83D\uDE00\uD83D\uDE00' AS x, prix_unit\u00e9";
+    assertThat(START.advance(text, text.indexOf("prix")))
+        .isEqualTo(new Position(START.file(), 2, 19));
+    // Calcite counts UTF-16 units: offsetOf reads its columns.
+    assertThat(Position.offsetOf(text, 2, 21)).isEqualTo(text.indexOf("prix"));
+    // Spark's parser counts code points: 18 characters into line 2 is prix.
+    int line2 = text.indexOf('\n') + 1;
+    assertThat(Position.afterCodePoints(text, line2, 18)).isEqualTo(text.indexOf("prix"));
   }
 }

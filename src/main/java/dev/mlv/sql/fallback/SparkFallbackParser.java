@@ -123,7 +123,7 @@ public final class SparkFallbackParser {
         l++;
       }
     }
-    return Math.min(sql.length(), offset + Math.max(0, column - 1));
+    return Position.afterCodePoints(sql, offset, column - 1); // ANTLR counts code points
   }
 
   private static Refusal refusal(String sql, Position start, ParseException e) {
@@ -180,8 +180,8 @@ public final class SparkFallbackParser {
     for (QueryContext c : e.getQueryContext()) {
       if (c.contextType() == QueryContextType.SQL
           && c.startIndex() >= 0
-          && c.startIndex() < sql.length()) {
-        return Optional.of(c.startIndex());
+          && c.startIndex() < sql.codePointCount(0, sql.length())) {
+        return Optional.of(Position.afterCodePoints(sql, 0, c.startIndex()));
       }
     }
     return Optional.empty();
@@ -279,9 +279,12 @@ public final class SparkFallbackParser {
         return;
       }
       Origin origin = relation.origin();
-      int offset = intOf(origin.startIndex());
-      int stop = intOf(origin.stopIndex());
-      boolean located = offset >= 0 && stop >= offset && stop < sql.length();
+      // ANTLR's indexes count code points; the text's offsets count UTF-16 units.
+      int first = intOf(origin.startIndex());
+      int last = intOf(origin.stopIndex());
+      boolean located = first >= 0 && last >= first && last < sql.codePointCount(0, sql.length());
+      int offset = located ? Position.afterCodePoints(sql, 0, first) : -1;
+      int stop = located ? Position.afterCodePoints(sql, offset, last - first + 1) - 1 : -1;
       String text = located ? sql.substring(offset, stop + 1) : String.join(".", written);
       Position position = located ? start.advance(sql, offset) : start;
       refs.add(new Ref(located ? offset : Integer.MAX_VALUE, new Name(parts, text, position)));

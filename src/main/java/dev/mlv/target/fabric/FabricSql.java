@@ -127,7 +127,7 @@ final class FabricSql {
       line++;
     }
     int column = body.line() == start.line() ? body.column() - start.column() : body.column() - 1;
-    return Math.min(text.length(), offset + Math.max(0, column));
+    return Position.afterCodePoints(text, offset, column); // a Position counts characters
   }
 
   static Optional<ViewDefinition> parse(String statement) {

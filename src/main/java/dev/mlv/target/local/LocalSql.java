@@ -314,7 +314,7 @@ final class LocalSql {
       return statement;
     }
     Name old = def.get().name();
-    int offset = Position.offsetOf(statement, old.position().line(), old.position().column());
+    int offset = Position.offsetAt(statement, old.position().line(), old.position().column());
     return statement.substring(0, offset)
         + newName.text()
         + statement.substring(offset + old.text().length());

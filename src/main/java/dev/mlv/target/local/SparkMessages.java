@@ -11,6 +11,7 @@ import org.apache.spark.QueryContext;
 import org.apache.spark.QueryContextType;
 import org.apache.spark.SparkThrowable;
 import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.catalyst.trees.SQLQueryContext;
 
 /**
  * What mlv shows of a Spark, Delta or Hadoop error: the explanation of the exception that says what
@@ -83,7 +84,7 @@ final class SparkMessages {
   static Optional<Position> place(Throwable e, String sql, Position start) {
     for (QueryContext c : sqlContexts(e)) {
       if (quotes(sql, c)) {
-        return Optional.of(start.advance(sql, c.startIndex()));
+        return Optional.of(start.advance(sql, Position.afterCodePoints(sql, 0, c.startIndex())));
       }
     }
     Matcher m = SPARK_PLACE.matcher(explanation(e));
@@ -93,14 +94,16 @@ final class SparkMessages {
     int line = Integer.parseInt(m.group(1));
     int pos = Integer.parseInt(m.group(2));
     String[] lines = sql.split("\n", -1);
-    if (line < 1 || line > lines.length || pos > lines[line - 1].length()) {
+    if (line < 1
+        || line > lines.length
+        || pos > lines[line - 1].codePointCount(0, lines[line - 1].length())) {
       return Optional.empty();
     }
     int offset = 0;
     for (int i = 0; i < line - 1; i++) {
       offset += lines[i].length() + 1;
     }
-    return Optional.of(start.advance(sql, offset + pos));
+    return Optional.of(start.advance(sql, Position.afterCodePoints(sql, offset, pos)));
   }
 
   /**
@@ -110,12 +113,30 @@ final class SparkMessages {
    */
   static Optional<Position> placeByFragment(Throwable e, String sql, Position start) {
     for (QueryContext c : sqlContexts(e)) {
-      String fragment = c.fragment();
+      String fragment = written(c).orElse(c.fragment());
       if (fragment != null && !fragment.isBlank()) {
         int at = sql.indexOf(fragment);
         if (at >= 0 && sql.indexOf(fragment, at + 1) < 0) {
           return Optional.of(start.advance(sql, at));
         }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The text a context points at, cut from the SQL Spark ran by its code point indexes: Spark's own
+   * {@code fragment()} cuts them as UTF-16 offsets, which lands early after an emoji (found by QA:
+   * a division by zero below a comment with emoji was placed columns to the left).
+   */
+  private static Optional<String> written(QueryContext c) {
+    if (c instanceof SQLQueryContext q && q.sqlText().isDefined()) {
+      String text = q.sqlText().get();
+      int from = c.startIndex();
+      int to = c.stopIndex();
+      if (from >= 0 && to >= from && to < text.codePointCount(0, text.length())) {
+        int at = Position.afterCodePoints(text, 0, from);
+        return Optional.of(text.substring(at, Position.afterCodePoints(text, at, to - from + 1)));
       }
     }
     return Optional.empty();
@@ -136,6 +157,10 @@ final class SparkMessages {
     return out;
   }
 
+  /**
+   * Whether the context is of {@code sql}: Spark's indexes count code points, but its fragment is
+   * cut from the text as if they counted UTF-16 units, so it is compared as Spark cuts it.
+   */
   private static boolean quotes(String sql, QueryContext c) {
     int from = c.startIndex();
     int to = c.stopIndex();

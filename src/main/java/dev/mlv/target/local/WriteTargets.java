@@ -164,8 +164,10 @@ final class WriteTargets {
    * counted from 1 and a position from 0.
    */
   private static Position place(Origin origin, String sql, Position start) {
+    // Spark's parser counts its indexes and positions in code points, Java's strings in UTF-16.
     if (origin.startIndex().isDefined()) {
-      return start.advance(sql, (Integer) origin.startIndex().get());
+      return start.advance(
+          sql, Position.afterCodePoints(sql, 0, (Integer) origin.startIndex().get()));
     }
     if (origin.line().isEmpty() || origin.startPosition().isEmpty()) {
       return start;
@@ -180,6 +182,6 @@ final class WriteTargets {
       }
       offset = nl + 1;
     }
-    return start.advance(sql, offset + pos);
+    return start.advance(sql, Position.afterCodePoints(sql, offset, pos));
   }
 }

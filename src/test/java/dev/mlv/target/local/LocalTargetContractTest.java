@@ -367,6 +367,30 @@ class LocalTargetContractTest extends TargetContractTest {
                     .contains("checked.sql:2:26: error[REFRESH_FAILED]"));
   }
 
+  /**
+   * Spark's indexes count code points: after emoji (in a comment above, and on the same line) the
+   * failing expression is still placed where it is written, in characters (found by QA).
+   */
+  @Test
+  void aFailureAfterEmojiIsPlacedAtItsCharacterColumn() throws IOException {
+    write(
+        "views/gold/emoji.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.emoji AS\n"
+            + "-- \uD83D\uDE80\uD83D\uDE80\uD83D\uDE80 launch\n"
+            + "SELECT '\uD83D\uDE00\uD83D\uDE00' AS r, id, 1 / (id - id) AS d FROM"
+            + " silver.orders_clean\n");
+    Project p = loadOrders();
+    RunReport run = target.apply(p, plan(p, false), RunListener.NONE);
+    assertThat(run.views())
+        .filteredOn(v -> v.id().shortName().equals("gold.emoji"))
+        .singleElement()
+        .satisfies(
+            v ->
+                assertThat(v.error().orElseThrow())
+                    .contains("DIVIDE_BY_ZERO")
+                    .contains("emoji.sql:3:23: error[REFRESH_FAILED]"));
+  }
+
   /** Spark writes data files before the commit; a first refresh that fails must not leave them. */
   @Test
   void aFailedFirstRefreshLeavesNoFilesBehind() throws IOException {
