@@ -266,6 +266,16 @@ public final class Main {
   /** An unknown {@code --option}: the near miss among the command's own, if there is one. */
   private static String unknownOption(CommandLine.UnmatchedArgumentException u) {
     String given = u.getUnmatched().get(0);
+    if (given.startsWith("--") && given.chars().anyMatch(Character::isWhitespace)) {
+      // No option has a blank in it: SQL that starts with a -- comment (found by QA).
+      String first = given.lines().findFirst().orElse(given).strip();
+      return "'"
+          + (first.length() > 40 ? first.substring(0, 37) + "..." : first)
+          + "' was read as an option; to pass SQL that starts with a -- comment, put -- before"
+          + " it: "
+          + u.getCommandLine().getCommandSpec().qualifiedName()
+          + " -- \"-- ...\"";
+    }
     String word = given.contains("=") ? given.substring(0, given.indexOf('=')) : given;
     java.util.List<String> names = new java.util.ArrayList<>();
     u.getCommandLine().getCommandSpec().options().stream()

@@ -28,7 +28,9 @@ final class UserFiles {
       throw new MlvException(rule, what + " " + file + " is a folder; give a file");
     }
     try {
-      return Files.readString(file, StandardCharsets.UTF_8);
+      String text = Files.readString(file, StandardCharsets.UTF_8);
+      // Some Windows editors start UTF-8 files with a byte order mark; it is not text.
+      return text.startsWith("\uFEFF") ? text.substring(1) : text;
     } catch (NoSuchFileException e) {
       throw new MlvException(rule, what + " " + file + " does not exist");
     } catch (AccessDeniedException e) {

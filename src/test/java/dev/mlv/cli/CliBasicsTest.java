@@ -127,6 +127,13 @@ class CliBasicsTest {
         .doesNotContain("\tat ");
     assertThat(CliRun.of("validate", "--fromat", "json").err())
         .contains("unknown option '--fromat' for mlv validate; did you mean '--format'?");
+    // SQL starting with a -- comment is read as an option: say how to pass it (found by QA).
+    CliRun comment = CliRun.of("sql", "-- the top rows\nSELECT 1 AS a");
+    assertThat(comment.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(comment.err())
+        .contains(
+            "mlv: '-- the top rows' was read as an option; to pass SQL that starts with a --"
+                + " comment, put -- before it: mlv sql -- \"-- ...\"");
     CliRun badUuid =
         CliRun.of("refresh", "-p", "examples/medallion", "--upstream-lakehouse", "notauuid");
     assertThat(badUuid.exitCode()).isEqualTo(ExitCodes.USAGE);
@@ -277,6 +284,12 @@ class CliBasicsTest {
     assertThat(runs[3].err()).contains("is a file; mlv init makes a project in a folder");
     assertThat(runs[4].err()).contains("error[PLAN_FILE]: plan file " + dir + " is a folder");
     assertThat(runs[5].err()).contains("error[SQL_FILE]: SQL file " + dir + " is a folder");
+    // A byte order mark is not SQL (found by QA: Spark's parser refused it at 1:1).
+    CliRun bom =
+        CliRun.of(
+            "sql", "-f", writeFile(dir.resolve("bom.sql"), "\uFEFF-- nothing to run\r\n"), "-p", p);
+    assertThat(bom.exitCode()).as(bom.toString()).isEqualTo(ExitCodes.USAGE);
+    assertThat(bom.err()).contains("holds no statement (only blanks or comments)");
     assertThat(runs[6].err())
         .contains(dir.resolve("bad.json") + ":3:1: error[PLAN_FILE]: ")
         .contains("is not a saved mlv plan: its JSON is malformed")
