@@ -134,10 +134,10 @@ public final class ExplainCommand implements Callable<Integer> {
                 .orElse(dev.mlv.diag.Position.start(null)),
             RefreshAnalysis.Support.CONDITIONAL,
             "DECIMAL_SUM_WITHOUT_ANSI",
-            "incremental while no SUM is of decimals: spark.sql.ansi.enabled is false in target "
-                + name
-                + "'s conf, so a decimal SUM that overflows is NULL, which merged sums cannot tell"
-                + " from a group of NULLs"));
+            "incremental while no SUM is of decimals: ANSI mode is off ("
+                + t.ansiOffBy().orElse("spark.sql.ansi.enabled")
+                + " is false), so a decimal SUM that overflows is NULL, which merged sums cannot"
+                + " tell from a group of NULLs"));
     return new RefreshAnalysis(a.shape(), constructs, a.refs(), a.columns(), a.columnChecks());
   }
 }

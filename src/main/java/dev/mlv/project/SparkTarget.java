@@ -51,19 +51,32 @@ public record SparkTarget(
    * {@code SPARK_ANSI_SQL_MODE=false}.
    */
   public boolean ansiOff() {
+    return ansiOffBy().isPresent();
+  }
+
+  /**
+   * What turns ANSI mode off for this target, said for a reason ("target local's conf", "the
+   * environment variable SPARK_ANSI_SQL_MODE"); empty when it is on.
+   */
+  public java.util.Optional<String> ansiOffBy() {
     String set = null;
     for (var e : conf.entrySet()) {
       if (e.getKey().trim().equalsIgnoreCase(ANSI)) {
         set = e.getValue();
       }
     }
+    String by = "spark.sql.ansi.enabled in target " + name + "'s conf";
     if (set == null) {
       set = System.getProperty(ANSI);
+      by = "the JVM option -D" + ANSI;
     }
     if (set == null) {
-      return "false".equalsIgnoreCase(String.valueOf(System.getenv("SPARK_ANSI_SQL_MODE")).trim());
+      set = System.getenv("SPARK_ANSI_SQL_MODE");
+      by = "the environment variable SPARK_ANSI_SQL_MODE";
     }
-    return "false".equalsIgnoreCase(set.trim());
+    return set != null && "false".equalsIgnoreCase(set.trim())
+        ? java.util.Optional.of(by)
+        : java.util.Optional.empty();
   }
 
   private static final String ANSI = "spark.sql.ansi.enabled";

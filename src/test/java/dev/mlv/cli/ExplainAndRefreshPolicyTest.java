@@ -79,8 +79,8 @@ class ExplainAndRefreshPolicyTest {
     assertThat(off.out())
         .contains(
             "SUM (ANSI mode off)",
-            "incremental while no SUM is of decimals: spark.sql.ansi.enabled is false in target"
-                + " local's conf",
+            "incremental while no SUM is of decimals: ANSI mode is off (spark.sql.ansi.enabled"
+                + " in target local's conf is false)",
             "[DECIMAL_SUM_WITHOUT_ANSI]");
     CliRun json = CliRun.of("explain", "gold.s", "-p", copy.toString(), "--format", "json");
     assertThat(json.out()).contains("\"code\" : \"DECIMAL_SUM_WITHOUT_ANSI\"");

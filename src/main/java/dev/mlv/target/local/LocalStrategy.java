@@ -126,10 +126,10 @@ final class LocalStrategy {
       if (columns.get(i).role() == RefreshAnalysis.Role.SUM && decimals.contains(names.get(i))) {
         return new Strategy.Full(
             "DECIMAL_SUM_WITHOUT_ANSI col=" + names.get(i),
-            "spark.sql.ansi.enabled is false in target "
-                + target.sparkTarget().name()
-                + "'s conf, so a SUM of decimals that overflows is NULL, which merged sums cannot"
-                + " tell from a group of NULLs");
+            "ANSI mode is off ("
+                + target.sparkTarget().ansiOffBy().orElse("spark.sql.ansi.enabled")
+                + " is false), so a SUM of decimals that overflows is NULL, which merged sums"
+                + " cannot tell from a group of NULLs");
       }
     }
     return s;
