@@ -974,6 +974,7 @@ public final class TableExtractor {
           distinctOrder(select, orderBy.orderList);
         }
         windowInOrderBy(orderBy.orderList).ifPresent(this::misplaced);
+        orderBy.orderList.forEach(this::withoutOver);
         if (lineShift == 0) {
           variantMisuses(
               VariantPaths.orderedBy(orderBy.orderList, VariantPaths.first(orderBy.query), sql));
@@ -1389,6 +1390,15 @@ public final class TableExtractor {
       windowCalls(select.getHaving(), overs);
       windowCalls(select.getQualify(), overs);
       windowCalls(select.getOrderList(), overs);
+      List<SqlNode> clauses = new ArrayList<>(select.getSelectList());
+      clauses.add(select.getWhere());
+      if (select.getGroup() != null) {
+        clauses.addAll(select.getGroup());
+      }
+      clauses.add(select.getHaving());
+      clauses.add(select.getQualify());
+      clauses.add(select.getOrderList());
+      clauses.forEach(this::withoutOver);
       for (SqlCall over : overs) {
         SqlWindow window = windowOf(over.operand(1), declared);
         if (window == null || touchesMarker(over) || touchesMarker(window)) {
@@ -1398,22 +1408,30 @@ public final class TableExtractor {
         SqlParserPos pos = window.getParserPosition();
         String text = sql.substring(startOf(pos), Math.min(sql.length(), endOf(pos)));
         boolean sorted = SPARK_SORT.matcher(text).find();
-        WindowSpecs.check(function, window, sorted)
-            .ifPresent(
-                f ->
-                    findings.add(
-                        Diagnostic.error(
-                            WINDOW_SPEC_RULE,
-                            start.advance(sql, startOf(over.getParserPosition())),
-                            f.what()
-                                + "; Spark refuses the view at its first refresh"
-                                + (f.sparkError().isEmpty()
-                                    ? ""
-                                    : f.sparkError().contains(" ")
-                                        ? " (\"" + f.sparkError() + "\")"
-                                        : " ([" + f.sparkError() + "])"),
-                            f.hint())));
+        WindowSpecs.check(function, window, sorted).ifPresent(f -> windowFinding(over, f));
       }
+    }
+
+    /** A window-only function called without OVER in {@code node} ({@link WindowSpecs}). */
+    private void withoutOver(SqlNode node) {
+      WindowSpecs.withoutOver(node)
+          .filter(call -> !touchesMarker(call))
+          .ifPresent(call -> windowFinding(call, WindowSpecs.withoutOver(WindowSpecs.name(call))));
+    }
+
+    private void windowFinding(SqlCall at, WindowSpecs.Found f) {
+      findings.add(
+          Diagnostic.error(
+              WINDOW_SPEC_RULE,
+              start.advance(sql, startOf(at.getParserPosition())),
+              f.what()
+                  + "; Spark refuses the view at its first refresh"
+                  + (f.sparkError().isEmpty()
+                      ? ""
+                      : f.sparkError().contains(" ")
+                          ? " (\"" + f.sparkError() + "\")"
+                          : " ([" + f.sparkError() + "])"),
+              f.hint()));
     }
 
     /**

@@ -689,6 +689,45 @@ class TableExtractorTest {
     assertThat(d.hint()).isNotBlank();
   }
 
+  /** Each refused on Spark 4.1.1 with [WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE] (found by QA). */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          SELECT row_number() AS rn FROM t                                   | 8  | row_number
+          SELECT rank() AS r FROM t                                          | 8  | rank
+          SELECT dense_rank() AS r FROM t                                    | 8  | dense_rank
+          SELECT percent_rank() AS r FROM t                                  | 8  | percent_rank
+          SELECT ntile(2) AS r FROM t                                        | 8  | ntile
+          SELECT cume_dist() AS r FROM t                                     | 8  | cume_dist
+          SELECT lag(k) AS r FROM t                                          | 8  | lag
+          SELECT lead(k, 1) AS r FROM t                                      | 8  | lead
+          SELECT nth_value(k, 2) AS r FROM t                                 | 8  | nth_value
+          SELECT rank(k) AS r FROM t                                         | 8  | rank
+          SELECT k, 1 + row_number() AS r FROM t                             | 15 | row_number
+          SELECT k, max(lag(k)) OVER (ORDER BY k) AS r FROM t                | 15 | lag
+          SELECT k FROM t WHERE row_number() > 1                             | 23 | row_number
+          SELECT k FROM t GROUP BY k HAVING rank() > 1                       | 35 | rank
+          SELECT k FROM t ORDER BY row_number()                              | 26 | row_number
+          SELECT k, (SELECT max(x) FROM (SELECT row_number() AS x)) AS r FROM t | 39 | row_number
+          """)
+  void aWindowFunctionWithoutOverIsAnErrorAtTheCall(String sql, int column, String function) {
+    List<Diagnostic> found = EXTRACTOR.extract(sql, START).diagnostics();
+    assertThat(found).as(sql).hasSize(1);
+    Diagnostic d = found.get(0);
+    assertThat(d.ruleId()).isEqualTo(TableExtractor.WINDOW_SPEC_RULE);
+    assertThat(d.isError()).isTrue();
+    assertThat(d.position().line() + ":" + d.position().column()).isEqualTo("1:" + column);
+    assertThat(d.message())
+        .isEqualTo(
+            "window function "
+                + function
+                + " without OVER; Spark refuses the view at its first refresh"
+                + " ([WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE])");
+    assertThat(d.hint()).contains(function + "(...) OVER (");
+  }
+
   /** Each measured on Spark 4.1.1 as accepted. */
   @ParameterizedTest
   @ValueSource(
@@ -706,7 +745,9 @@ class TableExtractorTest {
         "SELECT k, rank() OVER (DISTRIBUTE BY g SORT BY k) AS r FROM t",
         "SELECT k, rank() OVER w2 AS r FROM t WINDOW w AS (ORDER BY k), w2 AS (w)",
         "SELECT k, rank() OVER (ORDER BY k) AS r FROM t ORDER BY r",
-        "SELECT k, sum(v) OVER (ORDER BY k) AS r FROM t GROUP BY k, v HAVING k > (SELECT max(k) FROM u)"
+        "SELECT k, sum(v) OVER (ORDER BY k) AS r FROM t GROUP BY k, v HAVING k > (SELECT max(k) FROM u)",
+        "SELECT first_value(k) AS f, last_value(k) AS l FROM t",
+        "SELECT k, row_number() OVER (ORDER BY 5) AS r FROM t"
       })
   void windowsSparkTakesAreNotFlagged(String sql) {
     assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
