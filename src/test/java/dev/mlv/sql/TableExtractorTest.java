@@ -728,6 +728,78 @@ class TableExtractorTest {
     assertThat(d.hint()).contains(function + "(...) OVER (");
   }
 
+  /** Each refused on Spark 4.1.1 with the error class given (found by QA). */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          SELECT k, count(*) AS n FROM t GROUP BY 5 | 41 | GROUP BY 5 names item 5 of the SELECT list, which has 2 items | GROUP_BY_POS_OUT_OF_RANGE
+          SELECT k, count(*) AS n FROM t GROUP BY 0 | 41 | GROUP BY 0 names item 0 of the SELECT list, which has 2 items | GROUP_BY_POS_OUT_OF_RANGE
+          SELECT k, count(*) AS n FROM t GROUP BY -1 | 41 | GROUP BY -1 names item -1 of the SELECT list, which has 2 items | GROUP_BY_POS_OUT_OF_RANGE
+          SELECT k, count(*) AS n FROM t GROUP BY (5) | 42 | GROUP BY 5 names item 5 | GROUP_BY_POS_OUT_OF_RANGE
+          SELECT k FROM t GROUP BY k, 3 | 29 | GROUP BY 3 names item 3 of the SELECT list, which has 1 item | GROUP_BY_POS_OUT_OF_RANGE
+          SELECT k, g FROM t GROUP BY ROLLUP(1, 3) | 39 | GROUP BY 3 names item 3 | GROUP_BY_POS_OUT_OF_RANGE
+          SELECT k, g FROM t GROUP BY CUBE(1, 3) | 37 | GROUP BY 3 names item 3 | GROUP_BY_POS_OUT_OF_RANGE
+          SELECT k, g FROM t GROUP BY GROUPING SETS((1), (3)) | 49 | GROUP BY 3 names item 3 | GROUP_BY_POS_OUT_OF_RANGE
+          SELECT k FROM t GROUP BY GROUPING SETS(1, 3) | 43 | GROUP BY 3 names item 3 | GROUP_BY_POS_OUT_OF_RANGE
+          SELECT k, g FROM t GROUP BY 1, 3 WITH ROLLUP | 32 | GROUP BY 3 names item 3 | GROUP_BY_POS_OUT_OF_RANGE
+          SELECT k, count(*) AS n FROM t GROUP BY 2 | 41 | GROUP BY 2 names item 2 of the SELECT list, count(*), which holds the aggregate function count | GROUP_BY_POS_AGGREGATE
+          SELECT k FROM t ORDER BY 9 | 26 | ORDER BY 9 names item 9 of the SELECT list, which has 1 item | ORDER_BY_POS_OUT_OF_RANGE
+          SELECT k FROM t ORDER BY 0 | 26 | ORDER BY 0 names item 0 | ORDER_BY_POS_OUT_OF_RANGE
+          SELECT k FROM t ORDER BY -1 | 26 | ORDER BY -1 names item -1 | ORDER_BY_POS_OUT_OF_RANGE
+          SELECT k FROM t ORDER BY (3) | 27 | ORDER BY 3 names item 3 | ORDER_BY_POS_OUT_OF_RANGE
+          SELECT k FROM t ORDER BY 3 DESC NULLS LAST | 26 | ORDER BY 3 names item 3 | ORDER_BY_POS_OUT_OF_RANGE
+          SELECT k FROM t GROUP BY k ORDER BY 2 | 37 | ORDER BY 2 names item 2 | ORDER_BY_POS_OUT_OF_RANGE
+          SELECT DISTINCT k FROM t ORDER BY 2 | 35 | ORDER BY 2 names item 2 | ORDER_BY_POS_OUT_OF_RANGE
+          SELECT k, count(*) AS n FROM t GROUP BY 1 ORDER BY 3 | 52 | ORDER BY 3 names item 3 of the SELECT list, which has 2 items | ORDER_BY_POS_OUT_OF_RANGE
+          SELECT k FROM t UNION ALL SELECT k FROM u ORDER BY 2 | 52 | ORDER BY 2 names item 2 | ORDER_BY_POS_OUT_OF_RANGE
+          SELECT k FROM (SELECT k FROM t ORDER BY 3) x | 41 | ORDER BY 3 names item 3 | ORDER_BY_POS_OUT_OF_RANGE
+          """)
+  void aPositionSparkRefusesInGroupByOrOrderByIsAnErrorAtIt(
+      String sql, int column, String what, String sparkError) {
+    List<Diagnostic> found = EXTRACTOR.extract(sql, START).diagnostics();
+    assertThat(found).as(sql).hasSize(1);
+    Diagnostic d = found.get(0);
+    assertThat(d.ruleId()).isEqualTo(TableExtractor.ORDINAL_RULE);
+    assertThat(d.isError()).isTrue();
+    assertThat(d.position().line() + ":" + d.position().column()).isEqualTo("1:" + column);
+    assertThat(d.message())
+        .startsWith(what)
+        .endsWith("; Spark refuses the view at its first refresh ([" + sparkError + "])");
+    assertThat(d.hint()).isNotBlank();
+  }
+
+  /**
+   * Each measured on Spark 4.1.1 as accepted: a constant that is no INT literal is no position, and
+   * a SELECT list with a star or a generator has a length only the catalog or Spark knows.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT k, count(*) AS n FROM t GROUP BY 1",
+        "SELECT k, 5 AS f FROM t GROUP BY 1, 2",
+        "SELECT k, g FROM t GROUP BY ALL",
+        "SELECT k, g FROM t GROUP BY 1, 2 WITH ROLLUP",
+        "SELECT k FROM t ORDER BY 1 + 1",
+        "SELECT k FROM t ORDER BY 2L",
+        "SELECT k FROM t ORDER BY 2.0",
+        "SELECT k FROM t ORDER BY '2'",
+        "SELECT k FROM t ORDER BY 2147483648",
+        "SELECT * FROM t ORDER BY 4",
+        "SELECT st.* FROM t ORDER BY 2",
+        "SELECT posexplode(array(1, 2)) FROM t ORDER BY 2",
+        "SELECT explode(map(1, 2)) FROM t ORDER BY 2",
+        "SELECT inline(array(struct(1, 2))) FROM t ORDER BY 2",
+        "SELECT stack(2, 1, 2, 3, 4) FROM t ORDER BY 2",
+        "SELECT k FROM t CLUSTER BY 3",
+        "SELECT k FROM t DISTRIBUTE BY 3",
+        "SELECT k, row_number() OVER (ORDER BY 5) AS r FROM t"
+      })
+  void positionsSparkTakesAreNotFlagged(String sql) {
+    assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
+  }
+
   /** Each measured on Spark 4.1.1 as accepted. */
   @ParameterizedTest
   @ValueSource(
