@@ -83,6 +83,57 @@ final class ForeignSyntax {
           Map.entry("NUMBER", "DECIMAL(p, s)"),
           Map.entry("DATETIME", "TIMESTAMP"));
 
+  /**
+   * Spark 4.1.1's type names that take no parameters (its grammar's trivialPrimitiveType): Spark
+   * refuses any of them with {@code (n)} after it as UNSUPPORTED_DATATYPE (measured: INT(5),
+   * TIMESTAMP_NTZ(3)).
+   */
+  private static final List<String> PLAIN_TYPES =
+      List.of(
+          "BOOLEAN",
+          "TINYINT",
+          "BYTE",
+          "SMALLINT",
+          "SHORT",
+          "INT",
+          "INTEGER",
+          "BIGINT",
+          "LONG",
+          "FLOAT",
+          "REAL",
+          "DOUBLE",
+          "DATE",
+          "TIMESTAMP_LTZ",
+          "TIMESTAMP_NTZ",
+          "BINARY",
+          "VOID",
+          "VARIANT");
+
+  /**
+   * The other type names of Spark 4.1.1's grammar: those with parameters or words after them, and
+   * the nested types. Any other name Spark refuses as UNSUPPORTED_DATATYPE.
+   */
+  private static final Set<String> OTHER_TYPES =
+      Set.of(
+          "STRING",
+          "CHAR",
+          "CHARACTER",
+          "VARCHAR",
+          "DECIMAL",
+          "DEC",
+          "NUMERIC",
+          "INTERVAL",
+          "TIMESTAMP",
+          "TIME",
+          "GEOGRAPHY",
+          "GEOMETRY",
+          "ARRAY",
+          "MAP",
+          "STRUCT");
+
+  /** Spark's largest DECIMAL precision. */
+  private static final int MAX_PRECISION = 38;
+
   private ForeignSyntax() {}
 
   /** The first construct of a SELECT, given as its tokens, that Spark would refuse. */
@@ -282,6 +333,11 @@ final class ForeignSyntax {
    * refuses. A column called text elsewhere is never at such a place.
    */
   private static Optional<Finding> type(List<SqlToken> t, int i) {
+    if (i < t.size() && t.get(i).isIdentifier() && !kind(t, i, SqlToken.Kind.WORD)) {
+      // Spark reads a quoted name as a type it does not have (measured: CAST(x AS `int`)).
+      return unsupported(
+          t.get(i).start(), "the quoted type " + t.get(i).text(), "write it unquoted");
+    }
     if (!kind(t, i, SqlToken.Kind.WORD)) {
       return Optional.empty();
     }
@@ -341,7 +397,82 @@ final class ForeignSyntax {
               "refuses it (UNSUPPORTED_DATATYPE)",
               "write " + FOREIGN_TYPES.get(name)));
     }
+    if (PLAIN_TYPES.contains(name) && symbol(t, i + 1, "(")) {
+      return unsupported(at, name + "(...)", "write " + name + ": it takes no parameters");
+    }
+    if (!PLAIN_TYPES.contains(name) && !OTHER_TYPES.contains(name)) {
+      List<String> names = new java.util.ArrayList<>(PLAIN_TYPES);
+      names.addAll(List.of("STRING", "DECIMAL", "VARCHAR", "TIMESTAMP"));
+      return unsupported(
+          at,
+          "the type " + type.text(),
+          dev.mlv.diag.Suggestions.nearest(name, names)
+                  .map(n -> "did you mean " + n + "? ")
+                  .orElse("")
+              + "Spark's types are BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE,"
+              + " DECIMAL(p, s), STRING, VARCHAR(n), CHAR(n), BINARY, DATE, TIMESTAMP,"
+              + " TIMESTAMP_NTZ, INTERVAL ..., VARIANT, ARRAY<...>, MAP<...> and STRUCT<...>");
+    }
+    if ((name.equals("GEOGRAPHY") || name.equals("GEOMETRY")) && !symbol(t, i + 1, "(")) {
+      return unsupported(
+          at, name + " without its SRID", "write " + name + "(srid) or " + name + "(ANY)");
+    }
+    boolean decimal = name.equals("DECIMAL") || name.equals("DEC") || name.equals("NUMERIC");
+    if (decimal && symbol(t, i + 1, "(") && kind(t, i + 2, SqlToken.Kind.NUMBER)) {
+      return decimalSize(t, i);
+    }
     return Optional.empty();
+  }
+
+  /**
+   * DECIMAL(p) or DECIMAL(p, s) with more than 38 digits, or more after the point than in all
+   * (measured: DECIMAL(39), NUMERIC(40), DECIMAL(5, 10) and DECIMAL(38, 39) are refused; the last
+   * with a message of no error class).
+   */
+  private static Optional<Finding> decimalSize(List<SqlToken> t, int i) {
+    boolean scaled = symbol(t, i + 3, ",") && kind(t, i + 4, SqlToken.Kind.NUMBER);
+    int close = scaled ? i + 5 : i + 3;
+    if (!symbol(t, close, ")")
+        || !t.get(i + 2).text().matches("[0-9]{1,9}")
+        || (scaled && !t.get(i + 4).text().matches("[0-9]{1,9}"))) {
+      return Optional.empty();
+    }
+    int precision = Integer.parseInt(t.get(i + 2).text());
+    int scale = scaled ? Integer.parseInt(t.get(i + 4).text()) : 0;
+    String written = t.get(i).upper() + "(" + precision + (scaled ? ", " + scale : "") + ")";
+    if (precision > MAX_PRECISION) {
+      return Optional.of(
+          new Finding(
+              t.get(i).start(),
+              written,
+              "refuses it ([DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION]: a decimal holds at most "
+                  + MAX_PRECISION
+                  + " digits)",
+              "write DECIMAL(38"
+                  + (scaled ? ", " + Math.min(scale, MAX_PRECISION) : "")
+                  + ") or less, or DOUBLE for a value of more digits than that"));
+    }
+    if (scale > precision) {
+      return Optional.of(
+          new Finding(
+              t.get(i).start(),
+              written,
+              "refuses it (\"Decimal scale ("
+                  + scale
+                  + ") cannot be greater than precision ("
+                  + precision
+                  + ")\")",
+              "write the number of all digits first, then those after the point: DECIMAL("
+                  + Math.max(precision, scale)
+                  + ", "
+                  + scale
+                  + ")"));
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<Finding> unsupported(int offset, String construct, String hint) {
+    return Optional.of(new Finding(offset, construct, "refuses it ([UNSUPPORTED_DATATYPE])", hint));
   }
 
   /**

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -104,6 +105,9 @@ public final class TableExtractor {
 
   /** Rule of a window specification Spark refuses for its function, or on its own. */
   public static final String WINDOW_SPEC_RULE = "WINDOW_SPEC";
+
+  /** Rule of a GROUP BY or ORDER BY position Spark refuses ({@link Ordinals}). */
+  public static final String ORDINAL_RULE = "ORDINAL";
 
   /** Rule of a call with arguments Spark's analyzer refuses. */
   public static final String ARGUMENTS_RULE = "WRONG_NUM_ARGS";
@@ -974,6 +978,8 @@ public final class TableExtractor {
           distinctOrder(select, orderBy.orderList);
         }
         windowInOrderBy(orderBy.orderList).ifPresent(this::misplaced);
+        orderBy.orderList.forEach(this::withoutOver);
+        orderPositions(orderBy.orderList, certainWidth(orderBy.query));
         if (lineShift == 0) {
           variantMisuses(
               VariantPaths.orderedBy(orderBy.orderList, VariantPaths.first(orderBy.query), sql));
@@ -1034,6 +1040,7 @@ public final class TableExtractor {
         bareColumns(select, Set.of(), false);
       }
       groupedSubqueries(select);
+      ordinals(select);
       misplacedCalls(select);
       windowNames(select, inherited);
       windowSpecs(select);
@@ -1230,6 +1237,156 @@ public final class TableExtractor {
     }
 
     /**
+     * The GROUP BY and ORDER BY positions of a SELECT that Spark refuses ({@link Ordinals}), when
+     * its SELECT list's length is certain.
+     */
+    private void ordinals(SqlSelect select) {
+      int width = certainWidth(select);
+      if (width == ColumnLists.UNKNOWN) {
+        return;
+      }
+      if (select.getGroup() != null) {
+        for (SqlNode item : select.getGroup()) {
+          for (SqlNode literal : Ordinals.inGroupBy(item)) {
+            groupPosition(select, literal, width);
+          }
+        }
+      }
+      if (select.getOrderList() != null) {
+        orderPositions(select.getOrderList(), width);
+      }
+    }
+
+    /**
+     * The number of columns {@code query} selects when its text fixes it: no {@code *}, no
+     * generator (which may give several), no rewritten text in its first SELECT list.
+     */
+    private int certainWidth(SqlNode query) {
+      SqlNode first = query;
+      while (!(first instanceof SqlSelect)) {
+        if (first instanceof SqlOrderBy o) {
+          first = o.query;
+        } else if (first instanceof SqlWith w) {
+          first = w.body;
+        } else if (first instanceof SqlCall c && c.getOperator() instanceof SqlSetOperator) {
+          first = c.operand(0);
+        } else {
+          return ColumnLists.UNKNOWN;
+        }
+      }
+      for (SqlNode item : ((SqlSelect) first).getSelectList()) {
+        SqlNode value =
+            item instanceof SqlCall as && as.getKind() == SqlKind.AS ? as.operand(0) : item;
+        if (touchesMarker(item)
+            || (value instanceof SqlCall call
+                && OutputNames.GENERATORS.contains(SparkSyntaxRewriter.functionName(call)))) {
+          return ColumnLists.UNKNOWN;
+        }
+      }
+      return ColumnLists.width(query);
+    }
+
+    private void groupPosition(SqlSelect select, SqlNode literal, int width) {
+      OptionalInt position = writtenPosition(literal);
+      if (position.isEmpty()) {
+        return;
+      }
+      int p = position.getAsInt();
+      Position at = start.advance(sql, literalStart(literal));
+      if (p < 1 || p > width) {
+        findings.add(outOfRange("GROUP BY", p, width, at));
+        return;
+      }
+      SqlNode item = select.getSelectList().get(p - 1);
+      SqlNode value =
+          item instanceof SqlCall as && as.getKind() == SqlKind.AS ? as.operand(0) : item;
+      Optional<SqlCall> aggregate = MisplacedCalls.aggregate(value);
+      if (aggregate.isPresent() && !touchesMarker(value)) {
+        SqlParserPos pos = value.getParserPosition();
+        String text = sql.substring(startOf(pos), Math.min(sql.length(), endOf(pos)));
+        findings.add(
+            Diagnostic.error(
+                ORDINAL_RULE,
+                at,
+                "GROUP BY "
+                    + p
+                    + " names item "
+                    + p
+                    + " of the SELECT list, "
+                    + (text.length() > 60 ? text.substring(0, 57) + "..." : text)
+                    + ", which holds the aggregate function "
+                    + SparkSyntaxRewriter.functionName(aggregate.get())
+                    + "; Spark refuses the view at its first refresh ([GROUP_BY_POS_AGGREGATE])",
+                "group by the other items only: an aggregate is computed for each group, not"
+                    + " grouped by"));
+      }
+    }
+
+    private void orderPositions(SqlNodeList orderList, int width) {
+      if (width == ColumnLists.UNKNOWN) {
+        return;
+      }
+      for (SqlNode item : orderList) {
+        SqlNode literal = Ordinals.inOrderBy(item);
+        OptionalInt position = literal == null ? OptionalInt.empty() : writtenPosition(literal);
+        if (position.isPresent() && (position.getAsInt() < 1 || position.getAsInt() > width)) {
+          findings.add(
+              outOfRange(
+                  "ORDER BY",
+                  position.getAsInt(),
+                  width,
+                  start.advance(sql, literalStart(literal))));
+        }
+      }
+    }
+
+    /** Where a literal's text starts, past the parentheses Calcite's span may hold. */
+    private int literalStart(SqlNode literal) {
+      int at = startOf(literal.getParserPosition());
+      while (at < sql.length()
+          && (sql.charAt(at) == '(' || Character.isWhitespace(sql.charAt(at)))) {
+        at++;
+      }
+      return at;
+    }
+
+    /** The position a literal stands for as written (2L is no position), or empty. */
+    private OptionalInt writtenPosition(SqlNode literal) {
+      if (touchesMarker(literal)) {
+        return OptionalInt.empty();
+      }
+      SqlParserPos pos = literal.getParserPosition();
+      int to = Math.min(sql.length(), endOf(pos));
+      if (to < sql.length()
+          && (Character.isLetterOrDigit(sql.charAt(to)) || sql.charAt(to) == '.')) {
+        return OptionalInt.empty(); // 2L, 2BD: the rewriter took the suffix off for Calcite
+      }
+      // Calcite may span (5) for the 5 in it; Spark reads both as the position.
+      return Ordinals.position(sql.substring(startOf(pos), to).replaceAll("[()\\s]", ""));
+    }
+
+    private static Diagnostic outOfRange(String clause, int p, int width, Position at) {
+      String error = clause.startsWith("GROUP") ? "GROUP_BY" : "ORDER_BY";
+      return Diagnostic.error(
+          ORDINAL_RULE,
+          at,
+          clause
+              + " "
+              + p
+              + " names item "
+              + p
+              + " of the SELECT list, which has "
+              + (width == 1 ? "1 item" : width + " items")
+              + "; Spark refuses the view at its first refresh (["
+              + error
+              + "_POS_OUT_OF_RANGE])",
+          clause
+              + " reads a whole number as the position of a SELECT item, from 1 to "
+              + width
+              + ": write a number in that range, or the column or expression itself");
+    }
+
+    /**
      * An aggregate nested in another, and (outside subqueries in expressions, whose aggregates may
      * be the outer query's) an aggregate, window function or generator in WHERE or GROUP BY: Spark
      * refuses each at the view's first refresh. One finding per clause.
@@ -1389,6 +1546,15 @@ public final class TableExtractor {
       windowCalls(select.getHaving(), overs);
       windowCalls(select.getQualify(), overs);
       windowCalls(select.getOrderList(), overs);
+      List<SqlNode> clauses = new ArrayList<>(select.getSelectList());
+      clauses.add(select.getWhere());
+      if (select.getGroup() != null) {
+        clauses.addAll(select.getGroup());
+      }
+      clauses.add(select.getHaving());
+      clauses.add(select.getQualify());
+      clauses.add(select.getOrderList());
+      clauses.forEach(this::withoutOver);
       for (SqlCall over : overs) {
         SqlWindow window = windowOf(over.operand(1), declared);
         if (window == null || touchesMarker(over) || touchesMarker(window)) {
@@ -1398,22 +1564,30 @@ public final class TableExtractor {
         SqlParserPos pos = window.getParserPosition();
         String text = sql.substring(startOf(pos), Math.min(sql.length(), endOf(pos)));
         boolean sorted = SPARK_SORT.matcher(text).find();
-        WindowSpecs.check(function, window, sorted)
-            .ifPresent(
-                f ->
-                    findings.add(
-                        Diagnostic.error(
-                            WINDOW_SPEC_RULE,
-                            start.advance(sql, startOf(over.getParserPosition())),
-                            f.what()
-                                + "; Spark refuses the view at its first refresh"
-                                + (f.sparkError().isEmpty()
-                                    ? ""
-                                    : f.sparkError().contains(" ")
-                                        ? " (\"" + f.sparkError() + "\")"
-                                        : " ([" + f.sparkError() + "])"),
-                            f.hint())));
+        WindowSpecs.check(function, window, sorted).ifPresent(f -> windowFinding(over, f));
       }
+    }
+
+    /** A window-only function called without OVER in {@code node} ({@link WindowSpecs}). */
+    private void withoutOver(SqlNode node) {
+      WindowSpecs.withoutOver(node)
+          .filter(call -> !touchesMarker(call))
+          .ifPresent(call -> windowFinding(call, WindowSpecs.withoutOver(WindowSpecs.name(call))));
+    }
+
+    private void windowFinding(SqlCall at, WindowSpecs.Found f) {
+      findings.add(
+          Diagnostic.error(
+              WINDOW_SPEC_RULE,
+              start.advance(sql, startOf(at.getParserPosition())),
+              f.what()
+                  + "; Spark refuses the view at its first refresh"
+                  + (f.sparkError().isEmpty()
+                      ? ""
+                      : f.sparkError().contains(" ")
+                          ? " (\"" + f.sparkError() + "\")"
+                          : " ([" + f.sparkError() + "])"),
+              f.hint()));
     }
 
     /**
