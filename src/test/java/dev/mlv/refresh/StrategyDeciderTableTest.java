@@ -1057,6 +1057,36 @@ class StrategyDeciderTableTest {
     }
   }
 
+  /**
+   * AVG needs a partition column among the selected GROUP BY columns: with no bare column there it
+   * can never be incremental, so the SQL alone says full (found by QA: explain said conditional and
+   * a strict refresh_policy passed validate, while every run was full).
+   */
+  @Test
+  void anAvgWithNoBareGroupByColumnIsAlwaysFull() {
+    for (String sql :
+        List.of(
+            "SELECT upper(g) AS up, AVG(v) AS m FROM bronze.a GROUP BY upper(g)",
+            "SELECT CASE WHEN g IN ('a', 'b') THEN 'ab' ELSE g END AS c, AVG(v) AS m"
+                + " FROM bronze.a GROUP BY 1",
+            "SELECT AVG(v) AS m FROM bronze.a")) {
+      dev.mlv.sql.RefreshAnalysis a = RefreshAnalyzer.analyze(sql, Position.start(null), List.of());
+      assertThat(a.blocker())
+          .as(sql)
+          .map(c -> c.code())
+          .contains("AGG_NEEDS_PARTITIONED_SOURCE fn=AVG");
+    }
+    dev.mlv.sql.RefreshAnalysis bare =
+        RefreshAnalyzer.analyze(
+            "SELECT g, upper(g) AS up, AVG(v) AS m FROM bronze.a GROUP BY g, upper(g)",
+            Position.start(null),
+            List.of());
+    assertThat(bare.blocker()).isEmpty();
+    assertThat(bare.conditions())
+        .extracting(c -> c.code())
+        .contains("AGG_NEEDS_PARTITIONED_SOURCE fn=AVG");
+  }
+
   /** A GROUP BY in a branch of the view's own UNION ALL is not "in a subquery"; UNION is placed. */
   @Test
   void aGroupByInAUnionBranchIsNamedSoAndTheUnionIsPlacedAtItsKeyword() {
