@@ -252,9 +252,10 @@ public final class ViewMaterializer {
    * constraint's expression in the view's file; null when Spark takes them all. Asked only after
    * the write failed, since Spark's own error quotes and places the SQL mlv generated around the
    * constraints ({@code mlv_tally_...}, {@code coalesce((amount), false)}), which the user never
-   * wrote. A constraint is refused when the condition mlv generates from it is (an unknown column,
-   * an aggregate, window function or generator, a CHECK that is no boolean); the error then quotes
-   * Spark's refusal of the expression as written, where there is one. Found by QA.
+   * wrote. A constraint is refused when Spark refuses the condition mlv generates from it or the
+   * expression itself as a filter (an unknown column, an aggregate, window function or generator, a
+   * CHECK that is no boolean, a STRING among them); the error then quotes Spark's refusal of the
+   * expression as written, where there is one. Found by QA.
    */
   private static MlvException unresolvedConstraint(
       SparkSession spark,
@@ -269,11 +270,13 @@ public final class ViewMaterializer {
     Dataset<Row> rows = spark.sql(source);
     for (Constraint c : constraints) {
       Exception generated = refusal(rows, c.brokenSql());
-      if (generated == null) {
+      // The expression alone, as a filter: Spark's error then quotes and places only its text.
+      // Spark refuses a STRING there, which coalesce((check), false) casts row by row, failing
+      // the write with [CAST_INVALID_INPUT] and no word of the constraint (found by QA).
+      Exception written = refusal(rows, c.expression());
+      if (generated == null && written == null) {
         continue;
       }
-      // The expression alone, as a filter: Spark's error then quotes and places only its text.
-      Exception written = refusal(rows, c.expression());
       Exception e = written != null ? written : generated;
       String condition = condition(e);
       String why =

@@ -332,6 +332,22 @@ class ViewMaterializerTest {
         .doesNotContain("coalesce(")
         .doesNotContain(" pos ");
 
+    // A STRING CHECK, which mlv's coalesce((check), false) would cast row by row until a value
+    // is no boolean ([CAST_INVALID_INPUT], naming no constraint), is no condition to Spark.
+    MlvException string =
+        catchThrowableOfType(
+            MlvException.class,
+            () ->
+                materializer.materialize(
+                    request(
+                        view,
+                        SILVER_SELECT,
+                        List.of(new Constraint("c", "formula_id", OnMismatch.DROP, AT)))));
+    assertThat(string.getMessage())
+        .contains(
+            "constraint c CHECK (formula_id) cannot be evaluated: it is of type STRING, not"
+                + " BOOLEAN");
+
     // An unknown column is placed where it is in the CHECK, as validate places it.
     MlvException unknown =
         catchThrowableOfType(
