@@ -49,7 +49,7 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 26; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  private static final int FORMAT = 27; // 3: column-name case; 4: CHECK columns; 5: column refs;
   // 6: the tables of a SELECT's *; 7: their USING columns; 8: where an x::T item starts;
   // 9: a column ref named like a select alias Spark does not see there; 10: a * table's NATURAL;
   // 11: a column ref qualified by a semi join's right side; 12: a *'s EXCEPT columns;
@@ -61,6 +61,7 @@ final class ParseCache {
   // 21: DISTINCT s ORDER BY s.a; 22: t.s.f refs over an unaliased t; 23: more VARIANT_UNCAST;
   // 24: reserved words as path keys; 25: VARIANT_UNCAST in a CHECK, DISTINCT t.s ORDER BY t.s.a
   // 26: VARIANT_UNCAST in ROLLUP, CUBE, GROUPING SETS
+  // 27: CHECKs: CONSTRAINT_COLUMN an error, MISPLACED_CALL and CONSTRAINT_TYPE
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */

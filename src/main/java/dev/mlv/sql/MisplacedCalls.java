@@ -11,8 +11,8 @@ import org.apache.calcite.sql.SqlUnresolvedFunction;
 /**
  * Calls Spark's analyzer refuses where they stand, found in the parse tree so that validate reports
  * them instead of the view's first refresh: an aggregate, window function or generator in WHERE
- * ([INVALID_WHERE_CONDITION], [UNSUPPORTED_GENERATOR.OUTSIDE_SELECT]), an aggregate or window
- * function in GROUP BY ([GROUP_BY_AGGREGATE]), and an aggregate in the argument of another
+ * ([INVALID_WHERE_CONDITION], a message, [UNSUPPORTED_GENERATOR.OUTSIDE_SELECT]), an aggregate or
+ * window function in GROUP BY ([GROUP_BY_AGGREGATE]), and an aggregate in the argument of another
  * ([NESTED_AGGREGATE_FUNCTION]), and a generator inside another call of a SELECT item
  * ([UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS]), and a window function in HAVING or ORDER BY.
  * Subqueries are not entered: they are walked as queries of their own.
@@ -27,9 +27,17 @@ final class MisplacedCalls {
 
   private MisplacedCalls() {}
 
-  /** The first aggregate, window function or generator in a WHERE condition. */
+  /**
+   * The first aggregate, window function or generator in a WHERE condition. Spark refuses a window
+   * function there with a message of no error class (measured on Spark 4.1.1, ranking and aggregate
+   * windows alike), quoted here.
+   */
   static Optional<Found> inWhere(SqlNode where) {
-    return first(where, " in WHERE", "INVALID_WHERE_CONDITION", "INVALID_WHERE_CONDITION");
+    return first(
+        where,
+        " in WHERE",
+        "INVALID_WHERE_CONDITION",
+        "It is not allowed to use window functions inside WHERE clause");
   }
 
   /** The first aggregate or window function in a GROUP BY item. */

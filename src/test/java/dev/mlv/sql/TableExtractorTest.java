@@ -640,7 +640,6 @@ class TableExtractorTest {
           """
           SELECT k FROM t WHERE SUM(v) > 1                                  | 23 | aggregate function sum in WHERE | INVALID_WHERE_CONDITION
           SELECT k FROM t WHERE k = 1 AND collect_list(v) IS NULL           | 33 | aggregate function collect_list in WHERE | INVALID_WHERE_CONDITION
-          SELECT k FROM t WHERE row_number() OVER (ORDER BY k) = 1          | 23 | window function row_number in WHERE | INVALID_WHERE_CONDITION
           SELECT k FROM t WHERE explode(a) > 1                              | 23 | generator explode in WHERE | UNSUPPORTED_GENERATOR.OUTSIDE_SELECT
           SELECT k FROM t GROUP BY k, max(v)                                | 29 | aggregate function max in GROUP BY | GROUP_BY_AGGREGATE
           SELECT k FROM t GROUP BY k, rank() OVER (ORDER BY k)              | 29 | window function rank in GROUP BY | UNSUPPORTED_EXPR_FOR_OPERATOR
@@ -667,12 +666,14 @@ class TableExtractorTest {
       delimiter = '|',
       textBlock =
           """
+          SELECT k FROM t WHERE row_number() OVER (ORDER BY k) = 1          | 23 | window function row_number in WHERE | "It is not allowed to use window functions inside WHERE clause"
+          SELECT k FROM t WHERE sum(v) OVER () > 1                          | 23 | window function sum in WHERE | "It is not allowed to use window functions inside WHERE clause"
           SELECT k FROM t GROUP BY k HAVING rank() OVER (ORDER BY k) > 1    | 35 | window function rank in HAVING | "It is not allowed to use window functions inside HAVING clause"
           SELECT k FROM t ORDER BY row_number() OVER (ORDER BY k)           | 26 | window function row_number in ORDER BY | [UNSUPPORTED_EXPR_FOR_OPERATOR]
           SELECT k, rank() OVER (ORDER BY k) AS r FROM t ORDER BY 1, rank() OVER (ORDER BY k) | 60 | window function rank in ORDER BY | [UNSUPPORTED_EXPR_FOR_OPERATOR]
           SELECT * FROM (SELECT k FROM t ORDER BY lag(k) OVER (ORDER BY k)) s | 41 | window function lag in ORDER BY | [UNSUPPORTED_EXPR_FOR_OPERATOR]
           """)
-  void aWindowInHavingOrOrderByIsAnErrorAtTheCall(
+  void aWindowInWhereHavingOrOrderByIsAnErrorAtTheCall(
       String sql, int column, String what, String refusal) {
     List<Diagnostic> found = EXTRACTOR.extract(sql, START).diagnostics();
     assertThat(found).as(sql).hasSize(1);

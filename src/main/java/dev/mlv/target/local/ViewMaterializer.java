@@ -6,6 +6,7 @@ import dev.mlv.diag.Position;
 import dev.mlv.lineage.ObjectId;
 import dev.mlv.sql.Constraint;
 import dev.mlv.sql.OnMismatch;
+import dev.mlv.sql.Places;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -247,9 +248,14 @@ public final class ViewMaterializer {
   }
 
   /**
-   * The first constraint Spark cannot resolve against the SELECT's columns, as an error at the
-   * constraint in the view's file; null when they all resolve. Asked only after the write failed,
-   * since Spark's own error points into the SQL mlv generated around the constraints.
+   * The first constraint Spark refuses as a condition on the SELECT's rows, as an error at the
+   * constraint's expression in the view's file; null when Spark takes them all. Asked only after
+   * the write failed, since Spark's own error quotes and places the SQL mlv generated around the
+   * constraints ({@code mlv_tally_...}, {@code coalesce((amount), false)}), which the user never
+   * wrote. A constraint is refused when Spark refuses the condition mlv generates from it or the
+   * expression itself as a filter (an unknown column, an aggregate, window function or generator, a
+   * CHECK that is no boolean, a STRING among them); the error then quotes Spark's refusal of the
+   * expression as written, where there is one. Found by QA.
    */
   private static MlvException unresolvedConstraint(
       SparkSession spark,
@@ -263,23 +269,81 @@ public final class ViewMaterializer {
     }
     Dataset<Row> rows = spark.sql(source);
     for (Constraint c : constraints) {
-      try {
-        rows.selectExpr("(" + c.expression() + ")").schema();
-      } catch (Exception e) { // AnalysisException or ParseException, thrown unchecked
-        return new MlvException(
-            Diagnostic.error(
-                REFRESH_FAILED,
-                c.position(),
-                failedConstraint(view, c)
-                    + " cannot be evaluated: "
-                    + SparkMessages.withoutSparkPlace(SparkMessages.explanation(e)),
-                "a constraint reads the columns of the view's SELECT: "
-                    + String.join(", ", columns)
-                    + "; nothing was written"),
-            writeFailure);
+      Exception generated = refusal(rows, c.brokenSql());
+      // The expression alone, as a filter: Spark's error then quotes and places only its text.
+      // Spark refuses a STRING there, which coalesce((check), false) casts row by row, failing
+      // the write with [CAST_INVALID_INPUT] and no word of the constraint (found by QA).
+      Exception written = refusal(rows, c.expression());
+      if (generated == null && written == null) {
+        continue;
       }
+      Exception e = written != null ? written : generated;
+      String condition = condition(e);
+      String why =
+          condition.equals("DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN")
+              ? "it is of type " + typeOf(rows, c) + ", not BOOLEAN ([" + condition + "])"
+              : SparkMessages.withoutSparkPlace(SparkMessages.explanation(e));
+      Position at =
+          written == null
+              ? Places.inConstraint(c, 0)
+              : SparkMessages.place(written, c.expression(), Places.inConstraint(c, 0))
+                  .orElse(Places.inConstraint(c, 0));
+      return new MlvException(
+          Diagnostic.error(
+              REFRESH_FAILED,
+              at,
+              failedConstraint(view, c) + " cannot be evaluated: " + why,
+              constraintHint(condition, e, columns)),
+          writeFailure);
     }
     return null;
+  }
+
+  /** Spark's refusal of {@code condition} as a filter on {@code rows}, or null when it takes it. */
+  private static Exception refusal(Dataset<Row> rows, String condition) {
+    try {
+      rows.where(condition).schema();
+      return null;
+    } catch (Exception e) { // AnalysisException or ParseException, thrown unchecked
+      return e;
+    }
+  }
+
+  private static String condition(Exception e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof org.apache.spark.SparkThrowable s && s.getCondition() != null) {
+        return s.getCondition();
+      }
+    }
+    return "";
+  }
+
+  /** The type of a constraint's expression, as Spark names it (DOUBLE), or "another type". */
+  private static String typeOf(Dataset<Row> rows, Constraint c) {
+    try {
+      return rows.selectExpr("(" + c.expression() + ")").schema().fields()[0].dataType().sql();
+    } catch (Exception e) { // the refusal is what matters; its type is a help
+      return "another type";
+    }
+  }
+
+  private static String constraintHint(String condition, Exception e, List<String> columns) {
+    String nothing = "; nothing was written";
+    if (condition.equals("DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN")) {
+      return "a CHECK is a condition each row must meet: write a boolean expression over the"
+          + " view's columns (amount > 0, name IS NOT NULL)"
+          + nothing;
+    }
+    if (condition.equals("INVALID_WHERE_CONDITION")
+        || condition.startsWith("UNSUPPORTED_GENERATOR")
+        || String.valueOf(SparkMessages.explanation(e)).contains("window functions")) {
+      return "a constraint tests each row on its own: compute the aggregate, window or generator"
+          + " in the view's SELECT and check its column"
+          + nothing;
+    }
+    return "a constraint reads the columns of the view's SELECT: "
+        + String.join(", ", columns)
+        + nothing;
   }
 
   /** "refresh of V failed: constraint C CHECK (expr)", how both constraint failures begin. */

@@ -275,6 +275,100 @@ class ViewMaterializerTest {
         .isEqualTo(new Position(Path.of("views/silver/bad.sql"), 3, 11));
   }
 
+  /**
+   * A CHECK Spark refuses as a condition (an aggregate, no boolean) is reported in the user's
+   * terms: the constraint, its expression as written and its place, Spark's error class; never the
+   * SQL mlv generates around it (mlv_tally_..., coalesce(..., false)). Found by QA.
+   */
+  @Test
+  void aCheckSparkRefusesAsAConditionIsReportedAsWrittenAtItsExpression() {
+    ObjectId view = id("silver", "bad_checks");
+    Path file = Path.of("views/silver/bad_checks.sql");
+    MlvException aggregate =
+        catchThrowableOfType(
+            MlvException.class,
+            () ->
+                materializer.materialize(
+                    request(
+                        view,
+                        SILVER_SELECT,
+                        List.of(
+                            new Constraint(
+                                "c",
+                                "sum(n_testers) > 0",
+                                OnMismatch.DROP,
+                                new Position(file, 2, 3),
+                                new Position(file, 2, 22))))));
+    assertThat(aggregate.diagnostics().get(0).position()).isEqualTo(new Position(file, 2, 22));
+    assertThat(aggregate.getMessage())
+        .contains("constraint c CHECK (sum(n_testers) > 0) cannot be evaluated")
+        .contains("[INVALID_WHERE_CONDITION]")
+        .contains("hint: a constraint tests each row on its own")
+        .doesNotContain("mlv_tally")
+        .doesNotContain("coalesce(")
+        .doesNotContain("mlv_source");
+
+    MlvException notBoolean =
+        catchThrowableOfType(
+            MlvException.class,
+            () ->
+                materializer.materialize(
+                    request(
+                        view,
+                        SILVER_SELECT,
+                        List.of(
+                            new Constraint("has_testers", "n_testers > 0", OnMismatch.DROP, AT, AT),
+                            new Constraint(
+                                "c",
+                                "first_choice_pct",
+                                OnMismatch.DROP,
+                                new Position(file, 3, 3),
+                                new Position(file, 3, 22))))));
+    assertThat(notBoolean.diagnostics().get(0).position()).isEqualTo(new Position(file, 3, 22));
+    assertThat(notBoolean.getMessage())
+        .contains(
+            "constraint c CHECK (first_choice_pct) cannot be evaluated: it is of type"
+                + " DECIMAL(4,1), not BOOLEAN ([DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN])")
+        .doesNotContain("coalesce(")
+        .doesNotContain(" pos ");
+
+    // A STRING CHECK, which mlv's coalesce((check), false) would cast row by row until a value
+    // is no boolean ([CAST_INVALID_INPUT], naming no constraint), is no condition to Spark.
+    MlvException string =
+        catchThrowableOfType(
+            MlvException.class,
+            () ->
+                materializer.materialize(
+                    request(
+                        view,
+                        SILVER_SELECT,
+                        List.of(new Constraint("c", "formula_id", OnMismatch.DROP, AT)))));
+    assertThat(string.getMessage())
+        .contains(
+            "constraint c CHECK (formula_id) cannot be evaluated: it is of type STRING, not"
+                + " BOOLEAN");
+
+    // An unknown column is placed where it is in the CHECK, as validate places it.
+    MlvException unknown =
+        catchThrowableOfType(
+            MlvException.class,
+            () ->
+                materializer.materialize(
+                    request(
+                        view,
+                        SILVER_SELECT,
+                        List.of(
+                            new Constraint(
+                                "c",
+                                "n_testers > 0 AND nope > 0",
+                                OnMismatch.DROP,
+                                new Position(file, 4, 3),
+                                new Position(file, 4, 22))))));
+    assertThat(unknown.diagnostics().get(0).position()).isEqualTo(new Position(file, 4, 40));
+    assertThat(unknown.getMessage()).contains("[UNRESOLVED_COLUMN");
+    assertThat(materializer.tableExists(view)).isFalse();
+  }
+
   @Test
   void aConstraintOnAColumnTheSelectDoesNotHaveIsReportedAtTheConstraint() {
     ObjectId view = id("silver", "bad_check");
