@@ -68,7 +68,14 @@ public final class RunsCommand implements Callable<Integer> {
             target
                 .run(runId, warnings)
                 .orElseThrow(
-                    () -> new MlvException("RUN_UNKNOWN", "no run with id '" + runId + "'"));
+                    () ->
+                        new MlvException(
+                            dev.mlv.diag.Diagnostic.error(
+                                "RUN_UNKNOWN",
+                                null,
+                                "no run with id '" + runId + "' on target " + targetName,
+                                "'mlv runs' lists the recent runs, newest first; copy an id from"
+                                    + " its RUN column")));
         out.print(
             format == ReportFormat.json
                 ? RunRenderer.json(run)

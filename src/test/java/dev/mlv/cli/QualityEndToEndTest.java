@@ -156,6 +156,11 @@ class QualityEndToEndTest {
     CliRun unknown = mlv("quarantine", "silver.trials_clean", "--run", "nope-run");
     assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(ExitCodes.ERROR);
     assertThat(unknown.err()).contains("error[RUN_UNKNOWN]: no run with id 'nope-run'");
+    CliRun noRun = mlv("runs", "nope-run");
+    assertThat(noRun.exitCode()).as(noRun.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(noRun.err())
+        .contains("error[RUN_UNKNOWN]: no run with id 'nope-run' on target local")
+        .contains("hint: 'mlv runs' lists the recent runs");
 
     Path html = tmp.resolve("out/report.html");
     // Like plan -o: a folder or a missing folder is refused before any work, never replaced.
