@@ -93,6 +93,20 @@ public final class Checker {
     return checkView(project, v, lakehouses(project), Optional.empty());
   }
 
+  /** Whether a target's Spark conf lets Delta take table properties it does not know. */
+  private static boolean arbitraryProperties(Project project) {
+    return project.config().targets().values().stream()
+        .filter(t -> t instanceof dev.mlv.project.SparkTarget)
+        .map(t -> (dev.mlv.project.SparkTarget) t)
+        .flatMap(t -> t.conf().entrySet().stream())
+        .anyMatch(
+            e ->
+                e.getKey()
+                        .strip()
+                        .equalsIgnoreCase("spark.databricks.delta.allowArbitraryProperties.enabled")
+                    && e.getValue().strip().equalsIgnoreCase("true"));
+  }
+
   /**
    * {@code lakehouses}: those of the project, found once for all its views; {@code columns}: those
    * of its views, for a view of the project (an ad hoc one runs against the deployed views).
@@ -104,7 +118,7 @@ public final class Checker {
       ViewDefinition d = v.definition();
       replaceWithIfNotExists(d, out);
       reservedProperties(d, out);
-      TableShapeCheck.check(v, columns, out);
+      TableShapeCheck.check(v, columns, arbitraryProperties(project), out);
       uppercaseSchema(d, project.config().schema(), out);
       nameCharacters(d, out);
       if (ReservedNames.isReserved(v.id())) {

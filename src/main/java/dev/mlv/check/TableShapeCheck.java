@@ -26,10 +26,18 @@ final class TableShapeCheck {
   private TableShapeCheck() {}
 
   /** {@code columns}: those of the project's views, for a view of the project (see ViewColumns). */
-  static void check(ProjectView v, Optional<ViewColumns> columns, List<Diagnostic> out) {
+  /**
+   * {@code arbitraryProperties}: a target's Spark conf lets Delta take table properties it does not
+   * know ({@code spark.databricks.delta.allowArbitraryProperties.enabled}).
+   */
+  static void check(
+      ProjectView v,
+      Optional<ViewColumns> columns,
+      boolean arbitraryProperties,
+      List<Diagnostic> out) {
     ViewDefinition d = v.definition();
     columnMappingWithCdf(v, out);
-    booleanProperties(d, out);
+    deltaProperties(d, arbitraryProperties, out);
     partitionedTwice(d, out);
     // What the parse found (and the parse cache kept): no second parse here.
     v.facts()
@@ -116,32 +124,65 @@ final class TableShapeCheck {
     }
   }
 
-  /** Delta table properties that take true or false; Delta's own error for 'maybe' is Java's. */
-  private static final Set<String> BOOLEAN_PROPERTIES =
-      Set.of(
-          "delta.enablechangedatafeed",
-          "delta.appendonly",
-          "delta.enabledeletionvectors",
-          "delta.autooptimize.optimizewrite",
-          "delta.autooptimize.autocompact",
-          "delta.enablerowtracking",
-          "delta.enabletypewidening",
-          "delta.checkpoint.writestatsasjson",
-          "delta.checkpoint.writestatsasstruct");
-
-  private static void booleanProperties(ViewDefinition d, List<Diagnostic> out) {
+  /**
+   * The Delta properties in TBLPROPERTIES that Delta refuses when the view first refreshes: a key
+   * it does not know ([DELTA_UNKNOWN_CONFIGURATION], unless the Spark conf allows arbitrary
+   * properties), a true/false property with another value (Delta's own error for 'maybe' is
+   * Java's), and an interval that is none ([DELTA_INVALID_INTERVAL]). Table features ({@code
+   * delta.feature.*}) and constraints ({@code delta.constraints.*}) are Delta's to judge.
+   */
+  private static void deltaProperties(
+      ViewDefinition d, boolean arbitraryAllowed, List<Diagnostic> out) {
     for (Map.Entry<String, String> e : d.properties().entrySet()) {
+      String key = e.getKey();
+      String lower = key.toLowerCase(Locale.ROOT);
       String v = e.getValue().strip();
-      if (BOOLEAN_PROPERTIES.contains(e.getKey().toLowerCase(Locale.ROOT))
+      if (!lower.startsWith("delta.")
+          || lower.startsWith("delta.feature.")
+          || lower.startsWith("delta.constraints.")) {
+        continue;
+      }
+      int at = d.statement().indexOf(key);
+      var where = at < 0 ? d.position() : d.position().advance(d.statement(), at - 1);
+      Optional<DeltaProperties.Kind> kind = DeltaProperties.kind(key);
+      if (kind.isEmpty()) {
+        if (!arbitraryAllowed) {
+          out.add(
+              Diagnostic.error(
+                  "PROPERTY_NAME",
+                  where,
+                  "Delta has no table property "
+                      + key
+                      + "; Delta refuses the view at its first refresh"
+                      + " ([DELTA_UNKNOWN_CONFIGURATION])",
+                  dev.mlv.diag.Suggestions.nearest(key, DeltaProperties.keys())
+                      .map(n -> "did you mean " + n + "?")
+                      .orElse(
+                          "Delta's table properties start with delta. (delta.appendOnly,"
+                              + " delta.logRetentionDuration, ...); a property of your own needs"
+                              + " another prefix")));
+        }
+      } else if (kind.get() == DeltaProperties.Kind.BOOLEAN
           && !v.equalsIgnoreCase("true")
           && !v.equalsIgnoreCase("false")) {
-        int at = d.statement().indexOf(e.getKey());
         out.add(
             Diagnostic.error(
                 "PROPERTY_VALUE",
-                at < 0 ? d.position() : d.position().advance(d.statement(), at - 1),
-                "table property " + e.getKey() + " must be 'true' or 'false', not '" + v + "'",
+                where,
+                "table property " + key + " must be 'true' or 'false', not '" + v + "'",
                 null));
+      } else if (kind.get() == DeltaProperties.Kind.INTERVAL && !DeltaProperties.mayBeInterval(v)) {
+        out.add(
+            Diagnostic.error(
+                "PROPERTY_VALUE",
+                where,
+                "table property "
+                    + key
+                    + " must be an interval of weeks, days, hours or smaller units, not '"
+                    + v
+                    + "'; Delta refuses the view at its first refresh ([DELTA_INVALID_INTERVAL])",
+                "write it as 'interval 30 days' (Delta takes no months or years: '365 days' for a"
+                    + " year)"));
       }
     }
   }

@@ -428,6 +428,42 @@ class ValidateAndLineageTest {
   }
 
   @Test
+  void aDeltaPropertyDeltaDoesNotKnowOrAnIntervalThatIsNoneIsAnError() throws IOException {
+    project(
+        YML,
+        "silver/p.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW silver.p
+        TBLPROPERTIES ('delta.enableChangeDataFeeds' = 'true', 'delta.foo' = '1',
+          'delta.logRetentionDuration' = 'forever', 'DELTA.deletedFileRetentionDuration' = '8 days',
+          'delta.feature.deletionVectors' = 'supported', 'myteam.owner' = 'sales')
+        AS SELECT id FROM bronze.orders
+        """);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/silver/p.sql:2:16: error[PROPERTY_NAME]: Delta has no table property"
+                + " delta.enableChangeDataFeeds; Delta refuses the view at its first refresh"
+                + " ([DELTA_UNKNOWN_CONFIGURATION])")
+        .contains("hint: did you mean delta.enableChangeDataFeed?")
+        .contains(
+            "views/silver/p.sql:2:56: error[PROPERTY_NAME]: Delta has no table property delta.foo")
+        .contains(
+            "views/silver/p.sql:3:3: error[PROPERTY_VALUE]: table property"
+                + " delta.logRetentionDuration must be an interval")
+        .contains("3 errors,");
+    // A Spark conf that lets Delta take any property lets validate take it too.
+    Files.writeString(
+        dir.resolve("mlv.yml"),
+        YML
+            + "targets:\n  local:\n    type: spark\n"
+            + "    conf: {spark.databricks.delta.allowArbitraryProperties.enabled: \"true\"}\n");
+    CliRun allowed = CliRun.of("validate", "-p", dir.toString());
+    assertThat(allowed.out()).doesNotContain("PROPERTY_NAME").contains("PROPERTY_VALUE");
+  }
+
+  @Test
   void aTableNameOfMoreThanFourPartsIsAnErrorAtTheNameAndTheRestIsStillChecked()
       throws IOException {
     project(
