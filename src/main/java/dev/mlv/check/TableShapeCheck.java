@@ -180,7 +180,7 @@ final class TableShapeCheck {
                     + key
                     + " must be an interval of weeks, days, hours or smaller units, not '"
                     + v
-                    + "'; Delta refuses the view at its first refresh ([DELTA_INVALID_INTERVAL])",
+                    + "'; Delta refuses the view at its first refresh",
                 "write it as 'interval 30 days' (Delta takes no months or years: '365 days' for a"
                     + " year)"));
       }
