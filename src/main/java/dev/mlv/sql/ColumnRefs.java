@@ -85,7 +85,7 @@ public final class ColumnRefs {
   public record Scoped(int level, String qualifier, boolean joined) {}
 
   /** Datetime units, which Spark takes bare as a function's first argument (datediff(DAY, ...)). */
-  private static final Set<String> UNITS =
+  static final Set<String> UNITS =
       Set.of(
           "year",
           "years",

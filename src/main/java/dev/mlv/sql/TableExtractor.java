@@ -399,6 +399,13 @@ public final class TableExtractor {
 
           @Override
           public Void visit(SqlCall call) {
+            // named_struct('a', q).a, mask(s, lowerChar => 'x'): a field's or an argument's name
+            // is no column (found by QA), as ColumnRefs reads them.
+            if (call.getKind() == SqlKind.DOT
+                || call.getKind() == SqlKind.AS
+                || call.getKind() == SqlKind.ARGUMENT_ASSIGNMENT) {
+              return call.operand(0) == null ? null : call.operand(0).accept(this);
+            }
             // filter(arr, y -> y > 0): y is the lambda's, not a column of the view.
             if (call instanceof org.apache.calcite.sql.SqlLambda lambda) {
               for (SqlNode p : lambda.getParameters()) {
@@ -412,6 +419,8 @@ public final class TableExtractor {
         });
     read.removeAll(lambdaParameters);
     read.removeAll(NILADIC);
+    // datediff(DAY, a, b): Spark takes a bare unit as the first argument (found by QA).
+    read.removeAll(ColumnRefs.UNITS);
     read.removeAll(produced);
     if (read.isEmpty()) {
       return Optional.empty();

@@ -78,7 +78,7 @@ final class WindowSpecs {
     if (call.getKind() == SqlKind.OVER) {
       // The windowed function itself is fine; what it reads, and the window, are not exempt.
       List<SqlNode> inside = new ArrayList<>();
-      if (call.operand(0) instanceof SqlCall windowed) {
+      if (windowed(call) instanceof SqlCall windowed) {
         inside.addAll(windowed.getOperandList());
       }
       inside.addAll(call.getOperandList().subList(1, call.operandCount()));
@@ -209,7 +209,20 @@ final class WindowSpecs {
 
   /** The name of the function an OVER call applies, as Spark reads it. */
   static String function(SqlCall over) {
-    return over.operand(0) instanceof SqlCall f ? SparkSyntaxRewriter.functionName(f) : "";
+    return windowed(over) instanceof SqlCall f ? SparkSyntaxRewriter.functionName(f) : "";
+  }
+
+  /**
+   * The function an OVER call applies: {@code lag(x) IGNORE NULLS OVER (...)} is Calcite's
+   * IGNORE_NULLS call around lag (found by QA: lag was taken for a call without OVER).
+   */
+  private static SqlNode windowed(SqlCall over) {
+    SqlNode f = over.operand(0);
+    while (f instanceof SqlCall c
+        && (c.getKind() == SqlKind.IGNORE_NULLS || c.getKind() == SqlKind.RESPECT_NULLS)) {
+      f = c.operand(0);
+    }
+    return f;
   }
 
   /** {@code n PRECEDING} or {@code n FOLLOWING}: a bound at an offset from the current row. */

@@ -714,8 +714,12 @@ class ValidateAndLineageTest {
         """
         CREATE MATERIALIZED LAKE VIEW s.x (
           CONSTRAINT ok CHECK (id > 0 AND upper(name) <> '' AND CAST(id AS STRING) IS NOT NULL),
-          CONSTRAINT typo CHECK (amount > 0) ON MISMATCH DROP
-        ) AS SELECT id, o.name AS Name FROM bronze.orders o
+          CONSTRAINT typo CHECK (amount > 0) ON MISMATCH DROP,
+          CONSTRAINT units CHECK (datediff(DAY, d, d) = 0 AND dateadd(HOUR, 1, d) > d),
+          CONSTRAINT fields CHECK (named_struct('a', id).a >= 0 AND (st).city IS NOT NULL
+            AND CAST(st AS STRUCT<city: STRING, zip: BIGINT>).zip > 0),
+          CONSTRAINT named CHECK (mask(name, lowerChar => 'q') IS NOT NULL)
+        ) AS SELECT id, o.name AS Name, o.d, o.st FROM bronze.orders o
         """,
         "silver/star.sql",
         "CREATE MATERIALIZED LAKE VIEW s.star (CONSTRAINT c CHECK (amount > 0))"
@@ -728,6 +732,10 @@ class ValidateAndLineageTest {
                 + " reads amount, which the view's SELECT does not produce")
         .contains("1 error")
         .doesNotContain("constraint ok")
+        // Units, field names and argument names are no columns (found by QA).
+        .doesNotContain("constraint units")
+        .doesNotContain("constraint fields")
+        .doesNotContain("constraint named")
         .doesNotContain("star.sql");
   }
 

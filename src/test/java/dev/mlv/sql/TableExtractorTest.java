@@ -845,6 +845,9 @@ class TableExtractorTest {
         "SELECT k, sum(v) OVER (ORDER BY k, g RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS r FROM t",
         "SELECT k, count(*) OVER (ORDER BY k RANGE 1 PRECEDING) AS r FROM t",
         "SELECT k, rank() OVER (DISTRIBUTE BY g SORT BY k) AS r FROM t",
+        "SELECT k, lag(v) IGNORE NULLS OVER (ORDER BY k) AS l, lead(v) RESPECT NULLS OVER w AS n"
+            + " FROM t WINDOW w AS (ORDER BY k)",
+        "SELECT k, nth_value(v, 1) IGNORE NULLS OVER (ORDER BY k) AS r FROM t",
         "SELECT k, rank() OVER w2 AS r FROM t WINDOW w AS (ORDER BY k), w2 AS (w)",
         "SELECT k, rank() OVER (ORDER BY k) AS r FROM t ORDER BY r",
         "SELECT k, sum(v) OVER (ORDER BY k) AS r FROM t GROUP BY k, v HAVING k > (SELECT max(k) FROM u)",
