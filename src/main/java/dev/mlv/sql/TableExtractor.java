@@ -265,7 +265,7 @@ public final class TableExtractor {
       if (!d.ruleId().equals(MISPLACED_CALL_RULE) || !d.message().contains(" in WHERE (")) {
         continue;
       }
-      int at = Position.offsetOf(where, d.position().line(), d.position().column());
+      int at = Position.offsetAt(where, d.position().line(), d.position().column());
       out.add(
           Diagnostic.error(
               MISPLACED_CALL_RULE,
