@@ -413,6 +413,15 @@ final class ForeignSyntax {
               + " DECIMAL(p, s), STRING, VARCHAR(n), CHAR(n), BINARY, DATE, TIMESTAMP,"
               + " TIMESTAMP_NTZ, INTERVAL ..., VARIANT, ARRAY<...>, MAP<...> and STRUCT<...>");
     }
+    if (name.equals("TIME")) {
+      // In the grammar, but off in Spark 4.1.1 (measured: CAST('10:00' AS TIME) and TIME(3)).
+      return Optional.of(
+          new Finding(
+              at,
+              "the type TIME",
+              "refuses it ([UNSUPPORTED_TIME_TYPE]: TIME is off in Spark 4.1.1)",
+              "keep the time of day as a STRING ('10:00:00') or in a TIMESTAMP"));
+    }
     if ((name.equals("GEOGRAPHY") || name.equals("GEOMETRY")) && !symbol(t, i + 1, "(")) {
       return unsupported(
           at, name + " without its SRID", "write " + name + "(srid) or " + name + "(ANY)");

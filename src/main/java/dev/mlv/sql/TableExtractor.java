@@ -1687,7 +1687,9 @@ public final class TableExtractor {
         SqlParserPos pos = window.getParserPosition();
         String text = sql.substring(startOf(pos), Math.min(sql.length(), endOf(pos)));
         boolean sorted = SPARK_SORT.matcher(text).find();
-        WindowSpecs.check(function, window, sorted).ifPresent(f -> windowFinding(over, f));
+        WindowSpecs.refusedOverAWindow(over, function)
+            .or(() -> WindowSpecs.check(function, window, sorted))
+            .ifPresent(f -> windowFinding(over, f));
       }
     }
 

@@ -207,6 +207,32 @@ final class WindowSpecs {
     return SparkSyntaxRewriter.functionName(call);
   }
 
+  /**
+   * What Spark refuses in the function an OVER call applies, whatever its window (measured on Spark
+   * 4.1.1): a DISTINCT aggregate ([DISTINCT_WINDOW_FUNCTION_UNSUPPORTED]) and an aggregate with
+   * FILTER ("Window aggregate function with filter predicate is not supported yet").
+   */
+  static Optional<Found> refusedOverAWindow(SqlCall over, String function) {
+    SqlNode f = windowed(over);
+    if (f instanceof SqlCall filter && filter.getKind() == SqlKind.FILTER) {
+      return Optional.of(
+          new Found(
+              "an aggregate with FILTER over a window",
+              "Window aggregate function with filter predicate is not supported yet",
+              "move the condition into the aggregate: sum(CASE WHEN cond THEN x END) OVER (...)"));
+    }
+    if (f instanceof SqlCall call
+        && call.getFunctionQuantifier() != null
+        && "DISTINCT".equalsIgnoreCase(call.getFunctionQuantifier().toValue())) {
+      return Optional.of(
+          new Found(
+              "window function " + function + "(DISTINCT ...)",
+              "DISTINCT_WINDOW_FUNCTION_UNSUPPORTED",
+              "count distinct values per window with size(collect_set(x) OVER (...))"));
+    }
+    return Optional.empty();
+  }
+
   /** The name of the function an OVER call applies, as Spark reads it. */
   static String function(SqlCall over) {
     return windowed(over) instanceof SqlCall f ? SparkSyntaxRewriter.functionName(f) : "";

@@ -272,6 +272,8 @@ class TableExtractorTest {
         "SELECT CAST(x AS INTEGR) AS v FROM t|18|the type INTEGR|[UNSUPPORTED_DATATYPE]",
         "SELECT CAST(x AS INTEGR) AS v FROM t|18|the type INTEGR|did you mean INTEGER?",
         "SELECT x::INTEGR AS v FROM t|11|the type INTEGR|[UNSUPPORTED_DATATYPE]",
+        "SELECT k FROM t WHERE CAST(s AS TIME) IS NULL|33|the type TIME|[UNSUPPORTED_TIME_TYPE]",
+        "SELECT CAST(s AS TIME(3)) IS NULL AS b FROM t|18|the type TIME|[UNSUPPORTED_TIME_TYPE]",
         "SELECT TRY_CAST(x AS INTEGR) AS v FROM t|22|the type INTEGR|[UNSUPPORTED_DATATYPE]",
         "SELECT CAST(x AS ARRAY<INTEGR>) AS v FROM t|24|the type INTEGR|[UNSUPPORTED_DATATYPE]",
         "SELECT CAST(x AS MAP<STRING, INTEGR>) AS v FROM t|30|the type INTEGR|UNSUPPORTED",
@@ -707,6 +709,8 @@ class TableExtractorTest {
           SELECT k, sum(v) OVER (PARTITION BY g RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS r FROM t | 11 | a RANGE frame in a window without ORDER BY
           SELECT k, sum(v) OVER (ORDER BY k, g RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) AS r FROM t | 11 | a RANGE frame with an offset in a window ordered by 2 expressions
           SELECT k, sum(v) OVER w AS r FROM t WINDOW w AS (ORDER BY k, g RANGE 1 PRECEDING)    | 11 | a RANGE frame with an offset in a window ordered by 2 expressions
+          SELECT k, count(DISTINCT v) OVER () AS n FROM t                                      | 11 | window function count(DISTINCT ...)
+          SELECT k, sum(v) FILTER (WHERE v > 1) OVER (ORDER BY k) AS n FROM t                  | 11 | an aggregate with FILTER over a window
           """)
   void aWindowSparkRefusesForItsFunctionIsAnErrorAtTheCall(String sql, int column, String what) {
     List<Diagnostic> found = EXTRACTOR.extract(sql, START).diagnostics();
