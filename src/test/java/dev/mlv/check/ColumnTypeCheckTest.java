@@ -92,7 +92,8 @@ class ColumnTypeCheckTest {
 
   @Test
   void aColonCastIsReportedAtItsItemAndAColumnWithoutAnAliasByItsDerivedName() throws IOException {
-    assertThat(check("SELECT id::TIME AS t, id, s::STRUCT<a: TIME> AS u FROM bronze.orders"))
+    // (A cast to TIME is NOT_SPARK_SQL at the type, before any column is made of it.)
+    assertThat(check("SELECT id::VOID AS t, id, s::STRUCT<a: VOID> AS u FROM bronze.orders"))
         .extracting(d -> d.position().toString())
         .containsExactly("views/gold/g.sql:2:8", "views/gold/g.sql:2:27");
     assertThat(check("SELECT id, CAST(id AS INTERVAL HOUR) FROM bronze.orders"))
