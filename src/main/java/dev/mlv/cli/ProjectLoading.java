@@ -26,7 +26,20 @@ final class ProjectLoading {
    * says on stderr which SELECTs needed Spark's parser because Calcite could not parse them.
    */
   static Project load(ProjectOptions options, CommandSpec spec) {
-    Project project = load(options);
+    return load(options, spec, false);
+  }
+
+  /**
+   * As {@link #load(ProjectOptions, CommandSpec)}, for validate: when mlv.yml's only errors are
+   * unknown keys the views are still read, so that the project's errors are all shown at once; the
+   * project then holds mlv.yml's errors among its diagnostics.
+   */
+  static Project loadReportingAll(ProjectOptions options, CommandSpec spec) {
+    return load(options, spec, true);
+  }
+
+  private static Project load(ProjectOptions options, CommandSpec spec, boolean despiteKeys) {
+    Project project = load(options, despiteKeys);
     if (Targets.debug(spec)) {
       for (ProjectView v : project.views().values()) {
         if (v.facts().map(QueryFacts::usedFallback).orElse(false)) {
@@ -53,12 +66,12 @@ final class ProjectLoading {
         : ProjectLocator.locate(Path.of(""));
   }
 
-  private static Project load(ProjectOptions options) {
+  private static Project load(ProjectOptions options, boolean despiteKeys) {
     LoadResult loaded = ProjectLoader.load(root(options));
-    if (loaded.hasErrors()) {
+    if (loaded.hasErrors() && !(despiteKeys && loaded.config().isPresent())) {
       throw new MlvException(loaded.diagnostics());
     }
-    ProjectConfig config = loaded.orThrow();
+    ProjectConfig config = loaded.config().orElseThrow();
     DefinitionFiles.Found found = DefinitionFiles.discover(config);
     List<Diagnostic> earlier = new ArrayList<>(loaded.diagnostics());
     earlier.addAll(found.problems());

@@ -62,7 +62,7 @@ public final class ValidateCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Project project;
     try {
-      project = ProjectLoading.load(projectOptions, spec);
+      project = ProjectLoading.loadReportingAll(projectOptions, spec);
     } catch (MlvException e) {
       if (format == Format.text) {
         throw e;

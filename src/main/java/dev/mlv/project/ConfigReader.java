@@ -205,7 +205,9 @@ final class ConfigReader {
             .map(n -> new ScheduleReader(problems, this::pos, this::text).read(n, targets))
             .orElse(List.of());
 
-    if (problems.stream().anyMatch(Diagnostic::isError)) {
+    // Unknown keys alone leave a config validate can still check the views with, so that one typo
+    // in mlv.yml does not hide every SQL error (found by QA); LoadResult keeps them as errors.
+    if (problems.stream().anyMatch(d -> d.isError() && !d.ruleId().equals("CONFIG_UNKNOWN_KEY"))) {
       return Optional.empty();
     }
     return Optional.of(

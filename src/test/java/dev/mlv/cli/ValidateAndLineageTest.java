@@ -868,8 +868,9 @@ class ValidateAndLineageTest {
     project("name: t\nworkspace: ws\nlakehouse: lh\nschema: dbo\nsourcez: []\n");
     CliRun r = CliRun.of("validate", "-p", dir.toString());
     assertThat(r.exitCode()).isEqualTo(ExitCodes.ERROR);
-    assertThat(r.err()).contains("mlv.yml:5:1").contains("CONFIG_UNKNOWN_KEY").contains("sources");
-    assertThat(r.err()).doesNotContain("\tat ");
+    // Listed with the views' findings, since unknown keys alone let validate read the views.
+    assertThat(r.out()).contains("mlv.yml:5:1").contains("CONFIG_UNKNOWN_KEY").contains("sources");
+    assertThat(r.out() + r.err()).doesNotContain("\tat ");
     // CI reads json and github output: a broken mlv.yml is reported there, not only on stderr.
     CliRun json = CliRun.of("validate", "--format", "json", "-p", dir.toString());
     assertThat(json.exitCode()).isEqualTo(ExitCodes.ERROR);
@@ -1021,6 +1022,34 @@ class ValidateAndLineageTest {
     assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
     assertThat(r.out())
         .contains("views/e.sql:1:35: error[UPPERCASE_SCHEMA]: all-uppercase schema name 'SALES'");
+  }
+
+  /** One typo in mlv.yml no longer hides the views' errors from validate (found by QA). */
+  @Test
+  void anUnknownKeyInMlvYmlIsReportedBesideTheViewsErrors() throws IOException {
+    project(
+        YML + "schemaa: x\ndefaults: {quarantne: true}\n",
+        "s/a.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT id FORM bronze.orders");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains("mlv.yml:")
+        .contains("error[CONFIG_UNKNOWN_KEY]: unknown key 'schemaa' at the top level")
+        .contains("error[CONFIG_UNKNOWN_KEY]: unknown key 'quarantne'")
+        .contains("views/s/a.sql:1:")
+        .contains("3 errors");
+    // Every other command still refuses the file, before reading any view.
+    CliRun lineage = CliRun.of("lineage", "-p", dir.toString());
+    assertThat(lineage.exitCode()).as(lineage.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(lineage.err()).contains("unknown key 'schemaa'").doesNotContain("a.sql");
+    CliRun plan = CliRun.of("plan", "-p", dir.toString());
+    assertThat(plan.exitCode()).as(plan.toString()).isEqualTo(ExitCodes.ERROR);
+    // A missing key is still the end of it: no view is read without the project's names.
+    Files.writeString(dir.resolve("mlv.yml"), YML.replace("schema: dbo\n", "schemaa: dbo\n"));
+    CliRun missing = CliRun.of("validate", "-p", dir.toString());
+    assertThat(missing.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(missing.err()).contains("schema").doesNotContain("a.sql");
   }
 
   @Test
