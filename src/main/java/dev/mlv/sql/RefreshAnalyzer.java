@@ -824,7 +824,7 @@ public final class RefreshAnalyzer {
                   + " over it, not a group key; ");
         } else if (e instanceof SqlCall call && isAggregate(call)) {
           String fn = SparkSyntaxRewriter.functionName(call);
-          boolean distinct = isDistinct(call);
+          boolean distinct = SparkSyntaxRewriter.isDistinct(call);
           if (MERGEABLE.contains(fn) && !distinct) {
             role = Role.valueOf(fn.toUpperCase(Locale.ROOT));
             ok(text(e), e, "partial results merged into the existing groups");
@@ -838,7 +838,7 @@ public final class RefreshAnalyzer {
             && filter.getKind() == SqlKind.FILTER
             && filter.operand(0) instanceof SqlCall agg
             && isAggregate(agg)
-            && !isDistinct(agg)
+            && !SparkSyntaxRewriter.isDistinct(agg)
             && MERGEABLE.contains(SparkSyntaxRewriter.functionName(agg))
             && !hasAggregate(filter.operand(1))) {
           // SUM(v) FILTER (WHERE c): the new rows' partial, over the rows c keeps, merges as SUM's.
@@ -1478,11 +1478,6 @@ public final class RefreshAnalyzer {
         }
       }
       return false;
-    }
-
-    private static boolean isDistinct(SqlCall call) {
-      SqlLiteral q = call.getFunctionQuantifier();
-      return q != null && "DISTINCT".equalsIgnoreCase(String.valueOf(q.toValue()));
     }
 
     private static boolean isAggregate(SqlCall call) {

@@ -488,6 +488,12 @@ final class SparkSyntaxRewriter {
     return unhide(call.getOperator().getName()).toLowerCase(Locale.ROOT);
   }
 
+  /** Whether a call is written with DISTINCT, {@code count(DISTINCT x)}. */
+  static boolean isDistinct(SqlCall call) {
+    org.apache.calcite.sql.SqlLiteral q = call.getFunctionQuantifier();
+    return q != null && "DISTINCT".equalsIgnoreCase(String.valueOf(q.toValue()));
+  }
+
   static String unhide(String text) {
     if (text != null && text.contains("\\u10")) {
       // Calcite's messages escape the letters: "Encountered \u1064\u1061..."

@@ -1559,9 +1559,6 @@ public final class TableExtractor {
       int from = startOf(pos);
       String text = sql.substring(from, Math.min(sql.length(), Math.max(from, endOf(pos))));
       String shown = text.length() > 60 ? text.substring(0, 57) + "..." : text;
-      // Some of Spark's refusals carry no error class: their message is quoted instead.
-      String refusal =
-          f.sparkError().contains(" ") ? "\"" + f.sparkError() + "\"" : "[" + f.sparkError() + "]";
       findings.add(
           Diagnostic.error(
               MISPLACED_CALL_RULE,
@@ -1569,10 +1566,19 @@ public final class TableExtractor {
               f.what()
                   + " ("
                   + shown
-                  + "); Spark refuses the view at its first refresh ("
-                  + refusal
-                  + ")",
+                  + "); Spark refuses the view at its first refresh"
+                  + refusal(f.sparkError()),
               misplacedHint(f)));
+    }
+
+    /**
+     * Spark's refusal as a message ends: " ([ERROR_CLASS])", or its message quoted where it has no
+     * class, or nothing where its message names internals.
+     */
+    private static String refusal(String sparkError) {
+      return sparkError.isEmpty()
+          ? ""
+          : sparkError.contains(" ") ? " (\"" + sparkError + "\")" : " ([" + sparkError + "])";
     }
 
     private static String misplacedHint(MisplacedCalls.Found f) {
@@ -1697,7 +1703,10 @@ public final class TableExtractor {
     private void withoutOver(SqlNode node) {
       WindowSpecs.withoutOver(node)
           .filter(call -> !touchesMarker(call))
-          .ifPresent(call -> windowFinding(call, WindowSpecs.withoutOver(WindowSpecs.name(call))));
+          .ifPresent(
+              call ->
+                  windowFinding(
+                      call, WindowSpecs.withoutOver(SparkSyntaxRewriter.functionName(call))));
     }
 
     private void windowFinding(SqlCall at, WindowSpecs.Found f) {
@@ -1705,13 +1714,7 @@ public final class TableExtractor {
           Diagnostic.error(
               WINDOW_SPEC_RULE,
               start.advance(sql, startOf(at.getParserPosition())),
-              f.what()
-                  + "; Spark refuses the view at its first refresh"
-                  + (f.sparkError().isEmpty()
-                      ? ""
-                      : f.sparkError().contains(" ")
-                          ? " (\"" + f.sparkError() + "\")"
-                          : " ([" + f.sparkError() + "])"),
+              f.what() + "; Spark refuses the view at its first refresh" + refusal(f.sparkError()),
               f.hint()));
     }
 
@@ -2108,8 +2111,7 @@ public final class TableExtractor {
             id != null && id.names.size() > 1 ? String.join(".", id.names) : function.getName();
         functions.add(SparkSyntaxRewriter.unhide(name).toLowerCase(Locale.ROOT));
       }
-      SqlLiteral quantifier = call.getFunctionQuantifier();
-      if (quantifier != null && "DISTINCT".equalsIgnoreCase(quantifier.toValue())) {
+      if (SparkSyntaxRewriter.isDistinct(call)) {
         features.add(QueryFeature.DISTINCT);
       }
       for (SqlNode operand : call.getOperandList()) {

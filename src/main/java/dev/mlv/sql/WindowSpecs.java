@@ -202,11 +202,6 @@ final class WindowSpecs {
     return Optional.empty();
   }
 
-  /** The name of a call's function, as Spark reads it. */
-  static String name(SqlCall call) {
-    return SparkSyntaxRewriter.functionName(call);
-  }
-
   /**
    * What Spark refuses in the function an OVER call applies, whatever its window (measured on Spark
    * 4.1.1): a DISTINCT aggregate ([DISTINCT_WINDOW_FUNCTION_UNSUPPORTED]) and an aggregate with
@@ -221,9 +216,7 @@ final class WindowSpecs {
               "Window aggregate function with filter predicate is not supported yet",
               "move the condition into the aggregate: sum(CASE WHEN cond THEN x END) OVER (...)"));
     }
-    if (f instanceof SqlCall call
-        && call.getFunctionQuantifier() != null
-        && "DISTINCT".equalsIgnoreCase(call.getFunctionQuantifier().toValue())) {
+    if (f instanceof SqlCall call && SparkSyntaxRewriter.isDistinct(call)) {
       return Optional.of(
           new Found(
               "window function " + function + "(DISTINCT ...)",
