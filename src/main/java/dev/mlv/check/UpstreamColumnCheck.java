@@ -6,7 +6,6 @@ import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
 import dev.mlv.sql.ColumnRefs;
-import dev.mlv.sql.Name;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,6 +30,15 @@ final class UpstreamColumnCheck {
   static final String FIELD = "UNRESOLVED_FIELD";
 
   private UpstreamColumnCheck() {}
+
+  /**
+   * A table in scope of a reference, with its {@code columns} in lower case: a table or view
+   * ({@code id}), or a CTE or subquery of the view's own statement ({@code id} null), {@code shown}
+   * as messages name it ({@code silver.a}, {@code the CTE base}) and {@code placed} with where its
+   * columns come from.
+   */
+  private record InScope(
+      ObjectId id, String name, String shown, String placed, boolean view, Set<String> columns) {}
 
   /**
    * For the views of the project only: a view created ad hoc ({@code mlv sql}) runs against the
@@ -104,6 +112,9 @@ final class UpstreamColumnCheck {
     List<ColumnRefs.Reading> meant =
         ref.readings().stream().filter(ColumnRefs.Reading::qualified).toList();
     for (ColumnRefs.Reading r : meant.isEmpty() ? ref.readings() : meant) {
+      if (ref.derived().containsKey(r.table())) {
+        continue;
+      }
       try {
         if (onCycle.contains(project.names().resolve(ref.tables().get(r.table())))) {
           return true;
@@ -123,7 +134,7 @@ final class UpstreamColumnCheck {
       Project project,
       ProjectView v,
       ColumnRefs.Ref ref,
-      List<ObjectId> ids,
+      List<InScope> ids,
       List<Set<String>> columns) {
     List<ColumnRefs.Scoped> scopes = ref.scopes();
     // s.a where no table in scope is named s reads a struct column s: ambiguous as s alone is
@@ -154,7 +165,7 @@ final class UpstreamColumnCheck {
     List<String> qualified = new ArrayList<>();
     for (int i : holders) {
       String q = scopes.get(i).qualifier();
-      tables.add(shown(project, ids.get(i), q));
+      tables.add(shown(ids.get(i), q));
       qualified.add(q + "." + ref.text());
     }
     return Optional.of(
@@ -183,7 +194,7 @@ final class UpstreamColumnCheck {
       ViewColumns viewColumns,
       ProjectView v,
       ColumnRefs.Ref ref,
-      List<ObjectId> ids,
+      List<InScope> ids,
       List<Set<String>> columns) {
     ColumnRefs.Reading failed = null;
     List<String> known = List.of();
@@ -191,10 +202,11 @@ final class UpstreamColumnCheck {
       if (!columns.get(r.table()).contains(r.column())) {
         continue;
       }
+      ObjectId holder = ids.get(r.table()).id();
       Optional<List<String>> fields =
-          r.fields().isEmpty()
+          r.fields().isEmpty() || holder == null
               ? Optional.empty()
-              : viewColumns.fields(ids.get(r.table()), r.column());
+              : viewColumns.fields(holder, r.column());
       if (fields.isEmpty()
           || fields.get().stream().anyMatch(f -> f.equalsIgnoreCase(r.fields().get(0)))) {
         return Optional.empty(); // a reading Spark can resolve
@@ -210,7 +222,7 @@ final class UpstreamColumnCheck {
     }
     String field = failed.fields().get(0);
     String column = columnAsWritten(ref.text(), failed);
-    String table = project.names().display(ids.get(failed.table()));
+    String table = ids.get(failed.table()).shown();
     Optional<String> near = Suggestions.nearest(field, known);
     return Optional.of(
         Diagnostic.error(
@@ -268,14 +280,14 @@ final class UpstreamColumnCheck {
       Project project,
       ProjectView v,
       ColumnRefs.Ref ref,
-      List<ObjectId> ids,
+      List<InScope> ids,
       List<Set<String>> columns,
       int level) {
     List<String> tables = new ArrayList<>();
     for (ColumnRefs.Reading r : ref.readings()) {
       ColumnRefs.Scoped scope = ref.scopes().get(r.table());
       if (scope.level() == level && columns.get(r.table()).contains(r.column())) {
-        String shown = shown(project, ids.get(r.table()), scope.qualifier());
+        String shown = shown(ids.get(r.table()), scope.qualifier());
         if (!tables.contains(shown)) {
           tables.add(shown);
         }
@@ -309,54 +321,61 @@ final class UpstreamColumnCheck {
     if (ref.tables().isEmpty()) {
       return Optional.empty();
     }
-    List<ObjectId> ids = new ArrayList<>();
-    List<Set<String>> columns = new ArrayList<>();
-    for (Name t : ref.tables()) {
+    List<InScope> tables = new ArrayList<>();
+    for (int i = 0; i < ref.tables().size(); i++) {
+      ColumnRefs.Derived d = ref.derived().get(i);
+      if (d != null) {
+        Optional<List<String>> c = viewColumns.of(d.columns());
+        if (c.isEmpty()) {
+          return Optional.empty(); // a * over a table whose columns are not known, ...
+        }
+        String shown = "the " + d.kind() + " " + d.name();
+        tables.add(new InScope(null, d.name(), shown, shown, true, lower(c.get())));
+        continue;
+      }
       ObjectId id;
       try {
-        id = project.names().resolve(t);
+        id = project.names().resolve(ref.tables().get(i));
       } catch (IllegalArgumentException e) {
         return Optional.empty();
       }
       // Lower case, as Spark matches them.
       Optional<Set<String>> c =
-          produced.computeIfAbsent(
-              id,
-              i ->
-                  viewColumns
-                      .of(i)
-                      .map(
-                          names -> {
-                            Set<String> lower = new LinkedHashSet<>();
-                            names.forEach(n -> lower.add(n.toLowerCase(Locale.ROOT)));
-                            return lower;
-                          }));
+          produced.computeIfAbsent(id, t -> viewColumns.of(t).map(UpstreamColumnCheck::lower));
       if (c.isEmpty()) {
         return Optional.empty(); // a table the target did not tell, a PySpark or file view, ...
       }
-      ids.add(id);
-      columns.add(c.get());
+      String shown = project.names().display(id);
+      tables.add(
+          new InScope(
+              id,
+              id.name(),
+              shown,
+              shown + " (" + viewColumns.origin(id) + ")",
+              viewColumns.isView(id),
+              c.get()));
     }
+    List<Set<String>> columns = tables.stream().map(InScope::columns).toList();
     int nearest = Integer.MAX_VALUE;
     for (ColumnRefs.Reading r : ref.readings()) {
       if (columns.get(r.table()).contains(r.column())) {
         nearest =
-            ref.scopes().size() == ids.size()
+            ref.scopes().size() == tables.size()
                 ? Math.min(nearest, ref.scopes().get(r.table()).level())
                 : 0;
       }
     }
     if (nearest >= 2 && nearest != Integer.MAX_VALUE) {
-      return Optional.of(tooFarOut(project, v, ref, ids, columns, nearest));
+      return Optional.of(tooFarOut(project, v, ref, tables, columns, nearest));
     }
     if (nearest != Integer.MAX_VALUE) {
-      Optional<Diagnostic> field = unknownField(project, viewColumns, v, ref, ids, columns);
-      return field.isPresent() ? field : ambiguous(project, v, ref, ids, columns);
+      Optional<Diagnostic> field = unknownField(project, viewColumns, v, ref, tables, columns);
+      return field.isPresent() ? field : ambiguous(project, v, ref, tables, columns);
     }
     // The views its qualifier names (s.amount), else every view in scope (amount).
     List<ColumnRefs.Reading> meant =
         ref.readings().stream().filter(ColumnRefs.Reading::qualified).toList();
-    if (meant.isEmpty() && ref.semiJoin() == null && ref.scopes().size() == ids.size()) {
+    if (meant.isEmpty() && ref.semiJoin() == null && ref.scopes().size() == tables.size()) {
       Optional<Diagnostic> typo = unknownQualifier(project, v, ref, columns);
       if (typo.isPresent()) {
         return typo;
@@ -373,13 +392,12 @@ final class UpstreamColumnCheck {
     Set<String> offered = new LinkedHashSet<>();
     boolean viewsOnly = true;
     for (int i : named) {
-      ObjectId id = ids.get(i);
-      String shown = project.names().display(id);
-      if (!views.contains(shown)) {
-        views.add(shown);
-        placed.add(shown + " (" + viewColumns.origin(id) + ")");
-        offered.addAll(columns.get(i));
-        viewsOnly &= viewColumns.isView(id);
+      InScope t = tables.get(i);
+      if (!views.contains(t.shown())) {
+        views.add(t.shown());
+        placed.add(t.placed());
+        offered.addAll(t.columns());
+        viewsOnly &= t.view();
       }
     }
     boolean allViews = viewsOnly;
@@ -489,15 +507,22 @@ final class UpstreamColumnCheck {
   }
 
   /** A table in scope as messages name it: silver.s, or silver.s AS x when aliased otherwise. */
-  private static String shown(Project project, ObjectId id, String qualifier) {
-    return project.names().display(id)
-        + (qualifier.equalsIgnoreCase(id.name()) ? "" : " AS " + qualifier);
+  private static String shown(InScope t, String qualifier) {
+    String name = t.id() == null ? "" : t.id().name();
+    return t.shown()
+        + (qualifier.equalsIgnoreCase(name) || t.id() == null ? "" : " AS " + qualifier);
   }
 
   /** The qualifier of {@code b.y} as written: {@code b}. */
   private static String qualifier(String text) {
     int dot = text.indexOf('.');
     return dot < 0 ? text : text.substring(0, dot);
+  }
+
+  private static Set<String> lower(List<String> names) {
+    Set<String> lower = new LinkedHashSet<>();
+    names.forEach(n -> lower.add(n.toLowerCase(Locale.ROOT)));
+    return lower;
   }
 
   /** At most 20 names, so that a view of thousands of columns stays readable. */

@@ -117,6 +117,9 @@ final class ViewColumns {
       if (!r.fields().isEmpty()) {
         continue;
       }
+      if (ref.derived().containsKey(r.table())) {
+        return Optional.empty(); // a CTE or subquery, whose columns' fields are not followed
+      }
       Optional<ObjectId> table = resolved(ref.tables().get(r.table()));
       Optional<List<String>> has = table.flatMap(this::of);
       if (has.isEmpty()) {
@@ -177,11 +180,19 @@ final class ViewColumns {
         || !u.facts().get().parsed()) {
       return Optional.empty();
     }
-    Optional<OutputNames.Columns> columns = u.facts().get().columns();
-    if (columns.isEmpty() || columns.get().opaque()) {
+    return u.facts().get().columns().flatMap(this::of);
+  }
+
+  /**
+   * The columns a SELECT list (of a view, CTE or subquery) gives in order, when it tells all of
+   * them and they are distinct: its names and its {@code *} items over tables whose columns are
+   * known.
+   */
+  Optional<List<String>> of(OutputNames.Columns columns) {
+    if (columns.opaque()) {
       return Optional.empty();
     }
-    for (OutputNames.OutputName n : columns.get().names()) {
+    for (OutputNames.OutputName n : columns.names()) {
       // An unnamed expression is named after its text, and a[0] or (x).f by rules OutputNames
       // only approximates: such a view's columns are not claimed to be known.
       if (n.name() == null || n.name().contains("`") || n.name().contains("[")) {
@@ -190,7 +201,7 @@ final class ViewColumns {
     }
     List<String> names = new ArrayList<>();
     Set<String> seen = new HashSet<>();
-    Optional<List<Column>> all = expanded(columns.get(), true);
+    Optional<List<Column>> all = expanded(columns, true);
     if (all.isEmpty()) {
       return Optional.empty();
     }

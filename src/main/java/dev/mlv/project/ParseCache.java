@@ -49,7 +49,7 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 27; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  private static final int FORMAT = 28; // 3: column-name case; 4: CHECK columns; 5: column refs;
   // 6: the tables of a SELECT's *; 7: their USING columns; 8: where an x::T item starts;
   // 9: a column ref named like a select alias Spark does not see there; 10: a * table's NATURAL;
   // 11: a column ref qualified by a semi join's right side; 12: a *'s EXCEPT columns;
@@ -62,6 +62,7 @@ final class ParseCache {
   // 24: reserved words as path keys; 25: VARIANT_UNCAST in a CHECK, DISTINCT t.s ORDER BY t.s.a
   // 26: VARIANT_UNCAST in ROLLUP, CUBE, GROUPING SETS
   // 27: CHECKs: CONSTRAINT_COLUMN an error, MISPLACED_CALL and CONSTRAINT_TYPE
+  // 28: the columns of CTEs and subqueries a column ref may read
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -454,28 +455,7 @@ final class ParseCache {
     writeDiagnostics(out, f.diagnostics());
     out.writeBoolean(f.columns().isPresent());
     if (f.columns().isPresent()) {
-      OutputNames.Columns c = f.columns().get();
-      out.writeBoolean(c.opaque());
-      out.writeInt(c.names().size());
-      for (OutputNames.OutputName n : c.names()) {
-        writeString(out, n.name());
-        writeString(out, n.text());
-        writePosition(out, n.position());
-      }
-      out.writeInt(c.stars().size());
-      for (OutputNames.Star star : c.stars()) {
-        out.writeInt(star.index());
-        writeString(out, star.text());
-        writePosition(out, star.position());
-        out.writeInt(star.tables().size());
-        for (OutputNames.Source t : star.tables()) {
-          writeName(out, t.table());
-          writeString(out, t.alias());
-          writeStrings(out, t.using());
-          out.writeBoolean(t.natural());
-        }
-        writeStrings(out, star.except());
-      }
+      writeColumns(out, f.columns().get());
     }
     writeStrings(out, f.unreadableChecks());
     out.writeInt(f.columnRefs().size());
@@ -502,6 +482,13 @@ final class ParseCache {
         out.writeBoolean(scoped.joined());
       }
       out.writeBoolean(r.fromOnly());
+      out.writeInt(r.derived().size());
+      for (Map.Entry<Integer, ColumnRefs.Derived> d : r.derived().entrySet()) {
+        out.writeInt(d.getKey());
+        writeString(out, d.getValue().kind());
+        writeString(out, d.getValue().name());
+        writeColumns(out, d.getValue().columns());
+      }
     }
     out.writeInt(f.columnLists().size());
     for (ColumnLists.ColumnList l : f.columnLists()) {
@@ -513,6 +500,55 @@ final class ParseCache {
       writeName(out, l.table());
       writeString(out, l.source());
     }
+  }
+
+  private static void writeColumns(DataOutputStream out, OutputNames.Columns c) throws IOException {
+    out.writeBoolean(c.opaque());
+    out.writeInt(c.names().size());
+    for (OutputNames.OutputName n : c.names()) {
+      writeString(out, n.name());
+      writeString(out, n.text());
+      writePosition(out, n.position());
+    }
+    out.writeInt(c.stars().size());
+    for (OutputNames.Star star : c.stars()) {
+      out.writeInt(star.index());
+      writeString(out, star.text());
+      writePosition(out, star.position());
+      out.writeInt(star.tables().size());
+      for (OutputNames.Source t : star.tables()) {
+        writeName(out, t.table());
+        writeString(out, t.alias());
+        writeStrings(out, t.using());
+        out.writeBoolean(t.natural());
+      }
+      writeStrings(out, star.except());
+    }
+  }
+
+  private static OutputNames.Columns readColumns(DataInputStream in) throws IOException {
+    boolean opaque = in.readBoolean();
+    int n = count(in);
+    List<OutputNames.OutputName> names = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      names.add(new OutputNames.OutputName(readString(in), readString(in), readPosition(in)));
+    }
+    int ns = count(in);
+    List<OutputNames.Star> stars = new ArrayList<>(ns);
+    for (int i = 0; i < ns; i++) {
+      int index = in.readInt();
+      String text = readString(in);
+      Position position = readPosition(in);
+      int nTables = count(in);
+      List<OutputNames.Source> sources = new ArrayList<>(nTables);
+      for (int k = 0; k < nTables; k++) {
+        sources.add(
+            new OutputNames.Source(
+                readName(in), readString(in), readStrings(in), in.readBoolean()));
+      }
+      stars.add(new OutputNames.Star(index, text, position, sources, readStrings(in)));
+    }
+    return new OutputNames.Columns(names, stars, opaque);
   }
 
   private static QueryFacts readFacts(DataInputStream in) throws IOException {
@@ -530,28 +566,7 @@ final class ParseCache {
     List<Diagnostic> diagnostics = readDiagnostics(in);
     Optional<OutputNames.Columns> columns = Optional.empty();
     if (in.readBoolean()) {
-      boolean opaque = in.readBoolean();
-      int n = count(in);
-      List<OutputNames.OutputName> names = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        names.add(new OutputNames.OutputName(readString(in), readString(in), readPosition(in)));
-      }
-      int ns = count(in);
-      List<OutputNames.Star> stars = new ArrayList<>(ns);
-      for (int i = 0; i < ns; i++) {
-        int index = in.readInt();
-        String text = readString(in);
-        Position position = readPosition(in);
-        int nTables = count(in);
-        List<OutputNames.Source> sources = new ArrayList<>(nTables);
-        for (int k = 0; k < nTables; k++) {
-          sources.add(
-              new OutputNames.Source(
-                  readName(in), readString(in), readStrings(in), in.readBoolean()));
-        }
-        stars.add(new OutputNames.Star(index, text, position, sources, readStrings(in)));
-      }
-      columns = Optional.of(new OutputNames.Columns(names, stars, opaque));
+      columns = Optional.of(readColumns(in));
     }
     List<String> unreadableChecks = readStrings(in);
     int nr = count(in);
@@ -578,6 +593,13 @@ final class ParseCache {
       for (int k = 0; k < nScopes; k++) {
         scopes.add(new ColumnRefs.Scoped(in.readInt(), readString(in), in.readBoolean()));
       }
+      boolean fromOnly = in.readBoolean();
+      int nDerived = count(in);
+      Map<Integer, ColumnRefs.Derived> derived = new HashMap<>();
+      for (int k = 0; k < nDerived; k++) {
+        derived.put(
+            in.readInt(), new ColumnRefs.Derived(readString(in), readString(in), readColumns(in)));
+      }
       refs.add(
           new ColumnRefs.Ref(
               text,
@@ -587,7 +609,8 @@ final class ParseCache {
               unseenAlias,
               semiJoin,
               scopes,
-              in.readBoolean()));
+              fromOnly,
+              derived));
     }
     int nl = count(in);
     List<ColumnLists.ColumnList> lists = new ArrayList<>(nl);

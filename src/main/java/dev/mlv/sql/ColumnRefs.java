@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.calcite.sql.JoinConditionType;
 import org.apache.calcite.sql.JoinType;
@@ -30,8 +31,9 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  * The columns a SELECT reads by name where every table in scope is one read by its name, so that
  * the names Spark may resolve each to are known once the tables' columns are: {@code s.amount} is
  * column amount of the table whose alias or name is s, or (Spark tries it next) a field amount of a
- * column s of any table in scope. A reference is left out whenever something else could be what it
- * names: a subquery, CTE, table function or other FROM item whose columns are not a table's, a
+ * column s of any table in scope. A CTE or an aliased subquery in the FROM counts as a table when
+ * its SELECT list names its columns ({@link Derived}). A reference is left out whenever something
+ * else could be what it names: a table function or other FROM item whose columns are not told, a
  * select alias, a lambda parameter, a name of three parts or more where a table is unaliased (it
  * may be qualified by schema and table).
  */
@@ -59,7 +61,9 @@ public final class ColumnRefs {
    * JOIN"}), whose right side Spark resolves only in the join's own ON; null otherwise. {@code
    * scopes}: for each of {@code tables}, where it stands and its qualifier. {@code fromOnly}: the
    * name stands where Spark resolves it against the FROM items alone (the SELECT list and WHERE,
-   * not ON, GROUP BY, HAVING or ORDER BY), so that two tables having it make it ambiguous.
+   * not ON, GROUP BY, HAVING or ORDER BY), so that two tables having it make it ambiguous. {@code
+   * derived}: by index in {@code tables}, those that are a CTE or subquery of the statement, whose
+   * {@code tables} entry is only its name there.
    */
   public record Ref(
       String text,
@@ -69,13 +73,22 @@ public final class ColumnRefs {
       String unseenAlias,
       String semiJoin,
       List<Scoped> scopes,
-      boolean fromOnly) {
+      boolean fromOnly,
+      Map<Integer, Derived> derived) {
     public Ref {
       tables = List.copyOf(tables);
       readings = List.copyOf(readings);
       scopes = List.copyOf(scopes);
+      derived = Map.copyOf(derived);
     }
   }
+
+  /**
+   * A FROM item that is a CTE ({@code kind} "CTE") or an aliased subquery ("subquery") named {@code
+   * name}, whose output {@code columns} its SELECT list (or a column list after its name) tells.
+   * Spark resolves a column read from it against that output alone, as against a table's.
+   */
+  public record Derived(String kind, String name, OutputNames.Columns columns) {}
 
   /**
    * A table in scope of a reference: {@code level} 0 for the reference's own query, 1 for the one
@@ -114,11 +127,12 @@ public final class ColumnRefs {
 
   /**
    * The references of {@code sql}, whose Calcite tree is {@code root} (of the whole text, with no
-   * part the rewriter took out: a caller with such parts passes nothing here).
+   * part the rewriter took out: a caller with such parts passes nothing here); {@code tokens} those
+   * of {@code sql} as written, for the {@code * EXCEPT} lists Calcite did not read.
    */
-  static List<Ref> of(String sql, Position start, SqlNode root) {
+  static List<Ref> of(String sql, Position start, SqlNode root, List<SqlToken> tokens) {
     try {
-      Walk walk = new Walk(sql, start, root);
+      Walk walk = new Walk(sql, start, root, tokens);
       walk.query(root, List.of());
       return List.copyOf(walk.refs);
     } catch (RuntimeException e) { // a node shape not foreseen: claim nothing rather than fail
@@ -126,8 +140,11 @@ public final class ColumnRefs {
     }
   }
 
-  /** A FROM item read by name: {@code qualifier} is its alias, or else its name's last part. */
-  private record Entry(Name table, String qualifier, boolean aliased) {}
+  /**
+   * A FROM item read by name: {@code qualifier} is its alias, or else its name's last part; {@code
+   * derived} when it is a CTE or subquery, null for a table.
+   */
+  private record Entry(Name table, String qualifier, boolean aliased, Derived derived) {}
 
   /**
    * The FROM of one SELECT: {@code known} when every item is a table read by name; {@code entries}
@@ -179,7 +196,12 @@ public final class ColumnRefs {
   private static final class Walk {
     private final String sql;
     private final Position start;
+    private final List<SqlToken> tokens;
     private final Set<String> ctes = new HashSet<>();
+
+    /** The CTEs by name, each defined once in the statement; one defined twice is not here. */
+    private final Map<String, SqlWithItem> cteItems = new HashMap<>();
+
     private final Set<String> lambdaParameters = new HashSet<>();
 
     /**
@@ -197,9 +219,10 @@ public final class ColumnRefs {
      */
     private final int[] lineStarts;
 
-    Walk(String sql, Position start, SqlNode root) {
+    Walk(String sql, Position start, SqlNode root, List<SqlToken> tokens) {
       this.sql = sql;
       this.start = start;
+      this.tokens = tokens;
       List<Integer> starts = new ArrayList<>(List.of(0));
       for (int i = 0; i < sql.length(); i++) {
         if (Position.lineEndAt(sql, i)) {
@@ -210,10 +233,20 @@ public final class ColumnRefs {
       // Any CTE name hides a table of that name, and any lambda parameter a column, anywhere: a
       // name so hidden is never taken for the table's or the column's.
       ctes.addAll(OutputNames.ctes(root));
+      Set<String> twice = new HashSet<>();
       root.accept(
           new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(SqlCall call) {
+              if (call instanceof SqlWith with) {
+                for (SqlNode item : with.withList) {
+                  SqlWithItem w = (SqlWithItem) item;
+                  String name = lower(w.name.getSimple());
+                  if (cteItems.put(name, w) != null) {
+                    twice.add(name);
+                  }
+                }
+              }
               if (call instanceof SqlLambda lambda) {
                 for (SqlNode p : lambda.getParameters()) {
                   if (p instanceof SqlIdentifier id) {
@@ -224,6 +257,7 @@ public final class ColumnRefs {
               return super.visit(call);
             }
           });
+      cteItems.keySet().removeAll(twice);
     }
 
     void query(SqlNode node, List<Scope> outer) {
@@ -385,19 +419,86 @@ public final class ColumnRefs {
           && call.operand(1) instanceof SqlIdentifier alias) {
         return table(id, lower(alias.getSimple()), entries);
       }
+      if (node instanceof SqlCall call
+          && call.getKind() == SqlKind.AS
+          && call.operandCount() > 2
+          && call.operand(0) instanceof SqlIdentifier id
+          && call.operand(1) instanceof SqlIdentifier alias
+          && id.isSimple()
+          && cteItems.containsKey(lower(id.getSimple()))) {
+        // base AS b(x, y): the list renames the CTE's columns.
+        return derived(
+            "CTE",
+            id,
+            alias,
+            listed(call.getOperandList().subList(2, call.operandCount())),
+            entries);
+      }
       SqlNode inner =
           node instanceof SqlCall call && call.getKind() == SqlKind.AS ? call.operand(0) : node;
       if (TableExtractor.isQuery(inner)) {
         // A derived table's own columns are checked against its own FROM and, inside a subquery,
         // the enclosing queries' (Spark lets it correlate); outside it, the columns it shows are
-        // not a table's.
+        // those of its SELECT list, or of the column list after its alias.
         query(inner, outer);
+        if (node instanceof SqlCall call
+            && call.getKind() == SqlKind.AS
+            && call.operand(1) instanceof SqlIdentifier alias) {
+          Optional<OutputNames.Columns> columns =
+              call.operandCount() > 2
+                  ? listed(call.getOperandList().subList(2, call.operandCount()))
+                  : OutputNames.of(sql, start, inner, ctes, tokens);
+          return derived("subquery", alias, alias, columns, entries);
+        }
       }
       return false;
     }
 
+    /**
+     * Adds the CTE or subquery {@code name}, aliased {@code alias}, as a FROM item whose columns
+     * are {@code columns}; whether they are told (a name for each, no generator, no name twice).
+     */
+    private boolean derived(
+        String kind,
+        SqlIdentifier name,
+        SqlIdentifier alias,
+        Optional<OutputNames.Columns> columns,
+        List<Entry> entries) {
+      if (columns.isEmpty() || columns.get().opaque()) {
+        return false;
+      }
+      String qualifier = lower(alias.getSimple());
+      Name shown = new Name(List.of(qualifier), alias.getSimple(), position(alias));
+      entries.add(
+          new Entry(shown, qualifier, true, new Derived(kind, name.getSimple(), columns.get())));
+      return true;
+    }
+
+    /** The columns a list after an alias names, {@code AS d(x, y)}; empty unless plain names. */
+    private Optional<OutputNames.Columns> listed(List<SqlNode> names) {
+      List<OutputNames.OutputName> out = new ArrayList<>();
+      for (SqlNode n : names) {
+        if (!(n instanceof SqlIdentifier id) || !id.isSimple()) {
+          return Optional.empty();
+        }
+        out.add(new OutputNames.OutputName(id.getSimple(), id.getSimple(), position(id)));
+      }
+      return Optional.of(new OutputNames.Columns(out, List.of(), false));
+    }
+
+    /** The columns of CTE {@code item}: its column list's, else its SELECT list's. */
+    private Optional<OutputNames.Columns> columns(SqlWithItem item) {
+      return item.columnList != null
+          ? listed(item.columnList.getList())
+          : OutputNames.of(sql, start, item.query, ctes, tokens);
+    }
+
     private boolean table(SqlIdentifier id, String alias, List<Entry> entries) {
       List<String> parts = id.names.stream().map(Walk::lower).toList();
+      if (parts.size() == 1 && cteItems.containsKey(parts.get(0)) && !id.isStar()) {
+        SqlIdentifier shown = alias == null ? id : new SqlIdentifier(alias, id.getParserPosition());
+        return derived("CTE", id, shown, columns(cteItems.get(parts.get(0))), entries);
+      }
       if (id.isStar()
           || parts.isEmpty()
           || parts.size() > 4
@@ -407,7 +508,8 @@ public final class ColumnRefs {
       }
       Name name = new Name(parts, String.join(".", id.names), position(id));
       entries.add(
-          new Entry(name, alias != null ? alias : parts.get(parts.size() - 1), alias != null));
+          new Entry(
+              name, alias != null ? alias : parts.get(parts.size() - 1), alias != null, null));
       return true;
     }
 
@@ -514,8 +616,12 @@ public final class ColumnRefs {
                       !e.aliased() && parts.subList(1, parts.size() - 1).contains(e.qualifier()))) {
         return;
       }
+      Map<Integer, Derived> derived = new HashMap<>();
       List<Reading> readings = new ArrayList<>();
       for (int i = 0; i < entries.size(); i++) {
+        if (entries.get(i).derived() != null) {
+          derived.put(i, entries.get(i).derived());
+        }
         if (parts.size() >= 2 && entries.get(i).qualifier().equals(head)) {
           readings.add(new Reading(i, parts.get(1), true, parts.subList(2, parts.size())));
         }
@@ -530,7 +636,8 @@ public final class ColumnRefs {
               unseenAlias,
               semiJoin,
               scopes,
-              fromOnly));
+              fromOnly,
+              derived));
     }
 
     private int offset(SqlNode node) {

@@ -115,12 +115,22 @@ public final class OutputNames {
    */
   static Optional<Columns> of(
       String sql, Position start, SqlNode root, boolean wholeFrom, List<SqlToken> tokens) {
-    SqlSelect select = firstSelect(root);
+    return of(sql, start, root, wholeFrom ? ctes(root) : null, tokens);
+  }
+
+  /**
+   * The columns of {@code query}, a query within a statement whose CTE names are {@code ctes} (null
+   * when the tree does not hold the whole FROM, as for {@link #of(String, Position, SqlNode,
+   * boolean, List)}).
+   */
+  static Optional<Columns> of(
+      String sql, Position start, SqlNode query, Set<String> ctes, List<SqlToken> tokens) {
+    SqlSelect select = firstSelect(query);
     if (select == null) {
       return Optional.empty();
     }
     try {
-      From from = wholeFrom ? from(select.getFrom(), ctes(root)) : null;
+      From from = ctes != null ? from(select.getFrom(), ctes) : null;
       return Optional.of(columns(sql, start, select, from, tokens));
     } catch (RuntimeException e) { // a node shape not foreseen: claim nothing rather than fail
       return Optional.empty();

@@ -537,7 +537,8 @@ public final class TableExtractor {
       boolean whole = rewritten.fragments().isEmpty() && rewritten.markers().isEmpty();
       Optional<OutputNames.Columns> columns =
           OutputNames.of(selectSql, start, root, whole, rewritten.tokens());
-      List<ColumnRefs.Ref> refs = whole ? ColumnRefs.of(selectSql, start, root) : List.of();
+      List<ColumnRefs.Ref> refs =
+          whole ? ColumnRefs.of(selectSql, start, root, rewritten.tokens()) : List.of();
       Map<Integer, SqlNode> inlineTables = new HashMap<>();
       for (int i = 0; i < fragments.size(); i++) {
         Fragment f = rewritten.fragments().get(i);
