@@ -427,6 +427,19 @@ final class ForeignSyntax {
           at, name + " without its SRID", "write " + name + "(srid) or " + name + "(ANY)");
     }
     boolean decimal = name.equals("DECIMAL") || name.equals("DEC") || name.equals("NUMERIC");
+    if (decimal
+        && symbol(t, i + 1, "(")
+        && (symbol(t, i + 2, "-") || (symbol(t, i + 3, ",") && symbol(t, i + 4, "-")))) {
+      // Spark's grammar takes unsigned sizes only (measured: DECIMAL(10,-2) is PARSE_SYNTAX_ERROR
+      // at '-'), where Calcite reads a negative scale.
+      return Optional.of(
+          new Finding(
+              t.get(i).start(),
+              t.get(i).upper() + " with a negative size",
+              "refuses it ([PARSE_SYNTAX_ERROR] at '-': a precision and a scale are numbers of"
+                  + " digits, 0 or more)",
+              "round the value instead (round(x, -2)) and store it as DECIMAL(p, 0)"));
+    }
     if (decimal && symbol(t, i + 1, "(") && kind(t, i + 2, SqlToken.Kind.NUMBER)) {
       return decimalSize(t, i);
     }

@@ -288,6 +288,8 @@ class TableExtractorTest {
         "SELECT x::ARRAY<DECIMAL(40, 2)> AS v FROM t|17|DECIMAL(40, 2)|DECIMAL(38, 2)",
         "SELECT CAST(x AS DECIMAL(5, 10)) AS v FROM t|18|DECIMAL(5, 10)"
             + "|Decimal scale (10) cannot be greater than precision (5)",
+        "SELECT CAST(x AS DECIMAL(10,-2)) AS v FROM t|18|DECIMAL with a negative size|round(x, -2)",
+        "SELECT x::NUMERIC(-1) AS v FROM t|11|NUMERIC with a negative size|PARSE_SYNTAX_ERROR",
         "SELECT CEIL(d TO MONTH) AS v FROM t|8|CEIL(x TO MONTH)|date_trunc('MONTH', x)",
         "SELECT FLOOR(d TO DAY) AS v FROM t|8|FLOOR(x TO DAY)|write date_trunc('DAY', x)",
         "SELECT a FROM t WHERE UNIQUE (SELECT b FROM u)|23|UNIQUE (subquery)|NOT EXISTS",
