@@ -17,8 +17,9 @@ import java.util.TreeMap;
  * The table properties Delta 4.2.0 knows ({@code delta.appendOnly}, ...), with the kind of value
  * each takes, read from a checked-in list so that validate tells a typo from a property without
  * loading Spark. A test regenerates the list from Delta's DeltaConfigs and fails when it drifts.
+ * Also the {@code delta.} properties Fabric's Delta adds, which the same .sql file may set.
  */
-final class DeltaProperties {
+public final class DeltaProperties {
   static final String RESOURCE = "delta-table-properties.txt";
 
   /** The kind of value a property takes, as far as mlv checks it. */
@@ -28,7 +29,17 @@ final class DeltaProperties {
     OTHER
   }
 
-  /** Lower-case key to its spelling and kind. */
+  /**
+   * Fabric's own table properties, lower-case key to its spelling and kind: V-Order's switch,
+   * documented by Microsoft ("Delta Lake table optimization and V-Order": TBLPROPERTIES
+   * ("delta.parquet.vorder.enabled"), default false). Open-source Delta refuses them
+   * ([DELTA_UNKNOWN_CONFIGURATION]); the local engine, which cannot V-Order, leaves them off.
+   */
+  private static final Map<String, Map.Entry<String, Kind>> FABRIC =
+      Map.of(
+          "delta.parquet.vorder.enabled", Map.entry("delta.parquet.vorder.enabled", Kind.BOOLEAN));
+
+  /** Lower-case key to its spelling and kind: Delta's and Fabric's. */
   private static final Map<String, Map.Entry<String, Kind>> ALL = load();
 
   /** Words an interval value may hold: Delta takes weeks down to microseconds. */
@@ -57,7 +68,15 @@ final class DeltaProperties {
     return Optional.ofNullable(ALL.get(key.toLowerCase(Locale.ROOT))).map(Map.Entry::getValue);
   }
 
-  /** Every key as Delta spells it. */
+  /**
+   * Whether {@code key} is a property of Fabric's Delta only, which the local engine's Delta
+   * refuses: the local engine does not set it.
+   */
+  public static boolean fabricOnly(String key) {
+    return FABRIC.containsKey(key.toLowerCase(Locale.ROOT));
+  }
+
+  /** Every key as Delta (or Fabric) spells it. */
   static Set<String> keys() {
     Set<String> keys = new java.util.TreeSet<>();
     ALL.values().forEach(e -> keys.add(e.getKey()));
@@ -104,6 +123,7 @@ final class DeltaProperties {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    all.putAll(FABRIC);
     return Collections.unmodifiableMap(all);
   }
 }

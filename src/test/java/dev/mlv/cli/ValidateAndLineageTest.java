@@ -436,7 +436,8 @@ class ValidateAndLineageTest {
         CREATE MATERIALIZED LAKE VIEW silver.p
         TBLPROPERTIES ('delta.enableChangeDataFeeds' = 'true', 'delta.foo' = '1',
           'delta.logRetentionDuration' = 'forever', 'DELTA.deletedFileRetentionDuration' = '8 days',
-          'delta.feature.deletionVectors' = 'supported', 'myteam.owner' = 'sales')
+          'delta.feature.deletionVectors' = 'supported', 'myteam.owner' = 'sales',
+          'delta.parquet.vorder.enabled' = 'true')
         AS SELECT id FROM bronze.orders
         """);
     CliRun r = CliRun.of("validate", "-p", dir.toString());

@@ -954,6 +954,9 @@ public final class LocalTarget implements Target {
       sources.put(up, v.getAsLong());
     }
     Map<String, String> props = new LinkedHashMap<>(def.properties());
+    // Fabric's own delta. properties (V-Order's) mean nothing to open-source Delta, which refuses
+    // them: the view is created without them here, as the same file is with them in Fabric.
+    props.keySet().removeIf(dev.mlv.check.DeltaProperties::fabricOnly);
     props.put(P_DEFINITION, def.statement());
     props.put(P_FINGERPRINT, def.fingerprint());
     props.put(P_MANAGED, String.valueOf(managed));

@@ -179,6 +179,46 @@ class LocalTargetTest {
     assertThat(fixed.exitCode()).as(fixed.toString()).isZero();
   }
 
+  /**
+   * Fabric's V-Order property, which a Fabric user sets in TBLPROPERTIES and open-source Delta
+   * refuses ([DELTA_UNKNOWN_CONFIGURATION]): the same file applies locally, without it (found by
+   * QA: validate called it unknown, and apply failed).
+   */
+  @Test
+  void fabricsOwnTablePropertyIsLeftOffTheLocalTable() throws IOException {
+    Files.createDirectories(dir.resolve("views"));
+    write(
+        "mlv.yml",
+        "name: local\nworkspace: "
+            + WS
+            + "\nlakehouse: "
+            + LH
+            + "\nschema: dbo\nviews: [views]\nsources:\n  - name: bronze.vo\n"
+            + "targets:\n  local:\n    type: spark\n    master: local[2]\n");
+    CliRun made =
+        CliRun.of(
+            "sql",
+            "-p",
+            dir.toString(),
+            "CREATE SCHEMA IF NOT EXISTS bronze; CREATE TABLE bronze.vo USING delta AS SELECT 1 AS"
+                + " id");
+    assertThat(made.exitCode()).as(made.toString()).isZero();
+    write(
+        "views/vo.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.vo\n"
+            + "TBLPROPERTIES ('delta.parquet.vorder.enabled' = 'true', 'team' = 'sales')\n"
+            + "AS SELECT id FROM bronze.vo");
+
+    CliRun applied = CliRun.of("apply", "--auto-approve", "-p", dir.toString());
+
+    assertThat(applied.exitCode()).as(applied.toString()).isZero();
+    CliRun shown =
+        CliRun.of("sql", "-p", dir.toString(), "SHOW TBLPROPERTIES silver.vo", "--format", "csv");
+    assertThat(shown.out()).contains("team,sales").doesNotContain("delta.parquet.vorder.enabled,");
+    CliRun again = CliRun.of("plan", "-p", dir.toString(), "--detailed-exitcode");
+    assertThat(again.exitCode()).as(again.toString()).isZero();
+  }
+
   /** A rename or drop under a running refresh would pull the table from under its writer. */
   @Test
   void viewStatementsOfMlvSqlWaitForNoRunAndExit3WhileOneHoldsTheLakehouse() throws IOException {
