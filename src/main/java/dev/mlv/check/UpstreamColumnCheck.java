@@ -6,6 +6,7 @@ import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
 import dev.mlv.sql.ColumnRefs;
+import dev.mlv.sql.OutputNames;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -323,7 +324,7 @@ final class UpstreamColumnCheck {
     }
     List<InScope> tables = new ArrayList<>();
     for (int i = 0; i < ref.tables().size(); i++) {
-      ColumnRefs.Derived d = ref.derived().get(i);
+      OutputNames.Derived d = ref.derived().get(i);
       if (d != null) {
         Optional<List<String>> c = viewColumns.of(d.columns());
         if (c.isEmpty()) {

@@ -83,6 +83,9 @@ final class ViewColumns {
     }
     Column c = named.get(0);
     if (c.source() != null) {
+      if (c.source().derived() != null) {
+        return Optional.empty(); // a CTE's or subquery's column, whose fields are not followed
+      }
       return resolved(c.source().table()).flatMap(source -> fields(source, column, seen));
     }
     Optional<String> item =
@@ -253,6 +256,12 @@ final class ViewColumns {
 
   /** A table of a {@code *} for messages: silver.a, or silver.a AS x. */
   String shown(OutputNames.Source s) {
+    if (s.derived() != null) {
+      String name = "the " + s.derived().kind() + " " + s.derived().name();
+      return s.alias() == null || s.alias().equalsIgnoreCase(s.derived().name())
+          ? name
+          : name + " AS " + s.alias();
+    }
     String name;
     try {
       name = project.names().display(project.names().resolve(s.table()));
@@ -298,13 +307,16 @@ final class ViewColumns {
     }
     List<Column> out = new ArrayList<>();
     for (OutputNames.Source s : star.tables()) {
-      ObjectId id;
-      try {
-        id = project.names().resolve(s.table());
-      } catch (IllegalArgumentException e) {
-        return Optional.empty();
+      Optional<List<String>> columns;
+      if (s.derived() != null) {
+        columns = of(s.derived().columns());
+      } else {
+        try {
+          columns = of(project.names().resolve(s.table()));
+        } catch (IllegalArgumentException e) {
+          return Optional.empty();
+        }
       }
-      Optional<List<String>> columns = of(id);
       if (columns.isEmpty()) {
         return Optional.empty();
       }

@@ -62,7 +62,7 @@ final class ParseCache {
   // 24: reserved words as path keys; 25: VARIANT_UNCAST in a CHECK, DISTINCT t.s ORDER BY t.s.a
   // 26: VARIANT_UNCAST in ROLLUP, CUBE, GROUPING SETS
   // 27: CHECKs: CONSTRAINT_COLUMN an error, MISPLACED_CALL and CONSTRAINT_TYPE
-  // 28: the columns of CTEs and subqueries a column ref may read
+  // 28: the columns of CTEs and subqueries a column ref may read, or a * expands
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -483,11 +483,9 @@ final class ParseCache {
       }
       out.writeBoolean(r.fromOnly());
       out.writeInt(r.derived().size());
-      for (Map.Entry<Integer, ColumnRefs.Derived> d : r.derived().entrySet()) {
+      for (Map.Entry<Integer, OutputNames.Derived> d : r.derived().entrySet()) {
         out.writeInt(d.getKey());
-        writeString(out, d.getValue().kind());
-        writeString(out, d.getValue().name());
-        writeColumns(out, d.getValue().columns());
+        writeDerived(out, d.getValue());
       }
     }
     out.writeInt(f.columnLists().size());
@@ -521,9 +519,23 @@ final class ParseCache {
         writeString(out, t.alias());
         writeStrings(out, t.using());
         out.writeBoolean(t.natural());
+        out.writeBoolean(t.derived() != null);
+        if (t.derived() != null) {
+          writeDerived(out, t.derived());
+        }
       }
       writeStrings(out, star.except());
     }
+  }
+
+  private static void writeDerived(DataOutputStream out, OutputNames.Derived d) throws IOException {
+    writeString(out, d.kind());
+    writeString(out, d.name());
+    writeColumns(out, d.columns());
+  }
+
+  private static OutputNames.Derived readDerived(DataInputStream in) throws IOException {
+    return new OutputNames.Derived(readString(in), readString(in), readColumns(in));
   }
 
   private static OutputNames.Columns readColumns(DataInputStream in) throws IOException {
@@ -544,7 +556,11 @@ final class ParseCache {
       for (int k = 0; k < nTables; k++) {
         sources.add(
             new OutputNames.Source(
-                readName(in), readString(in), readStrings(in), in.readBoolean()));
+                readName(in),
+                readString(in),
+                readStrings(in),
+                in.readBoolean(),
+                in.readBoolean() ? readDerived(in) : null));
       }
       stars.add(new OutputNames.Star(index, text, position, sources, readStrings(in)));
     }
@@ -595,10 +611,9 @@ final class ParseCache {
       }
       boolean fromOnly = in.readBoolean();
       int nDerived = count(in);
-      Map<Integer, ColumnRefs.Derived> derived = new HashMap<>();
+      Map<Integer, OutputNames.Derived> derived = new HashMap<>();
       for (int k = 0; k < nDerived; k++) {
-        derived.put(
-            in.readInt(), new ColumnRefs.Derived(readString(in), readString(in), readColumns(in)));
+        derived.put(in.readInt(), readDerived(in));
       }
       refs.add(
           new ColumnRefs.Ref(

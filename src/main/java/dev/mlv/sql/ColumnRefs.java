@@ -7,7 +7,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.apache.calcite.sql.JoinConditionType;
 import org.apache.calcite.sql.JoinType;
@@ -32,10 +31,10 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  * the names Spark may resolve each to are known once the tables' columns are: {@code s.amount} is
  * column amount of the table whose alias or name is s, or (Spark tries it next) a field amount of a
  * column s of any table in scope. A CTE or an aliased subquery in the FROM counts as a table when
- * its SELECT list names its columns ({@link Derived}). A reference is left out whenever something
- * else could be what it names: a table function or other FROM item whose columns are not told, a
- * select alias, a lambda parameter, a name of three parts or more where a table is unaliased (it
- * may be qualified by schema and table).
+ * its SELECT list names its columns ({@link OutputNames.Derived}). A reference is left out whenever
+ * something else could be what it names: a table function or other FROM item whose columns are not
+ * told, a select alias, a lambda parameter, a name of three parts or more where a table is
+ * unaliased (it may be qualified by schema and table).
  */
 public final class ColumnRefs {
 
@@ -74,7 +73,7 @@ public final class ColumnRefs {
       String semiJoin,
       List<Scoped> scopes,
       boolean fromOnly,
-      Map<Integer, Derived> derived) {
+      Map<Integer, OutputNames.Derived> derived) {
     public Ref {
       tables = List.copyOf(tables);
       readings = List.copyOf(readings);
@@ -82,13 +81,6 @@ public final class ColumnRefs {
       derived = Map.copyOf(derived);
     }
   }
-
-  /**
-   * A FROM item that is a CTE ({@code kind} "CTE") or an aliased subquery ("subquery") named {@code
-   * name}, whose output {@code columns} its SELECT list (or a column list after its name) tells.
-   * Spark resolves a column read from it against that output alone, as against a table's.
-   */
-  public record Derived(String kind, String name, OutputNames.Columns columns) {}
 
   /**
    * A table in scope of a reference: {@code level} 0 for the reference's own query, 1 for the one
@@ -144,7 +136,8 @@ public final class ColumnRefs {
    * A FROM item read by name: {@code qualifier} is its alias, or else its name's last part; {@code
    * derived} when it is a CTE or subquery, null for a table.
    */
-  private record Entry(Name table, String qualifier, boolean aliased, Derived derived) {}
+  private record Entry(
+      Name table, String qualifier, boolean aliased, OutputNames.Derived derived) {}
 
   /**
    * The FROM of one SELECT: {@code known} when every item is a table read by name; {@code entries}
@@ -196,11 +189,10 @@ public final class ColumnRefs {
   private static final class Walk {
     private final String sql;
     private final Position start;
-    private final List<SqlToken> tokens;
     private final Set<String> ctes = new HashSet<>();
 
-    /** The CTEs by name, each defined once in the statement; one defined twice is not here. */
-    private final Map<String, SqlWithItem> cteItems = new HashMap<>();
+    /** The statement, which tells the columns of its CTEs and subqueries. */
+    private final OutputNames.Statement statement;
 
     private final Set<String> lambdaParameters = new HashSet<>();
 
@@ -222,7 +214,7 @@ public final class ColumnRefs {
     Walk(String sql, Position start, SqlNode root, List<SqlToken> tokens) {
       this.sql = sql;
       this.start = start;
-      this.tokens = tokens;
+      this.statement = new OutputNames.Statement(sql, start, root, tokens);
       List<Integer> starts = new ArrayList<>(List.of(0));
       for (int i = 0; i < sql.length(); i++) {
         if (Position.lineEndAt(sql, i)) {
@@ -233,20 +225,10 @@ public final class ColumnRefs {
       // Any CTE name hides a table of that name, and any lambda parameter a column, anywhere: a
       // name so hidden is never taken for the table's or the column's.
       ctes.addAll(OutputNames.ctes(root));
-      Set<String> twice = new HashSet<>();
       root.accept(
           new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(SqlCall call) {
-              if (call instanceof SqlWith with) {
-                for (SqlNode item : with.withList) {
-                  SqlWithItem w = (SqlWithItem) item;
-                  String name = lower(w.name.getSimple());
-                  if (cteItems.put(name, w) != null) {
-                    twice.add(name);
-                  }
-                }
-              }
               if (call instanceof SqlLambda lambda) {
                 for (SqlNode p : lambda.getParameters()) {
                   if (p instanceof SqlIdentifier id) {
@@ -257,7 +239,6 @@ public final class ColumnRefs {
               return super.visit(call);
             }
           });
-      cteItems.keySet().removeAll(twice);
     }
 
     void query(SqlNode node, List<Scope> outer) {
@@ -425,13 +406,12 @@ public final class ColumnRefs {
           && call.operand(0) instanceof SqlIdentifier id
           && call.operand(1) instanceof SqlIdentifier alias
           && id.isSimple()
-          && cteItems.containsKey(lower(id.getSimple()))) {
+          && statement.isCte(id.getSimple())) {
         // base AS b(x, y): the list renames the CTE's columns.
         return derived(
-            "CTE",
-            id,
+            statement.derived(
+                id, id.getSimple(), call.getOperandList().subList(2, call.operandCount())),
             alias,
-            listed(call.getOperandList().subList(2, call.operandCount())),
             entries);
       }
       SqlNode inner =
@@ -444,60 +424,35 @@ public final class ColumnRefs {
         if (node instanceof SqlCall call
             && call.getKind() == SqlKind.AS
             && call.operand(1) instanceof SqlIdentifier alias) {
-          Optional<OutputNames.Columns> columns =
-              call.operandCount() > 2
-                  ? listed(call.getOperandList().subList(2, call.operandCount()))
-                  : OutputNames.of(sql, start, inner, ctes, tokens);
-          return derived("subquery", alias, alias, columns, entries);
+          return derived(
+              statement.derived(
+                  inner, alias.getSimple(), call.getOperandList().subList(2, call.operandCount())),
+              alias,
+              entries);
         }
       }
       return false;
     }
 
     /**
-     * Adds the CTE or subquery {@code name}, aliased {@code alias}, as a FROM item whose columns
-     * are {@code columns}; whether they are told (a name for each, no generator, no name twice).
+     * Adds a CTE or subquery, aliased {@code alias}, as a FROM item; whether its columns are told
+     * ({@code derived} not null).
      */
-    private boolean derived(
-        String kind,
-        SqlIdentifier name,
-        SqlIdentifier alias,
-        Optional<OutputNames.Columns> columns,
-        List<Entry> entries) {
-      if (columns.isEmpty() || columns.get().opaque()) {
+    private boolean derived(OutputNames.Derived derived, SqlIdentifier alias, List<Entry> entries) {
+      if (derived == null) {
         return false;
       }
       String qualifier = lower(alias.getSimple());
       Name shown = new Name(List.of(qualifier), alias.getSimple(), position(alias));
-      entries.add(
-          new Entry(shown, qualifier, true, new Derived(kind, name.getSimple(), columns.get())));
+      entries.add(new Entry(shown, qualifier, true, derived));
       return true;
-    }
-
-    /** The columns a list after an alias names, {@code AS d(x, y)}; empty unless plain names. */
-    private Optional<OutputNames.Columns> listed(List<SqlNode> names) {
-      List<OutputNames.OutputName> out = new ArrayList<>();
-      for (SqlNode n : names) {
-        if (!(n instanceof SqlIdentifier id) || !id.isSimple()) {
-          return Optional.empty();
-        }
-        out.add(new OutputNames.OutputName(id.getSimple(), id.getSimple(), position(id)));
-      }
-      return Optional.of(new OutputNames.Columns(out, List.of(), false));
-    }
-
-    /** The columns of CTE {@code item}: its column list's, else its SELECT list's. */
-    private Optional<OutputNames.Columns> columns(SqlWithItem item) {
-      return item.columnList != null
-          ? listed(item.columnList.getList())
-          : OutputNames.of(sql, start, item.query, ctes, tokens);
     }
 
     private boolean table(SqlIdentifier id, String alias, List<Entry> entries) {
       List<String> parts = id.names.stream().map(Walk::lower).toList();
-      if (parts.size() == 1 && cteItems.containsKey(parts.get(0)) && !id.isStar()) {
+      if (parts.size() == 1 && statement.isCte(parts.get(0)) && !id.isStar()) {
         SqlIdentifier shown = alias == null ? id : new SqlIdentifier(alias, id.getParserPosition());
-        return derived("CTE", id, shown, columns(cteItems.get(parts.get(0))), entries);
+        return derived(statement.derived(id, id.getSimple(), List.of()), shown, entries);
       }
       if (id.isStar()
           || parts.isEmpty()
@@ -616,7 +571,7 @@ public final class ColumnRefs {
                       !e.aliased() && parts.subList(1, parts.size() - 1).contains(e.qualifier()))) {
         return;
       }
-      Map<Integer, Derived> derived = new HashMap<>();
+      Map<Integer, OutputNames.Derived> derived = new HashMap<>();
       List<Reading> readings = new ArrayList<>();
       for (int i = 0; i < entries.size(); i++) {
         if (entries.get(i).derived() != null) {

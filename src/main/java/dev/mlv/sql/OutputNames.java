@@ -2,9 +2,11 @@ package dev.mlv.sql;
 
 import dev.mlv.diag.Position;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.calcite.sql.JoinConditionType;
@@ -78,15 +80,29 @@ public final class OutputNames {
    * shows such a join's columns once, first (USING's order, or the left side's), then the other
    * columns of the left side, then those of the right; a qualified {@code x.*} shows all of x's.
    */
-  public record Source(Name table, String alias, List<String> using, boolean natural) {
+  public record Source(
+      Name table, String alias, List<String> using, boolean natural, Derived derived) {
     public Source {
       using = List.copyOf(using);
     }
 
     public Source(Name table, String alias) {
-      this(table, alias, List.of(), false);
+      this(table, alias, List.of(), false, null);
+    }
+
+    /** This table, joined to the ones before it by {@code using} or NATURALly. */
+    Source joined(List<String> using, boolean natural) {
+      return new Source(table, alias, using, natural, derived);
     }
   }
+
+  /**
+   * A FROM item that is a CTE ({@code kind} "CTE") or an aliased subquery ("subquery") named {@code
+   * name}, whose output {@code columns} its SELECT list (or a column list after its name) tells.
+   * Spark resolves a column read from it, and expands a {@code *} over it, against that output
+   * alone, as a table's. A {@link Source} of one has only its name as {@code table}.
+   */
+  public record Derived(String kind, String name, Columns columns) {}
 
   /**
    * Spark's generators: functions whose columns Spark names itself (explode's {@code col}, stack's
@@ -115,25 +131,126 @@ public final class OutputNames {
    */
   static Optional<Columns> of(
       String sql, Position start, SqlNode root, boolean wholeFrom, List<SqlToken> tokens) {
-    return of(sql, start, root, wholeFrom ? ctes(root) : null, tokens);
-  }
-
-  /**
-   * The columns of {@code query}, a query within a statement whose CTE names are {@code ctes} (null
-   * when the tree does not hold the whole FROM, as for {@link #of(String, Position, SqlNode,
-   * boolean, List)}).
-   */
-  static Optional<Columns> of(
-      String sql, Position start, SqlNode query, Set<String> ctes, List<SqlToken> tokens) {
-    SqlSelect select = firstSelect(query);
+    if (wholeFrom) {
+      return new Statement(sql, start, root, tokens).columns(root);
+    }
+    SqlSelect select = firstSelect(root);
     if (select == null) {
       return Optional.empty();
     }
     try {
-      From from = ctes != null ? from(select.getFrom(), ctes) : null;
-      return Optional.of(columns(sql, start, select, from, tokens));
+      return Optional.of(columns(sql, start, select, null, tokens));
     } catch (RuntimeException e) { // a node shape not foreseen: claim nothing rather than fail
       return Optional.empty();
+    }
+  }
+
+  /**
+   * A whole statement (its tree holds the whole FROM of every query), in which the columns of a
+   * query, a CTE or a subquery are told: {@code tokens} are those of its text as written, where a
+   * {@code * EXCEPT (...)} list still stands.
+   */
+  static final class Statement {
+    private final String sql;
+    private final Position start;
+    private final List<SqlToken> tokens;
+    private final Set<String> ctes;
+
+    /** The CTEs by name, each defined once in the statement; one defined twice is not here. */
+    private final Map<String, SqlWithItem> items = new HashMap<>();
+
+    /** The CTEs whose columns are being told: one reached again (a cycle) tells none. */
+    private final Set<String> telling = new HashSet<>();
+
+    Statement(String sql, Position start, SqlNode root, List<SqlToken> tokens) {
+      this.sql = sql;
+      this.start = start;
+      this.tokens = tokens;
+      this.ctes = OutputNames.ctes(root);
+      Set<String> twice = new HashSet<>();
+      root.accept(
+          new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlCall call) {
+              if (call instanceof SqlWith with) {
+                for (SqlNode item : with.withList) {
+                  SqlWithItem w = (SqlWithItem) item;
+                  if (items.put(lower(w.name.getSimple()), w) != null) {
+                    twice.add(lower(w.name.getSimple()));
+                  }
+                }
+              }
+              return super.visit(call);
+            }
+          });
+      items.keySet().removeAll(twice);
+    }
+
+    /** Every CTE name of the statement: one hides a table of its name wherever it is defined. */
+    Set<String> ctes() {
+      return ctes;
+    }
+
+    /** Whether {@code name} is a CTE of the statement defined once. */
+    boolean isCte(String name) {
+      return items.containsKey(lower(name));
+    }
+
+    /** The columns of {@code query}, a query of the statement. */
+    Optional<Columns> columns(SqlNode query) {
+      SqlSelect select = firstSelect(query);
+      if (select == null) {
+        return Optional.empty();
+      }
+      try {
+        return Optional.of(
+            OutputNames.columns(sql, start, select, from(select.getFrom(), this), tokens));
+      } catch (RuntimeException e) { // a node shape not foreseen: claim nothing rather than fail
+        return Optional.empty();
+      }
+    }
+
+    /** The columns of CTE {@code name} (defined once): its column list's, else its query's. */
+    private Optional<Columns> cte(String name) {
+      SqlWithItem item = items.get(lower(name));
+      if (item == null || !telling.add(lower(name))) {
+        return Optional.empty();
+      }
+      try {
+        return item.columnList != null ? listed(item.columnList.getList()) : columns(item.query);
+      } finally {
+        telling.remove(lower(name));
+      }
+    }
+
+    /** The columns a list after an alias names, {@code AS d(x, y)}; empty unless plain names. */
+    private Optional<Columns> listed(List<SqlNode> names) {
+      List<OutputName> out = new ArrayList<>();
+      for (SqlNode n : names) {
+        if (!(n instanceof SqlIdentifier id) || !id.isSimple()) {
+          return Optional.empty();
+        }
+        SqlParserPos pos = id.getParserPosition();
+        int offset = TableExtractor.offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
+        out.add(new OutputName(id.getSimple(), id.getSimple(), start.advance(sql, offset)));
+      }
+      return Optional.of(new Columns(out, List.of(), false));
+    }
+
+    /**
+     * The CTE or subquery {@code node} of a FROM as a {@link Derived} named {@code name}, when its
+     * columns are told (a name for each, no generator); null otherwise. {@code names}: the column
+     * list after its alias, empty for none.
+     */
+    Derived derived(SqlNode node, String name, List<SqlNode> names) {
+      boolean cte = node instanceof SqlIdentifier id && id.isSimple() && isCte(id.getSimple());
+      Optional<Columns> columns =
+          !names.isEmpty()
+              ? listed(names)
+              : cte ? cte(((SqlIdentifier) node).getSimple()) : columns(node);
+      return columns.isEmpty() || columns.get().opaque()
+          ? null
+          : new Derived(cte ? "CTE" : "subquery", name, columns.get());
     }
   }
 
@@ -260,7 +377,7 @@ public final class OutputNames {
     List<Source> named =
         from.tables().stream()
             .filter(s -> q.equals(s.alias() != null ? s.alias() : s.table().last()))
-            .map(s -> new Source(s.table(), s.alias()))
+            .map(s -> new Source(s.table(), s.alias(), List.of(), false, s.derived()))
             .toList();
     // None: x is a struct column, whose fields Spark expands; two: Spark refuses it as ambiguous.
     return named.size() == 1 ? named : List.of();
@@ -275,14 +392,17 @@ public final class OutputNames {
    */
   private record From(List<Source> tables, boolean merged) {}
 
-  /** The FROM {@code node}, or null when it is not only tables read by name. */
-  private static From from(SqlNode node, Set<String> ctes) {
+  /**
+   * The FROM {@code node} of a query of {@code statement}, or null when it is not only tables read
+   * by name, CTEs and aliased subqueries whose columns are told.
+   */
+  private static From from(SqlNode node, Statement statement) {
     if (node instanceof SqlJoin join) {
       JoinType type = join.getJoinType();
       if (type == JoinType.LEFT_SEMI_JOIN || type == JoinType.LEFT_ANTI_JOIN) {
         // Spark shows only the left side's columns (measured on Spark 4.1.1: * over a LEFT SEMI
         // JOIN is the left's columns, and an x.* of its right side CANNOT_RESOLVE_STAR_EXPAND).
-        return from(join.getLeft(), ctes);
+        return from(join.getLeft(), statement);
       }
       if (type != JoinType.INNER
           && type != JoinType.LEFT
@@ -292,8 +412,8 @@ public final class OutputNames {
           && type != JoinType.COMMA) {
         return null;
       }
-      From left = from(join.getLeft(), ctes);
-      From right = from(join.getRight(), ctes);
+      From left = from(join.getLeft(), statement);
+      From right = from(join.getRight(), statement);
       if (left == null || right == null) {
         return null;
       }
@@ -304,8 +424,7 @@ public final class OutputNames {
           merged = true;
           both.addAll(right.tables());
         } else {
-          Source r = right.tables().get(0);
-          both.add(new Source(r.table(), r.alias(), List.of(), true));
+          both.add(right.tables().get(0).joined(List.of(), true));
         }
       } else if (join.getConditionType() == JoinConditionType.USING) {
         List<String> using = usingColumns(join.getCondition());
@@ -313,8 +432,7 @@ public final class OutputNames {
           merged = true;
           both.addAll(right.tables());
         } else {
-          Source r = right.tables().get(0);
-          both.add(new Source(r.table(), r.alias(), using, false));
+          both.add(right.tables().get(0).joined(using, false));
         }
       } else {
         both.addAll(right.tables());
@@ -323,18 +441,35 @@ public final class OutputNames {
     }
     SqlNode table = node;
     String alias = null;
+    List<SqlNode> names = List.of();
     if (node instanceof SqlCall call && call.getKind() == SqlKind.AS) {
-      if (call.operandCount() != 2 || !(call.operand(1) instanceof SqlIdentifier a)) {
-        return null; // AS x(a, b) renames the columns
+      if (!(call.operand(1) instanceof SqlIdentifier a)) {
+        return null;
       }
       table = call.operand(0);
       alias = a.getSimple().toLowerCase(Locale.ROOT);
+      names = call.getOperandList().subList(2, call.operandCount()); // AS x(a, b) renames them
     }
-    if (!(table instanceof SqlIdentifier id) || id.isStar() || id.names.size() > 4) {
+    boolean cte =
+        table instanceof SqlIdentifier c && c.isSimple() && statement.isCte(c.getSimple());
+    if (cte || (alias != null && TableExtractor.isQuery(table))) {
+      String name = cte ? ((SqlIdentifier) table).getSimple() : alias;
+      Derived derived = statement.derived(table, name, names);
+      if (derived == null) {
+        return null;
+      }
+      Name shown = new Name(List.of(name.toLowerCase(Locale.ROOT)), name, null);
+      return new From(List.of(new Source(shown, alias, List.of(), false, derived)), false);
+    }
+    if (!names.isEmpty()
+        || !(table instanceof SqlIdentifier id)
+        || id.isStar()
+        || id.names.size() > 4) {
       return null;
     }
     List<String> parts = id.names.stream().map(p -> p.toLowerCase(Locale.ROOT)).toList();
-    if ((parts.size() == 1 && ctes.contains(parts.get(0))) || TableExtractor.isPathTable(parts)) {
+    if ((parts.size() == 1 && statement.ctes().contains(parts.get(0)))
+        || TableExtractor.isPathTable(parts)) {
       return null;
     }
     return new From(
@@ -395,6 +530,10 @@ public final class OutputNames {
       return "-" + literal.toValue();
     }
     return null;
+  }
+
+  private static String lower(String s) {
+    return s.toLowerCase(Locale.ROOT);
   }
 
   /** CAST and TRY_CAST, which Spark names alike (found by QA: try_cast(x AS INT) is named x). */

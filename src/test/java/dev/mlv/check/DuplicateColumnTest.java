@@ -60,6 +60,40 @@ class DuplicateColumnTest {
     return d.position() + " " + d.message();
   }
 
+  /**
+   * A {@code *} over CTEs and aliased subqueries whose SELECT lists name their columns is expanded
+   * as one over views (found by QA: WITH a AS (...), b AS (...) SELECT * FROM a JOIN b ON ...
+   * passed validate, and Spark refused it with COLUMN_ALREADY_EXISTS).
+   */
+  @Test
+  void aStarOverCtesOrSubqueriesThatShareAColumnIsReported() throws IOException {
+    assertThat(
+            check(
+                "WITH x AS (SELECT id, amount FROM silver.a), y AS (SELECT id, total FROM"
+                    + " silver.b)\nSELECT * FROM x JOIN y ON x.id = y.id"))
+        .extracting(DuplicateColumnTest::at)
+        .singleElement()
+        .asString()
+        .startsWith(
+            "views/gold/g.sql:3:8 * selects a column name twice: id (from the CTE x and the CTE y)");
+    assertThat(check("SELECT *, id FROM (SELECT id, total FROM silver.b) q"))
+        .extracting(DuplicateColumnTest::at)
+        .singleElement()
+        .asString()
+        .contains("id (from the subquery q and the column id at 2:11)");
+    // USING shows the joined column once; a * over a CTE of a * over a view is expanded too.
+    assertThat(
+            check(
+                "WITH x AS (SELECT * FROM silver.a), y AS (SELECT id, total FROM silver.b)\n"
+                    + "SELECT * FROM x JOIN y USING (id)"))
+        .isEmpty();
+    assertThat(
+            check(
+                "WITH x AS (SELECT * FROM silver.a)\n"
+                    + "SELECT *, amount AS amount2 FROM x JOIN silver.b y USING (id)"))
+        .isEmpty();
+  }
+
   /** Calcite starts an x::T item at the comma or SELECT before it; the findings do not. */
   @Test
   void colonCastItemsAreReportedWhereTheyStart() throws IOException {

@@ -128,6 +128,22 @@ class UpstreamColumnCheckTest {
     }
   }
 
+  /** A view that selects * from a CTE produces the CTE's columns, which views reading it see. */
+  @Test
+  void aViewSelectingStarFromACteProducesItsColumns() throws IOException {
+    String silverS =
+        "CREATE MATERIALIZED LAKE VIEW silver.s AS\n"
+            + "WITH f AS (SELECT id, amount AS amt FROM bronze.orders) SELECT * FROM f\n";
+    assertThat(check(gold("SELECT s.id, s.amount FROM silver.s s"), silverS))
+        .extracting(Diagnostic::message)
+        .singleElement()
+        .asString()
+        .startsWith(
+            "column s.amount cannot be resolved: silver.s (views/silver/s.sql) does not produce"
+                + " amount, only id, amt;");
+    assertThat(check(gold("SELECT s.id, s.amt FROM silver.s s"), silverS)).isEmpty();
+  }
+
   /**
    * A view on a cycle reading a view of the same cycle (itself included) has CYCLE to fix; its
    * columns read there were also told as UNRESOLVED_COLUMN, one error per column (found by QA). A
