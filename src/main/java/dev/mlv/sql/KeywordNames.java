@@ -276,7 +276,7 @@ final class KeywordNames {
       Set.of("WHERE", "HAVING", "ON", "QUALIFY", "LIMIT", "OFFSET");
 
   /** Clause words Spark's grammar takes as a column's name. */
-  private static final Set<String> CLAUSE_NAMES =
+  static final Set<String> CLAUSE_NAMES =
       Set.of(
           "WHERE",
           "HAVING",

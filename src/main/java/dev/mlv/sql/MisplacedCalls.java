@@ -205,7 +205,7 @@ final class MisplacedCalls {
    * A call of an aggregate by name: Calcite's own aggregates or a function it does not know. Not
    * {@code x = ANY (SELECT ...)}, whose operator Calcite also names SOME.
    */
-  private static boolean isAggregate(SqlCall call) {
+  static boolean isAggregate(SqlCall call) {
     return isNamedCall(call) && RefreshAnalyzer.isAggregateName(name(call));
   }
 

@@ -187,7 +187,12 @@ public final class TableExtractor {
       } else {
         String parsed = "SELECT " + c.expression();
         QueryFacts check = extract(parsed, Position.start(c.position().file()));
-        List<Diagnostic> errors = check.diagnostics().stream().filter(Diagnostic::isError).toList();
+        // Read as a SELECT, a CHECK with an aggregate (which MISPLACED_CALL reports) makes its
+        // other columns ungrouped: that is no finding of the CHECK's.
+        List<Diagnostic> errors =
+            check.diagnostics().stream()
+                .filter(d -> d.isError() && !d.ruleId().equals(GROUP_BY_RULE))
+                .toList();
         if (!errors.isEmpty()
             && errors.stream().allMatch(d -> d.ruleId().equals(VariantPaths.RULE))) {
           // A CHECK Spark reads but refuses for a path's type (found by QA: it was reported as
@@ -202,7 +207,7 @@ public final class TableExtractor {
                     d.message(),
                     d.hint()));
           }
-        } else if (!check.parsed()) {
+        } else if (!errors.isEmpty()) {
           // A generator read as a SELECT item inside another call is misplaced, not unreadable.
           List<Diagnostic> misplaced =
               errors.stream().allMatch(d -> d.ruleId().equals(MISPLACED_CALL_RULE))
@@ -1046,6 +1051,12 @@ public final class TableExtractor {
 
     private final List<Diagnostic> findings = new ArrayList<>();
 
+    /**
+     * The ORDER BY of each SELECT that Calcite wraps in one (the SELECT's own list is then empty),
+     * by identity: its checks need the list as they walk the SELECT.
+     */
+    private final Map<SqlSelect, SqlNodeList> orderedBy = new java.util.IdentityHashMap<>();
+
     private record Ref(int offset, Name name) {}
 
     Walk(String sql, Position start, SparkSyntaxRewriter.Result rewritten) {
@@ -1097,6 +1108,9 @@ public final class TableExtractor {
         }
         query(with.body, Set.copyOf(scope));
       } else if (node instanceof SqlOrderBy orderBy) {
+        if (orderBy.query instanceof SqlSelect select) {
+          orderedBy.put(select, orderBy.orderList);
+        }
         query(orderBy.query, ctes);
         if (orderBy.query instanceof SqlSelect select) {
           distinctOrder(select, orderBy.orderList);
@@ -1162,6 +1176,7 @@ public final class TableExtractor {
           && select.getSelectList().stream()
               .anyMatch(item -> MisplacedCalls.aggregate(item).isPresent())) {
         bareColumns(select, Set.of(), false);
+        ungroupedInside(select, Set.of(), false);
       }
       groupedSubqueries(select);
       ordinals(select);
@@ -1236,6 +1251,7 @@ public final class TableExtractor {
         }
       }
       bareColumns(select, grouped, true);
+      ungroupedInside(select, grouped, true);
     }
 
     /**
@@ -1316,6 +1332,171 @@ public final class TableExtractor {
                 sql.substring(startOf(expr.getParserPosition()), endOf(expr.getParserPosition())));
           }
           aliases.add(alias);
+        }
+      }
+    }
+
+    /**
+     * The columns a grouped ({@code grouping}) or aggregating SELECT reads outside any aggregate
+     * function inside a SELECT item's expression ({@code sum(amount) / qty}, a CASE around an
+     * aggregate, a window's argument or PARTITION BY), in HAVING or in ORDER BY, whose name appears
+     * nowhere in GROUP BY: Spark refuses each (measured on Spark 4.1.1: MISSING_AGGREGATION or
+     * MISSING_GROUP_BY in the SELECT list, UNRESOLVED_COLUMN in HAVING and ORDER BY). As {@link
+     * #bareColumns}, only what is certain: a name that is any item's alias (a lateral alias, HAVING
+     * and ORDER BY by alias), a lambda parameter, a datetime unit or a niladic function is left
+     * out, as are subqueries and an item GROUP BY names by its alias; HAVING and ORDER BY are left
+     * out when GROUP BY names an expression by its alias, which they may repeat.
+     */
+    private void ungroupedInside(SqlSelect select, Set<String> grouped, boolean grouping) {
+      Set<String> aliases = new HashSet<>();
+      Set<SqlNode> byAlias = new HashSet<>();
+      for (SqlNode item : select.getSelectList()) {
+        if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+          String alias = writtenAlias(as.operand(1));
+          if (alias == null) {
+            return;
+          }
+          aliases.add(alias);
+          if (grouped.contains(alias)) {
+            byAlias.add(item);
+          }
+        }
+      }
+      List<SqlIdentifier> found = new ArrayList<>();
+      for (SqlNode item : select.getSelectList()) {
+        SqlNode expr =
+            item instanceof SqlCall as && as.getKind() == SqlKind.AS ? as.operand(0) : item;
+        if (!(expr instanceof SqlIdentifier) && !byAlias.contains(item)) {
+          outsideAggregates(expr, Set.of(), found);
+        }
+      }
+      int inSelect = found.size();
+      if (byAlias.isEmpty()) {
+        outsideAggregates(select.getHaving(), Set.of(), found);
+        outsideAggregates(select.getOrderList(), Set.of(), found);
+        outsideAggregates(orderedBy.get(select), Set.of(), found);
+      }
+      Set<String> reported = new HashSet<>();
+      for (int i = 0; i < found.size(); i++) {
+        SqlIdentifier id = found.get(i);
+        List<String> parts = touchesMarker(id) ? null : writtenParts(id);
+        if (parts == null
+            || (parts.size() == 1
+                && (NILADIC.contains(parts.get(0)) || ColumnRefs.UNITS.contains(parts.get(0))))
+            || aliases.contains(parts.get(0))
+            || parts.get(0).equals("_metadata")
+            // HAVING LIMIT: a clause word read as a column, which KEYWORD_READ_AS_COLUMN_NAME tells
+            || (parts.size() == 1
+                && KeywordNames.CLAUSE_NAMES.contains(parts.get(0).toUpperCase(Locale.ROOT))
+                && sql.charAt(startOf(id.getParserPosition())) != '`')
+            || parts.stream().anyMatch(grouped::contains)) {
+          continue;
+        }
+        String shown = String.join(".", id.names);
+        int from = startOf(id.getParserPosition());
+        if (!reported.add(from + " " + shown)) {
+          continue;
+        }
+        boolean selected = i < inSelect;
+        String clause = selected ? "" : " in " + clauseOf(select, id);
+        String refusal =
+            !selected
+                ? "[UNRESOLVED_COLUMN]: it is no column of the "
+                    + (grouping ? "grouped" : "aggregated")
+                    + " rows"
+                : grouping ? "[MISSING_AGGREGATION]" : "[MISSING_GROUP_BY]";
+        findings.add(
+            Diagnostic.error(
+                GROUP_BY_RULE,
+                start.advance(sql, from),
+                "column "
+                    + shown
+                    + clause
+                    + (grouping
+                        ? " is neither in GROUP BY nor inside an aggregate function"
+                        : " is read beside an aggregate function with no GROUP BY, outside any"
+                            + " aggregate")
+                    + "; Spark refuses the view at its first refresh ("
+                    + refusal
+                    + ")",
+                (grouping ? "add " + shown + " to GROUP BY, or" : "add GROUP BY " + shown + ", or")
+                    + " read it inside an aggregate function (MAX("
+                    + shown
+                    + "), any_value("
+                    + shown
+                    + "))"));
+      }
+    }
+
+    /** HAVING or ORDER BY, whichever of {@code select}'s holds {@code id}. */
+    private static String clauseOf(SqlSelect select, SqlIdentifier id) {
+      boolean[] inHaving = new boolean[1];
+      if (select.getHaving() != null) {
+        select
+            .getHaving()
+            .accept(
+                new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+                  @Override
+                  public Void visit(SqlIdentifier i) {
+                    inHaving[0] |= i == id;
+                    return null;
+                  }
+                });
+      }
+      return inHaving[0] ? "HAVING" : "ORDER BY";
+    }
+
+    /**
+     * Adds to {@code out} the columns {@code node} reads outside any aggregate function and any
+     * subquery, {@code lambda} the parameters in scope. A window's function is no aggregate of the
+     * grouped rows: its arguments, PARTITION BY and ORDER BY read them (sum(sum(x)) OVER () is
+     * fine, sum(x) OVER () is not).
+     */
+    private static void outsideAggregates(
+        SqlNode node, Set<String> lambda, List<SqlIdentifier> out) {
+      if (node == null) {
+        return;
+      }
+      if (node instanceof SqlNodeList list) {
+        for (SqlNode n : list) {
+          outsideAggregates(n, lambda, out);
+        }
+      } else if (node instanceof SqlIdentifier id) {
+        if (!id.isStar()
+            && !(id.isSimple() && lambda.contains(id.getSimple().toLowerCase(Locale.ROOT)))) {
+          out.add(id);
+        }
+      } else if (node instanceof SqlWindow window) {
+        outsideAggregates(window.getPartitionList(), lambda, out);
+        outsideAggregates(window.getOrderList(), lambda, out);
+      } else if (node instanceof org.apache.calcite.sql.SqlLambda l) {
+        Set<String> inner = new HashSet<>(lambda);
+        for (SqlNode p : l.getParameters()) {
+          if (p instanceof SqlIdentifier id) {
+            inner.add(id.getSimple().toLowerCase(Locale.ROOT));
+          }
+        }
+        outsideAggregates(l.getExpression(), inner, out);
+      } else if (node instanceof SqlCall call && !isQuery(call)) {
+        switch (call.getKind()) {
+          // An alias, a field's name and a named argument's name are not columns.
+          case AS, DOT, ARGUMENT_ASSIGNMENT -> outsideAggregates(call.operand(0), lambda, out);
+          // count(*) FILTER (WHERE c), percentile_cont(0.5) WITHIN GROUP (ORDER BY x): an
+          // aggregate's own clauses read the rows it aggregates.
+          case FILTER, WITHIN_GROUP, WITHIN_DISTINCT -> {}
+          case OVER -> {
+            if (call.operand(0) instanceof SqlCall windowed) {
+              windowed.getOperandList().forEach(o -> outsideAggregates(o, lambda, out));
+            }
+            if (call.operand(1) instanceof SqlWindow window) {
+              outsideAggregates(window, lambda, out);
+            }
+          }
+          default -> {
+            if (!MisplacedCalls.isAggregate(call)) {
+              call.getOperandList().forEach(o -> outsideAggregates(o, lambda, out));
+            }
+          }
         }
       }
     }
