@@ -60,9 +60,10 @@ public final class ColumnRefs {
    * JOIN"}), whose right side Spark resolves only in the join's own ON; null otherwise. {@code
    * scopes}: for each of {@code tables}, where it stands and its qualifier. {@code fromOnly}: the
    * name stands where Spark resolves it against the FROM items alone (the SELECT list and WHERE,
-   * not ON, GROUP BY, HAVING or ORDER BY), so that two tables having it make it ambiguous. {@code
-   * derived}: by index in {@code tables}, those that are a CTE or subquery of the statement, whose
-   * {@code tables} entry is only its name there.
+   * and an ON against its join's two sides; not GROUP BY, HAVING or ORDER BY, which may take the
+   * SELECT list's columns), so that two tables having it make it ambiguous. {@code derived}: by
+   * index in {@code tables}, those that are a CTE or subquery of the statement, whose {@code
+   * tables} entry is only its name there.
    */
   public record Ref(
       String text,
@@ -198,8 +199,8 @@ public final class ColumnRefs {
 
     /**
      * Whether the names walked now stand where Spark resolves them against the FROM items only: the
-     * SELECT list and WHERE (an ON sees only the items joined so far, and GROUP BY, HAVING and
-     * ORDER BY may take the SELECT list's columns).
+     * SELECT list, WHERE and an ON (against its join's two sides); GROUP BY, HAVING and ORDER BY
+     * may take the SELECT list's columns.
      */
     private boolean fromOnly;
 
@@ -290,7 +291,8 @@ public final class ColumnRefs {
       List<Scope> where = blind(scope.blind("WHERE"), outer);
       List<Scope> subquery = blind(scope.blind("a subquery"), outer);
       boolean around = fromOnly;
-      fromOnly = false;
+      // An ON resolves names against the two sides of its join alone, as WHERE against the FROM.
+      fromOnly = true;
       for (Condition c : conditions) {
         Scope on = in(all, entries, semis, c);
         expression(
@@ -321,6 +323,9 @@ public final class ColumnRefs {
       List<Entry> seen = new ArrayList<>();
       Map<String, String> hidden = new HashMap<>();
       for (int i = 0; i < entries.size(); i++) {
+        if (at != null && (i < at.from() || i >= at.to())) {
+          continue; // an ON sees only the two sides of its own join
+        }
         Semi out = null;
         for (int s = 0; s < semis.size() && out == null; s++) {
           Semi semi = semis.get(s);

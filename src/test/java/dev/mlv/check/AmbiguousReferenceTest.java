@@ -80,6 +80,38 @@ class AmbiguousReferenceTest {
         .endsWith("qualify it with the table it comes from: s.id or t.id");
   }
 
+  /**
+   * An ON resolves names against its join's two sides: a bare name both have is ambiguous there
+   * (found by QA: ON cust_id = id passed validate). Measured on Spark 4.1.1, as the cases that
+   * pass: a name only one side has, a table joined later (not in scope), a nested join's ON.
+   */
+  @Test
+  void aBareColumnBothSidesOfAJoinHaveIsAnErrorInItsOn() throws IOException {
+    assertThat(check("SELECT s.id FROM silver.s s JOIN silver.t t ON qty = id"))
+        .extracting(AmbiguousReferenceTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:54 column id is ambiguous: silver.s and silver.t both"
+                + " have it; Spark would refuse gold.g when apply or refresh runs it"
+                + " ([AMBIGUOUS_REFERENCE]) / qualify it with the table it comes from: s.id or"
+                + " t.id");
+    assertThat(
+            check(
+                "SELECT s.id FROM silver.s s JOIN silver.t t ON s.id = t.id"
+                    + " JOIN silver.t u ON u.id = s.id AND amt > 0"))
+        .isEmpty();
+    assertThat(
+            check(
+                "SELECT s.id FROM silver.s s JOIN (silver.t t JOIN silver.t u ON t.id = u.id)"
+                    + " ON s.id = t.id AND amt > 0"))
+        .isEmpty();
+    assertThat(
+            check(
+                "SELECT s.id FROM silver.s s JOIN (silver.t t JOIN silver.s u ON t.id = u.id)"
+                    + " ON s.id = t.id AND amt > 0"))
+        .extracting(d -> d.position().toString())
+        .containsExactly("views/gold/g.sql:2:97");
+  }
+
   @Test
   void whatSparkResolvesIsNotReported() throws IOException {
     // A column only one side has, and qualified ones.
