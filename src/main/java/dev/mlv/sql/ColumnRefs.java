@@ -225,7 +225,7 @@ public final class ColumnRefs {
       this.lineStarts = starts.stream().mapToInt(Integer::intValue).toArray();
       // Any CTE name hides a table of that name, and any lambda parameter a column, anywhere: a
       // name so hidden is never taken for the table's or the column's.
-      ctes.addAll(OutputNames.ctes(root));
+      ctes.addAll(statement.ctes());
       root.accept(
           new SqlBasicVisitor<Void>() {
             @Override

@@ -166,7 +166,6 @@ public final class OutputNames {
       this.sql = sql;
       this.start = start;
       this.tokens = tokens;
-      this.ctes = OutputNames.ctes(root);
       Set<String> twice = new HashSet<>();
       root.accept(
           new SqlBasicVisitor<Void>() {
@@ -183,6 +182,7 @@ public final class OutputNames {
               return super.visit(call);
             }
           });
+      this.ctes = Set.copyOf(items.keySet());
       items.keySet().removeAll(twice);
     }
 
@@ -492,24 +492,6 @@ public final class OutputNames {
       }
       names.add(id.getSimple());
     }
-    return names;
-  }
-
-  /** Every CTE name of the statement: one hides a table of its name wherever it is defined. */
-  static Set<String> ctes(SqlNode root) {
-    Set<String> names = new HashSet<>();
-    root.accept(
-        new SqlBasicVisitor<Void>() {
-          @Override
-          public Void visit(SqlCall call) {
-            if (call instanceof SqlWith with) {
-              for (SqlNode item : with.withList) {
-                names.add(((SqlWithItem) item).name.getSimple().toLowerCase(Locale.ROOT));
-              }
-            }
-            return super.visit(call);
-          }
-        });
     return names;
   }
 
