@@ -733,29 +733,6 @@ final class SyntaxErrors {
   }
 
   /**
-   * {@code count()}: Spark's analyzer refuses a count with no argument (WRONG_NUM_ARGS, unless the
-   * legacy spark.sql.legacy.allowParameterlessCount is set); Calcite reads it.
-   */
-  static Optional<Told> countWithoutArgument(String sql) {
-    List<SqlToken> tokens = SqlToken.tokenize(sql);
-    for (int i = 0; i + 2 < tokens.size(); i++) {
-      if (tokens.get(i).isWord("COUNT")
-          && tokens.get(i + 1).isSymbol("(")
-          && tokens.get(i + 2).isSymbol(")")
-          && (i == 0 || !tokens.get(i - 1).isSymbol("."))) {
-        return Optional.of(
-            new Told(
-                tokens.get(i).start(),
-                tokens.get(i).text()
-                    + "() has no argument, which Spark refuses (WRONG_NUM_ARGS: count requires at"
-                    + " least 1 parameter)",
-                "count(*) counts the rows, count(a) the rows where a is not NULL"));
-      }
-    }
-    return Optional.empty();
-  }
-
-  /**
    * Words that continue or end a condition, so that a clause word before them is its operand
    * ({@code CASE WHEN NOT limit THEN}).
    */

@@ -89,7 +89,7 @@ public final class TableExtractor {
       return tooDeep(start.advance(selectSql, tooDeep));
     }
     try {
-      return withNamesChecked(parseAndWalk(selectSql, start));
+      return withNamesChecked(withArgumentCounts(selectSql, start, parseAndWalk(selectSql, start)));
     } catch (StackOverflowError e) {
       return tooDeep(start);
     }
@@ -111,6 +111,29 @@ public final class TableExtractor {
 
   /** Rule of a call with arguments Spark's analyzer refuses. */
   public static final String ARGUMENTS_RULE = "WRONG_NUM_ARGS";
+
+  /**
+   * The facts with an error at each call of a built-in whose argument count Spark's analyzer
+   * refuses ({@link ArgumentCounts}); none when the text is no Spark SQL to begin with, as Spark's
+   * parser would refuse it before its analyzer counts anything.
+   */
+  private static QueryFacts withArgumentCounts(String sql, Position start, QueryFacts facts) {
+    if (facts.diagnostics().stream()
+        .anyMatch(
+            d ->
+                d.ruleId().equals(PARSE_RULE)
+                    || d.ruleId().equals(NOT_SPARK_RULE)
+                    || d.ruleId().equals("SQL_TOO_DEEP"))) {
+      return facts;
+    }
+    for (SyntaxErrors.Told told : ArgumentCounts.refused(sql)) {
+      facts =
+          facts.withDiagnostic(
+              Diagnostic.error(
+                  ARGUMENTS_RULE, start.advance(sql, told.offset()), told.message(), told.hint()));
+    }
+    return facts;
+  }
 
   /** Rule of a subquery inside a lambda, which Spark's analyzer refuses. */
   public static final String LAMBDA_SUBQUERY_RULE = "LAMBDA_SUBQUERY";
@@ -494,20 +517,6 @@ public final class TableExtractor {
             .or(() -> SyntaxErrors.doubledJoin(selectSql));
     if (misread.isPresent()) {
       return told(selectSql, start, misread.get());
-    }
-    Optional<SyntaxErrors.Told> count = SyntaxErrors.countWithoutArgument(selectSql);
-    if (count.isPresent()) {
-      return new QueryFacts(
-          List.of(),
-          Set.of(),
-          Set.of(),
-          false,
-          List.of(
-              Diagnostic.error(
-                  ARGUMENTS_RULE,
-                  start.advance(selectSql, count.get().offset()),
-                  count.get().message(),
-                  count.get().hint())));
     }
     SparkSyntaxRewriter.Result rewritten = rewriter.rewrite(selectSql);
     Walk walk = new Walk(selectSql, start, rewritten);

@@ -1164,6 +1164,123 @@ class TableExtractorTest {
             });
   }
 
+  /**
+   * Calls of built-ins with a number of arguments Spark 4.1.1's analyzer refuses
+   * (WRONG_NUM_ARGS.WITHOUT_SUGGESTION, each run on Spark first), found by QA: reported at the
+   * function's name with the counts it takes.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT isnull(qty, 0) AS q FROM t|1:8|isnull(...) has 2 arguments, which Spark refuses"
+            + " (WRONG_NUM_ARGS: isnull requires 1 parameter)",
+        "SELECT substr(status) FROM t|1:8|substr(...) has 1 argument, which Spark refuses"
+            + " (WRONG_NUM_ARGS: substr requires 2 or 3 parameters)",
+        "SELECT substr(s, 1, 2, 3) FROM t|1:8|substr(...) has 4 arguments, which Spark refuses"
+            + " (WRONG_NUM_ARGS: substr requires 2 or 3 parameters)",
+        "SELECT id,\\n  date_add(order_date) AS d FROM t|2:3|date_add(...) has 1 argument, which"
+            + " Spark refuses (WRONG_NUM_ARGS: date_add requires 2 parameters)",
+        "SELECT datediff(order_date) FROM t|1:8|datediff(...) has 1 argument, which Spark refuses"
+            + " (WRONG_NUM_ARGS: datediff requires 2 parameters)",
+        "SELECT to_date(s, 'yyyy-MM-dd', 'x') FROM t|1:8|to_date(...) has 3 arguments, which Spark"
+            + " refuses (WRONG_NUM_ARGS: to_date requires 1 or 2 parameters)",
+        "SELECT date_format(order_date) FROM t|1:8|date_format(...) has 1 argument, which Spark"
+            + " refuses (WRONG_NUM_ARGS: date_format requires 2 parameters)",
+        "SELECT a FROM t WHERE round(amount, 2, 3) > 1|1:23|round(...) has 3 arguments, which Spark"
+            + " refuses (WRONG_NUM_ARGS: round requires 1 or 2 parameters)",
+        "SELECT COALESCE() AS c FROM t|1:8|COALESCE() has no argument, which Spark refuses"
+            + " (WRONG_NUM_ARGS: coalesce requires at least 1 parameter)",
+        "SELECT sum(if(is_paid, 1)) AS n FROM t|1:12|if(...) has 2 arguments, which Spark refuses"
+            + " (WRONG_NUM_ARGS: if requires 3 parameters)",
+        "SELECT last_day(d, 1) FROM t|1:8|last_day(...) has 2 arguments, which Spark refuses"
+            + " (WRONG_NUM_ARGS: last_day requires 1 parameter)",
+        "SELECT split_part(s, ',') FROM t|1:8|split_part(...) has 2 arguments, which Spark refuses"
+            + " (WRONG_NUM_ARGS: split_part requires 3 parameters)",
+        "SELECT named_struct('a') AS s FROM t|1:8|named_struct(...) has 1 argument, which Spark"
+            + " refuses (WRONG_NUM_ARGS: named_struct requires an even number of parameters)",
+        "WITH c AS (SELECT upper(s, 1) AS u FROM t) SELECT u FROM c|1:19|upper(...) has 2"
+            + " arguments, which Spark refuses (WRONG_NUM_ARGS: upper requires 1 parameter)",
+        "SELECT a FROM t LATERAL VIEW explode(xs, ys) e AS x|1:30|explode(...) has 2 arguments,"
+            + " which Spark refuses (WRONG_NUM_ARGS: explode requires 0 or 1 parameters)",
+      })
+  void aBuiltinCalledWithACountSparkRefusesIsAnError(String sql, String at, String message) {
+    QueryFacts facts = EXTRACTOR.extract(sql.replace("\\n", "\n"), START);
+
+    assertThat(facts.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.isError()).isTrue();
+              assertThat(d.ruleId()).isEqualTo(TableExtractor.ARGUMENTS_RULE);
+              assertThat(d.position().line() + ":" + d.position().column()).isEqualTo(at);
+              assertThat(d.message()).isEqualTo(message);
+            });
+  }
+
+  @Test
+  void everyWrongCountIsReportedWithAHint() {
+    QueryFacts facts =
+        EXTRACTOR.extract("SELECT isnull(qty, 0) AS q, substr(s) AS t FROM bronze.orders", START);
+
+    assertThat(facts.diagnostics())
+        .extracting(d -> d.position().column() + " " + d.hint())
+        .containsExactly(
+            "8 Spark's isnull(a) tells whether a is NULL; SQL Server's ISNULL(a, b) is written"
+                + " coalesce(a, b) in Spark",
+            "29 call substr with 2 or 3 arguments; Spark's reference:"
+                + " https://spark.apache.org/docs/latest/api/sql/index.html#substr");
+    // The lineage is still read.
+    assertThat(facts.tables()).extracting(Name::text).containsExactly("bronze.orders");
+  }
+
+  /**
+   * The same functions with counts Spark takes, special syntax whose words are no argument list,
+   * and names with parentheses that are no call of a built-in: nothing is reported.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SELECT isnull(qty) AS a, substr(s, 2) AS b, substr(s, 1, 2) AS c FROM t",
+        "SELECT date_add(d, 1) AS a, datediff(d, e) AS b, to_date(s) AS c, to_date(s, 'y') AS e"
+            + " FROM t",
+        "SELECT date_format(d, 'y') AS a, round(x) AS b, round(x, 2) AS c, coalesce(a) AS d,"
+            + " coalesce(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w) AS e"
+            + " FROM t",
+        "SELECT if(p, 1, 0) AS a, last_day(d) AS b, split_part(s, ',', 1) AS c,"
+            + " named_struct('a', 1, 'b', 2) AS d, count(*) AS e, count(a, b) AS f FROM t",
+        "SELECT datediff(DAY, a, b) AS x, date_add(DAY, 1, d) AS y, dateadd(MONTH, 1, d) AS z"
+            + " FROM t",
+        "SELECT substring(s FROM 1 FOR 2) AS a, substr(s FROM 2) AS b, trim(BOTH 'x' FROM s) AS c,"
+            + " trim(LEADING FROM s) AS d, position('u' IN s) AS e, extract(YEAR FROM d) AS f,"
+            + " overlay(s PLACING 'x' FROM 1 FOR 1) AS g FROM t",
+        "SELECT CAST(a AS decimal(10, 2)) AS a, a::decimal(10, 2) AS b,"
+            + " CAST(a AS struct<x: decimal(10, 2), y: map<string, decimal(10, 2)>>) AS c FROM t",
+        "SELECT count(DISTINCT a, b) AS a, struct(a AS x, b AS y) AS b, mask(s, lowerChar => 'x')"
+            + " AS c, first(a IGNORE NULLS) AS d FROM t GROUP BY a",
+        "SELECT transform(xs, x -> x + 1) AS a, aggregate(xs, 0, (acc, x) -> acc + x) AS b,"
+            + " filter(xs, (x, i) -> i > 1) AS c FROM t",
+        "SELECT a FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.a = t.a)",
+        "SELECT a FROM t WHERE NOT (a, b) IN (SELECT a, b FROM u)",
+        "SELECT e.a FROM (SELECT 1 AS a, 2 AS b) e(a, b)",
+        "SELECT e.a FROM (SELECT 1 AS a, 2 AS b) AS e(a, b)",
+        "WITH c AS (SELECT 1 AS a), e(x, y) AS (SELECT 1, 2) SELECT x FROM e",
+        "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a) AS m FROM t",
+        "SELECT s.upper(a, b) AS x FROM t",
+        "SELECT my_udf(a, b, c, d) AS x FROM t",
+        "SELECT count(*) FILTER (WHERE a > 1) AS n FROM t",
+        "SELECT a FROM t WHERE a LIKE ANY ('x%', 'y%')",
+        "SELECT array(1, 2) AS a, map(1, 2) AS b, concat() AS c, current_date() AS d FROM t",
+        "SELECT stack(2, 1, 2, 3, 4) AS (x, y) FROM t",
+      })
+  void aCallSparkTakesIsNoError(String sql) {
+    QueryFacts facts = EXTRACTOR.extract(sql, START);
+
+    assertThat(facts.diagnostics())
+        .filteredOn(d -> d.ruleId().equals(TableExtractor.ARGUMENTS_RULE))
+        .isEmpty();
+  }
+
   /** A word near a keyword is no typo where the SELECT is valid: no error, no suggestion. */
   @ParameterizedTest
   @ValueSource(
