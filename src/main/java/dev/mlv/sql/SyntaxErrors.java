@@ -2,6 +2,7 @@ package dev.mlv.sql;
 
 import dev.mlv.diag.Suggestions;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
@@ -730,6 +731,108 @@ final class SyntaxErrors {
       }
     }
     return false;
+  }
+
+  /** Generators Spark calls as table functions in a FROM clause. */
+  private static final Set<String> FROM_GENERATORS =
+      Set.of(
+          "EXPLODE",
+          "EXPLODE_OUTER",
+          "POSEXPLODE",
+          "POSEXPLODE_OUTER",
+          "INLINE",
+          "INLINE_OUTER",
+          "STACK",
+          "JSON_TUPLE",
+          "VARIANT_EXPLODE",
+          "VARIANT_EXPLODE_OUTER");
+
+  /** Words that end a FROM clause at its depth. */
+  private static final Set<String> AFTER_FROM =
+      Set.of(
+          "WHERE",
+          "GROUP",
+          "HAVING",
+          "ORDER",
+          "LIMIT",
+          "OFFSET",
+          "WINDOW",
+          "QUALIFY",
+          "UNION",
+          "EXCEPT",
+          "INTERSECT",
+          "MINUS",
+          "CLUSTER",
+          "DISTRIBUTE",
+          "SORT",
+          "SELECT");
+
+  /**
+   * A table function joined after another FROM item without LATERAL ({@code FROM orders o,
+   * explode(o.tags) AS t(tag)}) whose arguments read a column by a qualified name: Spark resolves
+   * such a function's arguments on their own, so the column is UNRESOLVED_COLUMN (measured on Spark
+   * 4.1.1; with LATERAL, or as LATERAL VIEW, it is read). A qualified name followed by a {@code (}
+   * is a function of a schema, not a column.
+   */
+  static List<Told> unlateralReads(String sql) {
+    List<SqlToken> t = SqlToken.tokenize(sql);
+    List<Told> out = new ArrayList<>();
+    // The depth of each open FROM clause, innermost last.
+    java.util.ArrayDeque<Integer> froms = new java.util.ArrayDeque<>();
+    int depth = 0;
+    for (int i = 0; i < t.size(); i++) {
+      SqlToken u = t.get(i);
+      if (u.isSymbol("(")) {
+        depth++;
+      } else if (u.isSymbol(")")) {
+        while (!froms.isEmpty() && froms.peekLast() >= depth) {
+          froms.removeLast();
+        }
+        depth--;
+      } else if (u.isWord("FROM")) {
+        froms.addLast(depth);
+      } else if (u.kind() == SqlToken.Kind.WORD
+          && AFTER_FROM.contains(u.upper())
+          && !froms.isEmpty()
+          && froms.peekLast() == depth) {
+        froms.removeLast();
+      } else if (!froms.isEmpty()
+          && froms.peekLast() == depth
+          && (u.isSymbol(",") || u.isWord("JOIN"))
+          && i + 2 < t.size()
+          && t.get(i + 1).kind() == SqlToken.Kind.WORD
+          && FROM_GENERATORS.contains(t.get(i + 1).upper())
+          && t.get(i + 2).isSymbol("(")) {
+        int close = SqlToken.closingParen(t, i + 2);
+        for (int j = i + 3; j + 2 < close; j++) {
+          if (t.get(j).isIdentifier()
+              && t.get(j + 1).isSymbol(".")
+              && t.get(j + 2).isIdentifier()
+              && !(j + 3 < t.size() && t.get(j + 3).isSymbol("("))
+              && !(j > 0 && t.get(j - 1).isSymbol("."))) {
+            String name = sql.substring(t.get(j).start(), t.get(j + 2).end());
+            String fn = t.get(i + 1).text();
+            out.add(
+                new Told(
+                    t.get(j).start(),
+                    "column "
+                        + name
+                        + " cannot be resolved in the arguments of "
+                        + fn
+                        + "(...), a table function joined without LATERAL: Spark resolves its"
+                        + " arguments on their own, not against the FROM items before it"
+                        + " ([UNRESOLVED_COLUMN])",
+                    "write LATERAL before it (FROM t, LATERAL "
+                        + fn
+                        + "(t.x) AS e(v)), or use LATERAL VIEW "
+                        + fn
+                        + "(...)"));
+            break;
+          }
+        }
+      }
+    }
+    return out;
   }
 
   /**

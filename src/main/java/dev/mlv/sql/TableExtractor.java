@@ -114,8 +114,9 @@ public final class TableExtractor {
 
   /**
    * The facts with an error at each call of a built-in whose argument count Spark's analyzer
-   * refuses ({@link ArgumentCounts}); none when the text is no Spark SQL to begin with, as Spark's
-   * parser would refuse it before its analyzer counts anything.
+   * refuses ({@link ArgumentCounts}), and at each column a table function joined without LATERAL
+   * reads ({@link SyntaxErrors#unlateralReads}); none when the text is no Spark SQL to begin with,
+   * as Spark's parser would refuse it before its analyzer reads anything.
    */
   private static QueryFacts withArgumentCounts(String sql, Position start, QueryFacts facts) {
     if (facts.diagnostics().stream()
@@ -131,6 +132,15 @@ public final class TableExtractor {
           facts.withDiagnostic(
               Diagnostic.error(
                   ARGUMENTS_RULE, start.advance(sql, told.offset()), told.message(), told.hint()));
+    }
+    for (SyntaxErrors.Told told : SyntaxErrors.unlateralReads(sql)) {
+      facts =
+          facts.withDiagnostic(
+              Diagnostic.error(
+                  "UNRESOLVED_COLUMN",
+                  start.advance(sql, told.offset()),
+                  told.message(),
+                  told.hint()));
     }
     return facts;
   }
