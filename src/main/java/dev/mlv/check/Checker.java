@@ -1,6 +1,7 @@
 package dev.mlv.check;
 
 import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.Suggestions;
 import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.Node;
 import dev.mlv.lineage.NodeKind;
@@ -547,6 +548,25 @@ public final class Checker {
       } else if (!SparkFunctions.isBuiltin(fn)) {
         String last = fn.substring(fn.lastIndexOf('.') + 1);
         boolean qualifiedBuiltin = fn.contains(".") && SparkFunctions.isBuiltin(last);
+        // A misspelt built-in, or SQL Server's name for one, reads as a UDF (found by QA:
+        // initcapp(name) got the advice to move the view to PySpark).
+        Optional<String> meant =
+            fn.contains(".")
+                ? Optional.empty()
+                : Optional.ofNullable(SQL_SERVER_FUNCTIONS.get(fn))
+                    .map(spark -> "SQL Server's " + fn + "(...) is written " + spark + " in Spark")
+                    .or(
+                        () ->
+                            Suggestions.nearest(fn, SparkFunctions.all())
+                                .map(
+                                    n ->
+                                        "did you mean "
+                                            + n
+                                            + "(...)? If "
+                                            + fn
+                                            + " is a function of your own, rewrite it with"
+                                            + " built-in functions, or define the view in"
+                                            + " PySpark"));
         out.add(
             Diagnostic.error(
                 "UDF",
@@ -561,11 +581,21 @@ public final class Checker {
                     + "; user-defined functions are not allowed in materialized lake views",
                 qualifiedBuiltin
                     ? "call the built-in by its name alone: " + last + "(...)"
-                    : "rewrite it with built-in functions, or define the view in PySpark"));
+                    : meant.orElse(
+                        "rewrite it with built-in functions, or define the view in PySpark")));
       }
     }
     nonDeterministic(v.definition(), body, facts, out);
   }
+
+  /** SQL Server functions Spark has under another name or form, with Spark's spelling. */
+  private static final Map<String, String> SQL_SERVER_FUNCTIONS =
+      Map.of(
+          "getdate", "current_timestamp()",
+          "getutcdate", "current_timestamp() (Spark's session time zone)",
+          "sysdatetime", "current_timestamp()",
+          "newid", "uuid()",
+          "convert", "CAST(x AS type)");
 
   /**
    * One warning per non-deterministic call, at the call, as {@code mlv explain} and the refresh
