@@ -27,9 +27,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Create a project: mlv.yml with a local target and a commented Fabric target,"
           + " views/silver and views/gold with a sample view each, a seeded bronze source, a CI"
-          + " workflow example and the file .gitignore, which keeps the local warehouse out of git."
-          + " Never overwrites a file: an existing .gitignore is kept, with the lines mlv needs"
-          + " appended when missing."
+          + " workflow example and a git ignore file (.gitignore) that keeps the local warehouse"
+          + " out of git. Never overwrites a file: the lines mlv needs are appended to an existing"
+          + " git ignore file when missing."
     },
     footer = {
       "",

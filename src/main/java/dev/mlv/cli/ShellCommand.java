@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
       "An interactive shell on the project's lakehouse: every mlv command (without 'mlv'),"
           + " and Spark SQL ending with ';', with results as tables. Spark starts once and stays up"
           + " between commands. Tab completes commands, options, view and table names and columns;"
-          + " the history is kept in .mlv/shell_history of the project. Input piped in runs to its"
+          + " the history is kept in the project's file .mlv/shell_history. Input piped in runs to its"
           + " end, past failures; the shell then exits with the code of the FIRST command or"
           + " statement that failed (not the last), 0 if none did, and 1 if the input ends inside"
           + " a statement without ';'."
