@@ -472,7 +472,8 @@ public final class TableExtractor {
                 + c.name()
                 + " reads "
                 + String.join(", ", read)
-                + ", which the view's SELECT does not produce; the first refresh would fail",
+                + ", which the view's SELECT does not produce; Spark would refuse the view when apply or"
+                + " refresh runs it ([UNRESOLVED_COLUMN])",
             "a constraint reads the view's own columns: "
                 + String.join(", ", produced.stream().sorted().toList())));
   }

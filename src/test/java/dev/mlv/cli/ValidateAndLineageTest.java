@@ -730,7 +730,8 @@ class ValidateAndLineageTest {
     assertThat(r.out())
         .contains(
             "views/silver/x.sql:3:26: error[CONSTRAINT_COLUMN]: the CHECK of constraint typo"
-                + " reads amount, which the view's SELECT does not produce")
+                + " reads amount, which the view's SELECT does not produce; Spark would refuse the"
+                + " view when apply or refresh runs it ([UNRESOLVED_COLUMN])")
         .contains("1 error")
         .doesNotContain("constraint ok")
         // Units, field names and argument names are no columns (found by QA).
