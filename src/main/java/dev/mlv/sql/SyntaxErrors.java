@@ -733,6 +733,69 @@ final class SyntaxErrors {
     return false;
   }
 
+  /** SQL Server's abbreviations of DATEPART's fields, with Spark's name of the field. */
+  private static final java.util.Map<String, String> SQL_SERVER_DATEPARTS =
+      java.util.Map.ofEntries(
+          java.util.Map.entry("yy", "year"),
+          java.util.Map.entry("yyyy", "year"),
+          java.util.Map.entry("qq", "quarter"),
+          java.util.Map.entry("q", "quarter"),
+          java.util.Map.entry("mm", "month"),
+          java.util.Map.entry("m", "month"),
+          java.util.Map.entry("dd", "day"),
+          java.util.Map.entry("d", "day"),
+          java.util.Map.entry("dy", "doy"),
+          java.util.Map.entry("wk", "week"),
+          java.util.Map.entry("ww", "week"),
+          java.util.Map.entry("dw", "dow"),
+          java.util.Map.entry("hh", "hour"),
+          java.util.Map.entry("mi", "minute"),
+          java.util.Map.entry("n", "minute"),
+          java.util.Map.entry("ss", "second"),
+          java.util.Map.entry("s", "second"));
+
+  /**
+   * {@code datepart(year, d)}, SQL Server's spelling: Spark's date_part and datepart take the field
+   * as a string literal, and read a bare word there as a column, which they refuse (measured on
+   * Spark 4.1.1: UNRESOLVED_COLUMN for year; a column of that name is no constant either).
+   */
+  static List<Told> unquotedDateParts(String sql) {
+    List<SqlToken> t = SqlToken.tokenize(sql);
+    List<Told> out = new ArrayList<>();
+    for (int i = 0; i + 3 < t.size(); i++) {
+      if ((t.get(i).isWord("DATEPART") || t.get(i).isWord("DATE_PART"))
+          && t.get(i + 1).isSymbol("(")
+          && t.get(i + 2).kind() == SqlToken.Kind.WORD
+          && t.get(i + 3).isSymbol(",")
+          && (i == 0 || !t.get(i - 1).isSymbol("."))) {
+        String fn = t.get(i).text();
+        String field = t.get(i + 2).text();
+        String spark =
+            SQL_SERVER_DATEPARTS.getOrDefault(
+                field.toLowerCase(java.util.Locale.ROOT), field.toLowerCase(java.util.Locale.ROOT));
+        out.add(
+            new Told(
+                t.get(i + 2).start(),
+                fn
+                    + "("
+                    + field
+                    + ", ...) reads "
+                    + field
+                    + " as a column: Spark's "
+                    + fn.toLowerCase(java.util.Locale.ROOT)
+                    + " takes its field as a string, and refuses the view ([UNRESOLVED_COLUMN])",
+                "quote the field: "
+                    + fn
+                    + "('"
+                    + spark
+                    + "', ...), or write EXTRACT("
+                    + spark.toUpperCase(java.util.Locale.ROOT)
+                    + " FROM ...)"));
+      }
+    }
+    return out;
+  }
+
   /** Generators Spark calls as table functions in a FROM clause. */
   private static final Set<String> FROM_GENERATORS =
       Set.of(

@@ -114,9 +114,10 @@ public final class TableExtractor {
 
   /**
    * The facts with an error at each call of a built-in whose argument count Spark's analyzer
-   * refuses ({@link ArgumentCounts}), and at each column a table function joined without LATERAL
-   * reads ({@link SyntaxErrors#unlateralReads}); none when the text is no Spark SQL to begin with,
-   * as Spark's parser would refuse it before its analyzer reads anything.
+   * refuses ({@link ArgumentCounts}), at each column a table function joined without LATERAL reads
+   * ({@link SyntaxErrors#unlateralReads}) and at each field of date_part written as a bare word
+   * ({@link SyntaxErrors#unquotedDateParts}); none when the text is no Spark SQL to begin with, as
+   * Spark's parser would refuse it before its analyzer reads anything.
    */
   private static QueryFacts withArgumentCounts(String sql, Position start, QueryFacts facts) {
     if (facts.diagnostics().stream()
@@ -133,7 +134,9 @@ public final class TableExtractor {
               Diagnostic.error(
                   ARGUMENTS_RULE, start.advance(sql, told.offset()), told.message(), told.hint()));
     }
-    for (SyntaxErrors.Told told : SyntaxErrors.unlateralReads(sql)) {
+    List<SyntaxErrors.Told> unresolved = new ArrayList<>(SyntaxErrors.unlateralReads(sql));
+    unresolved.addAll(SyntaxErrors.unquotedDateParts(sql));
+    for (SyntaxErrors.Told told : unresolved) {
       facts =
           facts.withDiagnostic(
               Diagnostic.error(

@@ -559,6 +559,37 @@ class TableExtractorTest {
   }
 
   /**
+   * SQL Server's DATEPART(year, d): Spark reads the bare field as a column and refuses it (found by
+   * QA, measured on Spark 4.1.1: UNRESOLVED_COLUMN year); the quoted field and EXTRACT run.
+   */
+  @Test
+  void aDatePartFieldWrittenAsAWordIsAnError() {
+    assertThat(
+            EXTRACTOR
+                .extract(
+                    "SELECT datepart(year, d) AS y, DATE_PART(dd, d) AS dd,"
+                        + " date_part('month', d) AS m, extract(YEAR FROM d) AS e FROM t",
+                    START)
+                .diagnostics())
+        .extracting(
+            d ->
+                d.ruleId()
+                    + " "
+                    + d.position().line()
+                    + ":"
+                    + d.position().column()
+                    + " "
+                    + d.message().substring(0, d.message().indexOf(':'))
+                    + " / "
+                    + d.hint())
+        .containsExactly(
+            "UNRESOLVED_COLUMN 1:17 datepart(year, ...) reads year as a column / quote the field:"
+                + " datepart('year', ...), or write EXTRACT(YEAR FROM ...)",
+            "UNRESOLVED_COLUMN 1:42 DATE_PART(dd, ...) reads dd as a column / quote the field:"
+                + " DATE_PART('day', ...), or write EXTRACT(DAY FROM ...)");
+  }
+
+  /**
    * A table function joined without LATERAL resolves its arguments on their own (found by QA: FROM
    * o, explode(o.tags) AS t(tag) passed validate). Measured on Spark 4.1.1: the reported cases are
    * UNRESOLVED_COLUMN there, the others run.
