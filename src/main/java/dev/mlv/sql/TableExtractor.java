@@ -486,7 +486,8 @@ public final class TableExtractor {
             .or(() -> SyntaxErrors.emptySelectList(selectSql))
             .or(() -> SyntaxErrors.misplacedNot(selectSql))
             .or(() -> SyntaxErrors.doubledSelect(selectSql))
-            .or(() -> SyntaxErrors.doubledJoin(selectSql));
+            .or(() -> SyntaxErrors.doubledJoin(selectSql))
+            .or(() -> SyntaxErrors.duplicateCteNames(selectSql));
     if (misread.isPresent()) {
       return told(selectSql, start, misread.get());
     }

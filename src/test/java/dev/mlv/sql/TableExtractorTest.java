@@ -1887,6 +1887,57 @@ class TableExtractorTest {
   }
 
   /**
+   * Found by QA: WITH t AS (...), t AS (...) passed validate and plan, and apply failed with
+   * [DUPLICATED_CTE_NAMES]. Each case measured on Spark 4.1.1.
+   */
+  @Test
+  void twoCtesOfOneWithWithTheSameNameAreRefusedAtTheSecond() {
+    for (String[] c :
+        new String[][] {
+          {"WITH t AS (SELECT 1 AS a), t AS (SELECT 2 AS a) SELECT * FROM t", "1:28"},
+          // Refused even when the query reads neither, and with backticks on one name.
+          {"WITH t AS (SELECT 1 AS a),\n  `t` AS (SELECT 2 AS a) SELECT 1 AS x", "2:3"},
+          {
+            "WITH t (a) AS (SELECT 1), u AS (SELECT 2 AS a), t (b) AS (SELECT 3) SELECT * FROM u",
+            "1:49"
+          },
+          // A WITH nested in a CTE or a subquery is checked on its own.
+          {
+            "WITH u AS (WITH t AS (SELECT 2 AS a), t AS (SELECT 3 AS a) SELECT * FROM t)"
+                + " SELECT * FROM u",
+            "1:39"
+          },
+          {
+            "SELECT * FROM (WITH t AS (SELECT 2 AS a), t AS (SELECT 3 AS a) SELECT * FROM t)",
+            "1:43"
+          }
+        }) {
+      String sql = c[0];
+      QueryFacts facts = EXTRACTOR.extract(sql, START);
+      assertThat(facts.diagnostics())
+          .as(sql)
+          .extracting(d -> d.ruleId() + "@" + d.position().line() + ":" + d.position().column())
+          .containsExactly("SQL_PARSE@" + c[1]);
+      assertThat(facts.diagnostics().get(0).message())
+          .as(sql)
+          .isEqualTo(
+              "syntax error: the CTE t is defined twice in one WITH: Spark refuses the view"
+                  + " ([DUPLICATED_CTE_NAMES])");
+    }
+    // Names that differ in case, or a nested WITH reusing an outer name: Spark runs them.
+    for (String sql :
+        List.of(
+            "WITH t AS (SELECT 1 AS a), T AS (SELECT 2 AS a) SELECT * FROM t",
+            "WITH t AS (SELECT 1 AS a) SELECT * FROM (WITH t AS (SELECT 2 AS a) SELECT * FROM t)",
+            "WITH t AS (SELECT 1 AS a), u AS (WITH t AS (SELECT 2 AS a) SELECT * FROM t)"
+                + " SELECT * FROM u",
+            "WITH t AS (SELECT 1 AS a) SELECT * FROM t UNION ALL"
+                + " (WITH t AS (SELECT 2 AS a) SELECT * FROM t)")) {
+      assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
+    }
+  }
+
+  /**
    * Found by QA: a UNION ALL whose queries select 2 and 1 columns passed validate and plan, and
    * apply failed with [NUM_COLUMNS_MISMATCH].
    */
