@@ -1938,6 +1938,90 @@ class TableExtractorTest {
   }
 
   /**
+   * Found by QA: a scalar subquery of two columns, x IN (SELECT a, b ...) and (x, y) IN (SELECT a
+   * ...) passed validate and plan, and apply failed (SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_
+   * COLUMN, IN_SUBQUERY_LENGTH_MISMATCH). Each case measured on Spark 4.1.1.
+   */
+  @Test
+  void aSubquerySelectingMoreColumnsThanItsPlaceTakesIsRefused() {
+    for (String[] c :
+        new String[][] {
+          {
+            "SELECT (SELECT id, qty FROM t LIMIT 1) AS x FROM t", "1:9", "scalar subquery selects 2"
+          },
+          {"SELECT (SELECT 1, 2)", "1:9", "scalar subquery selects 2"},
+          {"SELECT id FROM t WHERE id = (SELECT max(id), min(id) FROM t)", "1:30", "scalar"},
+          {
+            "SELECT (SELECT id, qty FROM t UNION ALL SELECT id, qty FROM u LIMIT 1) AS x",
+            "1:9",
+            "scalar subquery selects 2"
+          },
+          {
+            "SELECT id FROM t WHERE id IN (SELECT id, qty FROM u)",
+            "1:31",
+            "this IN subquery selects 2 columns and 1 value stands before IN"
+          },
+          {
+            "SELECT id FROM t WHERE id NOT IN (\n  SELECT id, qty FROM u)",
+            "2:3",
+            "IN_SUBQUERY_LENGTH_MISMATCH"
+          },
+          {"SELECT id, id IN (SELECT id, qty FROM u) AS f FROM t", "1:19", "IN subquery"},
+          {
+            "SELECT id FROM t WHERE (id, qty) IN (SELECT id FROM u)",
+            "1:38",
+            "selects 1 column and 2 values stand before IN"
+          },
+          // Spark takes named_struct(...) as one value, unlike (a, b) and STRUCT(a, b).
+          {
+            "SELECT id FROM t WHERE named_struct('a', id, 'b', qty) IN (SELECT id, qty FROM u)",
+            "1:60",
+            "2 columns and 1 value"
+          },
+          {
+            "SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k IN (SELECT a, b FROM v))",
+            "1:62",
+            "IN subquery"
+          }
+        }) {
+      String sql = c[0];
+      QueryFacts facts = EXTRACTOR.extract(sql, START);
+      assertThat(facts.diagnostics())
+          .as(sql)
+          .extracting(d -> d.ruleId() + "@" + d.position().line() + ":" + d.position().column())
+          .containsExactly("SUBQUERY_COLUMN_COUNT@" + c[1]);
+      assertThat(facts.diagnostics().get(0).message()).as(sql).contains(c[2]).contains("([");
+    }
+    assertThat(
+            EXTRACTOR
+                .extract("SELECT (SELECT id, qty FROM t LIMIT 1) AS x FROM t", START)
+                .diagnostics()
+                .get(0)
+                .message())
+        .isEqualTo(
+            "this scalar subquery selects 2 columns where one value is read: Spark refuses the"
+                + " view at its first refresh ([INVALID_SUBQUERY_EXPRESSION"
+                + ".SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN])");
+    // Counts that match, rows of any width, or a count only Spark tells.
+    for (String sql :
+        List.of(
+            "SELECT id FROM t WHERE (id, qty) IN (SELECT id, qty FROM u)",
+            "SELECT id FROM t WHERE EXISTS (SELECT id, qty FROM u)",
+            "SELECT id FROM t WHERE NOT EXISTS (SELECT id, qty FROM u WHERE u.id = t.id)",
+            "SELECT id FROM t WHERE (id, qty) IN (SELECT * FROM u)",
+            "SELECT id FROM t WHERE id IN (SELECT stack(2, 1, 2, 3, 4))",
+            "SELECT (SELECT explode(array(1, 2)) LIMIT 1) AS x",
+            "SELECT (SELECT max(a) FROM u) AS x, (SELECT a FROM u UNION SELECT b FROM v) AS y",
+            "SELECT * FROM (SELECT a, b FROM t) q JOIN (SELECT a, c FROM u) r ON q.a = r.a",
+            "SELECT * FROM t, LATERAL (SELECT t.a, t.b) s",
+            "WITH c AS (SELECT a, b FROM t) SELECT * FROM c WHERE a IN (SELECT a FROM c)",
+            "SELECT id FROM t WHERE STRUCT(id, qty) IN (SELECT id, qty FROM u)",
+            "SELECT id FROM t WHERE id IN (1, 2, (SELECT max(a) FROM u))")) {
+      assertThat(EXTRACTOR.extract(sql, START).diagnostics()).as(sql).isEmpty();
+    }
+  }
+
+  /**
    * Found by QA: a UNION ALL whose queries select 2 and 1 columns passed validate and plan, and
    * apply failed with [NUM_COLUMNS_MISMATCH].
    */
