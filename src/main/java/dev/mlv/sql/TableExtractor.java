@@ -2129,6 +2129,9 @@ public final class TableExtractor {
       if (SparkSyntaxRewriter.isDistinct(call)) {
         features.add(QueryFeature.DISTINCT);
       }
+      if (call.getKind() == SqlKind.PLUS && call.operandCount() == 2) {
+        stringPlus(call);
+      }
       if ((call.getKind() == SqlKind.IN || call.getKind() == SqlKind.NOT_IN)
           && call.operandCount() == 2
           && isQuery(call.operand(1))) {
@@ -2248,6 +2251,92 @@ public final class TableExtractor {
                       + " a, b ...)"
                   : "select as many columns in the subquery as there are values in (...) before"
                       + " IN"));
+    }
+
+    /**
+     * Strings that ANSI casts read as numbers or timestamps though they hold no digit (measured:
+     * amount + 'Infinity' runs); a literal like one is left to Spark.
+     */
+    private static final Set<String> NUMBER_WORDS =
+        Set.of(
+            "nan",
+            "inf",
+            "+inf",
+            "-inf",
+            "infinity",
+            "+infinity",
+            "-infinity",
+            "now",
+            "today",
+            "yesterday",
+            "tomorrow",
+            "epoch");
+
+    /**
+     * T-SQL's {@code +} to join strings, {@code name + ' ' + region}: Spark's {@code +} adds
+     * numbers, and refuses one operand a string literal that holds no digit whatever the other is
+     * and whatever the data (measured on Spark 4.1.1, over an empty table too: a string, a date, a
+     * timestamp, a boolean, NULL or another string literal beside it is BINARY_OP_WRONG_TYPE or
+     * UNEXPECTED_INPUT_TYPE at analysis; a number or an interval, CAST_INVALID_INPUT as the literal
+     * is folded). Left alone beside {@code ||}, which Spark binds as tightly as {@code +}, so its
+     * operand may not be the literal alone there.
+     */
+    private void stringPlus(SqlCall call) {
+      SqlNode literal =
+          call.operand(0) instanceof org.apache.calcite.sql.SqlCharStringLiteral
+              ? call.operand(0)
+              : call.operand(1);
+      if (!(literal instanceof org.apache.calcite.sql.SqlCharStringLiteral string)
+          || touchesMarker(call)) {
+        return;
+      }
+      String value = string.getValueAs(String.class);
+      if (value.indexOf('\\') >= 0
+          || value.chars().anyMatch(c -> c >= '0' && c <= '9')
+          || NUMBER_WORDS.contains(value.strip().toLowerCase(Locale.ROOT))) {
+        return;
+      }
+      int from = startOf(literal.getParserPosition());
+      int to = endOf(literal.getParserPosition());
+      List<SqlToken> tokens = SqlToken.tokenize(sql);
+      int plus = -1;
+      for (int i = 0; i < tokens.size(); i++) {
+        SqlToken t = tokens.get(i);
+        boolean next = i + 1 < tokens.size();
+        if (t.end() <= from && next && tokens.get(i + 1).start() >= from) {
+          // The tokens either side of the literal: a + on one, no || on either.
+          SqlToken after = null;
+          for (int j = i + 1; j < tokens.size(); j++) {
+            if (tokens.get(j).start() >= to) {
+              after = tokens.get(j);
+              break;
+            }
+          }
+          if (t.isSymbol("||") || after != null && after.isSymbol("||")) {
+            return;
+          }
+          plus =
+              t.isSymbol("+")
+                  ? t.start()
+                  : after != null && after.isSymbol("+") ? after.start() : -1;
+          break;
+        }
+      }
+      if (plus < 0) {
+        return;
+      }
+      String written = sql.substring(from, Math.min(sql.length(), to));
+      findings.add(
+          Diagnostic.error(
+              NOT_SPARK_RULE,
+              start.advance(sql, plus),
+              "+ to join the string "
+                  + written
+                  + " is not Spark SQL: Spark 4.1 (Fabric Runtime 2.0) adds numbers with +, and"
+                  + " refuses a string that is no number as an operand whatever the data"
+                  + " ([DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE] beside a string,"
+                  + " [CAST_INVALID_INPUT] beside a number)",
+              "concatenate with || or concat(...): name || ' ' || region"));
     }
 
     /** Where a subquery's text starts: its first word, after any parentheses around it. */
