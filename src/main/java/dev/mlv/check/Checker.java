@@ -157,6 +157,7 @@ public final class Checker {
         if (!legacyTimeParser(project)) {
           out.addAll(dev.mlv.sql.DatetimePatterns.check(select.sql(), select.position()));
         }
+        out.addAll(dev.mlv.sql.LimitValues.check(select.sql(), select.position()));
       }
       v.facts().ifPresent(f -> queryRules(project, v, f, lakehouses, columns, out));
     }
