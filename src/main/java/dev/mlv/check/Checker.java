@@ -109,6 +109,21 @@ public final class Checker {
   }
 
   /**
+   * Whether a target's Spark conf sets spark.sql.legacy.timeParserPolicy to anything but its
+   * default, EXCEPTION: with LEGACY, Spark formats week-based patterns as Spark 2 did.
+   */
+  private static boolean legacyTimeParser(Project project) {
+    return project.config().targets().values().stream()
+        .filter(t -> t instanceof dev.mlv.project.SparkTarget)
+        .map(t -> (dev.mlv.project.SparkTarget) t)
+        .flatMap(t -> t.conf().entrySet().stream())
+        .anyMatch(
+            e ->
+                e.getKey().strip().equalsIgnoreCase("spark.sql.legacy.timeParserPolicy")
+                    && !e.getValue().strip().equalsIgnoreCase("EXCEPTION"));
+  }
+
+  /**
    * {@code lakehouses}: those of the project, found once for all its views; {@code columns}: those
    * of its views, for a view of the project (an ad hoc one runs against the deployed views).
    */
@@ -140,6 +155,10 @@ public final class Checker {
       }
       if (d.body() instanceof ViewBody.Select select) {
         out.addAll(dev.mlv.sql.ExternalCode.check(select.sql(), select.position()));
+        if (!legacyTimeParser(project)) {
+          out.addAll(dev.mlv.sql.DatetimePatterns.check(select.sql(), select.position()));
+        }
+        out.addAll(dev.mlv.sql.LimitValues.check(select.sql(), select.position()));
       }
       v.facts().ifPresent(f -> queryRules(project, v, f, lakehouses, columns, out));
     }

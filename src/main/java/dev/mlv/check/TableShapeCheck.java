@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Rules about the Delta table a view becomes, read from its file without Spark: what Delta would
@@ -43,7 +44,7 @@ final class TableShapeCheck {
     v.facts()
         .ifPresent(
             f -> {
-              columnNames(d, f, columns, out);
+              columnNames(d, f, columns, changeDataFeed(v), out);
               constraintSyntax(d, f, out);
             });
   }
@@ -412,6 +413,90 @@ final class TableShapeCheck {
             + ", giving one of each pair another name with AS");
   }
 
+  /** A date or timestamp literal as written (OutputNames gives it no name, as an expression). */
+  private static final Pattern TYPED_LITERAL =
+      Pattern.compile("(?i)^\\s*(DATE|TIMESTAMP(?:_NTZ|_LTZ)?)\\s*'");
+
+  /** How Spark names a typed literal's column, its value left out: TIMESTAMP '...'. */
+  private static String sparkName(String literal) {
+    java.util.regex.Matcher m = TYPED_LITERAL.matcher(literal);
+    String type = m.find() ? m.group(1).toUpperCase(Locale.ROOT) : "DATE";
+    return (type.equals("TIMESTAMP_LTZ") ? "TIMESTAMP" : type) + " '...'";
+  }
+
+  /**
+   * The column names change data feed adds to its rows, which Delta refuses in a table that has it
+   * on ([DELTA_TABLE_ALREADY_CONTAINS_CDC_COLUMNS]); compared as written, as Delta compares them
+   * (measured on Delta with Spark 4.1.1: _COMMIT_TIMESTAMP and _Change_Type are stored).
+   */
+  private static final Set<String> CDC_COLUMNS =
+      Set.of("_change_type", "_commit_version", "_commit_timestamp");
+
+  /**
+   * Whether the view's table has change data feed on: as TBLPROPERTIES sets it, else as enable_cdf
+   * (on by default), which the targets add only when TBLPROPERTIES does not set it.
+   */
+  private static boolean changeDataFeed(ProjectView v) {
+    return v.definition().properties().entrySet().stream()
+        .filter(e -> e.getKey().equalsIgnoreCase("delta.enableChangeDataFeed"))
+        .map(e -> e.getValue().strip().equalsIgnoreCase("true"))
+        .findFirst()
+        .orElse(v.settings().enableCdf());
+  }
+
+  /**
+   * A column named like one of change data feed's own, in a view with change data feed on: Delta
+   * refuses to create the table, so the view fails at its first refresh. Found by QA.
+   */
+  private static void changeDataFeedNames(
+      ViewDefinition d,
+      OutputNames.Columns columns,
+      Optional<ViewColumns> viewColumns,
+      List<Diagnostic> out) {
+    boolean declared =
+        d.properties().keySet().stream()
+            .anyMatch(k -> k.equalsIgnoreCase("delta.enableChangeDataFeed"));
+    List<ViewColumns.Column> output =
+        viewColumns
+            .map(c -> c.output(columns))
+            .orElseGet(
+                () ->
+                    columns.names().stream()
+                        .map(n -> new ViewColumns.Column(n.name(), n.position(), null, null))
+                        .toList());
+    for (ViewColumns.Column c : output) {
+      if (c.name() == null || !CDC_COLUMNS.contains(c.name())) {
+        continue;
+      }
+      String what =
+          c.star() == null
+              ? "column name " + c.name()
+              : c.star().text()
+                  + " selects a column named "
+                  + c.name()
+                  + " (from "
+                  + viewColumns.orElseThrow().shown(c.source())
+                  + ")";
+      out.add(
+          Diagnostic.error(
+              "COLUMN_NAME",
+              c.star() == null ? c.position() : c.star().position(),
+              what
+                  + ": change data feed, which "
+                  + d.name().text()
+                  + (declared ? " turns on in TBLPROPERTIES" : " has on (enable_cdf, the default)")
+                  + ", reserves that name, and Delta refuses the view at its first refresh"
+                  + " ([DELTA_TABLE_ALREADY_CONTAINS_CDC_COLUMNS])",
+              declared
+                  ? "rename the column with AS, or remove delta.enableChangeDataFeed from"
+                      + " TBLPROPERTIES"
+                  : "rename the column with AS (for example "
+                      + c.name().substring(1)
+                      + "), or set enable_cdf: false for this view under view_config (views"
+                      + " reading it then refresh in full)"));
+    }
+  }
+
   /** Characters Delta refuses in a column name unless the table uses column mapping. */
   private static final String NOT_IN_COLUMN_NAMES = " ,;{}()\n\t=";
 
@@ -422,7 +507,11 @@ final class TableShapeCheck {
    * DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES.
    */
   private static void columnNames(
-      ViewDefinition d, QueryFacts facts, Optional<ViewColumns> viewColumns, List<Diagnostic> out) {
+      ViewDefinition d,
+      QueryFacts facts,
+      Optional<ViewColumns> viewColumns,
+      boolean changeDataFeed,
+      List<Diagnostic> out) {
     boolean mapped =
         d.properties().entrySet().stream()
             .anyMatch(
@@ -436,8 +525,23 @@ final class TableShapeCheck {
         facts.columns().orElse(new OutputNames.Columns(List.of(), List.of(), true));
     outputColumns(d, columns, viewColumns, out);
     complexPartitions(d, facts, columns, out);
+    if (changeDataFeed) {
+      changeDataFeedNames(d, columns, viewColumns, out);
+    }
     for (OutputNames.OutputName c : columns.names()) {
-      if (c.name() == null) {
+      if (c.name() == null && TYPED_LITERAL.matcher(c.text()).find()) {
+        out.add(
+            Diagnostic.error(
+                "COLUMN_NAME",
+                c.position(),
+                "the literal "
+                    + c.text().strip()
+                    + " has no alias: Spark names its column after its type and value, "
+                    + sparkName(c.text())
+                    + ", with a space, which Delta refuses in a column name"
+                    + " ([DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES])",
+                "give it a name: " + c.text().strip() + " AS some_name"));
+      } else if (c.name() == null) {
         out.add(
             Diagnostic.error(
                 "COLUMN_NAME",

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.apache.calcite.sql.JoinConditionType;
 import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlCall;
@@ -118,6 +119,10 @@ public final class OutputNames {
           "inline_outer",
           "stack",
           "json_tuple");
+
+  /** A date or timestamp literal as written: its type, then its value in quotes. */
+  private static final Pattern TYPED_LITERAL =
+      Pattern.compile("(?i)^(DATE|TIMESTAMP(_NTZ|_LTZ)?)\\s*'");
 
   private OutputNames() {}
 
@@ -317,6 +322,11 @@ public final class OutputNames {
         String value = literal.getValueAs(String.class);
         opaque |= value.indexOf('\\') >= 0;
         out.add(new OutputName(value, text(sql, offset, item), at));
+      } else if (item instanceof SqlLiteral
+          && TYPED_LITERAL.matcher(text(sql, offset, item)).find()) {
+        // Spark names DATE'2026-01-01' after its type and value, DATE '2026-01-01': a name with a
+        // space, as an expression's is (measured on Spark 4.1.1, TIMESTAMP_NTZ'...' too).
+        out.add(new OutputName(null, text(sql, offset, item), at));
       } else {
         opaque = true; // another literal: Spark names it after its value, not checked here
       }

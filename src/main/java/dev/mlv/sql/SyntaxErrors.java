@@ -4,6 +4,7 @@ import dev.mlv.diag.Suggestions;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -681,6 +682,62 @@ final class SyntaxErrors {
                     + " analyzer refuses (UNRESOLVED_COLUMN)",
                 "write the condition NOT negates, WHERE NOT a = 1, or remove NOT; a column named"
                     + " not is written `not`"));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Two CTEs of one WITH with the same name, {@code WITH t AS (...), t AS (...)}: Spark's parser
+   * refuses it ([DUPLICATED_CTE_NAMES]), even when the query reads neither. Names are compared as
+   * Spark's parser compares them, case-sensitively after backticks are removed (measured on Spark
+   * 4.1.1: {@code t} and {@code `t`} clash, {@code t} and {@code T} do not). A WITH nested in a CTE
+   * or subquery may reuse an outer name: only the names of one WITH are compared.
+   */
+  static Optional<Told> duplicateCteNames(String sql) {
+    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    for (int i = 0; i < tokens.size(); i++) {
+      if (!tokens.get(i).isWord("WITH")) {
+        continue;
+      }
+      Set<String> seen = new HashSet<>();
+      int j = i + 1;
+      if (j < tokens.size() && tokens.get(j).isWord("RECURSIVE")) {
+        j++;
+      }
+      while (j < tokens.size() && tokens.get(j).isIdentifier()) {
+        SqlToken name = tokens.get(j++);
+        if (j < tokens.size() && tokens.get(j).isSymbol("(")) {
+          j = SqlToken.closingParen(tokens, j) + 1; // the CTE's column list
+          if (j == 0) {
+            break;
+          }
+        }
+        if (j < tokens.size() && tokens.get(j).isWord("AS")) {
+          j++;
+        }
+        if (j >= tokens.size() || !tokens.get(j).isSymbol("(")) {
+          break; // not a CTE list: WITH in another role
+        }
+        int close = SqlToken.closingParen(tokens, j);
+        if (close < 0) {
+          break;
+        }
+        if (!seen.add(name.identifierValue())) {
+          return Optional.of(
+              new Told(
+                  name.start(),
+                  "the CTE "
+                      + name.identifierValue()
+                      + " is defined twice in one WITH: Spark refuses the view"
+                      + " ([DUPLICATED_CTE_NAMES])",
+                  "give each CTE of a WITH its own name, or remove the one not meant"));
+        }
+        j = close + 1;
+        if (j >= tokens.size() || !tokens.get(j).isSymbol(",")) {
+          break;
+        }
+        j++;
       }
     }
     return Optional.empty();

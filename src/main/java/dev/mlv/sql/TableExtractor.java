@@ -153,6 +153,9 @@ public final class TableExtractor {
 
   public static final String SET_COLUMN_COUNT_RULE = "SET_COLUMN_COUNT";
 
+  /** A subquery selecting more columns than its place takes (scalar, IN). */
+  public static final String SUBQUERY_COLUMN_COUNT_RULE = "SUBQUERY_COLUMN_COUNT";
+
   /** Rule of a table name in the SELECT with more parts than a Fabric name can have. */
   public static final String NAME_PARTS_RULE = "TABLE_NAME_PARTS";
 
@@ -528,7 +531,8 @@ public final class TableExtractor {
             .or(() -> SyntaxErrors.emptySelectList(selectSql))
             .or(() -> SyntaxErrors.misplacedNot(selectSql))
             .or(() -> SyntaxErrors.doubledSelect(selectSql))
-            .or(() -> SyntaxErrors.doubledJoin(selectSql));
+            .or(() -> SyntaxErrors.doubledJoin(selectSql))
+            .or(() -> SyntaxErrors.duplicateCteNames(selectSql));
     if (misread.isPresent()) {
       return told(selectSql, start, misread.get());
     }
@@ -1071,6 +1075,12 @@ public final class TableExtractor {
 
     /** The higher-order function whose lambda encloses the walk, or null outside lambdas. */
     private String inLambdaOf;
+
+    /**
+     * Whether the subquery the walk reaches next stands where Spark takes rows of any width
+     * (EXISTS, IN), not a single value: set by the call around it.
+     */
+    private boolean rowsSubquery;
 
     private final List<Diagnostic> findings = new ArrayList<>();
 
@@ -2281,6 +2291,10 @@ public final class TableExtractor {
         }
       } else if (isQuery(node)) {
         features.add(QueryFeature.SUBQUERY_EXPRESSION);
+        if (!rowsSubquery) {
+          scalarWidth(node);
+        }
+        rowsSubquery = false;
         String lambdaOf = inLambdaOf;
         if (lambdaOf != null) {
           subqueryInLambda(node, lambdaOf);
@@ -2319,14 +2333,224 @@ public final class TableExtractor {
       if (SparkSyntaxRewriter.isDistinct(call)) {
         features.add(QueryFeature.DISTINCT);
       }
+      if (call.getKind() == SqlKind.PLUS && call.operandCount() == 2) {
+        stringPlus(call);
+      }
+      if ((call.getKind() == SqlKind.IN || call.getKind() == SqlKind.NOT_IN)
+          && call.operandCount() == 2
+          && isQuery(call.operand(1))) {
+        inWidth(call.operand(0), call.operand(1));
+      }
       for (SqlNode operand : call.getOperandList()) {
         String lambdaOf = inLambdaOf;
         if (operand instanceof org.apache.calcite.sql.SqlLambda) {
           inLambdaOf = SparkSyntaxRewriter.unhide(call.getOperator().getName());
         }
+        rowsSubquery = isQuery(operand) && !SCALAR_CONTEXT.test(call, operand);
         expression(operand, ctes);
+        rowsSubquery = false;
         inLambdaOf = lambdaOf;
       }
+    }
+
+    /**
+     * Whether a subquery operand of {@code call} stands for one value: everywhere but as the rows
+     * of IN, EXISTS, a quantified comparison or a query constructor.
+     */
+    private static final java.util.function.BiPredicate<SqlCall, SqlNode> SCALAR_CONTEXT =
+        (call, operand) ->
+            switch (call.getKind()) {
+              case IN, NOT_IN -> operand != call.operand(1);
+              case EXISTS,
+                  UNIQUE,
+                  SOME,
+                  ALL,
+                  ARRAY_QUERY_CONSTRUCTOR,
+                  MAP_QUERY_CONSTRUCTOR,
+                  MULTISET_QUERY_CONSTRUCTOR,
+                  LATERAL,
+                  WITH,
+                  ORDER_BY ->
+                  false;
+              default -> !(call.getOperator() instanceof SqlSetOperator);
+            };
+
+    /**
+     * A scalar subquery whose SELECT list tells that it gives two or more columns: Spark refuses it
+     * at the view's first refresh. Nothing is claimed when a {@code *} or a generator leaves the
+     * count to Spark.
+     */
+    private void scalarWidth(SqlNode subquery) {
+      if (touchesMarker(subquery)) {
+        return;
+      }
+      int width = ColumnLists.width(subquery);
+      if (width == ColumnLists.UNKNOWN || width < 2) {
+        return;
+      }
+      findings.add(
+          Diagnostic.error(
+              SUBQUERY_COLUMN_COUNT_RULE,
+              start.advance(sql, queryStart(subquery)),
+              "this scalar subquery selects "
+                  + width
+                  + " columns where one value is read: Spark refuses the view at its first"
+                  + " refresh ([INVALID_SUBQUERY_EXPRESSION"
+                  + ".SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN])",
+              "select one column in the subquery; for several values, join the query in (from a"
+                  + " CTE or a subquery in FROM) and read its columns"));
+    }
+
+    /**
+     * {@code x IN (SELECT a, b ...)} or {@code (x, y) IN (SELECT a ...)}: the values before IN and
+     * the columns of the subquery differ in number, where both are told (a parenthesised list of
+     * values is as many, {@code STRUCT(x, y)} is left to Spark, which takes its fields as values;
+     * the subquery's SELECT list without {@code *} or generator). Only a subquery in one pair of
+     * parentheses: in two, Spark reads it as a scalar subquery among the values.
+     */
+    private void inWidth(SqlNode values, SqlNode subquery) {
+      if (touchesMarker(values) || touchesMarker(subquery)) {
+        return;
+      }
+      int left;
+      if (values instanceof SqlCall row && row.getKind() == SqlKind.ROW) {
+        left = row.operandCount();
+      } else if (values instanceof SqlCall c
+          && c.getOperator().getName().equalsIgnoreCase("struct")) {
+        return;
+      } else {
+        left = 1;
+      }
+      int right = ColumnLists.width(subquery);
+      if (right == ColumnLists.UNKNOWN || right == left) {
+        return;
+      }
+      int at = queryStart(subquery);
+      int open = at - 1;
+      while (open >= 0 && Character.isWhitespace(sql.charAt(open))) {
+        open--;
+      }
+      int before = open - 1;
+      while (before >= 0 && Character.isWhitespace(sql.charAt(before))) {
+        before--;
+      }
+      if (open < 0
+          || sql.charAt(open) != '('
+          || before < 1
+          || !sql.regionMatches(true, before - 1, "IN", 0, 2)) {
+        return;
+      }
+      findings.add(
+          Diagnostic.error(
+              SUBQUERY_COLUMN_COUNT_RULE,
+              start.advance(sql, at),
+              "this IN subquery selects "
+                  + columns(right)
+                  + " and "
+                  + (left == 1 ? "1 value stands" : left + " values stand")
+                  + " before IN: Spark refuses the view at its first refresh"
+                  + " ([DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH])",
+              left == 1
+                  ? "select one column in the subquery, or compare several with (a, b) IN (SELECT"
+                      + " a, b ...)"
+                  : "select as many columns in the subquery as there are values in (...) before"
+                      + " IN"));
+    }
+
+    /**
+     * Strings that ANSI casts read as numbers or timestamps though they hold no digit (measured:
+     * amount + 'Infinity' runs); a literal like one is left to Spark.
+     */
+    private static final Set<String> NUMBER_WORDS =
+        Set.of(
+            "nan",
+            "inf",
+            "+inf",
+            "-inf",
+            "infinity",
+            "+infinity",
+            "-infinity",
+            "now",
+            "today",
+            "yesterday",
+            "tomorrow",
+            "epoch");
+
+    /**
+     * T-SQL's {@code +} to join strings, {@code name + ' ' + region}: Spark's {@code +} adds
+     * numbers, and refuses one operand a string literal that holds no digit whatever the other is
+     * and whatever the data (measured on Spark 4.1.1, over an empty table too: a string, a date, a
+     * timestamp, a boolean, NULL or another string literal beside it is BINARY_OP_WRONG_TYPE or
+     * UNEXPECTED_INPUT_TYPE at analysis; a number or an interval, CAST_INVALID_INPUT as the literal
+     * is folded). Left alone beside {@code ||}, which Spark binds as tightly as {@code +}, so its
+     * operand may not be the literal alone there.
+     */
+    private void stringPlus(SqlCall call) {
+      SqlNode literal =
+          call.operand(0) instanceof org.apache.calcite.sql.SqlCharStringLiteral
+              ? call.operand(0)
+              : call.operand(1);
+      if (!(literal instanceof org.apache.calcite.sql.SqlCharStringLiteral string)
+          || touchesMarker(call)) {
+        return;
+      }
+      String value = string.getValueAs(String.class);
+      if (value.indexOf('\\') >= 0
+          || value.chars().anyMatch(c -> c >= '0' && c <= '9')
+          || NUMBER_WORDS.contains(value.strip().toLowerCase(Locale.ROOT))) {
+        return;
+      }
+      int from = startOf(literal.getParserPosition());
+      int to = endOf(literal.getParserPosition());
+      List<SqlToken> tokens = SqlToken.tokenize(sql);
+      int plus = -1;
+      for (int i = 0; i < tokens.size(); i++) {
+        SqlToken t = tokens.get(i);
+        boolean next = i + 1 < tokens.size();
+        if (t.end() <= from && next && tokens.get(i + 1).start() >= from) {
+          // The tokens either side of the literal: a + on one, no || on either.
+          SqlToken after = null;
+          for (int j = i + 1; j < tokens.size(); j++) {
+            if (tokens.get(j).start() >= to) {
+              after = tokens.get(j);
+              break;
+            }
+          }
+          if (t.isSymbol("||") || after != null && after.isSymbol("||")) {
+            return;
+          }
+          plus =
+              t.isSymbol("+")
+                  ? t.start()
+                  : after != null && after.isSymbol("+") ? after.start() : -1;
+          break;
+        }
+      }
+      if (plus < 0) {
+        return;
+      }
+      String written = sql.substring(from, Math.min(sql.length(), to));
+      findings.add(
+          Diagnostic.error(
+              NOT_SPARK_RULE,
+              start.advance(sql, plus),
+              "+ to join the string "
+                  + written
+                  + " is not Spark SQL: Spark 4.1 (Fabric Runtime 2.0) adds numbers with +, and"
+                  + " refuses a string that is no number as an operand whatever the data"
+                  + " ([DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE] beside a string,"
+                  + " [CAST_INVALID_INPUT] beside a number)",
+              "concatenate with || or concat(...): name || ' ' || region"));
+    }
+
+    /** Where a subquery's text starts: its first word, after any parentheses around it. */
+    private int queryStart(SqlNode subquery) {
+      int at = startOf(subquery.getParserPosition());
+      while (at < sql.length()
+          && (sql.charAt(at) == '(' || Character.isWhitespace(sql.charAt(at)))) {
+        at++;
+      }
+      return at;
     }
 
     /**

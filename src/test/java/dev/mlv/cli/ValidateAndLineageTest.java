@@ -464,6 +464,30 @@ class ValidateAndLineageTest {
     assertThat(allowed.out()).doesNotContain("PROPERTY_NAME").contains("PROPERTY_VALUE");
   }
 
+  /**
+   * Found by QA: LIMIT -1 (which Calcite does not read, so Spark's parser read the SELECT) and a
+   * LIMIT of a column passed validate, and apply failed with [INVALID_LIMIT_LIKE_EXPRESSION].
+   */
+  @Test
+  void aLimitSparkRefusesIsAnErrorOnEitherParsersPath() throws IOException {
+    project(
+        YML,
+        "silver/p.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.p AS\n"
+            + "SELECT id FROM bronze.orders ORDER BY id LIMIT -1\n",
+        "silver/q.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.q AS SELECT id FROM bronze.orders LIMIT qty\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/silver/p.sql:2:48: error[LIMIT_VALUE]: LIMIT -1: Spark takes only a constant"
+                + " integer of 0 or more as LIMIT, and refuses the view at its first refresh"
+                + " ([INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE])")
+        .contains("views/silver/q.sql:1:78: error[LIMIT_VALUE]: LIMIT qty:")
+        .contains("2 errors,");
+  }
+
   @Test
   void aTableNameOfMoreThanFourPartsIsAnErrorAtTheNameAndTheRestIsStillChecked()
       throws IOException {
