@@ -478,6 +478,20 @@ public final class HtmlReportRenderer {
           var scale = svg.getBoundingClientRect().width / svg.width.baseVal.value;
           check.setAttribute('data-lineage-scale', scale.toFixed(2));
         }
+        // Text a chart draws past the edge of its viewBox is cut off: named here for the tests.
+        var clipped = [];
+        document.querySelectorAll('svg.chart').forEach(function (chart) {
+          var box = chart.viewBox.baseVal;
+          chart.querySelectorAll('text').forEach(function (t) {
+            var b = t.getBBox();
+            if (b.x < box.x || b.x + b.width > box.x + box.width) {
+              clipped.push(t.textContent);
+            }
+          });
+        });
+        if (clipped.length > 0) {
+          check.setAttribute('data-clipped-text', clipped.join(' | '));
+        }
         if (errors.length === 0) {
           check.setAttribute('data-status', lineage > 0 ? 'ok' : 'no-lineage');
         }
