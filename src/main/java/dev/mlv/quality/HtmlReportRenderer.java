@@ -163,7 +163,7 @@ public final class HtmlReportRenderer {
       h.append(
           SvgCharts.bars(
               "top views by violations",
-              top.stream().map(ViewSection::name).toList(),
+              top.stream().map(ViewSection::label).toList(),
               List.of(
                   new Series(
                       "violations", VIOLATIONS, top.stream().map(ViewSection::violations).toList()),
@@ -313,7 +313,14 @@ public final class HtmlReportRenderer {
         .append(Html.esc(v.name()))
         .append(' ')
         .append(status(v.lastStatus()))
-        .append("</h2>\n<div class=\"cards\">");
+        .append("</h2>\n");
+    if (!v.inProject()) {
+      h.append(
+          "<p class=\"note not-in-project\">Not in the project: a view the run history names"
+              + " that the project no longer has (dropped, or renamed before mlv moved a renamed"
+              + " view's history with it). Its runs count in the totals above.</p>\n");
+    }
+    h.append("<div class=\"cards\">");
     card(h, null, "Runs", v.runs().size());
     card(h, null, "Rows dropped", v.rowsDropped());
     card(h, null, "Violations", v.violations());
