@@ -228,6 +228,15 @@ public final class ApplyCommand implements Callable<Integer> {
       } else if (plan.schedules().hasChanges()) {
         said.println("Schedules not changed: the views did not apply cleanly.");
       }
+      if (run.views().isEmpty()
+          && run.status() == dev.mlv.refresh.RunStatus.Completed
+          && format != ReportFormat.json) {
+        // Only renames, drops or change data feed: no view to refresh, and no run on record, so
+        // no run id to print that 'mlv runs' would not know.
+        out.println("Applied: no view needed a refresh, so no run was recorded.");
+        out.flush();
+        return ExitCodes.OK;
+      }
       // The refresh apply runs honours the quality gates as mlv refresh does (exit 4).
       return QualityOutput.finish(
           out,

@@ -163,7 +163,7 @@ public final class HtmlReportRenderer {
       h.append(
           SvgCharts.bars(
               "top views by violations",
-              top.stream().map(ViewSection::name).toList(),
+              top.stream().map(ViewSection::label).toList(),
               List.of(
                   new Series(
                       "violations", VIOLATIONS, top.stream().map(ViewSection::violations).toList()),
@@ -313,7 +313,14 @@ public final class HtmlReportRenderer {
         .append(Html.esc(v.name()))
         .append(' ')
         .append(status(v.lastStatus()))
-        .append("</h2>\n<div class=\"cards\">");
+        .append("</h2>\n");
+    if (!v.inProject()) {
+      h.append(
+          "<p class=\"note not-in-project\">Not in the project: a view the run history names"
+              + " that the project no longer has (dropped, or renamed before mlv moved a renamed"
+              + " view's history with it). Its runs count in the totals above.</p>\n");
+    }
+    h.append("<div class=\"cards\">");
     card(h, null, "Runs", v.runs().size());
     card(h, null, "Rows dropped", v.rowsDropped());
     card(h, null, "Violations", v.violations());
@@ -477,6 +484,20 @@ public final class HtmlReportRenderer {
         if (svg) {
           var scale = svg.getBoundingClientRect().width / svg.width.baseVal.value;
           check.setAttribute('data-lineage-scale', scale.toFixed(2));
+        }
+        // Text a chart draws past the edge of its viewBox is cut off: named here for the tests.
+        var clipped = [];
+        document.querySelectorAll('svg.chart').forEach(function (chart) {
+          var box = chart.viewBox.baseVal;
+          chart.querySelectorAll('text').forEach(function (t) {
+            var b = t.getBBox();
+            if (b.x < box.x || b.x + b.width > box.x + box.width) {
+              clipped.push(t.textContent);
+            }
+          });
+        });
+        if (clipped.length > 0) {
+          check.setAttribute('data-clipped-text', clipped.join(' | '));
         }
         if (errors.length === 0) {
           check.setAttribute('data-status', lineage > 0 ? 'ok' : 'no-lineage');

@@ -78,17 +78,25 @@ public record QualityReport(
 
   /**
    * A view's section: its runs oldest first, its constraints in the order first seen, and the
-   * newest rows its quarantine holds (empty when it keeps none).
+   * newest rows its quarantine holds (empty when it keeps none). Without {@code inProject} it is a
+   * view the history names but the project no longer has (dropped, or renamed without its history
+   * following), named as in the history: its runs count in the totals, so it has a section too.
    */
   public record ViewSection(
       String name,
       String lastStatus,
       List<ViewPoint> runs,
       List<String> constraints,
-      SqlResult quarantined) {
+      SqlResult quarantined,
+      boolean inProject) {
     public ViewSection {
       runs = List.copyOf(runs);
       constraints = List.copyOf(constraints);
+    }
+
+    /** The name with, for a view the project no longer has, a note saying so. */
+    public String label() {
+      return inProject ? name : name + " (not in the project)";
     }
 
     public long rowsDropped() {
@@ -158,7 +166,7 @@ public record QualityReport(
             Comparator.comparingLong(ViewSection::violations)
                 .thenComparingLong(ViewSection::rowsDropped)
                 .reversed()
-                .thenComparing(ViewSection::name))
+                .thenComparing(ViewSection::label))
         .limit(n)
         .toList();
   }
@@ -170,7 +178,7 @@ public record QualityReport(
           .forEach(
               (c, count) -> {
                 if (count > 0) {
-                  all.add(new ConstraintTotal(v.name(), c, count));
+                  all.add(new ConstraintTotal(v.label(), c, count));
                 }
               });
     }
@@ -267,8 +275,34 @@ public record QualityReport(
               last.getOrDefault(id, "NotRun"),
               byView.getOrDefault(id, List.of()),
               rules,
-              quarantined.getOrDefault(id, new SqlResult(List.of(), List.of(), null))));
+              quarantined.getOrDefault(id, new SqlResult(List.of(), List.of(), null)),
+              true));
     }
+    // Views the history names that the project no longer has (dropped, or renamed before the
+    // history followed renames): their runs are in the totals, so the breakdowns show them too,
+    // or the totals would not add up (found by QA).
+    java.util.Set<ObjectId> inProject = new java.util.HashSet<>();
+    graph.views().forEach(n -> inProject.add(n.id()));
+    byView.forEach(
+        (id, points) -> {
+          if (inProject.contains(id)) {
+            return;
+          }
+          List<String> rules = new ArrayList<>();
+          points.forEach(
+              p ->
+                  p.violations().keySet().stream()
+                      .filter(k -> !rules.contains(k))
+                      .forEach(rules::add));
+          sections.add(
+              new ViewSection(
+                  names.display(id),
+                  last.getOrDefault(id, "NotRun"),
+                  points,
+                  rules,
+                  new SqlResult(List.of(), List.of(), null),
+                  false));
+        });
     Map<ObjectId, Integer> layers = graph.layerOf();
     List<LineageNode> nodes = new ArrayList<>();
     for (Node n : graph.nodes().values()) {

@@ -235,21 +235,46 @@ final class SvgCharts {
     }
   }
 
-  /** Labels at most ~12 x positions so they never overlap. */
+  /**
+   * Widest advance of one character of an 11px tick label (digits, '-', ':' and letters of the
+   * system sans-serif fonts measure 5.5 to 6.5px): a safe bound for keeping a label in the chart.
+   */
+  static final double CHAR_WIDTH = 7;
+
+  /**
+   * Labels at most ~12 x positions so they never overlap. A label is centred under its mark unless
+   * that would put it past an edge of the chart (the last column of a run chart with many runs sits
+   * a few pixels from the right edge, and its centred "12-07 08:25" was cut to "12-07 08:2"): then
+   * it ends at the right edge, or starts at the left one.
+   */
   private static void xLabel(
       StringBuilder svg, List<String> labels, int i, double x, int h, int n) {
     int every = Math.max(1, (int) Math.ceil(n / 12.0));
     if (i % every != 0) {
       return;
     }
+    String text = labels.get(i);
+    double half = text.length() * CHAR_WIDTH / 2;
+    String anchor = "middle";
+    if (x + half > WIDTH - EDGE) {
+      anchor = "end";
+      x = WIDTH - EDGE;
+    } else if (x - half < EDGE) {
+      anchor = "start";
+      x = EDGE;
+    }
     svg.append(
         String.format(
             Locale.ROOT,
-            "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s</text>",
+            "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" class=\"tick\">%s</text>",
             x,
             h - 12,
-            Html.esc(labels.get(i))));
+            anchor,
+            Html.esc(text)));
   }
+
+  /** Space kept between an x label and the chart's left or right edge. */
+  private static final int EDGE = 2;
 
   private static void legend(StringBuilder svg, List<Series> series) {
     double x = WIDTH - RIGHT;

@@ -75,6 +75,22 @@ public record ViewRun(
         Optional.empty());
   }
 
+  /** This outcome under the view's new name, after a rename. */
+  public ViewRun withId(ObjectId newId) {
+    return new ViewRun(
+        newId,
+        status,
+        strategy,
+        reason,
+        rowsWritten,
+        rowsDropped,
+        violations,
+        durationMs,
+        error,
+        files,
+        dropsNotMeasured);
+  }
+
   /** This outcome with {@code error} as its error, everything else kept. */
   public ViewRun withError(String error) {
     return new ViewRun(

@@ -120,4 +120,53 @@ class QualityReportTest {
         .contains("0 (1 not reported)")
         .contains("<td class=\"n\">not reported by Fabric</td>");
   }
+
+  /**
+   * Found by QA: after a rename the totals counted the drops recorded under the old name, which had
+   * no section and no bar. A view the history names that the project no longer has gets a section
+   * of its own, marked, and the breakdowns add up to the totals.
+   */
+  @Test
+  void aViewTheProjectNoLongerHasStillAddsUpInTheBreakdowns() {
+    dev.mlv.lineage.ObjectId old = KnownHistory.id("silver", "trials_old");
+    java.util.List<dev.mlv.refresh.RunReport> history = new java.util.ArrayList<>();
+    history.add(
+        KnownHistory.run(
+            "20261126-100000-0000",
+            "2026-11-26T10:00:00Z",
+            dev.mlv.refresh.RunStatus.Completed,
+            java.util.List.of(
+                KnownHistory.done(old, "full", 9, 14, KnownHistory.violations(10, 4, 0), 500))));
+    history.addAll(KnownHistory.history());
+    QualityReport r =
+        QualityReport.of(
+            "medallion",
+            KnownHistory.lineage(),
+            KnownHistory.NAMES,
+            java.util.Map.of(KnownHistory.SILVER, KnownHistory.RULES),
+            history,
+            java.util.Map.of(),
+            KnownHistory.NOW,
+            7);
+
+    assertThat(r.rowsDropped()).isEqualTo(14 + 3 + 4);
+    assertThat(r.violations()).isEqualTo(14 + 3 + 5);
+    assertThat(r.views().stream().mapToLong(QualityReport.ViewSection::rowsDropped).sum())
+        .isEqualTo(r.rowsDropped());
+    assertThat(r.views().stream().mapToLong(QualityReport.ViewSection::violations).sum())
+        .isEqualTo(r.violations());
+    assertThat(r.topViews(10))
+        .extracting(QualityReport.ViewSection::label)
+        .containsExactly("silver.trials_old (not in the project)", "silver.trials_clean");
+    QualityReport.ViewSection gone = r.views().get(r.views().size() - 1);
+    assertThat(gone.name()).isEqualTo("silver.trials_old");
+    assertThat(gone.inProject()).isFalse();
+    assertThat(r.views()).filteredOn(QualityReport.ViewSection::inProject).hasSize(2);
+    assertThat(r.topConstraints(1))
+        .containsExactly(
+            new ConstraintTotal("silver.trials_old (not in the project)", "pct_valid", 10));
+    assertThat(HtmlReportRenderer.render(r))
+        .contains("id=\"view-silver.trials_old\"")
+        .contains("class=\"note not-in-project\"");
+  }
 }

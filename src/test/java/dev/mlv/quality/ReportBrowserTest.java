@@ -171,6 +171,52 @@ class ReportBrowserTest {
     assertThat(dom).contains("_long_view_name_11</text>").doesNotContain("a_rather_long_v…");
   }
 
+  /**
+   * Found by QA: with many runs the last x label of "Runs over time" was cut to "12-07 08:2". The
+   * page's script measures every chart text against its chart's viewBox in the browser's own
+   * layout.
+   */
+  @Test
+  void noChartTextIsCutOffWithManyRuns() throws Exception {
+    assumeChromium();
+    QualityReport known = KnownHistory.report();
+    List<QualityReport.RunPoint> runs = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      runs.add(
+          new QualityReport.RunPoint(
+              "run-" + i,
+              KnownHistory.NOW.minus(java.time.Duration.ofMinutes(5L * (25 - i))),
+              "Completed",
+              2,
+              10 + i,
+              i % 3,
+              i % 4,
+              1000,
+              0));
+    }
+    Path many = OUT.resolve("many-runs.html").toAbsolutePath();
+    Files.writeString(
+        many,
+        HtmlReportRenderer.render(
+            new QualityReport(
+                known.project(),
+                known.generatedAt(),
+                known.days(),
+                runs,
+                known.views(),
+                known.lineage(),
+                known.edges())),
+        StandardCharsets.UTF_8);
+    String dom = chromium(many, "many-runs", "--dump-dom", "--window-size=1180,1500");
+
+    String marker = marker(dom);
+    assertThat(attribute(marker, "data-status")).as(marker).isEqualTo("ok");
+    assertThat(attribute(marker, "data-clipped-text")).as(marker).isNull();
+    // And in the known report too.
+    assertThat(attribute(marker(chromium("dump-dom-clip", "--dump-dom")), "data-clipped-text"))
+        .isNull();
+  }
+
   @Test
   void screenshot() throws Exception {
     assumeChromium();

@@ -73,4 +73,50 @@ class SvgChartsTest {
     }
     assertThat(n).isEqualTo(4);
   }
+
+  /**
+   * Found by QA: with many runs the last x label of "Runs over time" was centred under a column a
+   * few pixels from the right edge and cut to "12-07 08:2". Every label's extent, at the widest
+   * advance of an 11px character, must lie inside the viewBox.
+   */
+  @Test
+  void theLastXLabelOfAChartWithManyRunsStaysInsideTheChart() {
+    List<String> labels = new ArrayList<>();
+    List<String> tips = new ArrayList<>();
+    List<Long> values = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      labels.add(String.format("12-07 08:%02d", i));
+      tips.add("run " + i);
+      values.add((long) i);
+    }
+    List<SvgCharts.Series> rows = List.of(new SvgCharts.Series("written", "#0a0", values));
+    for (String svg :
+        List.of(
+            SvgCharts.stackedColumns("rows", labels, tips, rows, null, 240),
+            SvgCharts.lines("rows", labels, rows, 200))) {
+      Matcher m =
+          Pattern.compile(
+                  "<text x=\"([\\d.]+)\" y=\"\\d+\" text-anchor=\"(\\w+)\""
+                      + " class=\"tick\">(12-07 [^<]+)</text>")
+              .matcher(svg);
+      int n = 0;
+      String last = null;
+      while (m.find()) {
+        n++;
+        last = m.group(3);
+        double x = Double.parseDouble(m.group(1));
+        double w = m.group(3).length() * SvgCharts.CHAR_WIDTH;
+        double left =
+            switch (m.group(2)) {
+              case "start" -> x;
+              case "end" -> x - w;
+              default -> x - w / 2;
+            };
+        assertThat(left).as(m.group()).isGreaterThanOrEqualTo(0);
+        assertThat(left + w).as(m.group()).isLessThanOrEqualTo(SvgCharts.WIDTH);
+      }
+      assertThat(n).isGreaterThan(5);
+      assertThat(last).isEqualTo("12-07 08:24"); // the last run is labelled
+    }
+  }
 }

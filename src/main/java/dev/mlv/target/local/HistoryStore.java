@@ -98,6 +98,43 @@ final class HistoryStore {
   }
 
   /**
+   * Moves a renamed view's history to its new name, as its quarantine table moves with it: the rows
+   * of the history table and the parked records that name {@code from} name {@code to} after it, so
+   * {@code mlv runs} and {@code mlv report} count its earlier runs under the name the project now
+   * gives it, beside the quarantined rows of those runs. Done at the rename, not guessed later from
+   * names: a view created under the old name afterwards keeps a history of its own.
+   */
+  void renamed(SparkSession s, ObjectId from, ObjectId to) {
+    if (Warehouse.isTable(table)) {
+      io.delta.tables.DeltaTable.forPath(s, table.toString())
+          .update(
+              org.apache.spark.sql.functions.col("view_id").equalTo(from.toString()),
+              Map.of("view_id", org.apache.spark.sql.functions.lit(to.toString())));
+    }
+    for (Path dir : List.of(pending, running)) {
+      for (Path f : list(dir)) {
+        RunReport r = readJson(f);
+        if (r != null && r.views().stream().anyMatch(v -> v.id().equals(from))) {
+          writeJson(
+              f,
+              new RunReport(
+                  r.id(),
+                  r.status(),
+                  r.startedAt(),
+                  r.endedAt(),
+                  r.target(),
+                  r.views().stream().map(v -> v.id().equals(from) ? v.withId(to) : v).toList()));
+        }
+      }
+    }
+  }
+
+  /** Forgets a run that started but has nothing to record: its marker goes. */
+  void discard(String runId) {
+    delete(running.resolve(runId + ".json"));
+  }
+
+  /**
    * A run whose process died: with the views it finished, ended when it last noted one (as far as
    * anyone knows), or when it started if it noted none.
    */

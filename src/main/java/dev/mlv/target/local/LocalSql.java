@@ -296,7 +296,7 @@ final class LocalSql {
       throw at("RENAME_EXISTS", r.position(), r.to().text() + " already exists");
     }
     ViewMaterializer m = target.materializer(project);
-    m.renameView(v.id(), to);
+    Optional<String> warning = target.renameView(m, v.id(), to);
     // The stored statement names the view with its schema, or SHOW CREATE would put it in dbo.
     Name written =
         r.to().parts().size() == 1
@@ -304,7 +304,11 @@ final class LocalSql {
             : r.to();
     m.setTableProperties(to, Map.of(LocalTarget.P_DEFINITION, renamed(v.definition(), written)));
     return SqlResult.message(
-        "Renamed " + project.names().display(v.id()) + " to " + project.names().display(to));
+        "Renamed "
+            + project.names().display(v.id())
+            + " to "
+            + project.names().display(to)
+            + warning.map(w -> "\n" + w).orElse(""));
   }
 
   /** The stored CREATE statement with its name replaced, so SHOW CREATE tells the truth. */

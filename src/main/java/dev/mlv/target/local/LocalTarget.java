@@ -211,7 +211,7 @@ public final class LocalTarget implements Target {
                       + project.names().display(r.from())
                       + " to "
                       + project.names().display(r.id()));
-              m.renameView(r.from(), r.id());
+              renameView(m, r.from(), r.id()).ifPresent(listener::message);
               m.setTableProperties(r.id(), Map.of(P_DEFINITION, r.statement()));
             } else if (c instanceof Change.Drop d) {
               listener.message("  dropping " + project.names().display(d.id()));
@@ -234,6 +234,28 @@ public final class LocalTarget implements Target {
               forced);
         },
         listener);
+  }
+
+  /**
+   * Renames a view with its quarantine table and its run history, so {@code mlv runs} and {@code
+   * mlv report} follow it as {@code mlv quarantine} does; a warning when the history could not
+   * follow. The view's rename stands either way: the report then shows the earlier runs under the
+   * old name, as a view no longer in the project.
+   */
+  Optional<String> renameView(ViewMaterializer m, ObjectId from, ObjectId to) {
+    m.renameView(from, to);
+    try {
+      history().renamed(runtime().session(), from, to);
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.of(
+          "warning: the run history of "
+              + from
+              + " stays under that name ("
+              + SparkMessages.explanation(e)
+              + "); the view itself is renamed to "
+              + to);
+    }
   }
 
   // ---- refresh ----
@@ -393,6 +415,14 @@ public final class LocalTarget implements Target {
             new RunReport(runId, RunStatus.Failed, started, Instant.now(), name(), List.of()),
             listener);
         throw e;
+      }
+      if (request.views().isEmpty()) {
+        // Apply only renamed, dropped or turned change data feed on: no view was refreshed or
+        // considered, so there is no run to keep. Recorded, it was a "(no views)" line in mlv
+        // runs, a bar in the report and one of the runs the retention keeps (found by QA).
+        stopRun = null;
+        history.discard(runId);
+        return new RunReport(runId, RunStatus.Completed, started, Instant.now(), name(), List.of());
       }
       Instant deadline = started.plus(request.timeout());
       List<ViewRun> runs;

@@ -667,6 +667,57 @@ class LocalTargetTest {
                 Optional.empty())));
   }
 
+  /**
+   * Found by QA: an apply that only renamed a view recorded a run with no views, listed by mlv
+   * runs, drawn in the report and counted by the retention; and the report counted the renamed
+   * view's earlier drops in its totals under the old name, in no breakdown. Now such an apply
+   * records no run, and the history's rows and parked records follow the view to its new name, as
+   * its quarantine table does.
+   */
+  @Test
+  void anApplyThatOnlyRenamesRecordsNoRunAndTheViewsHistoryFollowsIt() throws IOException {
+    applied("");
+    ObjectId old = id("gold.by_customer");
+    ObjectId renamed = id("gold.customer_totals");
+    target.close();
+    Path runs = new Warehouse(target.warehouse().root()).mlvDir(LH).resolve("runs");
+    Project p = project("");
+    target = LocalTargetContractTest.open(p);
+    // Nothing new: every view skipped, parked as a file with no Spark. It stays a run.
+    RunReport quiet = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+    assertThat(quiet.views()).extracting(ViewRun::strategy).containsOnly("skip");
+    assertThat(files(runs.resolve("pending"))).hasSize(1);
+    List<String> before = target.runs(10).stream().map(RunReport::id).toList();
+    assertThat(before).hasSize(2).contains(quiet.id());
+
+    Files.delete(dir.resolve("views/gold/by_customer.sql"));
+    write(
+        "views/gold/customer_totals.sql",
+        TargetContractTest.GOLD.replace("gold.by_customer", "gold.customer_totals"));
+    p = project("");
+    dev.mlv.plan.Plan plan = plan(p);
+    assertThat(plan.changes())
+        .filteredOn(c -> !(c instanceof dev.mlv.plan.Change.NoOp))
+        .singleElement()
+        .isInstanceOf(dev.mlv.plan.Change.Rename.class);
+    RunReport run = target.apply(p, plan, RunListener.NONE);
+
+    assertThat(run.status()).isEqualTo(RunStatus.Completed);
+    assertThat(run.views()).isEmpty();
+    assertThat(target.runs(10)).extracting(RunReport::id).containsExactlyElementsOf(before);
+    assertThat(files(runs.resolve("running"))).isEmpty();
+    // The history names the view as the project now does, in the table and in the parked run.
+    assertThat(
+            historyTable().select("view_id").distinct().collectAsList().stream()
+                .map(r -> r.getString(0))
+                .toList())
+        .contains(renamed.toString())
+        .doesNotContain(old.toString());
+    for (RunReport r : target.runs(10)) {
+      assertThat(r.views()).extracting(ViewRun::id).contains(renamed).doesNotContain(old);
+    }
+  }
+
   private org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> historyTable() {
     ObjectId table = new ObjectId(WS, LH, HistoryStore.SCHEMA, HistoryStore.TABLE);
     return target
