@@ -301,6 +301,21 @@ final class TableShapeCheck {
       Set.of(QueryFeature.UNION_ALL, QueryFeature.UNION_DISTINCT, QueryFeature.INTERSECT_EXCEPT);
 
   /**
+   * The columns a SELECT list gives, its {@code *} items expanded where the project knows their
+   * tables' columns; only its names when no columns are known (validate of one file).
+   */
+  private static List<ViewColumns.Column> output(
+      OutputNames.Columns columns, Optional<ViewColumns> viewColumns) {
+    return viewColumns
+        .map(c -> c.output(columns))
+        .orElseGet(
+            () ->
+                columns.names().stream()
+                    .map(n -> new ViewColumns.Column(n.name(), n.position(), null, null))
+                    .toList());
+  }
+
+  /**
    * A column name the output holds twice, compared as Delta does, without case. Between two named
    * items it is reported at the second; where a {@code *} gives one of them, at the (last) {@code
    * *}, once for all the names it repeats: the columns behind it are not in the file.
@@ -310,14 +325,7 @@ final class TableShapeCheck {
       OutputNames.Columns columns,
       Optional<ViewColumns> viewColumns,
       List<Diagnostic> out) {
-    List<ViewColumns.Column> output =
-        viewColumns
-            .map(c -> c.output(columns))
-            .orElseGet(
-                () ->
-                    columns.names().stream()
-                        .map(n -> new ViewColumns.Column(n.name(), n.position(), null, null))
-                        .toList());
+    List<ViewColumns.Column> output = output(columns, viewColumns);
     Map<String, List<ViewColumns.Column>> byName = new LinkedHashMap<>();
     for (ViewColumns.Column c : output) {
       if (c.name() != null) {
@@ -456,14 +464,7 @@ final class TableShapeCheck {
     boolean declared =
         d.properties().keySet().stream()
             .anyMatch(k -> k.equalsIgnoreCase("delta.enableChangeDataFeed"));
-    List<ViewColumns.Column> output =
-        viewColumns
-            .map(c -> c.output(columns))
-            .orElseGet(
-                () ->
-                    columns.names().stream()
-                        .map(n -> new ViewColumns.Column(n.name(), n.position(), null, null))
-                        .toList());
+    List<ViewColumns.Column> output = output(columns, viewColumns);
     for (ViewColumns.Column c : output) {
       if (c.name() == null || !CDC_COLUMNS.contains(c.name())) {
         continue;
