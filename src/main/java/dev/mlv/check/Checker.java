@@ -96,16 +96,10 @@ public final class Checker {
 
   /** Whether a target's Spark conf lets Delta take table properties it does not know. */
   private static boolean arbitraryProperties(Project project) {
-    return project.config().targets().values().stream()
-        .filter(t -> t instanceof dev.mlv.project.SparkTarget)
-        .map(t -> (dev.mlv.project.SparkTarget) t)
-        .flatMap(t -> t.conf().entrySet().stream())
-        .anyMatch(
-            e ->
-                e.getKey()
-                        .strip()
-                        .equalsIgnoreCase("spark.databricks.delta.allowArbitraryProperties.enabled")
-                    && e.getValue().strip().equalsIgnoreCase("true"));
+    return anySparkConf(
+        project,
+        "spark.databricks.delta.allowArbitraryProperties.enabled",
+        v -> v.equalsIgnoreCase("true"));
   }
 
   /**
@@ -113,14 +107,19 @@ public final class Checker {
    * default, EXCEPTION: with LEGACY, Spark formats week-based patterns as Spark 2 did.
    */
   private static boolean legacyTimeParser(Project project) {
+    return anySparkConf(
+        project, "spark.sql.legacy.timeParserPolicy", v -> !v.equalsIgnoreCase("EXCEPTION"));
+  }
+
+  /** Whether a Spark target's conf sets {@code key} (any case) to a value {@code holds} of. */
+  private static boolean anySparkConf(
+      Project project, String key, java.util.function.Predicate<String> holds) {
     return project.config().targets().values().stream()
         .filter(t -> t instanceof dev.mlv.project.SparkTarget)
         .map(t -> (dev.mlv.project.SparkTarget) t)
         .flatMap(t -> t.conf().entrySet().stream())
         .anyMatch(
-            e ->
-                e.getKey().strip().equalsIgnoreCase("spark.sql.legacy.timeParserPolicy")
-                    && !e.getValue().strip().equalsIgnoreCase("EXCEPTION"));
+            e -> e.getKey().strip().equalsIgnoreCase(key) && holds.test(e.getValue().strip()));
   }
 
   /**
