@@ -109,6 +109,49 @@ class PlannerTest {
   }
 
   @Test
+  void aReplaceNamesOnlyThePartsThatChangedNotTheHeadersSpelling() throws IOException {
+    // Found by QA: a view changed out of band with CREATE OR REPLACE, under another spelling of
+    // its name, was said to have a changed header though neither has constraints or a comment.
+    Project p =
+        project(
+            "a.sql",
+            "-- reads b\nCREATE MATERIALIZED LAKE VIEW s.a\nAS SELECT x, 'gold' AS tier FROM s.b",
+            "b.sql",
+            "CREATE MATERIALIZED LAKE VIEW s.b COMMENT 'new' TBLPROPERTIES ('k' = 'v')"
+                + " AS SELECT x FROM bronze.t",
+            "c.sql",
+            "CREATE MATERIALIZED LAKE VIEW s.c (CONSTRAINT pos CHECK (x > 0) ON MISMATCH DROP)"
+                + " PARTITIONED BY (x) AS SELECT x FROM bronze.t");
+    Map<ObjectId, DeployedView> views = new HashMap<>();
+    views.put(
+        ObjectId.parse("ws.lh.s.a"),
+        deployed(
+            "ws.lh.s.a",
+            "CREATE OR REPLACE MATERIALIZED LAKE VIEW ws.lh.S.`A` AS SELECT x, 'x' AS tier FROM s.b",
+            p));
+    views.put(
+        ObjectId.parse("ws.lh.s.b"),
+        deployed(
+            "ws.lh.s.b",
+            "CREATE MATERIALIZED LAKE VIEW IF NOT EXISTS s.b COMMENT 'old' TBLPROPERTIES (\"k\" ="
+                + " \"v\") AS SELECT x FROM bronze.t",
+            p));
+    views.put(
+        ObjectId.parse("ws.lh.s.c"),
+        deployed(
+            "ws.lh.s.c",
+            "CREATE MATERIALIZED LAKE VIEW s.c (CONSTRAINT pos CHECK (x > 1) ON MISMATCH DROP)"
+                + " AS SELECT x FROM bronze.t",
+            p));
+    assertThat(plan(p, views, false).changes())
+        .extracting(c -> c.id().shortName() + ": " + c.reason())
+        .containsExactly(
+            "s.b: definition changed: comment",
+            "s.c: definition changed: constraints and partitioning",
+            "s.a: definition changed: SELECT");
+  }
+
+  @Test
   void changeDataFeedIsTurnedOnOnlyForReadersThatCanRefreshIncrementally() throws IOException {
     Project p =
         project(
