@@ -127,6 +127,18 @@ class LocalTargetContractTest extends TargetContractTest {
     assertThat(lastRefreshed(p, "orders_clean")).isAfter(before);
   }
 
+  /**
+   * A rename rewrites the stored statement in a SET TBLPROPERTIES commit, which refreshes nothing
+   * (found by QA: SHOW MATERIALIZED LAKE VIEWS gave the rename's time as lastRefreshed).
+   */
+  @Test
+  void lastRefreshedStaysWhenAViewIsRenamed() throws IOException {
+    Project p = applied();
+    java.time.Instant before = lastRefreshed(p, "orders_clean");
+    sql(p, "ALTER MATERIALIZED LAKE VIEW silver.orders_clean RENAME TO silver.orders_renamed");
+    assertThat(lastRefreshed(p, "orders_renamed")).isEqualTo(before);
+  }
+
   private java.time.Instant lastRefreshed(Project p, String view) {
     var shown = sql(p, "SHOW MATERIALIZED LAKE VIEWS");
     return shown.rows().stream()
