@@ -425,4 +425,39 @@ class PlannerTest {
             .toArray();
     assertThat(at[0]).as(text).isEqualTo(at[1]);
   }
+
+  /**
+   * Found by QA: a rename's line (both names and an arrow) went past the fixed 40-column name
+   * column and pushed its reason out of line with the others.
+   */
+  @Test
+  void aLongRenameKeepsEveryReasonInOneColumn() throws IOException {
+    Project p =
+        project(
+            "a.sql",
+            "CREATE MATERIALIZED LAKE VIEW gold.customer_segments_by_region AS SELECT x FROM"
+                + " bronze.t",
+            "b.sql",
+            "CREATE MATERIALIZED LAKE VIEW gold.b AS SELECT x, 1 AS y FROM bronze.t");
+    Map<ObjectId, DeployedView> views = new HashMap<>();
+    views.put(
+        ObjectId.parse("ws.lh.gold.customer_tiers_by_region"),
+        deployed(
+            "ws.lh.gold.customer_tiers_by_region",
+            "CREATE MATERIALIZED LAKE VIEW gold.customer_tiers_by_region AS SELECT x FROM bronze.t",
+            p));
+    String text = PlanRenderer.text(plan(p, views, false), p.names(), false);
+    List<String> lines = text.lines().filter(l -> l.startsWith("  ")).toList();
+    assertThat(lines).as(text).anyMatch(l -> l.contains("rename")).hasSize(2);
+    List<Integer> at =
+        lines.stream()
+            .map(
+                l -> {
+                  int reason = Math.max(l.indexOf("same definition"), l.indexOf("new view"));
+                  return dev.mlv.lineage.DisplayWidth.of(l.substring(0, reason));
+                })
+            .distinct()
+            .toList();
+    assertThat(at).as(text).hasSize(1);
+  }
 }
