@@ -260,6 +260,49 @@ class LocalTargetContractTest extends TargetContractTest {
   }
 
   /**
+   * The dry run and the run give every view below a failure the same reason (found by QA: the dry
+   * run said a view whose upstream the run skips "will fail", with UPSTREAM_FAILED where the run
+   * said UPSTREAM_SKIPPED): the direct upstream named, UPSTREAM_SKIPPED naming the failure at the
+   * root.
+   */
+  @Test
+  void aDryRunSaysOfAViewBelowASkippedOneWhatTheRunSays() throws IOException {
+    write(
+        "views/gold/top.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.top AS SELECT customer FROM gold.by_customer"
+            + " WHERE total > 1\n");
+    Project p = applied();
+    sql(p, "DROP TABLE " + LAKEHOUSE + ".bronze.orders");
+    RunReport dry = target.refresh(p, dryRun(p, true), RunListener.NONE);
+    RunReport real = target.refresh(p, dryRun(p, false), RunListener.NONE);
+    String missing = "SOURCE_MISSING source=bronze.orders";
+    assertThat(dry.views())
+        .as(describe(dry))
+        .extracting(v -> v.id().shortName() + " " + v.reason())
+        .contains(
+            "gold.by_customer UPSTREAM_FAILED: upstream silver.orders_clean will fail ("
+                + missing
+                + "), so this view will be skipped",
+            "gold.top UPSTREAM_SKIPPED: upstream gold.by_customer will be skipped because"
+                + " silver.orders_clean will fail ("
+                + missing
+                + "), so this view will be skipped");
+    assertThat(real.views())
+        .as(describe(real))
+        .extracting(v -> v.id().shortName() + " " + v.reason())
+        .contains(
+            "gold.by_customer UPSTREAM_FAILED: upstream silver.orders_clean failed",
+            "gold.top UPSTREAM_SKIPPED: upstream gold.by_customer was skipped because"
+                + " silver.orders_clean failed");
+    assertThat(dry.views())
+        .extracting(v -> v.id().shortName() + " " + v.reason().replaceAll(":.*", ""))
+        .isEqualTo(
+            real.views().stream()
+                .map(v -> v.id().shortName() + " " + v.reason().replaceAll(":.*", ""))
+                .toList());
+  }
+
+  /**
    * A source dropped and created again restarts its versions: three appends to the new table bring
    * it past the version the view consumed, which must not read as "only appends".
    */
