@@ -32,26 +32,34 @@ public final class PlanRenderer {
         .append(" on target ")
         .append(plan.target())
         .append(":\n\n");
+    // One name column for the views and the sources: as wide as the longest name (a rename's two
+    // names included), so that every reason starts in the same column.
+    int width =
+        widthOf(
+            java.util.stream.Stream.concat(
+                plan.changes().stream().map(c -> changeName(c, names)),
+                plan.enableCdf().stream().map(e -> names.display(e.table()))));
     for (Change c : plan.changes()) {
-      String name = names.display(c.id());
+      String name = changeName(c, names);
       if (c instanceof Change.Create) {
-        line(sb, "+", "create", name, c.reason());
+        line(sb, width, "+", "create", name, c.reason());
       } else if (c instanceof Change.Replace r) {
-        line(sb, "~", "replace", name, c.reason());
+        line(sb, width, "~", "replace", name, c.reason());
         if (showDiffs) {
           r.diff().lines().forEach(l -> sb.append("      ").append(l).append('\n'));
         }
-      } else if (c instanceof Change.Rename rn) {
-        line(sb, "→", "rename", names.display(rn.from()) + " → " + name, c.reason());
+      } else if (c instanceof Change.Rename) {
+        line(sb, width, "→", "rename", name, c.reason());
       } else if (c instanceof Change.Drop) {
-        line(sb, "-", "drop", name, c.reason());
+        line(sb, width, "-", "drop", name, c.reason());
       } else {
-        line(sb, " ", "no-op", name, c.reason());
+        line(sb, width, " ", "no-op", name, c.reason());
       }
     }
     for (EnableCdf e : plan.enableCdf()) {
       line(
           sb,
+          width,
           "~",
           "set CDF",
           names.display(e.table()),
@@ -61,18 +69,20 @@ public final class PlanRenderer {
     if (!plan.notebooks().isEmpty()) {
       sb.append("\nNotebooks (one per PySpark file; apply runs a created or updated one once to")
           .append(" register its views):\n");
+      int notebookWidth = widthOf(plan.notebooks().stream().map(PlanRenderer::notebookName));
       for (NotebookChange n : plan.notebooks()) {
-        String what = n.displayName() + " (" + n.source() + ")";
+        String what = notebookName(n);
+        int w = notebookWidth;
         if (n instanceof NotebookChange.Create) {
-          line(sb, "+", "create", what, n.reason());
+          line(sb, w, "+", "create", what, n.reason());
         } else if (n instanceof NotebookChange.Recreate) {
-          line(sb, "!", "recreate", what, n.reason());
+          line(sb, w, "!", "recreate", what, n.reason());
         } else if (n instanceof NotebookChange.Update) {
-          line(sb, "~", "update", what, n.reason());
+          line(sb, w, "~", "update", what, n.reason());
         } else if (n instanceof NotebookChange.Delete) {
-          line(sb, "-", "delete", what, n.reason());
+          line(sb, w, "-", "delete", what, n.reason());
         } else {
-          line(sb, " ", "no-op", what, n.reason());
+          line(sb, w, " ", "no-op", what, n.reason());
         }
       }
     }
@@ -161,16 +171,17 @@ public final class PlanRenderer {
       return;
     }
     sb.append("\nSchedules of the RefreshMaterializedLakeViews job:\n");
+    int w = widthOf(sp.changes().stream().map(ScheduleChange::name));
     for (ScheduleChange c : sp.changes()) {
       String name = c.name();
       if (c instanceof ScheduleChange.Create) {
-        line(sb, "+", "create", name, c.reason());
+        line(sb, w, "+", "create", name, c.reason());
       } else if (c instanceof ScheduleChange.Update) {
-        line(sb, "~", "update", name, c.reason());
+        line(sb, w, "~", "update", name, c.reason());
       } else if (c instanceof ScheduleChange.Delete) {
-        line(sb, "-", "delete", name, c.reason());
+        line(sb, w, "-", "delete", name, c.reason());
       } else {
-        line(sb, " ", "no-op", name, c.reason());
+        line(sb, w, " ", "no-op", name, c.reason());
       }
       sb.append("               ").append(c.summary()).append('\n');
     }
@@ -179,9 +190,31 @@ public final class PlanRenderer {
     }
   }
 
-  private static void line(StringBuilder sb, String sign, String verb, String name, String reason) {
+  /** The narrowest name column of a table: names shorter than this leave the reasons here. */
+  private static final int MIN_NAME_WIDTH = 40;
+
+  private static String changeName(Change c, NameResolver names) {
+    return c instanceof Change.Rename rn
+        ? names.display(rn.from()) + " → " + names.display(c.id())
+        : names.display(c.id());
+  }
+
+  private static String notebookName(NotebookChange n) {
+    return n.displayName() + " (" + n.source() + ")";
+  }
+
+  /**
+   * The name column's width for a table of these names: the widest name's display width (found by
+   * QA: a rename's two names went past a fixed 40 columns and pushed its reason out of line).
+   */
+  private static int widthOf(java.util.stream.Stream<String> names) {
+    return Math.max(MIN_NAME_WIDTH, names.mapToInt(DisplayWidth::of).max().orElse(0));
+  }
+
+  private static void line(
+      StringBuilder sb, int width, String sign, String verb, String name, String reason) {
     // Padded by display width, not chars: a CJK view name takes two columns a character.
     sb.append(
-        String.format("  %s %-8s %s %s%n", sign, verb, DisplayWidth.padRight(name, 40), reason));
+        String.format("  %s %-8s %s %s%n", sign, verb, DisplayWidth.padRight(name, width), reason));
   }
 }

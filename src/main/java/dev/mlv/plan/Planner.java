@@ -1,5 +1,7 @@
 package dev.mlv.plan;
 
+import dev.mlv.diag.Position;
+import dev.mlv.diag.Severity;
 import dev.mlv.lineage.LineageGraph;
 import dev.mlv.lineage.Node;
 import dev.mlv.lineage.NodeKind;
@@ -7,7 +9,11 @@ import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
 import dev.mlv.schedule.SchedulePlan;
+import dev.mlv.sql.MlvParser;
 import dev.mlv.sql.Normalizer;
+import dev.mlv.sql.SqlStatement;
+import dev.mlv.sql.ViewBody;
+import dev.mlv.sql.ViewDefinition;
 import dev.mlv.target.DeployedState;
 import dev.mlv.target.DeployedView;
 import java.time.Clock;
@@ -94,7 +100,7 @@ public final class Planner {
                 fp,
                 d.definition(),
                 LineDiff.unified(d.definition(), statement, "deployed", "project"),
-                "definition changed" + whatChanged(d.definition(), statement)));
+                "definition changed" + whatChanged(d.definition(), v.definition())));
       }
     }
     List<ObjectId> orphans = new ArrayList<>();
@@ -166,8 +172,74 @@ public final class Planner {
     return a.workspace().equals(b.workspace()) && a.lakehouse().equals(b.lakehouse());
   }
 
-  /** Which parts differ, for the reason line: "SELECT", "constraints", ... */
-  private static String whatChanged(String before, String after) {
+  /**
+   * Which parts differ, for the reason line: "SELECT", "constraints", "comment", ... Both
+   * statements are parsed and compared part by part, so what the header only spells differently
+   * ({@code CREATE OR REPLACE}, {@code IF NOT EXISTS}, the case or quoting of the view's name, a
+   * property's quotes) is no change; a deployed text that does not parse is compared as text.
+   */
+  static String whatChanged(String before, ViewDefinition after) {
+    Optional<ViewDefinition> deployed = parsed(before);
+    if (deployed.isEmpty()) {
+      return textualChange(before, after.statement());
+    }
+    ViewDefinition b = deployed.get();
+    List<String> parts = new ArrayList<>();
+    if (!constraints(b).equals(constraints(after))) {
+      parts.add("constraints");
+    }
+    if (!b.partitionedBy().equals(after.partitionedBy())) {
+      parts.add("partitioning");
+    }
+    if (!b.comment().equals(after.comment())) {
+      parts.add("comment");
+    }
+    if (!b.properties().equals(after.properties())) {
+      parts.add("properties");
+    }
+    if (!body(b).equals(body(after))) {
+      parts.add(after.body() instanceof ViewBody.Select ? "SELECT" : "source");
+    }
+    return parts.isEmpty() ? "" : ": " + String.join(" and ", parts);
+  }
+
+  private static Optional<ViewDefinition> parsed(String statement) {
+    try {
+      MlvParser.Result r = MlvParser.parse(Position.start(null), statement);
+      return r.statements().size() == 1
+              && r.statements().get(0) instanceof SqlStatement.CreateView cv
+              && r.diagnostics().stream().noneMatch(d -> d.severity() == Severity.ERROR)
+          ? Optional.of(cv.definition())
+          : Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static List<String> constraints(ViewDefinition d) {
+    return d.constraints().stream()
+        .map(
+            c ->
+                c.name().toLowerCase(java.util.Locale.ROOT)
+                    + ":"
+                    + Normalizer.normalize(c.expression())
+                    + ":"
+                    + c.onMismatch())
+        .toList();
+  }
+
+  private static String body(ViewDefinition d) {
+    if (d.body() instanceof ViewBody.Select s) {
+      return "select:" + s.normalized();
+    }
+    if (d.body() instanceof ViewBody.Files f) {
+      return "files:" + new TreeMap<>(f.options());
+    }
+    return d.body() instanceof ViewBody.Python p ? "python:" + p.fingerprint() : "";
+  }
+
+  /** The former comparison, split at the header's AS, for a deployed text mlv cannot parse. */
+  private static String textualChange(String before, String after) {
     boolean selectChanged =
         !Normalizer.normalize(afterAs(before)).equals(Normalizer.normalize(afterAs(after)));
     boolean headerChanged =

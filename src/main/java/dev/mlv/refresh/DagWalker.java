@@ -56,12 +56,19 @@ public final class DagWalker {
             CompletableFuture.allOf(deps)
                 .thenApplyAsync(
                     ignored -> {
-                      Optional<ObjectId> failed =
-                          preds.stream().filter(p -> blocks(futures.get(p).join())).findFirst();
-                      if (failed.isPresent()) {
-                        ViewRun up = futures.get(failed.get()).join();
+                      // Every selected ancestor is done: the rule reads their outcomes.
+                      Optional<UpstreamBlock> blocked =
+                          UpstreamBlock.of(
+                              graph,
+                              id,
+                              selected::contains,
+                              p ->
+                                  preds.contains(p)
+                                      && futures.get(p).join().status() == ViewStatus.Failed,
+                              p -> preds.contains(p) && futures.get(p).join().skippedForUpstream());
+                      if (blocked.isPresent()) {
                         return ViewRun.skippedForUpstream(
-                            id, "none", failed.get().shortName(), up.status() == ViewStatus.Failed);
+                            id, "none", blocked.get(), ObjectId::shortName);
                       }
                       if (Instant.now().isAfter(deadline)) {
                         return new ViewRun(
@@ -117,10 +124,5 @@ public final class DagWalker {
                   + (m.isEmpty() ? "" : ": " + m)
                   + "); the view's table is at its last committed version"));
     }
-  }
-
-  /** A failed view, or one skipped because of a failure, stops its descendants. */
-  private static boolean blocks(ViewRun run) {
-    return run.status() == ViewStatus.Failed || run.skippedForUpstream();
   }
 }

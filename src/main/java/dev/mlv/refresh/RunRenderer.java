@@ -32,12 +32,20 @@ public final class RunRenderer {
     if (run.views().isEmpty()) {
       sb.append("  (no views)\n");
     }
+    // As wide as the longest name (34 at least), so the strategies and reasons stay in line.
+    int width =
+        Math.max(
+            34,
+            run.views().stream()
+                .mapToInt(v -> DisplayWidth.of(names.display(v.id())))
+                .max()
+                .orElse(0));
     for (ViewRun v : run.views()) {
       sb.append(
           String.format(
               "  %-9s %s %-11s %s%n",
               v.status(),
-              DisplayWidth.padRight(names.display(v.id()), 34),
+              DisplayWidth.padRight(names.display(v.id()), width),
               v.strategy(),
               v.reason()));
       if (v.status() == ViewStatus.Completed && !"skip".equals(v.strategy())) {

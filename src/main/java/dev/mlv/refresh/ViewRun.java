@@ -161,17 +161,26 @@ public record ViewRun(
   }
 
   /**
-   * A view not refreshed because {@code upstream} (a display name) failed, or was itself skipped
-   * for that: a stable code first, as every reason has.
+   * A view not refreshed because a view it reads directly failed, or was itself skipped because of
+   * a failure ({@link UpstreamBlock}): a stable code first, as every reason has, and the failed
+   * view at the root of the chain. {@code display} gives the names.
    */
   public static ViewRun skippedForUpstream(
-      ObjectId id, String strategy, String upstream, boolean upstreamFailed) {
+      ObjectId id,
+      String strategy,
+      UpstreamBlock block,
+      java.util.function.Function<ObjectId, String> display) {
     return skipped(
         id,
         strategy,
-        upstreamFailed
-            ? UPSTREAM_FAILED + ": upstream " + upstream + " failed"
-            : UPSTREAM_SKIPPED + ": upstream " + upstream + " was skipped");
+        block.upstreamFailed()
+            ? UPSTREAM_FAILED + ": upstream " + display.apply(block.upstream()) + " failed"
+            : UPSTREAM_SKIPPED
+                + ": upstream "
+                + display.apply(block.upstream())
+                + " was skipped because "
+                + display.apply(block.root())
+                + " failed");
   }
 
   /** What a dry run says of a view: the strategy and reason it plans, nothing done yet. */
@@ -181,18 +190,35 @@ public record ViewRun(
   }
 
   /**
-   * What a dry run says of a view that reads {@code upstream} (a display name), which will fail.
+   * What a dry run says of a view that reads a view which will fail, or will be skipped because of
+   * a failure: the same rule and codes as the run ({@link UpstreamBlock}); {@code cause} is the
+   * root's reason to fail.
    */
-  public static ViewRun plannedSkipForUpstream(ObjectId id, String upstream, String cause) {
+  public static ViewRun plannedSkipForUpstream(
+      ObjectId id,
+      UpstreamBlock block,
+      java.util.function.Function<ObjectId, String> display,
+      String cause) {
+    String up = display.apply(block.upstream());
     return planned(
         id,
         "none",
-        UPSTREAM_FAILED
-            + ": upstream "
-            + upstream
-            + " will fail ("
-            + cause
-            + "), so this view will be skipped");
+        block.upstreamFailed()
+            ? UPSTREAM_FAILED
+                + ": upstream "
+                + up
+                + " will fail ("
+                + cause
+                + ")"
+                + ", so this view will be skipped"
+            : UPSTREAM_SKIPPED
+                + ": upstream "
+                + up
+                + " will be skipped because "
+                + display.apply(block.root())
+                + " will fail ("
+                + cause
+                + "), so this view will be skipped");
   }
 
   public static final String UPSTREAM_FAILED = "UPSTREAM_FAILED";
@@ -218,9 +244,13 @@ public record ViewRun(
   /** A dry run's reason for a view that reads a column its source does not have (any more). */
   public static final String SOURCE_COLUMNS = "SOURCE_COLUMNS";
 
-  /** Whether a dry run knows this view would be skipped, because a view it reads would fail. */
+  /**
+   * Whether a dry run knows this view would be skipped, because a view it reads would fail or be
+   * skipped.
+   */
   public boolean wouldBeSkipped() {
-    return status == ViewStatus.Planned && reason.startsWith(UPSTREAM_FAILED);
+    return status == ViewStatus.Planned
+        && (reason.startsWith(UPSTREAM_FAILED + ":") || reason.startsWith(UPSTREAM_SKIPPED + ":"));
   }
 
   public static ViewRun skipped(ObjectId id, String strategy, String reason) {

@@ -506,6 +506,83 @@ public final class RefreshAnalyzer {
       return end > 0 && end <= sql.length() && m.find(end) ? m.start() : offset(node);
     }
 
+    /**
+     * Where the clause keyword written just before {@code node} starts ({@code GROUP} of {@code
+     * GROUP BY k}, {@code HAVING} of {@code HAVING (n > 1)}), so that a construct named after a
+     * keyword is placed at it, as the joins and UNION ALL are; else where node starts.
+     */
+    int keywordBefore(SqlNode node, String... words) {
+      int at = offset(node);
+      List<Token> before = new ArrayList<>();
+      for (Token t : tokens()) {
+        if (t.offset() >= at) {
+          break;
+        }
+        if (!t.isTrivia() && !t.isSymbol("(")) {
+          before.add(t);
+        }
+      }
+      int first = before.size() - words.length;
+      if (first < 0) {
+        return at;
+      }
+      for (int i = 0; i < words.length; i++) {
+        if (!before.get(first + i).isWord(words[i])) {
+          return at;
+        }
+      }
+      return before.get(first).offset();
+    }
+
+    private static final Set<String> JOIN_WORDS =
+        Set.of(
+            "NATURAL", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "OUTER", "JOIN", "SEMI", "ANTI");
+
+    /**
+     * Where a join's keywords start: {@code LEFT} of {@code LEFT OUTER JOIN}, {@code JOIN} of a
+     * bare join, the comma of a comma join, the word Calcite read as an alias in {@code t SEMI JOIN
+     * u}. Calcite places a join at its JOIN word, or at its right side, depending on the kind
+     * (found by QA: INNER JOIN at JOIN but LEFT OUTER JOIN at the right-hand table).
+     */
+    int joinKeyword(SqlJoin join, boolean spelledSemiOrAnti) {
+      SqlNode left = join.getLeft();
+      if (spelledSemiOrAnti) {
+        while (left instanceof SqlJoin j) {
+          left = j.getRight();
+        }
+        return offset(((SqlCall) left).operand(1));
+      }
+      SqlParserPos pos = left.getParserPosition();
+      int from =
+          pos == null
+              ? -1
+              : TableExtractor.offsetOf(sql, pos.getEndLineNum(), pos.getEndColumnNum());
+      int to = offset(join.getRight());
+      for (Token t : tokens()) {
+        if (t.offset() <= from || t.isTrivia()) {
+          continue;
+        }
+        if (t.offset() >= to) {
+          break;
+        }
+        if (t.isSymbol(",")
+            || (t.kind() == Token.Kind.WORD
+                && JOIN_WORDS.contains(t.text().toUpperCase(Locale.ROOT)))) {
+          return t.offset();
+        }
+      }
+      return offset(join);
+    }
+
+    private List<Token> tokens;
+
+    private List<Token> tokens() {
+      if (tokens == null) {
+        tokens = Lexer.tokenize(sql);
+      }
+      return tokens;
+    }
+
     int offset(SqlNode node) {
       if (node == null || node.getParserPosition() == null) {
         return 0;
@@ -617,7 +694,11 @@ public final class RefreshAnalyzer {
         }
       } else if (node instanceof SqlOrderBy orderBy) {
         if ((orderBy.offset != null || orderBy.fetch != null) && level != Level.EXPRESSION) {
-          full("LIMIT", offset(orderBy.fetch), "LIMIT", "a limited result is not additive");
+          full(
+              "LIMIT",
+              limitAt(orderBy.fetch, orderBy.offset),
+              "LIMIT",
+              "a limited result is not additive");
         }
         query(orderBy.query, level, branches, context, ctes);
         expressions(orderBy.orderList, level, branches, context, ctes);
@@ -665,6 +746,22 @@ public final class RefreshAnalyzer {
       }
     }
 
+    /** Where LIMIT (or, without one, OFFSET) is written, given the clause's value nodes. */
+    private int limitAt(SqlNode fetch, SqlNode offset) {
+      return fetch != null ? keywordBefore(fetch, "LIMIT") : keywordBefore(offset, "OFFSET");
+    }
+
+    /** Where the SELECT's GROUP BY is written; the SELECT's place when it aggregates without. */
+    private int groupByAt(SqlSelect select) {
+      SqlNodeList group = select.getGroup();
+      if (group == null || group.isEmpty()) {
+        return offset(select);
+      }
+      SqlNode first = group.get(0);
+      int at = keywordBefore(first, "GROUP", "BY");
+      return at == offset(first) && first instanceof SqlNodeList ? offset(select) : at;
+    }
+
     private void select(
         SqlSelect select,
         Level level,
@@ -690,7 +787,7 @@ public final class RefreshAnalyzer {
               topBranches.contains(select)
                   ? "GROUP BY in a UNION ALL branch"
                   : "GROUP BY in a subquery",
-              offset(select),
+              groupByAt(select),
               "AGGREGATE_IN_SUBQUERY",
               "only the view's own SELECT may aggregate");
         } else {
@@ -701,17 +798,29 @@ public final class RefreshAnalyzer {
         }
       }
       if (select.getHaving() != null && !expr) {
-        full("HAVING", offset(select.getHaving()), "HAVING", "a group can cross the condition");
+        full(
+            "HAVING",
+            keywordBefore(select.getHaving(), "HAVING"),
+            "HAVING",
+            "a group can cross the condition");
       }
       expressions(select.getSelectList(), level, branches, context, ctes);
       expressions(select.getWhere(), level, branches, context, ctes);
       expressions(select.getGroup(), level, branches, context, ctes);
       expressions(select.getHaving(), level, branches, context, ctes);
       if (select.getQualify() != null && !expr) {
-        full("QUALIFY", offset(select.getQualify()), "WINDOW_FUNCTION", "window functions");
+        full(
+            "QUALIFY",
+            keywordBefore(select.getQualify(), "QUALIFY"),
+            "WINDOW_FUNCTION",
+            "window functions");
       }
       if ((select.getOffset() != null || select.getFetch() != null) && !expr) {
-        full("LIMIT", offset(select.getFetch()), "LIMIT", "a limited result is not additive");
+        full(
+            "LIMIT",
+            limitAt(select.getFetch(), select.getOffset()),
+            "LIMIT",
+            "a limited result is not additive");
       }
       scope = outer;
     }
@@ -748,7 +857,12 @@ public final class RefreshAnalyzer {
               && select.getGroup().stream()
                   .allMatch(g -> g instanceof SqlNodeList l && l.size() == 0);
       if (select.getGroup() != null && !groupByAll) {
-        ok("GROUP BY", select.getGroup(), "groups are merged by their key columns");
+        add(
+            "GROUP BY",
+            groupByAt(select),
+            Support.INCREMENTAL,
+            "",
+            "groups are merged by their key columns");
         for (SqlNode g : select.getGroup()) {
           if (g instanceof SqlCall call
               && (call.getKind() == SqlKind.ROLLUP
@@ -1047,10 +1161,15 @@ public final class RefreshAnalyzer {
               from(call.operand(0), level, branches, context, ctes, semiOrAnti(call) == null);
           case EXPLICIT_TABLE -> from(call.operand(0), level, branches, context, ctes, aliased);
           case LATERAL -> {
-            full("LATERAL", offset(call), "LATERAL", "not supported");
+            full("LATERAL", keywordBefore(call, "LATERAL"), "LATERAL", "not supported");
             from(call.operand(0), level, branches, context, ctes, aliased);
           }
-          case TABLESAMPLE -> full("TABLESAMPLE", offset(call), "TABLE_SAMPLE", "sampled rows");
+          case TABLESAMPLE ->
+              full(
+                  "TABLESAMPLE",
+                  keywordAfter(call.operand(0), "TABLESAMPLE"),
+                  "TABLE_SAMPLE",
+                  "sampled rows");
           case COLLECTION_TABLE, UNNEST ->
               full(text(call), offset(call), "TABLE_FUNCTION", "not supported");
           default ->
@@ -1083,7 +1202,7 @@ public final class RefreshAnalyzer {
                 };
             addAt(
                 name,
-                offset(join),
+                joinKeyword(join, spelled != null),
                 Support.INCREMENTAL,
                 "",
                 "both sides' new rows are joined, without double counting");
@@ -1100,7 +1219,7 @@ public final class RefreshAnalyzer {
                 };
             addAt(
                 name,
-                offset(join.getRight()),
+                joinKeyword(join, spelled != null),
                 Support.CONDITIONAL,
                 "LEFT_JOIN_RIGHT_CHANGED",
                 "incremental while the right side's tables are unchanged");
@@ -1111,7 +1230,7 @@ public final class RefreshAnalyzer {
           if (!expr) {
             addAt(
                 type + " OUTER JOIN",
-                offset(join),
+                joinKeyword(join, false),
                 Support.FULL,
                 "OUTER_JOIN kind=" + type,
                 "rows of the other side can change with every new row");
@@ -1236,9 +1355,20 @@ public final class RefreshAnalyzer {
         }
       } else if (TableExtractor.isQuery(node)) {
         if (level != Level.EXPRESSION) {
+          // Calcite starts an EXISTS's query at its parenthesis, an IN's at its SELECT: both are
+          // placed and named by the query itself.
+          int at = offset(node);
+          String shown = text(node);
+          if (at < sql.length() && sql.charAt(at) == '(' && shown.endsWith(")")) {
+            shown = shown.substring(1, shown.length() - 1).strip();
+            at++;
+            while (at < sql.length() && Character.isWhitespace(sql.charAt(at))) {
+              at++;
+            }
+          }
           add(
-              "subquery " + text(node),
-              offset(node),
+              "subquery " + shown,
+              at,
               Support.CONDITIONAL,
               "SUBQUERY_TABLE_CHANGED",
               "incremental while the tables the subquery reads are unchanged");

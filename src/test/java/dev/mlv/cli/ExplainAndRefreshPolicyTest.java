@@ -391,7 +391,8 @@ class ExplainAndRefreshPolicyTest {
 
   @Test
   void everyJoinIsListedAtItsOwnPlace() throws IOException {
-    // Two joins of one kind were one line, at the last one written (found by QA).
+    // Two joins of one kind were one line, at the last one written (found by QA). Each is placed
+    // where its keywords start: a LEFT JOIN was at its right-hand table (found by QA).
     writeConfig("  {}\n");
     write(
         "views/two.sql",
@@ -433,9 +434,9 @@ class ExplainAndRefreshPolicyTest {
     assertThat(verdicts(mix))
         .as(mix.toString())
         .containsExactlyInAnyOrder(
-            "  if    LEFT OUTER JOIN                     2:11  " + left,
+            "  if    LEFT OUTER JOIN                      2:1  " + left,
             "  ok    INNER JOIN                           3:1  " + inner,
-            "  if    LEFT OUTER JOIN                     4:11  " + left);
+            "  if    LEFT OUTER JOIN                      4:1  " + left);
     assertThat(mix.out())
         .contains(incremental + ", the right side's tables are unchanged (the new result rows");
 
@@ -452,9 +453,9 @@ class ExplainAndRefreshPolicyTest {
     assertThat(verdicts(outer))
         .as(outer.toString())
         .containsExactlyInAnyOrder(
-            "  FULL  FULL OUTER JOIN                      2:6  rows of the other side can change"
+            "  FULL  FULL OUTER JOIN                      2:1  rows of the other side can change"
                 + " with every new row [OUTER_JOIN kind=FULL]",
-            "  FULL  FULL OUTER JOIN                      3:6  rows of the other side can change"
+            "  FULL  FULL OUTER JOIN                      3:1  rows of the other side can change"
                 + " with every new row [OUTER_JOIN kind=FULL]");
     assertThat(outer.out()).contains("Verdict: always full (OUTER_JOIN kind=FULL)");
   }

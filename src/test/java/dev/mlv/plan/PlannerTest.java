@@ -109,6 +109,49 @@ class PlannerTest {
   }
 
   @Test
+  void aReplaceNamesOnlyThePartsThatChangedNotTheHeadersSpelling() throws IOException {
+    // Found by QA: a view changed out of band with CREATE OR REPLACE, under another spelling of
+    // its name, was said to have a changed header though neither has constraints or a comment.
+    Project p =
+        project(
+            "a.sql",
+            "-- reads b\nCREATE MATERIALIZED LAKE VIEW s.a\nAS SELECT x, 'gold' AS tier FROM s.b",
+            "b.sql",
+            "CREATE MATERIALIZED LAKE VIEW s.b COMMENT 'new' TBLPROPERTIES ('k' = 'v')"
+                + " AS SELECT x FROM bronze.t",
+            "c.sql",
+            "CREATE MATERIALIZED LAKE VIEW s.c (CONSTRAINT pos CHECK (x > 0) ON MISMATCH DROP)"
+                + " PARTITIONED BY (x) AS SELECT x FROM bronze.t");
+    Map<ObjectId, DeployedView> views = new HashMap<>();
+    views.put(
+        ObjectId.parse("ws.lh.s.a"),
+        deployed(
+            "ws.lh.s.a",
+            "CREATE OR REPLACE MATERIALIZED LAKE VIEW ws.lh.S.`A` AS SELECT x, 'x' AS tier FROM s.b",
+            p));
+    views.put(
+        ObjectId.parse("ws.lh.s.b"),
+        deployed(
+            "ws.lh.s.b",
+            "CREATE MATERIALIZED LAKE VIEW IF NOT EXISTS s.b COMMENT 'old' TBLPROPERTIES (\"k\" ="
+                + " \"v\") AS SELECT x FROM bronze.t",
+            p));
+    views.put(
+        ObjectId.parse("ws.lh.s.c"),
+        deployed(
+            "ws.lh.s.c",
+            "CREATE MATERIALIZED LAKE VIEW s.c (CONSTRAINT pos CHECK (x > 1) ON MISMATCH DROP)"
+                + " AS SELECT x FROM bronze.t",
+            p));
+    assertThat(plan(p, views, false).changes())
+        .extracting(c -> c.id().shortName() + ": " + c.reason())
+        .containsExactly(
+            "s.b: definition changed: comment",
+            "s.c: definition changed: constraints and partitioning",
+            "s.a: definition changed: SELECT");
+  }
+
+  @Test
   void changeDataFeedIsTurnedOnOnlyForReadersThatCanRefreshIncrementally() throws IOException {
     Project p =
         project(
@@ -381,5 +424,40 @@ class PlannerTest {
             .mapToInt(l -> dev.mlv.lineage.DisplayWidth.of(l.substring(0, l.indexOf("new view"))))
             .toArray();
     assertThat(at[0]).as(text).isEqualTo(at[1]);
+  }
+
+  /**
+   * Found by QA: a rename's line (both names and an arrow) went past the fixed 40-column name
+   * column and pushed its reason out of line with the others.
+   */
+  @Test
+  void aLongRenameKeepsEveryReasonInOneColumn() throws IOException {
+    Project p =
+        project(
+            "a.sql",
+            "CREATE MATERIALIZED LAKE VIEW gold.customer_segments_by_region AS SELECT x FROM"
+                + " bronze.t",
+            "b.sql",
+            "CREATE MATERIALIZED LAKE VIEW gold.b AS SELECT x, 1 AS y FROM bronze.t");
+    Map<ObjectId, DeployedView> views = new HashMap<>();
+    views.put(
+        ObjectId.parse("ws.lh.gold.customer_tiers_by_region"),
+        deployed(
+            "ws.lh.gold.customer_tiers_by_region",
+            "CREATE MATERIALIZED LAKE VIEW gold.customer_tiers_by_region AS SELECT x FROM bronze.t",
+            p));
+    String text = PlanRenderer.text(plan(p, views, false), p.names(), false);
+    List<String> lines = text.lines().filter(l -> l.startsWith("  ")).toList();
+    assertThat(lines).as(text).anyMatch(l -> l.contains("rename")).hasSize(2);
+    List<Integer> at =
+        lines.stream()
+            .map(
+                l -> {
+                  int reason = Math.max(l.indexOf("same definition"), l.indexOf("new view"));
+                  return dev.mlv.lineage.DisplayWidth.of(l.substring(0, reason));
+                })
+            .distinct()
+            .toList();
+    assertThat(at).as(text).hasSize(1);
   }
 }

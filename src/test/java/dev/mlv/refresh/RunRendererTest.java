@@ -152,6 +152,25 @@ class RunRendererTest {
         .isEqualTo(DisplayWidth.of(lines.get(1).substring(0, lines.get(1).indexOf("full"))));
   }
 
+  /** A name longer than the column (seen by QA after a rename) keeps the others in line. */
+  @Test
+  void aLongViewNameKeepsEveryStrategyInOneColumn() {
+    RunReport run =
+        new RunReport(
+            "r",
+            RunStatus.Failed,
+            Instant.EPOCH,
+            Instant.EPOCH,
+            "local",
+            List.of(
+                view("customer_segments_by_region_tiers", ViewStatus.Failed, "full"),
+                view("abcdefgh", ViewStatus.Failed, "full")));
+    String text = RunRenderer.text(run, new NameResolver("ws", "lh", "s", Map.of()));
+    List<String> lines = text.lines().filter(l -> l.contains("WHY: because")).toList();
+    assertThat(lines).hasSize(2);
+    assertThat(lines.get(0).indexOf(" full ")).as(text).isEqualTo(lines.get(1).indexOf(" full "));
+  }
+
   @Test
   void theTextNamesOnlyTheRulesThatDroppedRows() {
     ViewRun clean =

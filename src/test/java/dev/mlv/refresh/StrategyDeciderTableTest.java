@@ -839,6 +839,81 @@ class StrategyDeciderTableTest {
         row("PySpark view", ab, World.appendTo("a").pysparkView(), "full PYSPARK_VIEW"));
   }
 
+  private static List<String> placed(String sql) {
+    return RefreshAnalyzer.analyze(sql, Position.start(null), List.of()).constructs().stream()
+        .map(c -> c.construct() + " " + c.position().line() + ":" + c.position().column())
+        .toList();
+  }
+
+  /**
+   * Every join is placed where its keywords start, whatever its kind (found by QA: INNER JOIN was
+   * at its JOIN, LEFT OUTER JOIN at its right-hand table, FULL OUTER JOIN at its JOIN word).
+   */
+  @Test
+  void everyJoinIsPlacedAtItsFirstKeyword() {
+    assertThat(
+            placed(
+                "SELECT o.a FROM s.orders o\n"
+                    + "JOIN s.products p ON o.k = p.k\n"
+                    + "LEFT JOIN s.c c ON o.k = c.k\n"
+                    + "  LEFT /* x */ OUTER JOIN s.d d ON true\n"
+                    + "  INNER JOIN (SELECT k FROM s.e) e USING (k)\n"
+                    + "FULL OUTER JOIN s.f f ON true\n"
+                    + "RIGHT JOIN s.g g ON true\n"
+                    + "CROSS JOIN s.h\n"
+                    + ", s.i\n"
+                    + "LEFT SEMI JOIN s.j j ON true\n"
+                    + "LEFT ANTI JOIN s.k k ON true\n"
+                    + "NATURAL JOIN s.l"))
+        .containsExactlyInAnyOrder(
+            "INNER JOIN 2:1",
+            "LEFT OUTER JOIN 3:1",
+            "LEFT OUTER JOIN 4:3",
+            "INNER JOIN 5:3",
+            "FULL OUTER JOIN 6:1",
+            "RIGHT OUTER JOIN 7:1",
+            "CROSS JOIN 8:1",
+            "comma join 9:1",
+            "LEFT SEMI JOIN 10:1",
+            "LEFT ANTI JOIN 11:1",
+            "INNER JOIN 12:1");
+    // Spark's t SEMI JOIN u, which Calcite reads as t aliased SEMI: at the word SEMI.
+    assertThat(placed("SELECT o.a FROM s.orders o SEMI JOIN s.c c ON o.k = c.k"))
+        .containsExactly("LEFT SEMI JOIN 1:28");
+  }
+
+  /**
+   * A construct named after a clause is placed at the clause's keyword, as the joins and UNION ALL
+   * are, not at the clause's expression; a subquery at its SELECT, whether IN or EXISTS reads it.
+   */
+  @Test
+  void clauseConstructsArePlacedAtTheirKeyword() {
+    assertThat(
+            placed(
+                "SELECT k FROM (SELECT k, sum(a) AS s FROM s.orders\n"
+                    + "  GROUP BY k HAVING (sum(a) > 1)) t\n"
+                    + "UNION ALL SELECT k FROM s.c GROUP BY k\n"
+                    + "ORDER BY k LIMIT 3"))
+        .containsExactlyInAnyOrder(
+            "LIMIT 4:12",
+            "UNION ALL 3:1",
+            "GROUP BY in a subquery 2:3",
+            "HAVING 2:14",
+            "GROUP BY in a UNION ALL branch 3:29");
+    assertThat(
+            placed(
+                "SELECT k FROM s.orders\nWHERE EXISTS (\n SELECT 1 FROM s.d) AND k IN (SELECT k FROM"
+                    + " s.c)\nQUALIFY row_number() OVER (ORDER BY k) = 1\nLIMIT 1 OFFSET 2"))
+        .contains(
+            "subquery SELECT 1 FROM s.d 3:2",
+            "subquery SELECT k FROM s.c 3:31",
+            "QUALIFY 4:1",
+            "LIMIT 5:1");
+    assertThat(placed("SELECT k, sum(a) AS s FROM s.orders\nGROUP BY k"))
+        .containsExactly("GROUP BY 2:1", "sum(a) 1:11");
+    assertThat(placed("SELECT k FROM s.orders o, LATERAL (SELECT 1) y")).contains("LATERAL 1:27");
+  }
+
   @Test
   void groupByAllIsOneConstructAtItsPlaceWithNoPhantomKey() {
     dev.mlv.sql.RefreshAnalysis a =
@@ -1098,7 +1173,7 @@ class StrategyDeciderTableTest {
     dev.mlv.sql.RefreshAnalysis a = RefreshAnalyzer.analyze(sql, Position.start(null), List.of());
     assertThat(a.constructs())
         .extracting(c -> c.construct() + " " + c.position().line() + ":" + c.position().column())
-        .contains("UNION ALL 2:1", "GROUP BY in a UNION ALL branch 1:1")
+        .contains("UNION ALL 2:1", "GROUP BY in a UNION ALL branch 1:37")
         .anyMatch(c -> c.startsWith("GROUP BY in a subquery 3:"));
   }
 
@@ -1451,7 +1526,7 @@ class StrategyDeciderTableTest {
             List.of());
     assertThat(analysis.constructs())
         .extracting(c -> c.construct() + "@" + c.position().line() + ":" + c.position().column())
-        .containsExactlyInAnyOrder("CROSS JOIN@3:9", "VALUES@3:14");
+        .containsExactlyInAnyOrder("CROSS JOIN@3:3", "VALUES@3:14");
     assertThat(
             RefreshAnalyzer.analyze(
                     "SELECT k, x\nFROM bronze.a LATERAL VIEW explode(array(1)) e AS x",

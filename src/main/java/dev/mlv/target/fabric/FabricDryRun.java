@@ -59,20 +59,27 @@ final class FabricDryRun {
     List<ViewRun> planned = new ArrayList<>();
     Set<ObjectId> rebuilt = new HashSet<>();
     Map<ObjectId, DeltaCommit> histories = new HashMap<>();
-    // Views whose refresh will fail, with the root cause: the run skips what reads them.
+    // Views whose refresh will fail, with the cause: the run skips what reads them, and what
+    // reads those, by the run's rule (UpstreamBlock).
     Map<ObjectId, String> failing = new HashMap<>();
+    Set<ObjectId> skipped = new HashSet<>();
     for (SortedSet<ObjectId> layer : project.lineage().layers()) {
       for (ObjectId id : layer) {
         if (!request.views().contains(id)) {
           continue;
         }
-        Optional<ObjectId> failingUp =
-            project.lineage().upstream(id).stream().filter(failing::containsKey).findFirst();
-        if (failingUp.isPresent()) {
-          String cause = failing.get(failingUp.get());
-          failing.put(id, cause);
+        Optional<dev.mlv.refresh.UpstreamBlock> blocked =
+            dev.mlv.refresh.UpstreamBlock.of(
+                project.lineage(),
+                id,
+                request.views()::contains,
+                failing::containsKey,
+                skipped::contains);
+        if (blocked.isPresent()) {
+          skipped.add(id);
           planned.add(
-              ViewRun.plannedSkipForUpstream(id, project.names().display(failingUp.get()), cause));
+              ViewRun.plannedSkipForUpstream(
+                  id, blocked.get(), project.names()::display, failing.get(blocked.get().root())));
           continue;
         }
         DeltaCommit view = histories.computeIfAbsent(id, history);

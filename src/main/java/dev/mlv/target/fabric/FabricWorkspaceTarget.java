@@ -20,6 +20,7 @@ import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.RunStatus;
 import dev.mlv.refresh.Strategy;
 import dev.mlv.refresh.StrategyDecider;
+import dev.mlv.refresh.UpstreamBlock;
 import dev.mlv.refresh.ViewRun;
 import dev.mlv.refresh.ViewStatus;
 import dev.mlv.sql.Fingerprint;
@@ -459,13 +460,12 @@ public final class FabricWorkspaceTarget implements Target {
         String statement =
             c instanceof Change.Create cr ? cr.statement() : ((Change.Replace) c).statement();
         String reason = c instanceof Change.Create ? "NEW_VIEW" : "DEFINITION_CHANGED";
-        Optional<ObjectId> brokenUpstream =
-            lineage.ancestors(id).stream().filter(failed::contains).findFirst();
+        Optional<UpstreamBlock> brokenUpstream = blockedBy(project, id, failed, results);
         if (brokenUpstream.isPresent()) {
           failed.add(id);
           ViewRun skipped =
               ViewRun.skippedForUpstream(
-                  id, "full", project.names().display(brokenUpstream.get()), true);
+                  id, "full", brokenUpstream.get(), project.names()::display);
           results.put(id, skipped);
           listener.viewFinished(skipped);
           continue;
@@ -517,11 +517,10 @@ public final class FabricWorkspaceTarget implements Target {
     // Views downstream of a change read new data: one refresh job brings them up to date.
     List<ObjectId> downstream = new ArrayList<>();
     for (ObjectId id : plan.refresh()) {
-      Optional<ObjectId> broken =
-          lineage.ancestors(id).stream().filter(failed::contains).findFirst();
+      Optional<UpstreamBlock> broken = blockedBy(project, id, failed, results);
       if (broken.isPresent()) {
         ViewRun skipped =
-            ViewRun.skippedForUpstream(id, "full", project.names().display(broken.get()), true);
+            ViewRun.skippedForUpstream(id, "full", broken.get(), project.names()::display);
         results.put(id, skipped);
         listener.viewFinished(skipped);
       } else {
@@ -848,12 +847,10 @@ public final class FabricWorkspaceTarget implements Target {
       Optional<ObjectId> named =
           done.status().equals("Completed") ? Optional.empty() : namedInFailure(failure, send);
       for (ObjectId id : send) {
-        Optional<ObjectId> brokenUp =
-            project.lineage().ancestors(id).stream().filter(failed::contains).findFirst();
+        Optional<UpstreamBlock> brokenUp = blockedBy(project, id, failed, outcome);
         ViewRun run =
             brokenUp.isPresent()
-                ? ViewRun.skippedForUpstream(
-                    id, "skip", project.names().display(brokenUp.get()), true)
+                ? ViewRun.skippedForUpstream(id, "skip", brokenUp.get(), project.names()::display)
                 : readBack(
                     project, id, before.get(id), done, failure, named, stage.full(), request);
         if (run.status() != ViewStatus.Completed) {
@@ -866,13 +863,11 @@ public final class FabricWorkspaceTarget implements Target {
     for (ObjectId id : selected) {
       ViewRun run = outcome.get(id);
       if (run == null) {
-        Optional<ObjectId> brokenUp =
-            project.lineage().ancestors(id).stream().filter(failed::contains).findFirst();
+        Optional<UpstreamBlock> brokenUp = blockedBy(project, id, failed, outcome);
         if (notDeployed.contains(id) && brokenUp.isEmpty()) {
           run = notDeployed(project, id);
         } else if (brokenUp.isPresent()) {
-          run =
-              ViewRun.skippedForUpstream(id, "skip", project.names().display(brokenUp.get()), true);
+          run = ViewRun.skippedForUpstream(id, "skip", brokenUp.get(), project.names()::display);
           failed.add(id);
         } else {
           run = ViewRun.skipped(id, "skip", deduped);
@@ -1028,25 +1023,40 @@ public final class FabricWorkspaceTarget implements Target {
   private static List<ViewRun> notDeployedRuns(
       Project project, List<ObjectId> selected, Set<ObjectId> notDeployed, RunListener listener) {
     List<ViewRun> runs = new ArrayList<>();
+    Set<ObjectId> blocked = new HashSet<>(notDeployed);
+    Map<ObjectId, ViewRun> done = new HashMap<>();
     for (ObjectId id : selected) {
-      boolean upstreamFailed =
-          project.lineage().ancestors(id).stream().anyMatch(notDeployed::contains);
+      Optional<UpstreamBlock> upstream = blockedBy(project, id, blocked, done);
       ViewRun run =
-          !upstreamFailed
+          upstream.isEmpty()
               ? notDeployed(project, id)
-              : ViewRun.skippedForUpstream(
-                  id,
-                  "skip",
-                  project.lineage().ancestors(id).stream()
-                      .filter(notDeployed::contains)
-                      .findFirst()
-                      .map(project.names()::display)
-                      .orElse("?"),
-                  true);
+              : ViewRun.skippedForUpstream(id, "skip", upstream.get(), project.names()::display);
+      if (upstream.isPresent()) {
+        blocked.add(id);
+      }
+      done.put(id, run);
       runs.add(run);
       listener.viewFinished(run);
     }
     return runs;
+  }
+
+  /**
+   * The run's rule ({@link UpstreamBlock}) for a view of a Fabric apply or run: {@code blocked}
+   * holds the views that failed or were skipped for a failure, {@code results} tells the skipped
+   * ones; a view between them that is not blocked is looked through, as any failed ancestor stops
+   * the view.
+   */
+  private static Optional<UpstreamBlock> blockedBy(
+      Project project, ObjectId id, Set<ObjectId> blocked, Map<ObjectId, ViewRun> results) {
+    java.util.function.Predicate<ObjectId> skipped =
+        p -> results.get(p) != null && results.get(p).skippedForUpstream();
+    return UpstreamBlock.of(
+        project.lineage(),
+        id,
+        blocked::contains,
+        p -> blocked.contains(p) && !skipped.test(p),
+        skipped);
   }
 
   private static ViewRun notDeployed(Project project, ObjectId id) {

@@ -15,7 +15,9 @@ import java.time.Instant;
  * counts as an append of nothing, with no added bytes; its {@code removedFiles} tells a rewrite of
  * files (OPTIMIZE) from a commit that touched none. {@code newFiles} are the paths (as the log
  * writes them) of the files it added with dataChange=true, whose rows the change data feed reads as
- * this commit's inserts.
+ * this commit's inserts. {@code rowsChanged} is true when it added or removed a file with
+ * dataChange=true: rows were written, which a metadata-only commit such as {@code SET
+ * TBLPROPERTIES} does not do.
  */
 public record CommitInfo(
     long version,
@@ -26,4 +28,5 @@ public record CommitInfo(
     String userMetadata,
     boolean removedFiles,
     boolean dataChange,
-    java.util.List<String> newFiles) {}
+    java.util.List<String> newFiles,
+    boolean rowsChanged) {}

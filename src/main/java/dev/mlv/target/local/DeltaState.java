@@ -386,7 +386,7 @@ public final class DeltaState {
     boolean dataChange = other || changesData;
     if (!dataChange) {
       return new CommitInfo(
-          version, operation, true, timestamp, 0, userMetadata, removed, false, List.of());
+          version, operation, true, timestamp, 0, userMetadata, removed, false, List.of(), false);
     }
     return new CommitInfo(
         version,
@@ -397,7 +397,8 @@ public final class DeltaState {
         userMetadata,
         removed,
         true,
-        List.copyOf(newFiles));
+        List.copyOf(newFiles),
+        changesData);
   }
 
   /**

@@ -51,16 +51,23 @@ final class DryRun {
     target.scan(project);
     List<ViewRun> planned = new ArrayList<>();
     Map<ObjectId, LocalStrategy.Decided> refreshed = new HashMap<>();
-    // Views whose refresh will fail (a source is missing): the run skips what reads them.
+    // Views whose refresh will fail (a source is missing), with the cause: the run skips what
+    // reads them, and what reads those, by the run's rule (UpstreamBlock).
     Map<ObjectId, String> failing = new HashMap<>();
+    java.util.Set<ObjectId> skipped = new java.util.HashSet<>();
     for (ObjectId id : LocalTarget.order(project.lineage(), request.views())) {
-      Optional<ObjectId> failingUp =
-          project.lineage().upstream(id).stream().filter(failing::containsKey).findFirst();
-      if (failingUp.isPresent()) {
-        String up = project.names().display(failingUp.get());
-        String cause = failing.get(failingUp.get());
-        failing.put(id, cause); // the root cause, for views further down
-        planned.add(ViewRun.plannedSkipForUpstream(id, up, cause));
+      Optional<dev.mlv.refresh.UpstreamBlock> blocked =
+          dev.mlv.refresh.UpstreamBlock.of(
+              project.lineage(),
+              id,
+              request.views()::contains,
+              failing::containsKey,
+              skipped::contains);
+      if (blocked.isPresent()) {
+        skipped.add(id);
+        planned.add(
+            ViewRun.plannedSkipForUpstream(
+                id, blocked.get(), project.names()::display, failing.get(blocked.get().root())));
         continue;
       }
       LocalStrategy.Decided d = target.plannedStrategy(project, request, id);

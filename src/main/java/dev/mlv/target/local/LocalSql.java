@@ -253,26 +253,11 @@ final class LocalSql {
           List.of(
               t.id().schema(),
               t.id().name(),
-              lastRefreshed(t).toString(),
+              LastRefreshed.of(t).toString(),
               String.valueOf(t.version())));
     }
     rows.sort((a, b) -> (a.get(0) + "." + a.get(1)).compareTo(b.get(0) + "." + b.get(1)));
     return new SqlResult(List.of("namespace", "viewName", "lastRefreshed", "version"), rows, null);
-  }
-
-  /**
-   * When the view last took new data: its latest commit, which an incremental refresh and every
-   * file view's refresh make without rewriting the table's properties (found by QA: the time a full
-   * refresh wrote in mlv.refreshedAt stayed while the version moved on).
-   */
-  private static java.time.Instant lastRefreshed(TableState t) {
-    String written = t.properties().get(LocalTarget.P_REFRESHED);
-    try {
-      java.time.Instant full = written == null ? null : java.time.Instant.parse(written);
-      return full != null && full.isAfter(t.lastCommit()) ? full : t.lastCommit();
-    } catch (java.time.format.DateTimeParseException e) {
-      return t.lastCommit();
-    }
   }
 
   private SqlResult rename(SqlStatement.Rename r) {

@@ -127,6 +127,18 @@ class LocalTargetContractTest extends TargetContractTest {
     assertThat(lastRefreshed(p, "orders_clean")).isAfter(before);
   }
 
+  /**
+   * A rename rewrites the stored statement in a SET TBLPROPERTIES commit, which refreshes nothing
+   * (found by QA: SHOW MATERIALIZED LAKE VIEWS gave the rename's time as lastRefreshed).
+   */
+  @Test
+  void lastRefreshedStaysWhenAViewIsRenamed() throws IOException {
+    Project p = applied();
+    java.time.Instant before = lastRefreshed(p, "orders_clean");
+    sql(p, "ALTER MATERIALIZED LAKE VIEW silver.orders_clean RENAME TO silver.orders_renamed");
+    assertThat(lastRefreshed(p, "orders_renamed")).isEqualTo(before);
+  }
+
   private java.time.Instant lastRefreshed(Project p, String view) {
     var shown = sql(p, "SHOW MATERIALIZED LAKE VIEWS");
     return shown.rows().stream()
@@ -245,6 +257,49 @@ class LocalTargetContractTest extends TargetContractTest {
     RunReport real = target.refresh(p, dryRun(p, false), RunListener.NONE);
     assertThat(decisions(real)).as(describe(real)).contains("gold.constants skip NO_NEW_COMMITS");
     assertThat(decisions(dry)).as(describe(dry)).isEqualTo(decisions(real));
+  }
+
+  /**
+   * The dry run and the run give every view below a failure the same reason (found by QA: the dry
+   * run said a view whose upstream the run skips "will fail", with UPSTREAM_FAILED where the run
+   * said UPSTREAM_SKIPPED): the direct upstream named, UPSTREAM_SKIPPED naming the failure at the
+   * root.
+   */
+  @Test
+  void aDryRunSaysOfAViewBelowASkippedOneWhatTheRunSays() throws IOException {
+    write(
+        "views/gold/top.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.top AS SELECT customer FROM gold.by_customer"
+            + " WHERE total > 1\n");
+    Project p = applied();
+    sql(p, "DROP TABLE " + LAKEHOUSE + ".bronze.orders");
+    RunReport dry = target.refresh(p, dryRun(p, true), RunListener.NONE);
+    RunReport real = target.refresh(p, dryRun(p, false), RunListener.NONE);
+    String missing = "SOURCE_MISSING source=bronze.orders";
+    assertThat(dry.views())
+        .as(describe(dry))
+        .extracting(v -> v.id().shortName() + " " + v.reason())
+        .contains(
+            "gold.by_customer UPSTREAM_FAILED: upstream silver.orders_clean will fail ("
+                + missing
+                + "), so this view will be skipped",
+            "gold.top UPSTREAM_SKIPPED: upstream gold.by_customer will be skipped because"
+                + " silver.orders_clean will fail ("
+                + missing
+                + "), so this view will be skipped");
+    assertThat(real.views())
+        .as(describe(real))
+        .extracting(v -> v.id().shortName() + " " + v.reason())
+        .contains(
+            "gold.by_customer UPSTREAM_FAILED: upstream silver.orders_clean failed",
+            "gold.top UPSTREAM_SKIPPED: upstream gold.by_customer was skipped because"
+                + " silver.orders_clean failed");
+    assertThat(dry.views())
+        .extracting(v -> v.id().shortName() + " " + v.reason().replaceAll(":.*", ""))
+        .isEqualTo(
+            real.views().stream()
+                .map(v -> v.id().shortName() + " " + v.reason().replaceAll(":.*", ""))
+                .toList());
   }
 
   /**
