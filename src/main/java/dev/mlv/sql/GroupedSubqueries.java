@@ -59,9 +59,31 @@ final class GroupedSubqueries {
     if (outer.isEmpty()) {
       return found;
     }
+    // GROUP BY nm, where nm is the subquery's alias, groups by the subquery itself (found by QA:
+    // Spark 4.1.1 runs it).
+    Set<String> groupNames = new HashSet<>();
+    if (select.getGroup() != null) {
+      select
+          .getGroup()
+          .accept(
+              new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+                @Override
+                public Void visit(SqlIdentifier id) {
+                  if (id.isSimple()) {
+                    groupNames.add(id.getSimple().toLowerCase(java.util.Locale.ROOT));
+                  }
+                  return null;
+                }
+              });
+    }
     for (SqlNode item : select.getSelectList()) {
-      SqlNode expr =
-          item instanceof SqlCall as && as.getKind() == SqlKind.AS ? as.operand(0) : item;
+      boolean aliased = item instanceof SqlCall as && as.getKind() == SqlKind.AS;
+      if (aliased
+          && ((SqlCall) item).operand(1) instanceof SqlIdentifier alias
+          && groupNames.contains(alias.getSimple().toLowerCase(java.util.Locale.ROOT))) {
+        continue;
+      }
+      SqlNode expr = aliased ? ((SqlCall) item).operand(0) : item;
       scalarSubqueries(expr, outer, found);
     }
     return found;

@@ -924,7 +924,28 @@ final class SyntaxErrors {
           && FROM_GENERATORS.contains(t.get(i + 1).upper())
           && t.get(i + 2).isSymbol("(")) {
         int close = SqlToken.closingParen(t, i + 2);
-        for (int j = i + 3; j + 2 < close; j++) {
+        // A lambda's parameter (e -> e.a) is no column, and a subquery's names are its own.
+        Set<String> lambda = new java.util.HashSet<>();
+        boolean subquery = false;
+        for (int j = i + 3; j < close; j++) {
+          subquery |= t.get(j).isWord("SELECT");
+          if (t.get(j).isSymbol("->")) {
+            int k = j - 1;
+            if (t.get(k).isIdentifier()) { // e -> ...
+              lambda.add(t.get(k).identifierValue().toLowerCase(java.util.Locale.ROOT));
+            } else if (t.get(k).isSymbol(")")) { // (acc, x) -> ...
+              for (k--; k > i + 2 && !t.get(k).isSymbol("("); k--) {
+                if (t.get(k).isIdentifier()) {
+                  lambda.add(t.get(k).identifierValue().toLowerCase(java.util.Locale.ROOT));
+                }
+              }
+            }
+          }
+        }
+        for (int j = i + 3; !subquery && j + 2 < close; j++) {
+          if (lambda.contains(t.get(j).identifierValue().toLowerCase(java.util.Locale.ROOT))) {
+            continue;
+          }
           if (t.get(j).isIdentifier()
               && t.get(j + 1).isSymbol(".")
               && t.get(j + 2).isIdentifier()

@@ -1283,6 +1283,24 @@ public final class TableExtractor {
           return;
         }
       }
+      // GROUP BY y, where y is an item's alias (year(d) AS y), groups by that item's expression:
+      // its columns count as named in GROUP BY, as they would written there (found by QA:
+      // year(d) + 1 AS ny beside it was reported).
+      for (SqlNode item : select.getSelectList()) {
+        if (item instanceof SqlCall as
+            && as.getKind() == SqlKind.AS
+            && grouped.contains(String.valueOf(writtenAlias(as.operand(1))))) {
+          as.operand(0)
+              .accept(
+                  new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
+                    @Override
+                    public Void visit(SqlIdentifier id) {
+                      id.names.forEach(n -> grouped.add(n.toLowerCase(Locale.ROOT)));
+                      return null;
+                    }
+                  });
+        }
+      }
       bareColumns(select, grouped, true);
       ungroupedInside(select, grouped, true);
     }
@@ -1495,8 +1513,10 @@ public final class TableExtractor {
           outsideAggregates(n, lambda, out);
         }
       } else if (node instanceof SqlIdentifier id) {
+        // e and e.f of a lambda's parameter e are no columns.
         if (!id.isStar()
-            && !(id.isSimple() && lambda.contains(id.getSimple().toLowerCase(Locale.ROOT)))) {
+            && !id.names.isEmpty()
+            && !lambda.contains(id.names.get(0).toLowerCase(Locale.ROOT))) {
           out.add(id);
         }
       } else if (node instanceof SqlWindow window) {
@@ -2464,6 +2484,8 @@ public final class TableExtractor {
     private static final Set<String> NUMBER_WORDS =
         Set.of(
             "nan",
+            "+nan",
+            "-nan",
             "inf",
             "+inf",
             "-inf",
