@@ -853,7 +853,7 @@ final class SyntaxErrors {
     return out;
   }
 
-  /** Generators Spark calls as table functions in a FROM clause. */
+  /** Generators, and range, that Spark calls as table functions in a FROM clause. */
   private static final Set<String> FROM_GENERATORS =
       Set.of(
           "EXPLODE",
@@ -865,7 +865,8 @@ final class SyntaxErrors {
           "STACK",
           "JSON_TUPLE",
           "VARIANT_EXPLODE",
-          "VARIANT_EXPLODE_OUTER");
+          "VARIANT_EXPLODE_OUTER",
+          "RANGE");
 
   /** Words that end a FROM clause at its depth. */
   private static final Set<String> AFTER_FROM =

@@ -609,6 +609,8 @@ class TableExtractorTest {
         "SELECT e.id, t.c FROM ev e, explode(array(e.id, 2)) AS t(c)|1:43 e.id",
         "SELECT e.id, t.c FROM ev e JOIN explode(array(e.id, 2)) AS t(c)|1:47 e.id",
         "SELECT a FROM (SELECT a FROM ev f, posexplode(f.arr) AS u(p, a)) q|1:47 f.arr",
+        "SELECT e.id, t.k FROM ev e, range(e.id) AS t(k)|1:35 e.id",
+        "SELECT e.id, t.id AS k FROM ev e, range(10) AS t|-",
         "SELECT e.id, t.c FROM ev e, LATERAL explode(array(e.id, 2)) AS t(c)|-",
         "SELECT e.id, t.c FROM ev e, explode(array(1, 2)) AS t(c)|-",
         "SELECT e.id, t.c FROM ev e CROSS JOIN LATERAL explode(e.arr) AS t(c)|-",
