@@ -24,6 +24,23 @@ import java.util.function.Predicate;
 public record UpstreamBlock(ObjectId upstream, boolean upstreamFailed, ObjectId root) {
 
   /**
+   * For a dry run: the planned skip of view {@code id} when a view it reads will fail or be
+   * skipped, which then joins {@code skipped}; empty when it will run. {@code failing}: the views
+   * that will fail, each with its cause.
+   */
+  public static Optional<ViewRun> plannedSkip(
+      LineageGraph graph,
+      ObjectId id,
+      Predicate<ObjectId> inRun,
+      java.util.Map<ObjectId, String> failing,
+      java.util.Set<ObjectId> skipped,
+      java.util.function.Function<ObjectId, String> display) {
+    Optional<UpstreamBlock> blocked = of(graph, id, inRun, failing::containsKey, skipped::contains);
+    blocked.ifPresent(b -> skipped.add(id));
+    return blocked.map(b -> ViewRun.plannedSkipForUpstream(id, b, display, failing.get(b.root())));
+  }
+
+  /**
    * @param inRun the views of the run; one outside it is looked through to the views it reads
    * @param failed the views of the run that failed (or will fail) themselves
    * @param skipped the views of the run skipped (or to be skipped) because of a failure upstream

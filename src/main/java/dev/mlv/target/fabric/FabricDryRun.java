@@ -68,18 +68,16 @@ final class FabricDryRun {
         if (!request.views().contains(id)) {
           continue;
         }
-        Optional<dev.mlv.refresh.UpstreamBlock> blocked =
-            dev.mlv.refresh.UpstreamBlock.of(
+        Optional<ViewRun> blocked =
+            dev.mlv.refresh.UpstreamBlock.plannedSkip(
                 project.lineage(),
                 id,
                 request.views()::contains,
-                failing::containsKey,
-                skipped::contains);
+                failing,
+                skipped,
+                project.names()::display);
         if (blocked.isPresent()) {
-          skipped.add(id);
-          planned.add(
-              ViewRun.plannedSkipForUpstream(
-                  id, blocked.get(), project.names()::display, failing.get(blocked.get().root())));
+          planned.add(blocked.get());
           continue;
         }
         DeltaCommit view = histories.computeIfAbsent(id, history);

@@ -56,18 +56,16 @@ final class DryRun {
     Map<ObjectId, String> failing = new HashMap<>();
     java.util.Set<ObjectId> skipped = new java.util.HashSet<>();
     for (ObjectId id : LocalTarget.order(project.lineage(), request.views())) {
-      Optional<dev.mlv.refresh.UpstreamBlock> blocked =
-          dev.mlv.refresh.UpstreamBlock.of(
+      Optional<ViewRun> blocked =
+          dev.mlv.refresh.UpstreamBlock.plannedSkip(
               project.lineage(),
               id,
               request.views()::contains,
-              failing::containsKey,
-              skipped::contains);
+              failing,
+              skipped,
+              project.names()::display);
       if (blocked.isPresent()) {
-        skipped.add(id);
-        planned.add(
-            ViewRun.plannedSkipForUpstream(
-                id, blocked.get(), project.names()::display, failing.get(blocked.get().root())));
+        planned.add(blocked.get());
         continue;
       }
       LocalStrategy.Decided d = target.plannedStrategy(project, request, id);
