@@ -1422,8 +1422,10 @@ public final class TableExtractor {
         }
       }
       int inSelect = found.size();
+      int inHaving = inSelect;
       if (byAlias.isEmpty()) {
         outsideAggregates(select.getHaving(), Set.of(), found);
+        inHaving = found.size();
         outsideAggregates(select.getOrderList(), Set.of(), found);
         outsideAggregates(orderedBy.get(select), Set.of(), found);
       }
@@ -1449,7 +1451,7 @@ public final class TableExtractor {
           continue;
         }
         boolean selected = i < inSelect;
-        String clause = selected ? "" : " in " + clauseOf(select, id);
+        String clause = selected ? "" : i < inHaving ? " in HAVING" : " in ORDER BY";
         String refusal =
             !selected
                 ? "[UNRESOLVED_COLUMN]: it is no column of the "
@@ -1477,24 +1479,6 @@ public final class TableExtractor {
                     + shown
                     + "))"));
       }
-    }
-
-    /** HAVING or ORDER BY, whichever of {@code select}'s holds {@code id}. */
-    private static String clauseOf(SqlSelect select, SqlIdentifier id) {
-      boolean[] inHaving = new boolean[1];
-      if (select.getHaving() != null) {
-        select
-            .getHaving()
-            .accept(
-                new org.apache.calcite.sql.util.SqlBasicVisitor<Void>() {
-                  @Override
-                  public Void visit(SqlIdentifier i) {
-                    inHaving[0] |= i == id;
-                    return null;
-                  }
-                });
-      }
-      return inHaving[0] ? "HAVING" : "ORDER BY";
     }
 
     /**
