@@ -228,12 +228,22 @@ public final class ApplyCommand implements Callable<Integer> {
       } else if (plan.schedules().hasChanges()) {
         said.println("Schedules not changed: the views did not apply cleanly.");
       }
-      if (run.views().isEmpty()
-          && run.status() == dev.mlv.refresh.RunStatus.Completed
-          && format != ReportFormat.json) {
+      if (run.views().isEmpty() && run.status() == dev.mlv.refresh.RunStatus.Completed) {
         // Only renames, drops or change data feed: no view to refresh, and no run on record, so
-        // no run id to print that 'mlv runs' would not know.
-        out.println("Applied: no view needed a refresh, so no run was recorded.");
+        // no run id to print that 'mlv runs' would not know; JSON keeps its shape, id null.
+        if (format == ReportFormat.json) {
+          out.print(
+              dev.mlv.refresh.RunRenderer.json(
+                  new dev.mlv.refresh.RunReport(
+                      null,
+                      run.status(),
+                      run.startedAt(),
+                      run.endedAt(),
+                      run.target(),
+                      run.views())));
+        } else {
+          out.println("Applied: no view needed a refresh, so no run was recorded.");
+        }
         out.flush();
         return ExitCodes.OK;
       }

@@ -365,6 +365,26 @@ class MedallionEndToEndTest {
         .doesNotContain("The target matches the project");
   }
 
+  /**
+   * Found by QA: a prune-only apply in JSON printed a run id that was never recorded, so 'mlv runs
+   * ID' could not find it. The document keeps its shape, with a null id.
+   */
+  @Test
+  @Order(11)
+  void aPruneOnlyApplyInJsonNamesNoRunIdItDidNotRecord() throws IOException {
+    CliRun before = mlv("runs", "--format", "json");
+    CliRun apply = mlv("apply", "--prune", "--auto-approve", "--format", "json", "--quiet");
+    assertThat(apply.exitCode()).as(apply.toString()).isZero();
+    JsonNode run = JSON.readTree(apply.out());
+    assertThat(run.path("run").path("id").isNull()).as(apply.out()).isTrue();
+    assertThat(run.path("run").path("status").asText()).isEqualTo("Completed");
+    assertThat(run.path("views")).isEmpty();
+    CliRun after = mlv("runs", "--format", "json");
+    assertThat(JSON.readTree(after.out()).path("runs"))
+        .isEqualTo(JSON.readTree(before.out()).path("runs"));
+    assertThat(mlv("plan", "--detailed-exitcode").out()).doesNotContain("repeat_winners");
+  }
+
   private static JsonNode view(JsonNode run, String id) {
     for (JsonNode v : run.path("views")) {
       if (v.path("id").asText().equals(id)) {
