@@ -26,7 +26,60 @@ public final class DeltaProperties {
   enum Kind {
     BOOLEAN,
     INTERVAL,
+    /** A whole number between {@link Property#min} and {@link Property#max}, as Java parses it. */
+    INTEGER,
+    /** One of {@link Property#choices}, compared with or without case. */
+    CHOICE,
     OTHER
+  }
+
+  /**
+   * A property as Delta spells it, the kind of value it takes and, for a number or a choice, which
+   * values Delta takes (probed from Delta's own validators when the list is regenerated).
+   */
+  record Property(String key, Kind kind, long min, long max, Set<String> choices, boolean anyCase) {
+    Property(String key, Kind kind) {
+      this(key, kind, Long.MIN_VALUE, Long.MAX_VALUE, Set.of(), false);
+    }
+
+    /** Whether Delta takes {@code value}, as written (Delta strips no space from a number). */
+    boolean takes(String value) {
+      return switch (kind) {
+        case BOOLEAN ->
+            value.strip().equalsIgnoreCase("true") || value.strip().equalsIgnoreCase("false");
+        case INTERVAL -> mayBeInterval(value);
+        case INTEGER -> {
+          try {
+            long n = Long.parseLong(value);
+            yield n >= min && n <= max;
+          } catch (NumberFormatException e) {
+            yield false;
+          }
+        }
+        case CHOICE ->
+            choices.stream().anyMatch(c -> anyCase ? c.equalsIgnoreCase(value) : c.equals(value));
+        case OTHER -> true;
+      };
+    }
+
+    /** What a value must be, for a message: "a whole number from 1 to 3", "one of none, name". */
+    String expected() {
+      return switch (kind) {
+        case BOOLEAN -> "'true' or 'false'";
+        case INTERVAL -> "an interval of weeks, days, hours or smaller units";
+        case INTEGER ->
+            min == Long.MIN_VALUE
+                ? "a whole number"
+                : max > Integer.MAX_VALUE - 1L
+                    ? "a whole number of at least " + min
+                    : "a whole number from " + min + " to " + max;
+        case CHOICE ->
+            "one of "
+                + String.join(", ", choices.stream().sorted().map(c -> "'" + c + "'").toList())
+                + (anyCase ? "" : " (with that case)");
+        case OTHER -> "a value Delta takes";
+      };
+    }
   }
 
   /**
@@ -35,12 +88,13 @@ public final class DeltaProperties {
    * ("delta.parquet.vorder.enabled"), default false). Open-source Delta refuses them
    * ([DELTA_UNKNOWN_CONFIGURATION]); the local engine, which cannot V-Order, leaves them off.
    */
-  private static final Map<String, Map.Entry<String, Kind>> FABRIC =
+  private static final Map<String, Property> FABRIC =
       Map.of(
-          "delta.parquet.vorder.enabled", Map.entry("delta.parquet.vorder.enabled", Kind.BOOLEAN));
+          "delta.parquet.vorder.enabled",
+          new Property("delta.parquet.vorder.enabled", Kind.BOOLEAN));
 
-  /** Lower-case key to its spelling and kind: Delta's and Fabric's. */
-  private static final Map<String, Map.Entry<String, Kind>> ALL = load();
+  /** Lower-case key to the property: Delta's and Fabric's. */
+  private static final Map<String, Property> ALL = load();
 
   /** Words an interval value may hold: Delta takes weeks down to microseconds. */
   private static final Set<String> INTERVAL_UNITS =
@@ -63,9 +117,9 @@ public final class DeltaProperties {
 
   private DeltaProperties() {}
 
-  /** The property's kind; empty when Delta does not know the key. */
-  static Optional<Kind> kind(String key) {
-    return Optional.ofNullable(ALL.get(key.toLowerCase(Locale.ROOT))).map(Map.Entry::getValue);
+  /** The property; empty when Delta does not know the key. */
+  static Optional<Property> property(String key) {
+    return Optional.ofNullable(ALL.get(key.toLowerCase(Locale.ROOT)));
   }
 
   /**
@@ -79,7 +133,7 @@ public final class DeltaProperties {
   /** Every key as Delta (or Fabric) spells it. */
   static Set<String> keys() {
     Set<String> keys = new java.util.TreeSet<>();
-    ALL.values().forEach(e -> keys.add(e.getKey()));
+    ALL.values().forEach(p -> keys.add(p.key()));
     return keys;
   }
 
@@ -101,12 +155,12 @@ public final class DeltaProperties {
     return true;
   }
 
-  private static Map<String, Map.Entry<String, Kind>> load() {
+  private static Map<String, Property> load() {
     InputStream in = DeltaProperties.class.getResourceAsStream(RESOURCE);
     if (in == null) {
       throw new IllegalStateException("missing resource dev/mlv/check/" + RESOURCE);
     }
-    Map<String, Map.Entry<String, Kind>> all = new TreeMap<>();
+    Map<String, Property> all = new TreeMap<>();
     try (BufferedReader reader =
         new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       reader
@@ -115,15 +169,41 @@ public final class DeltaProperties {
           .filter(line -> !line.isEmpty())
           .forEach(
               line -> {
-                String[] parts = line.split(" ");
-                all.put(
-                    parts[0].toLowerCase(Locale.ROOT),
-                    Map.entry(parts[0], Kind.valueOf(parts[1].toUpperCase(Locale.ROOT))));
+                Property p = parse(line);
+                all.put(p.key().toLowerCase(Locale.ROOT), p);
               });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     all.putAll(FABRIC);
     return Collections.unmodifiableMap(all);
+  }
+
+  /**
+   * One line of the list: {@code key boolean|interval|other}, {@code key integer MIN MAX} (either
+   * may be {@code *}: no bound) or {@code key choice|choice-any-case A,B,...}.
+   */
+  static Property parse(String line) {
+    String[] parts = line.split(" ");
+    String key = parts[0];
+    return switch (parts[1]) {
+      case "integer" ->
+          new Property(
+              key,
+              Kind.INTEGER,
+              parts[2].equals("*") ? Long.MIN_VALUE : Long.parseLong(parts[2]),
+              parts[3].equals("*") ? Long.MAX_VALUE : Long.parseLong(parts[3]),
+              Set.of(),
+              false);
+      case "choice", "choice-any-case" ->
+          new Property(
+              key,
+              Kind.CHOICE,
+              Long.MIN_VALUE,
+              Long.MAX_VALUE,
+              Set.of(parts[2].split(",")),
+              parts[1].equals("choice-any-case"));
+      default -> new Property(key, Kind.valueOf(parts[1].toUpperCase(Locale.ROOT)));
+    };
   }
 }

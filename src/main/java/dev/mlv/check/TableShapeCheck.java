@@ -77,6 +77,8 @@ final class TableShapeCheck {
         d.properties().entrySet().stream()
             .filter(e -> e.getKey().equalsIgnoreCase("delta.columnMapping.mode"))
             .filter(e -> !e.getValue().equalsIgnoreCase("none"))
+            // A mode Delta does not know is PROPERTY_VALUE's to report, and is no mapping.
+            .filter(e -> DeltaProperties.property(e.getKey()).orElseThrow().takes(e.getValue()))
             .findFirst();
     if (mapping.isEmpty()) {
       return;
@@ -137,7 +139,6 @@ final class TableShapeCheck {
     for (Map.Entry<String, String> e : d.properties().entrySet()) {
       String key = e.getKey();
       String lower = key.toLowerCase(Locale.ROOT);
-      String v = e.getValue().strip();
       if (!lower.startsWith("delta.")
           || lower.startsWith("delta.feature.")
           || lower.startsWith("delta.constraints.")) {
@@ -145,8 +146,8 @@ final class TableShapeCheck {
       }
       int at = d.statement().indexOf(key);
       var where = at < 0 ? d.position() : d.position().advance(d.statement(), at - 1);
-      Optional<DeltaProperties.Kind> kind = DeltaProperties.kind(key);
-      if (kind.isEmpty()) {
+      Optional<DeltaProperties.Property> property = DeltaProperties.property(key);
+      if (property.isEmpty()) {
         if (!arbitraryAllowed) {
           out.add(
               Diagnostic.error(
@@ -163,27 +164,32 @@ final class TableShapeCheck {
                               + " delta.logRetentionDuration, ...); a property of your own needs"
                               + " another prefix")));
         }
-      } else if (kind.get() == DeltaProperties.Kind.BOOLEAN
-          && !v.equalsIgnoreCase("true")
-          && !v.equalsIgnoreCase("false")) {
-        out.add(
-            Diagnostic.error(
-                "PROPERTY_VALUE",
-                where,
-                "table property " + key + " must be 'true' or 'false', not '" + v + "'",
-                null));
-      } else if (kind.get() == DeltaProperties.Kind.INTERVAL && !DeltaProperties.mayBeInterval(v)) {
+      } else if (!property.get().takes(e.getValue())) {
+        DeltaProperties.Property p = property.get();
         out.add(
             Diagnostic.error(
                 "PROPERTY_VALUE",
                 where,
                 "table property "
                     + key
-                    + " must be an interval of weeks, days, hours or smaller units, not '"
-                    + v
-                    + "'; Delta refuses the view at its first refresh",
-                "write it as 'interval 30 days' (Delta takes no months or years: '365 days' for a"
-                    + " year)"));
+                    + " must be "
+                    + p.expected()
+                    + ", not '"
+                    + e.getValue()
+                    + "'"
+                    + (p.kind() == DeltaProperties.Kind.BOOLEAN
+                        ? ""
+                        : "; Delta refuses the view at its first refresh"),
+                switch (p.kind()) {
+                  case INTERVAL ->
+                      "write it as 'interval 30 days' (Delta takes no months or years: '365 days'"
+                          + " for a year)";
+                  case INTEGER ->
+                      e.getValue().strip().equals(e.getValue())
+                          ? null
+                          : "write the number without spaces: Delta does not strip them";
+                  default -> null;
+                }));
       }
     }
   }

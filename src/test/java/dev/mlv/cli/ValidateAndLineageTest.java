@@ -427,6 +427,55 @@ class ValidateAndLineageTest {
         .contains("1 error,");
   }
 
+  /**
+   * Found by QA: a number or a mode Delta refuses passed validate, and apply failed with
+   * "delta.checkpointInterval needs to be a positive integer." (measured on Delta 4.2.0, as each
+   * valid value beside it).
+   */
+  @Test
+  void aNumberOrAModeDeltaRefusesIsAnError() throws IOException {
+    project(
+        YML,
+        "silver/p.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW silver.p
+        TBLPROPERTIES ('delta.checkpointInterval' = 'ten', 'delta.minReaderVersion' = '4',
+          'delta.columnMapping.mode' = 'names', 'delta.dataSkippingNumIndexedCols' = '-1',
+          'delta.minWriterVersion' = '7', 'delta.checkpointPolicy' = 'V2')
+        AS SELECT id FROM bronze.orders
+        """,
+        "silver/q.sql",
+        """
+        CREATE MATERIALIZED LAKE VIEW silver.q
+        TBLPROPERTIES ('delta.columnMapping.mode' = 'Name', 'delta.checkpointInterval' = '+5',
+          'delta.checkpointPolicy' = 'v2', 'delta.isolationLevel' = 'serializable')
+        AS SELECT id FROM bronze.orders
+        """);
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/silver/p.sql:2:16: error[PROPERTY_VALUE]: table property"
+                + " delta.checkpointInterval must be a whole number of at least 1, not 'ten';"
+                + " Delta refuses the view at its first refresh")
+        .contains(
+            "views/silver/p.sql:2:52: error[PROPERTY_VALUE]: table property"
+                + " delta.minReaderVersion must be a whole number from 1 to 3, not '4'")
+        .contains(
+            "views/silver/p.sql:3:3: error[PROPERTY_VALUE]: table property"
+                + " delta.columnMapping.mode must be one of 'id', 'name', 'none', not 'names'")
+        .contains(
+            "views/silver/p.sql:4:35: error[PROPERTY_VALUE]: table property"
+                + " delta.checkpointPolicy must be one of 'classic', 'v2' (with that case), not"
+                + " 'V2'")
+        .doesNotContain("silver/p.sql:3:3: error[COLUMN_MAPPING_CDF]")
+        // 'Name' is a mode Delta takes: column mapping with change data feed, not a bad value.
+        .contains("silver/q.sql:2:16: error[COLUMN_MAPPING_CDF]")
+        .doesNotContain("silver/q.sql:2:16: error[PROPERTY_VALUE]")
+        .doesNotContain("silver/q.sql:3:")
+        .contains("5 errors,");
+  }
+
   @Test
   void aDeltaPropertyDeltaDoesNotKnowOrAnIntervalThatIsNoneIsAnError() throws IOException {
     project(
