@@ -102,6 +102,117 @@ final class ArgumentCounts {
   private static final Set<String> UNIT_FIRST =
       Set.of("DATE_ADD", "DATEADD", "DATE_DIFF", "DATEDIFF", "TIMESTAMPADD", "TIMESTAMPDIFF");
 
+  /**
+   * The units Spark's parser takes bare before a three-argument datediff and the like, as its error
+   * lists them (measured on 4.1.1: DAYS, dd, a backticked `DAY` or the string 'DAY' are refused).
+   */
+  private static final List<String> DATETIME_UNITS =
+      List.of(
+          "YEAR",
+          "QUARTER",
+          "MONTH",
+          "WEEK",
+          "DAY",
+          "DAYOFYEAR",
+          "HOUR",
+          "MINUTE",
+          "SECOND",
+          "MILLISECOND",
+          "MICROSECOND");
+
+  /**
+   * Every three-argument datediff, dateadd, timestampdiff (and their spellings) whose first
+   * argument is no unit Spark's parser takes. Spark then reads the call as the two-argument
+   * function (or, for timestampdiff, as a function it does not have) with the first argument a
+   * column or a value, and refuses the view: [UNRESOLVED_COLUMN] for {@code datediff(DAYS, a, b)}
+   * or SQL Server's {@code dd}, [INVALID_PARAMETER_VALUE.DATETIME_UNIT] for {@code 'DAY'}.
+   */
+  static List<SyntaxErrors.Told> unknownUnits(String sql) {
+    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    List<SyntaxErrors.Told> found = new ArrayList<>();
+    for (int i = 1; i + 3 < tokens.size(); i++) {
+      SqlToken name = tokens.get(i);
+      if (name.kind() != SqlToken.Kind.WORD
+          || !UNIT_FIRST.contains(name.upper())
+          || !tokens.get(i + 1).isSymbol("(")) {
+        continue;
+      }
+      int close = SqlToken.closingParen(tokens, i + 1);
+      if (close < 0 || !readAsCall(tokens, i, close)) {
+        continue;
+      }
+      OptionalInt count = count(tokens, i, close);
+      SqlToken first = tokens.get(i + 2);
+      boolean bare = tokens.get(i + 3).isSymbol(",");
+      if (count.isEmpty()
+          || count.getAsInt() != 3
+          || bare && first.kind() == SqlToken.Kind.WORD && DATETIME_UNITS.contains(first.upper())) {
+        continue;
+      }
+      found.add(unknownUnit(name.text(), first, bare));
+    }
+    return found;
+  }
+
+  private static SyntaxErrors.Told unknownUnit(String fn, SqlToken first, boolean bare) {
+    String lower = fn.toLowerCase(Locale.ROOT);
+    String units = String.join(", ", DATETIME_UNITS);
+    if (bare && first.kind() == SqlToken.Kind.STRING) {
+      String unit = first.text().substring(1, first.text().length() - 1);
+      return new SyntaxErrors.Told(
+          first.start(),
+          fn
+              + "("
+              + first.text()
+              + ", ...) gives its unit as a string, and Spark takes it only bare: Spark refuses"
+              + " the view ([INVALID_PARAMETER_VALUE.DATETIME_UNIT])",
+          "write the unit without quotes" + unitHint(lower, unit) + "; Spark's units are " + units);
+    }
+    if (bare && first.kind() == SqlToken.Kind.QUOTED_IDENTIFIER) {
+      String unit = first.text().substring(1, first.text().length() - 1);
+      return new SyntaxErrors.Told(
+          first.start(),
+          fn
+              + "("
+              + first.text()
+              + ", ...) gives its unit in backticks, and Spark takes it only bare: Spark reads it"
+              + " as a column instead, and refuses the view",
+          "write the unit without backticks"
+              + unitHint(lower, unit)
+              + "; Spark's units are "
+              + units);
+    }
+    String word = bare ? first.text() : null;
+    return new SyntaxErrors.Told(
+        first.start(),
+        bare
+            ? word
+                + " is no datetime unit Spark's "
+                + lower
+                + " takes: Spark reads it as a column instead, and refuses the view"
+            : fn
+                + "(...) with three arguments takes a datetime unit first, and Spark refuses the"
+                + " view with this one",
+        (bare ? "write" + unitHint(lower, word).replaceFirst("^:", "") : "write a unit first")
+            + "; Spark's units are "
+            + units);
+  }
+
+  /** ": datediff(DAY, ...)" when {@code written} is a plural, SQL Server's or a quoted unit. */
+  private static String unitHint(String fn, String written) {
+    String upper = written.toUpperCase(Locale.ROOT);
+    String unit =
+        DATETIME_UNITS.contains(upper)
+            ? upper
+            : upper.endsWith("S") && DATETIME_UNITS.contains(upper.substring(0, upper.length() - 1))
+                ? upper.substring(0, upper.length() - 1)
+                : SyntaxErrors.sqlServerDatePart(written)
+                    .map(u -> u.toUpperCase(Locale.ROOT))
+                    .filter(DATETIME_UNITS::contains)
+                    .orElse(null);
+    return unit == null ? " a unit" : ": " + fn + "(" + unit + ", ...)";
+  }
+
   /** Every call in {@code sql} whose argument count Spark refuses, in the order of the text. */
   static List<SyntaxErrors.Told> refused(String sql) {
     List<SqlToken> tokens = SqlToken.tokenize(sql);

@@ -812,6 +812,14 @@ final class SyntaxErrors {
           java.util.Map.entry("s", "second"));
 
   /**
+   * The Spark name of SQL Server's abbreviation of a date part ({@code dd}: day), if it has one.
+   */
+  static java.util.Optional<String> sqlServerDatePart(String abbreviation) {
+    return java.util.Optional.ofNullable(
+        SQL_SERVER_DATEPARTS.get(abbreviation.toLowerCase(java.util.Locale.ROOT)));
+  }
+
+  /**
    * {@code datepart(year, d)}, SQL Server's spelling: Spark's date_part and datepart take the field
    * as a string literal, and read a bare word there as a column, which they refuse (measured on
    * Spark 4.1.1: UNRESOLVED_COLUMN for year; a column of that name is no constant either).

@@ -134,6 +134,12 @@ public final class TableExtractor {
               Diagnostic.error(
                   ARGUMENTS_RULE, start.advance(sql, told.offset()), told.message(), told.hint()));
     }
+    for (SyntaxErrors.Told told : ArgumentCounts.unknownUnits(sql)) {
+      facts =
+          facts.withDiagnostic(
+              Diagnostic.error(
+                  "DATETIME_UNIT", start.advance(sql, told.offset()), told.message(), told.hint()));
+    }
     List<SyntaxErrors.Told> unresolved = new ArrayList<>(SyntaxErrors.unlateralReads(sql));
     unresolved.addAll(SyntaxErrors.unquotedDateParts(sql));
     for (SyntaxErrors.Told told : unresolved) {
