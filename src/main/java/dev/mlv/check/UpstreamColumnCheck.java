@@ -313,6 +313,31 @@ final class UpstreamColumnCheck {
             + " one level out");
   }
 
+  /**
+   * {@code SELECT amount * qty AS revenue, SUM(revenue) ...}: no table in scope has the column, so
+   * it is the SELECT list's alias, which Spark 4.1.1 does not read inside an aggregate function or
+   * a window ([UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_FUNC], {@code _IN_WINDOW}).
+   */
+  private static Diagnostic lateralAlias(Project project, ProjectView v, ColumnRefs.Ref ref) {
+    boolean window = ref.lateral().equals("a window");
+    return Diagnostic.error(
+        "LATERAL_ALIAS",
+        ref.position(),
+        ref.text()
+            + " is an alias of this SELECT list (no table in scope has such a column), read inside "
+            + ref.lateral()
+            + ", where Spark reads no lateral column alias; Spark would refuse "
+            + project.names().display(v.id())
+            + " when apply or refresh runs it ([UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_"
+            + (window ? "WINDOW" : "AGGREGATE_FUNC")
+            + "])",
+        "write the aliased expression itself there, or compute "
+            + ref.text()
+            + " in a subquery or CTE and "
+            + (window ? "apply the window" : "aggregate it")
+            + " in the query around it");
+  }
+
   private static Optional<Diagnostic> unresolved(
       Project project,
       ViewColumns viewColumns,
@@ -365,6 +390,12 @@ final class UpstreamColumnCheck {
                 ? Math.min(nearest, ref.scopes().get(r.table()).level())
                 : 0;
       }
+    }
+    if (ref.lateral() != null) {
+      // A column of that name wins over the alias; without one, Spark takes the alias and refuses.
+      return nearest != Integer.MAX_VALUE
+          ? Optional.empty()
+          : Optional.of(lateralAlias(project, v, ref));
     }
     if (nearest >= 2 && nearest != Integer.MAX_VALUE) {
       return Optional.of(tooFarOut(project, v, ref, tables, columns, nearest));

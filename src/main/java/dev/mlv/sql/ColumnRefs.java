@@ -74,7 +74,8 @@ public final class ColumnRefs {
       String semiJoin,
       List<Scoped> scopes,
       boolean fromOnly,
-      Map<Integer, OutputNames.Derived> derived) {
+      Map<Integer, OutputNames.Derived> derived,
+      String lateral) {
     public Ref {
       tables = List.copyOf(tables);
       readings = List.copyOf(readings);
@@ -207,6 +208,18 @@ public final class ColumnRefs {
     private final List<Ref> refs = new ArrayList<>();
 
     /**
+     * Where in its query's SELECT list the names walked now stand, when that is inside an aggregate
+     * function or a window, which Spark reads no lateral column alias in: "an aggregate function",
+     * "a window"; null elsewhere. {@code inSelectList} while the SELECT list is walked.
+     */
+    private String lateral;
+
+    private boolean inSelectList;
+
+    /** While the SELECT list is walked: the aliases of the items before the one walked now. */
+    private Set<String> lateralAliases = Set.of();
+
+    /**
      * Offset where each line of {@code sql} starts, lines ended as {@link Position} ends them: a
      * SELECT of 50,000 columns is not counted from its start 50,000 times.
      */
@@ -299,7 +312,20 @@ public final class ColumnRefs {
             c.condition(), blind(on.blind("ON"), outer), blind(on.blind("a subquery"), outer));
       }
       fromOnly = true;
-      expression(select.getSelectList(), chain, subquery);
+      inSelectList = true;
+      // Spark's lateral aliases are those of the items before the one read.
+      lateralAliases = new HashSet<>();
+      for (SqlNode item : select.getSelectList()) {
+        expression(item, chain, subquery);
+        if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+          for (SqlNode alias : as.getOperandList().subList(1, as.operandCount())) {
+            if (alias instanceof SqlIdentifier id) {
+              lateralAliases.add(lower(id.getSimple()));
+            }
+          }
+        }
+      }
+      inSelectList = false;
       fromOnly = true;
       expression(select.getWhere(), where, subquery);
       fromOnly = false;
@@ -487,7 +513,16 @@ public final class ColumnRefs {
           expression(item, chain, subqueries);
         }
       } else if (TableExtractor.isQuery(node)) {
+        // A subquery has a SELECT list of its own, whose aliases are no lateral ones here.
+        String aroundLateral = lateral;
+        boolean aroundList = inSelectList;
+        Set<String> aroundAliases = lateralAliases;
+        lateral = null;
+        inSelectList = false;
         query(node, subqueries);
+        lateral = aroundLateral;
+        inSelectList = aroundList;
+        lateralAliases = aroundAliases;
       } else if (node instanceof SqlIdentifier id) {
         reference(id, chain);
       } else if (node instanceof SqlWindow window) {
@@ -501,15 +536,26 @@ public final class ColumnRefs {
           // An alias, a field's name and a named argument's name are not columns.
           case AS, DOT, ARGUMENT_ASSIGNMENT -> expression(call.operand(0), chain, subqueries);
           case OVER -> {
+            String around = lateral;
+            lateral = "a window";
             expression(call.operand(0), chain, subqueries);
             if (call.operand(1) instanceof SqlWindow window) {
               expression(window, chain, subqueries);
             }
+            lateral = around;
           }
           default -> {
+            String around = lateral;
+            if (around == null
+                && (MisplacedCalls.isAggregate(call)
+                    || call.getKind() == SqlKind.FILTER
+                    || call.getKind() == SqlKind.WITHIN_GROUP)) {
+              lateral = "an aggregate function";
+            }
             for (SqlNode operand : call.getOperandList()) {
               expression(operand, chain, subqueries);
             }
+            lateral = around;
           }
         }
       }
@@ -541,11 +587,17 @@ public final class ColumnRefs {
       List<Scoped> scopes = new ArrayList<>();
       String unseenAlias = null;
       String semiJoin = null;
+      // A name that may be a lateral alias where Spark reads none: checked as a column, which it
+      // must be (measured on Spark 4.1.1: LATERAL_COLUMN_ALIAS_IN_AGGREGATE_FUNC, _IN_WINDOW).
+      String lateralAt =
+          inSelectList && lateral != null && parts.size() == 1 && lateralAliases.contains(head)
+              ? lateral
+              : null;
       for (int level = 0; level < chain.size(); level++) {
         Scope s = chain.get(level);
         // Spark resolves a name that no column has as a select alias of its own query (lateral
         // aliases, GROUP BY and HAVING by alias): one that may be an alias is not checked.
-        if (!s.known() || s.aliases().contains(head)) {
+        if (!s.known() || (s.aliases().contains(head) && (level > 0 || lateralAt == null))) {
           return;
         }
         if (unseenAlias == null && parts.size() == 1 && s.unseen() != null) {
@@ -597,7 +649,8 @@ public final class ColumnRefs {
               semiJoin,
               scopes,
               fromOnly,
-              derived));
+              derived,
+              lateralAt));
     }
 
     private int offset(SqlNode node) {
