@@ -58,7 +58,8 @@ public final class DefinitionFiles {
         continue;
       }
       try {
-        Files.walkFileTree(folder, new Collector(root, folder, warehouses, found, problems));
+        Files.walkFileTree(
+            folder, new Collector(root, folder, warehouses, config.viewFolders(), found, problems));
       } catch (IOException e) {
         problems.add(unreadable(root, folder, e));
       }
@@ -84,6 +85,7 @@ public final class DefinitionFiles {
     private final Path root;
     private final Path start;
     private final Set<Path> warehouses;
+    private final List<Path> viewFolders;
     private final TreeMap<String, Path> found;
     private final List<Diagnostic> problems;
 
@@ -91,9 +93,11 @@ public final class DefinitionFiles {
         Path root,
         Path start,
         Set<Path> warehouses,
+        List<Path> viewFolders,
         TreeMap<String, Path> found,
         List<Diagnostic> problems) {
       this.root = root;
+      this.viewFolders = viewFolders;
       this.start = start;
       this.warehouses = warehouses;
       this.found = found;
@@ -109,6 +113,16 @@ public final class DefinitionFiles {
     }
 
     private Path realRoot;
+
+    /** Whether {@code target} (a real path) lies in a view folder, whose walk reads it. */
+    private boolean inViewFolder(Path target) throws IOException {
+      for (Path folder : viewFolders) {
+        if (Files.isDirectory(folder) && target.startsWith(folder.toRealPath())) {
+          return true;
+        }
+      }
+      return false;
+    }
 
     private void badLink(Path file, String message, String hint) {
       problems.add(
@@ -146,6 +160,16 @@ public final class DefinitionFiles {
                   + ", outside the project folder; mlv does not read the files in it",
               "move the folder into the project: git keeps only the link, so the views in it"
                   + " would be missing from every other clone");
+        } else if (!inViewFolder(target)) {
+          // Found by QA: its views were missing without a word, and --prune would drop them.
+          String to = realRoot().relativize(target).toString().replace('\\', '/');
+          badLink(
+              file,
+              "the folder is a symbolic link to "
+                  + to
+                  + ", which is no view folder; mlv does not follow linked folders, so the files"
+                  + " in it are not read",
+              "list " + to + " under views: in mlv.yml, or put the folder itself here");
         }
         return FileVisitResult.CONTINUE;
       }

@@ -189,7 +189,7 @@ class DefinitionFilesTest {
     List<Diagnostic> problems = new ArrayList<>();
     var collector =
         new DefinitionFiles.Collector(
-            root, root.resolve("views"), Set.of(), new TreeMap<>(), problems);
+            root, root.resolve("views"), Set.of(), List.of(), new TreeMap<>(), problems);
 
     FileVisitResult next =
         collector.visitFileFailed(gold, new AccessDeniedException(gold.toString()));
@@ -224,6 +224,41 @@ class DefinitionFilesTest {
               assertThat(d.message()).isEqualTo("cannot read the file: no such file or folder");
               assertThat(d.hint()).contains("readable");
             });
+  }
+
+  /**
+   * Found by QA: a linked folder leading to a folder of the project that is no view folder was
+   * skipped without a word, so its views were missing (and --prune would drop them); one leading
+   * into a view folder is read there.
+   */
+  @Test
+  void linkedFolderLeadingToAFolderThatIsNoViewFolderIsAnError() throws IOException {
+    touch("common/v.sql");
+    touch("views/a/inside.sql");
+    Files.createSymbolicLink(root.resolve("views/shared"), root.resolve("common"));
+    Files.createSymbolicLink(root.resolve("views/again"), root.resolve("views/a"));
+
+    DefinitionFiles.Found found = find(BASE);
+
+    assertThat(found.files())
+        .extracting(f -> root.relativize(f).toString().replace('\\', '/'))
+        .containsExactly("views/a/inside.sql");
+    assertThat(found.problems())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.ruleId()).isEqualTo("VIEWS_LINK");
+              assertThat(d.isError()).isTrue();
+              assertThat(d.position().file()).isEqualTo(Path.of("views", "shared"));
+              assertThat(d.message())
+                  .isEqualTo(
+                      "the folder is a symbolic link to common, which is no view folder; mlv does"
+                          + " not follow linked folders, so the files in it are not read");
+              assertThat(d.hint())
+                  .isEqualTo("list common under views: in mlv.yml, or put the folder itself here");
+            });
+    // Listed as a view folder, its files are read there and the link is no problem.
+    assertThat(find(BASE + "views: [views, common]").problems()).isEmpty();
   }
 
   @Test
