@@ -308,15 +308,11 @@ public final class PlanJson {
           notebooks);
     } catch (JsonProcessingException e) {
       // Jackson's own message names a redacted source; the position is said once, as file:line:col.
-      var at = e.getLocation();
       String why = dev.mlv.diag.JsonProblem.reason(e);
       throw new MlvException(
           dev.mlv.diag.Diagnostic.error(
               "PLAN_FILE",
-              new dev.mlv.diag.Position(
-                  java.nio.file.Path.of(source),
-                  at == null ? 1 : Math.max(1, at.getLineNr()),
-                  at == null ? 1 : Math.max(1, at.getColumnNr())),
+              dev.mlv.diag.JsonProblem.position(java.nio.file.Path.of(source), e),
               source + " is not a saved mlv plan: its JSON is malformed (" + why + ")",
               "make one with 'mlv plan -o FILE'"));
     } catch (IllegalArgumentException | java.time.DateTimeException e) {

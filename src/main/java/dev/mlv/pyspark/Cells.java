@@ -109,14 +109,16 @@ final class Cells {
     boolean sawCells = false;
     try (JsonParser p = new JsonFactory().createParser(text)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
-        return invalid(file, p.currentLocation(), "a notebook must be a JSON object");
+        return invalid(
+            file, at(file, p.currentTokenLocation()), "a notebook must be a JSON object");
       }
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
         JsonToken t = p.nextToken();
         if (field.equals("cells")) {
           if (t != JsonToken.START_ARRAY) {
-            return invalid(file, p.currentLocation(), "\"cells\" must be a list of cells");
+            return invalid(
+                file, at(file, p.currentTokenLocation()), "\"cells\" must be a list of cells");
           }
           sawCells = true;
           while (p.nextToken() == JsonToken.START_OBJECT) {
@@ -128,12 +130,13 @@ final class Cells {
       }
       if (!sawCells) {
         // A notebook without "cells" is some other JSON file given a .ipynb name.
-        return invalid(file, null, "it has no \"cells\" list");
+        return invalid(file, Position.start(file), "it has no \"cells\" list");
       }
     } catch (JsonProcessingException e) {
-      return invalid(file, e.getLocation(), dev.mlv.diag.JsonProblem.reason(e));
+      return invalid(
+          file, dev.mlv.diag.JsonProblem.position(file, e), dev.mlv.diag.JsonProblem.reason(e));
     } catch (IOException e) {
-      return invalid(file, null, e.getMessage());
+      return invalid(file, Position.start(file), e.getMessage());
     }
     return new Split(cells, List.of());
   }
@@ -191,11 +194,12 @@ final class Cells {
     }
   }
 
-  private static Split invalid(Path file, JsonLocation loc, String message) {
-    Position at =
-        loc == null
-            ? Position.start(file)
-            : new Position(file, Math.max(1, loc.getLineNr()), Math.max(1, loc.getColumnNr()));
+  /** The start of the token Jackson read last, where a wrong one is reported. */
+  private static Position at(Path file, JsonLocation loc) {
+    return new Position(file, Math.max(1, loc.getLineNr()), Math.max(1, loc.getColumnNr()));
+  }
+
+  private static Split invalid(Path file, Position at, String message) {
     return new Split(
         List.of(),
         List.of(

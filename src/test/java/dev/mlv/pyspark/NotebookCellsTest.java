@@ -64,5 +64,12 @@ class NotebookCellsTest {
           .singleElement()
           .satisfies(d -> assertThat(d.ruleId()).isEqualTo("NOTEBOOK_JSON"));
     }
+    // At the value that is wrong, not after it.
+    assertThat(Cells.of(Path.of("n.ipynb"), "{\"cells\": 5}").diagnostics())
+        .extracting(d -> d.position().toString())
+        .containsExactly("n.ipynb:1:11");
+    assertThat(Cells.of(Path.of("n.ipynb"), "[1]").diagnostics())
+        .extracting(d -> d.position().toString())
+        .containsExactly("n.ipynb:1:1");
   }
 }
