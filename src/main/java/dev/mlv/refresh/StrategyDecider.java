@@ -32,8 +32,9 @@ public final class StrategyDecider {
   /**
    * What the decision is made from. {@code consumed} is empty for a view never refreshed; {@code
    * consumedTableIds} holds the Delta table id the last refresh recorded for each source, when it
-   * recorded one. The analysis of the SQL is asked for only when a source has new commits, so
-   * deciding that nothing needs refreshing parses nothing.
+   * recorded one, and {@code consumedCommits} the id of the commit at the version it read. The
+   * analysis of the SQL is asked for only when a source has new commits, so deciding that nothing
+   * needs refreshing parses nothing.
    */
   public record Input(
       ObjectId view,
@@ -44,6 +45,7 @@ public final class StrategyDecider {
       boolean pyspark,
       Optional<Map<ObjectId, Long>> consumed,
       Map<ObjectId, String> consumedTableIds,
+      Map<ObjectId, String> consumedCommits,
       Map<ObjectId, Long> current,
       java.util.function.Supplier<RefreshAnalysis> analysis,
       SourceLogs logs,
@@ -51,6 +53,37 @@ public final class StrategyDecider {
 
     public Input {
       consumedTableIds = Map.copyOf(consumedTableIds);
+      consumedCommits = Map.copyOf(consumedCommits);
+    }
+
+    /** Without recorded commit ids, as for state written before they were kept. */
+    public Input(
+        ObjectId view,
+        boolean fullRequested,
+        Optional<String> forcedReason,
+        boolean optimalRefresh,
+        RefreshPolicy policy,
+        boolean pyspark,
+        Optional<Map<ObjectId, Long>> consumed,
+        Map<ObjectId, String> consumedTableIds,
+        Map<ObjectId, Long> current,
+        java.util.function.Supplier<RefreshAnalysis> analysis,
+        SourceLogs logs,
+        Optional<java.time.Instant> refreshedAt) {
+      this(
+          view,
+          fullRequested,
+          forcedReason,
+          optimalRefresh,
+          policy,
+          pyspark,
+          consumed,
+          consumedTableIds,
+          Map.of(),
+          current,
+          analysis,
+          logs,
+          refreshedAt);
     }
 
     /** Without recorded table ids, as for state written before they were kept. */
@@ -103,6 +136,11 @@ public final class StrategyDecider {
      * id from then on, and its old one before.
      */
     default Optional<String> tableIdAt(ObjectId source, long version) {
+      return Optional.empty();
+    }
+
+    /** The id ({@code txnId}) of the commit at {@code version} in the log as it is now, if told. */
+    default Optional<String> commitIdAt(ObjectId source, long version) {
       return Optional.empty();
     }
 
@@ -197,6 +235,27 @@ public final class StrategyDecider {
                     + before
                     + "): it was dropped and created again, or another table was renamed to its"
                     + " name, so the view is rebuilt from the new table"));
+      }
+      String commit = in.consumedCommits().get(e.getKey());
+      Optional<String> commitNow =
+          commit == null || now < before
+              ? Optional.empty()
+              : in.logs().commitIdAt(e.getKey(), before);
+      if (commitNow.isPresent() && !commitNow.get().equals(commit)) {
+        // Found by QA: a folder put back from a copy keeps its table id, and its next commits
+        // take version numbers the view already read, so they would be skipped or half read.
+        return Optional.of(
+            new Strategy.Full(
+                "SOURCE_RECREATED source=" + name,
+                name
+                    + " is not the table the last refresh read: its commit at v"
+                    + before
+                    + " is another one than the commit read then (txnId "
+                    + commitNow.get()
+                    + ", was "
+                    + commit
+                    + "), as when the table's folder is put back from a copy, so the view is"
+                    + " rebuilt from the table as it is"));
       }
       String why = null;
       if (now < before) {

@@ -22,16 +22,22 @@ final class ConsumedVersions {
 
   private ConsumedVersions() {}
 
-  /** The versions and table ids the refresh read (see {@link SourceVersions}), and when. */
+  /**
+   * The versions, table ids and commit ids the refresh read (see {@link SourceVersions}), and when.
+   */
   record Consumed(
-      Map<ObjectId, Long> sources, Map<ObjectId, String> tableIds, Optional<Instant> refreshedAt) {
+      Map<ObjectId, Long> sources,
+      Map<ObjectId, String> tableIds,
+      Map<ObjectId, String> commits,
+      Optional<Instant> refreshedAt) {
     static Consumed of(SourceVersions.Read read, Optional<Instant> refreshedAt) {
-      return new Consumed(read.versions(), read.tableIds(), refreshedAt);
+      return new Consumed(read.versions(), read.tableIds(), read.commits(), refreshedAt);
     }
   }
 
-  static String userMetadata(Map<ObjectId, Long> sources, Map<ObjectId, String> tableIds) {
-    return PREFIX + SourceVersions.format(sources, tableIds);
+  static String userMetadata(
+      Map<ObjectId, Long> sources, Map<ObjectId, String> tableIds, Map<ObjectId, String> commits) {
+    return PREFIX + SourceVersions.format(sources, tableIds, commits);
   }
 
   static Consumed of(TableState t) {

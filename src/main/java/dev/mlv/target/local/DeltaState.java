@@ -292,6 +292,28 @@ public final class DeltaState {
   }
 
   /**
+   * The {@code txnId} Delta wrote in the commitInfo of {@code version} (a UUID per commit), if that
+   * commit is still a JSON file of the log and names one: it tells the commit a refresh read from
+   * another that took its version number later (the table's folder restored from a copy).
+   */
+  Optional<String> commitIdAt(Path table, long version) {
+    Path file = Warehouse.commitFile(table, version);
+    try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        if (line.contains("\"commitInfo\"")) {
+          JsonNode id = JSON.readTree(line).path("commitInfo").path("txnId");
+          return id.isTextual() ? Optional.of(id.asText()) : Optional.empty();
+        }
+      }
+      return Optional.empty();
+    } catch (java.nio.file.NoSuchFileException e) {
+      return Optional.empty(); // cleaned up after a checkpoint: nothing to compare with
+    } catch (IOException e) {
+      throw unreadable(file, e);
+    }
+  }
+
+  /**
    * A commit's time, read only as far as its commitInfo line (Delta writes it first; a table's
    * first commit can list thousands of files after it).
    */

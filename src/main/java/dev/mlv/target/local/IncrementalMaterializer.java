@@ -101,7 +101,9 @@ final class IncrementalMaterializer {
       String sql = ViewMaterializer.stripTrailingSemicolon(select.sql());
       String meta =
           ConsumedVersions.userMetadata(
-              decided.current(), target.tableIds(decided.current().keySet()));
+              decided.current(),
+              target.tableIds(decided.current().keySet()),
+              target.commitIds(decided.current()));
       String path = target.warehouse().tableDir(id).toString();
       Written w;
       try {

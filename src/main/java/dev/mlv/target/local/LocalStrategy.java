@@ -93,6 +93,7 @@ final class LocalStrategy {
                 def.map(ViewDefinition::isPython).orElse(false),
                 consumed,
                 deployed.map(DeployedView::sourceTableIds).orElse(Map.of()),
+                deployed.map(DeployedView::sourceCommits).orElse(Map.of()),
                 current,
                 analysis,
                 new SourceLogReader(target.deltaState(), target.warehouse()),

@@ -150,6 +150,7 @@ public final class LocalTarget implements Target {
         t.lastCommit(),
         consumed.sources(),
         consumed.tableIds(),
+        consumed.commits(),
         consumed.refreshedAt());
   }
 
@@ -949,6 +950,18 @@ public final class LocalTarget implements Target {
     return ids;
   }
 
+  /**
+   * The id of the commit at each version in {@code versions} that its log names, recorded with them
+   * so the next refresh can tell a version number another commit took since (a table's folder
+   * restored from a copy keeps its table id).
+   */
+  Map<ObjectId, String> commitIds(Map<ObjectId, Long> versions) {
+    Map<ObjectId, String> ids = new TreeMap<>();
+    versions.forEach(
+        (t, v) -> deltaState().commitIdAt(warehouse.tableDir(t), v).ifPresent(c -> ids.put(t, c)));
+    return ids;
+  }
+
   Optional<DeployedView> deployed(ObjectId id) {
     return Optional.ofNullable(deltaState().read(id, warehouse.tableDir(id)))
         .filter(t -> t.properties().containsKey(P_DEFINITION))
@@ -990,7 +1003,8 @@ public final class LocalTarget implements Target {
     props.put(P_DEFINITION, def.statement());
     props.put(P_FINGERPRINT, def.fingerprint());
     props.put(P_MANAGED, String.valueOf(managed));
-    props.put(P_SOURCES, SourceVersions.format(sources, tableIds(sources.keySet())));
+    props.put(
+        P_SOURCES, SourceVersions.format(sources, tableIds(sources.keySet()), commitIds(sources)));
     props.put(P_REFRESHED, Instant.now().toString());
     props.put(P_TOOL, dev.mlv.Version.current());
     // Views read by other views need change data feed for those to refresh incrementally.

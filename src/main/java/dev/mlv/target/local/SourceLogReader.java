@@ -110,6 +110,11 @@ final class SourceLogReader implements StrategyDecider.SourceLogs {
     return state.tableIdAt(warehouse.tableDir(source), version);
   }
 
+  @Override
+  public Optional<String> commitIdAt(ObjectId source, long version) {
+    return state.commitIdAt(warehouse.tableDir(source), version);
+  }
+
   /**
    * The bytes of the table's data files on disk. Files removed but not yet vacuumed count too, so
    * this errs towards incremental refresh.

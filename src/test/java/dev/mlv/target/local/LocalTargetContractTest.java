@@ -377,6 +377,62 @@ class LocalTargetContractTest extends TargetContractTest {
         .containsExactly("4", "5", "6", "7", "8");
   }
 
+  /**
+   * A source's folder put back from a copy taken before the last refresh (found by QA): it keeps
+   * its table id, and its next commit takes the version number the view already read, so versions
+   * alone said NO_NEW_COMMITS and the view kept a row the source no longer had and lacked a new
+   * one. The id of the commit read at that version tells.
+   */
+  @Test
+  void aSourceRestoredFromACopyIsReadAgainInFull() throws IOException {
+    Project p = applied();
+    String orders = LAKEHOUSE + ".bronze.orders";
+    sql(p, "ALTER TABLE " + orders + " SET TBLPROPERTIES (delta.enableChangeDataFeed = true)");
+    target.refresh(p, request(p, false), RunListener.NONE);
+    Path table = dir.resolve(".mlv/warehouse/" + LAKEHOUSE + ".Lakehouse/Tables/bronze/orders");
+    Path copy = Files.createTempDirectory("orders-copy");
+    copyTree(table, copy);
+    sql(p, "INSERT INTO " + orders + " VALUES (600, 'a', 1.0)");
+    RunReport first = target.refresh(p, request(p, false), RunListener.NONE);
+    assertThat(first.status()).as(describe(first)).isEqualTo(RunStatus.Completed);
+    assertThat(rows(p, "SELECT id FROM " + LAKEHOUSE + ".silver.orders_clean WHERE id >= 600"))
+        .containsExactly("600");
+    deleteTree(table);
+    copyTree(copy, table);
+    org.apache.spark.sql.delta.DeltaLog.clearCache();
+    sql(p, "INSERT INTO " + orders + " VALUES (700, 'b', 1.0)");
+
+    RunReport run = target.refresh(p, request(p, false), RunListener.NONE);
+    assertThat(run.status()).as(describe(run)).isEqualTo(RunStatus.Completed);
+    assertThat(run.views().get(0).reason())
+        .as(describe(run))
+        .startsWith("SOURCE_RECREATED source=bronze.orders: bronze.orders is not the table")
+        .contains("its commit at v");
+    assertThat(rows(p, "SELECT id FROM " + LAKEHOUSE + ".silver.orders_clean WHERE id >= 600"))
+        .containsExactly("700");
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (var files = Files.walk(from)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Path t = to.resolve(from.relativize(f).toString());
+        if (Files.isDirectory(f)) {
+          Files.createDirectories(t);
+        } else {
+          Files.copy(f, t, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (var files = Files.walk(root)) {
+      for (Path f : (Iterable<Path>) files.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.delete(f);
+      }
+    }
+  }
+
   /** Spark reports a failure inside a write as TASK_WRITE_FAILED; the cause is what to show. */
   @Test
   void aFailureInsideAnAppendNamesWhatFailedNotTheWrite() throws IOException {
