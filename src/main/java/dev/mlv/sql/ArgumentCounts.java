@@ -157,27 +157,21 @@ final class ArgumentCounts {
   private static SyntaxErrors.Told unknownUnit(String fn, SqlToken first, boolean bare) {
     String lower = fn.toLowerCase(Locale.ROOT);
     String units = String.join(", ", DATETIME_UNITS);
-    if (bare && first.kind() == SqlToken.Kind.STRING) {
+    boolean string = first.kind() == SqlToken.Kind.STRING;
+    if (bare && (string || first.kind() == SqlToken.Kind.QUOTED_IDENTIFIER)) {
       String unit = first.text().substring(1, first.text().length() - 1);
       return new SyntaxErrors.Told(
           first.start(),
           fn
               + "("
               + first.text()
-              + ", ...) gives its unit as a string, and Spark takes it only bare: Spark refuses"
-              + " the view ([INVALID_PARAMETER_VALUE.DATETIME_UNIT])",
-          "write the unit without quotes" + unitHint(lower, unit) + "; Spark's units are " + units);
-    }
-    if (bare && first.kind() == SqlToken.Kind.QUOTED_IDENTIFIER) {
-      String unit = first.text().substring(1, first.text().length() - 1);
-      return new SyntaxErrors.Told(
-          first.start(),
-          fn
-              + "("
-              + first.text()
-              + ", ...) gives its unit in backticks, and Spark takes it only bare: Spark reads it"
-              + " as a column instead, and refuses the view",
-          "write the unit without backticks"
+              + (string
+                  ? ", ...) gives its unit as a string, and Spark takes it only bare: Spark refuses"
+                      + " the view ([INVALID_PARAMETER_VALUE.DATETIME_UNIT])"
+                  : ", ...) gives its unit in backticks, and Spark takes it only bare: Spark reads"
+                      + " it as a column instead, and refuses the view"),
+          "write the unit without "
+              + (string ? "quotes" : "backticks")
               + unitHint(lower, unit)
               + "; Spark's units are "
               + units);
