@@ -1254,6 +1254,29 @@ class ValidateAndLineageTest {
                 + " character in it");
   }
 
+  /**
+   * mlv.yml's schema names the folder of every one-part view: one that cannot be a folder passed
+   * validate and plan and failed at refresh and apply with no position (found by QA).
+   */
+  @Test
+  void aDefaultSchemaWithAPathSeparatorIsAnErrorAtItsLineInMlvYml() throws IOException {
+    project(
+        YML.replace("schema: dbo", "schema: \"a/b\""),
+        "v1.sql",
+        "CREATE MATERIALIZED LAKE VIEW v1 AS SELECT 1 AS a\n");
+    CliRun validate = CliRun.of("validate", "-p", dir.toString());
+    assertThat(validate.exitCode()).as(validate.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(validate.err())
+        .contains(
+            "mlv.yml:4:9: error[CONFIG_VALUE]: schema 'a/b' contains a path separator, so it"
+                + " cannot name the folder that holds the schema's tables");
+    CliRun plan = CliRun.of("plan", "-p", dir.toString());
+    assertThat(plan.exitCode()).as(plan.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(plan.out() + plan.err())
+        .contains("mlv.yml:4:9: error[CONFIG_VALUE]")
+        .doesNotContain("+ create");
+  }
+
   @Test
   void localCommandsDoNotNeedTheCredentialsOfAFabricTarget() throws IOException {
     // What mlv init scaffolds, uncommented, in CI where no secret is set.

@@ -440,6 +440,33 @@ class ProjectLoaderTest {
             "lakehouse '" + "a".repeat(124) + "' is longer than Fabric's 123 characters");
   }
 
+  /**
+   * Each schema is a folder of the lakehouse: mlv.yml's schema 'a/b' passed validate and plan and
+   * failed only at refresh and apply, with no position (found by QA).
+   */
+  @Test
+  void aSchemaThatCannotBeAFolderIsAnErrorWhereItIsWritten() throws IOException {
+    LoadResult result = load(BASE.replace("schema: dbo", "schema: \"a/b\""));
+    assertThat(where(result)).containsExactly("4:9 CONFIG_VALUE");
+    assertThat(result.diagnostics())
+        .extracting(Diagnostic::message)
+        .containsExactly(
+            "schema 'a/b' contains a path separator, so it cannot name the folder that holds the"
+                + " schema's tables");
+    String fromEnv = BASE.replace("schema: dbo", "schema: ${env:S}");
+    assertThat(load(fromEnv, Map.of("S", "a\\b")).diagnostics())
+        .extracting(Diagnostic::message)
+        .containsExactly(
+            "schema 'a\\b' contains a path separator, so it cannot name the folder that holds the"
+                + " schema's tables");
+    assertThat(load(fromEnv, Map.of("S", "a\u0001b")).diagnostics())
+        .extracting(Diagnostic::message)
+        .containsExactly(
+            "schema 'a?b' contains a control character, so it cannot name the folder that holds"
+                + " the schema's tables");
+    assertThat(load(fromEnv, Map.of("S", "silver")).diagnostics()).isEmpty();
+  }
+
   @Test
   void anEmptyValueFromTheEnvironmentSaysWhereItCameFrom() throws IOException {
     Diagnostic d = only(load(BASE.replace("lh_oud_mlv", "${env:LH}"), Map.of("LH", "")));
