@@ -271,6 +271,20 @@ public final class Checker {
                     + " unidentified",
                 "use letters, digits and '_'"));
       }
+      // Apart from the characters: a name of 200 'é' is only a warning above, and Delta then
+      // failed to create its folder at apply (found by QA).
+      Optional<String> tooLong =
+          i == written.size() - 1
+              ? FolderName.tableTooLong(held)
+              : i == written.size() - 2 ? FolderName.schemaTooLong(held) : Optional.empty();
+      if (tooLong.isPresent()) {
+        out.add(
+            Diagnostic.error(
+                "VIEW_NAME",
+                d.name().partPosition(i),
+                "'" + FolderName.shortened(held) + "' " + tooLong.get(),
+                "shorten the name"));
+      }
     }
   }
 
