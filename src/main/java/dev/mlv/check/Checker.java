@@ -6,6 +6,7 @@ import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.Node;
 import dev.mlv.lineage.NodeKind;
 import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.FolderName;
 import dev.mlv.project.Project;
 import dev.mlv.project.ProjectView;
 import dev.mlv.project.ReservedNames;
@@ -236,10 +237,9 @@ public final class Checker {
                 d.name().partPosition(i),
                 "'" + held + "' starts or ends with a blank, which is easy to miss and to mistype",
                 "remove the blank: " + part));
-      } else if (part.indexOf('/') >= 0
-          || part.indexOf('\\') >= 0
-          || part.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-        // The table is a folder named after it, locally and in OneLake.
+      } else if (FolderName.characterProblem(part).isPresent()) {
+        // The table is a folder named after it, locally and in OneLake. A leading dot is told
+        // below, as a dot.
         out.add(
             Diagnostic.error(
                 "VIEW_NAME",
@@ -270,6 +270,20 @@ public final class Checker {
                     + " it quoted, but Fabric's lakehouse explorer lists such tables as"
                     + " unidentified",
                 "use letters, digits and '_'"));
+      }
+      // Apart from the characters: a name of 200 'é' is only a warning above, and Delta then
+      // failed to create its folder at apply (found by QA).
+      Optional<String> tooLong =
+          i == written.size() - 1
+              ? FolderName.tableTooLong(held)
+              : i == written.size() - 2 ? FolderName.schemaTooLong(held) : Optional.empty();
+      if (tooLong.isPresent()) {
+        out.add(
+            Diagnostic.error(
+                "VIEW_NAME",
+                d.name().partPosition(i),
+                "'" + FolderName.shortened(held) + "' " + tooLong.get(),
+                "shorten the name"));
       }
     }
   }

@@ -164,7 +164,10 @@ final class ConfigReader {
         top.required("lakehouse")
             .flatMap(n -> namePart(n, "lakehouse").filter(v -> fabricLakehouse(v, n, "lakehouse")))
             .orElse(null);
-    String schema = top.required("schema").flatMap(n -> namePart(n, "schema")).orElse(null);
+    String schema =
+        top.required("schema")
+            .flatMap(n -> namePart(n, "schema").filter(v -> folderName(v, n, "schema")))
+            .orElse(null);
     List<Path> views = top.get("views").map(this::viewFolders).orElseGet(() -> defaultViews(top));
 
     Map<String, Position> declaredTargets = new LinkedHashMap<>();
@@ -905,6 +908,28 @@ final class ConfigReader {
       return Optional.empty();
     }
     return value;
+  }
+
+  /**
+   * False, with an error at {@code node}, for a schema name that cannot be a folder, or is too long
+   * for one: each schema is one in the lakehouse, and without this a view in it would pass validate
+   * and plan and fail at refresh, with no position (found by QA). The workspace is no folder (a
+   * Fabric target finds it by id) and a lakehouse name is held to Fabric's stricter rule.
+   */
+  private boolean folderName(String name, Node node, String what) {
+    String shown = what + " '" + FolderName.shortened(name).replaceAll("\\p{Cntrl}", "?") + "' ";
+    Optional<String> problem = FolderName.problem(name);
+    if (problem.isPresent()) {
+      error(
+          "CONFIG_VALUE",
+          node,
+          shown + problem.get() + ", so it cannot name the folder that holds the schema's tables",
+          "use letters, digits and '_'");
+      return false;
+    }
+    Optional<String> tooLong = FolderName.schemaTooLong(name);
+    tooLong.ifPresent(p -> error("CONFIG_VALUE", node, shown + p, "shorten the name"));
+    return tooLong.isEmpty();
   }
 
   /** False, with an error at {@code node}, for a lakehouse name Fabric would refuse. */

@@ -85,14 +85,16 @@ public final class ProjectBuilder {
           ObjectId id = names.resolve(def.name());
           ProjectView existing = views.get(id);
           if (existing != null) {
+            // At the names, as other name rules point: the statement's start is the same for
+            // every view of a file.
             diagnostics.add(
                 Diagnostic.error(
                     "DUPLICATE_VIEW",
-                    def.position(),
+                    namePosition(def),
                     "view "
                         + names.display(id)
                         + " is already defined at "
-                        + existing.definition().position(),
+                        + namePosition(existing.definition()),
                     "keep one definition per view"));
             continue;
           }
@@ -111,6 +113,11 @@ public final class ProjectBuilder {
     unknownViewConfig(config, names, views, diagnostics);
     LineageGraph graph = lineage(config, names, views, diagnostics);
     return new Project(config, names, files, views, others, graph, diagnostics);
+  }
+
+  /** Where the view's name is written, or its statement when the reader gave the name none. */
+  private static Position namePosition(ViewDefinition def) {
+    return def.name().position() != null ? def.name().position() : def.position();
   }
 
   public static NameResolver resolver(ProjectConfig config) {

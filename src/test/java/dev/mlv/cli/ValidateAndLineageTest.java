@@ -1254,6 +1254,80 @@ class ValidateAndLineageTest {
                 + " character in it");
   }
 
+  /**
+   * mlv.yml's schema names the folder of every one-part view: one that cannot be a folder passed
+   * validate and plan and failed at refresh and apply with no position (found by QA).
+   */
+  @Test
+  void aDefaultSchemaWithAPathSeparatorIsAnErrorAtItsLineInMlvYml() throws IOException {
+    project(
+        YML.replace("schema: dbo", "schema: \"a/b\""),
+        "v1.sql",
+        "CREATE MATERIALIZED LAKE VIEW v1 AS SELECT 1 AS a\n");
+    CliRun validate = CliRun.of("validate", "-p", dir.toString());
+    assertThat(validate.exitCode()).as(validate.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(validate.err())
+        .contains(
+            "mlv.yml:4:9: error[CONFIG_VALUE]: schema 'a/b' contains a path separator, so it"
+                + " cannot name the folder that holds the schema's tables");
+    CliRun plan = CliRun.of("plan", "-p", dir.toString());
+    assertThat(plan.exitCode()).as(plan.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(plan.out() + plan.err())
+        .contains("mlv.yml:4:9: error[CONFIG_VALUE]")
+        .doesNotContain("+ create");
+  }
+
+  /**
+   * A name too long for its folders passed validate and plan, and apply failed in Delta with
+   * DELTA_CANNOT_CREATE_LOG_PATH (found by QA). 200 'é' are 400 bytes; 197 bytes is the most a
+   * view's name can be, 255 a schema's.
+   */
+  @Test
+  void aNameTooLongForItsFolderIsAnErrorAtTheName() throws IOException {
+    project(
+        YML,
+        "e.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.`" + "é".repeat(200) + "` AS SELECT 1 AS a\n");
+    Files.writeString(
+        dir.resolve("views/a.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver." + "a".repeat(300) + " AS SELECT 1 AS a\n");
+    Files.writeString(
+        dir.resolve("views/s.sql"),
+        "CREATE MATERIALIZED LAKE VIEW " + "s".repeat(256) + ".v AS SELECT 1 AS a\n");
+    // At the limits: a 2-byte character is counted as 2.
+    Files.writeString(
+        dir.resolve("views/ok.sql"),
+        "CREATE MATERIALIZED LAKE VIEW "
+            + "s".repeat(255)
+            + ".`"
+            + "é".repeat(98)
+            + "a` AS SELECT 1 AS a\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/e.sql:1:38: error[VIEW_NAME]: '"
+                + "é".repeat(20)
+                + "… (200 characters)' is 400 bytes long in UTF-8; a view's name can be at most"
+                + " 197 bytes, so that every folder the local lakehouse names after it (the"
+                + " longest: .dropped-<view>__quarantine-<uuid>) fits the 255-byte limit on a"
+                + " file name")
+        .contains(
+            "views/a.sql:1:38: error[VIEW_NAME]: '"
+                + "a".repeat(20)
+                + "… (300 characters)' is 300 bytes long in UTF-8")
+        .contains(
+            "views/s.sql:1:31: error[VIEW_NAME]: '"
+                + "s".repeat(20)
+                + "… (256 characters)' is 256 bytes long in UTF-8; a schema's name can be at"
+                + " most 255 bytes")
+        .doesNotContainPattern("views/ok\\.sql:\\S+ error")
+        .contains("3 errors");
+    CliRun plan = CliRun.of("plan", "-p", dir.toString());
+    assertThat(plan.exitCode()).as(plan.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(plan.out()).doesNotContain("+ create");
+  }
+
   @Test
   void localCommandsDoNotNeedTheCredentialsOfAFabricTarget() throws IOException {
     // What mlv init scaffolds, uncommented, in CI where no secret is set.
@@ -1464,6 +1538,7 @@ class ValidateAndLineageTest {
     assertThat(r.out() + r.err()).doesNotContain("\tat ");
   }
 
+  /** At the names, as the other name rules point, not at the statements (found by QA). */
   @Test
   void duplicateViewsAreReported() throws IOException {
     project(
@@ -1471,10 +1546,16 @@ class ValidateAndLineageTest {
         "a.sql",
         "CREATE MATERIALIZED LAKE VIEW s.v AS SELECT 1",
         "b.sql",
-        "CREATE MATERIALIZED LAKE VIEW S.V AS SELECT 2");
+        "CREATE MATERIALIZED LAKE VIEW S.V AS SELECT 2",
+        "c.sql",
+        "-- again\nCREATE MATERIALIZED LAKE VIEW\n  `s`.v AS SELECT 3");
     CliRun r = CliRun.of("validate", "-p", dir.toString());
     assertThat(r.out())
         .contains(
-            "views/b.sql:1:1: error[DUPLICATE_VIEW]: view s.v is already defined at views/a.sql:1:1");
+            "views/b.sql:1:31: error[DUPLICATE_VIEW]: view s.v is already defined at"
+                + " views/a.sql:1:31")
+        .contains(
+            "views/c.sql:3:3: error[DUPLICATE_VIEW]: view s.v is already defined at"
+                + " views/a.sql:1:31");
   }
 }

@@ -440,6 +440,50 @@ class ProjectLoaderTest {
             "lakehouse '" + "a".repeat(124) + "' is longer than Fabric's 123 characters");
   }
 
+  /**
+   * Each schema is a folder of the lakehouse: mlv.yml's schema 'a/b' passed validate and plan and
+   * failed only at refresh and apply, with no position (found by QA).
+   */
+  @Test
+  void aSchemaThatCannotBeAFolderIsAnErrorWhereItIsWritten() throws IOException {
+    LoadResult result = load(BASE.replace("schema: dbo", "schema: \"a/b\""));
+    assertThat(where(result)).containsExactly("4:9 CONFIG_VALUE");
+    assertThat(result.diagnostics())
+        .extracting(Diagnostic::message)
+        .containsExactly(
+            "schema 'a/b' contains a path separator, so it cannot name the folder that holds the"
+                + " schema's tables");
+    String fromEnv = BASE.replace("schema: dbo", "schema: ${env:S}");
+    assertThat(load(fromEnv, Map.of("S", "a\\b")).diagnostics())
+        .extracting(Diagnostic::message)
+        .containsExactly(
+            "schema 'a\\b' contains a path separator, so it cannot name the folder that holds the"
+                + " schema's tables");
+    assertThat(load(fromEnv, Map.of("S", "a\u0001b")).diagnostics())
+        .extracting(Diagnostic::message)
+        .containsExactly(
+            "schema 'a?b' contains a control character, so it cannot name the folder that holds"
+                + " the schema's tables");
+    assertThat(load(fromEnv, Map.of("S", "silver")).diagnostics()).isEmpty();
+  }
+
+  /** mlv.yml's schema is a folder too, so it is held to the 255 bytes of a file name. */
+  @Test
+  void aSchemaTooLongForItsFolderIsAnErrorWhereItIsWritten() throws IOException {
+    String fromEnv = BASE.replace("schema: dbo", "schema: ${env:S}");
+    LoadResult result = load(fromEnv, Map.of("S", "é".repeat(128)));
+    assertThat(where(result)).containsExactly("4:9 CONFIG_VALUE");
+    assertThat(result.diagnostics())
+        .extracting(Diagnostic::message)
+        .containsExactly(
+            "schema '"
+                + "é".repeat(20)
+                + "… (128 characters)' is 256 bytes long in UTF-8; a schema's name can be at most"
+                + " 255 bytes, the limit on a file name, as the local lakehouse keeps each schema"
+                + " in a folder");
+    assertThat(load(fromEnv, Map.of("S", "s".repeat(255))).diagnostics()).isEmpty();
+  }
+
   @Test
   void anEmptyValueFromTheEnvironmentSaysWhereItCameFrom() throws IOException {
     Diagnostic d = only(load(BASE.replace("lh_oud_mlv", "${env:LH}"), Map.of("LH", "")));

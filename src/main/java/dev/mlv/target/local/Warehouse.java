@@ -2,12 +2,14 @@ package dev.mlv.target.local;
 
 import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.FolderName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -52,22 +54,12 @@ public record Warehouse(Path root) {
 
   /**
    * A name as one folder name, folded to lower case. Backticks let SQL spell any name, so a name
-   * that would leave its parent folder ({@code ..}, {@code a/b}), hide itself ({@code .x}, where
-   * mlv keeps its own files) or cannot be a file name (NUL, control characters) is refused here,
-   * where every path of a table is built, and mlv never writes outside its warehouse.
+   * {@link FolderName} refuses is refused here too, where every path of a table is built, and mlv
+   * never writes outside its warehouse.
    */
   static String segment(String kind, String name) {
-    String problem = null;
-    if (name == null || name.isEmpty()) {
-      problem = "is empty";
-    } else if (name.startsWith(".")) {
-      problem = "starts with '.'";
-    } else if (name.indexOf('/') >= 0 || name.indexOf('\\') >= 0) {
-      problem = "contains a path separator";
-    } else if (name.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-      problem = "contains a control character";
-    }
-    if (problem != null) {
+    Optional<String> problem = FolderName.problem(name);
+    if (problem.isPresent()) {
       throw new MlvException(
           "UNSAFE_NAME",
           "the "
@@ -75,7 +67,7 @@ public record Warehouse(Path root) {
               + " name '"
               + String.valueOf(name).replaceAll("\\p{Cntrl}", "?")
               + "' "
-              + problem
+              + problem.get()
               + ", so it cannot be a folder of the local warehouse; rename it");
     }
     return fold(name);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mlv.diag.MlvException;
 import dev.mlv.lineage.ObjectId;
+import dev.mlv.project.FolderName;
+import dev.mlv.project.ReservedNames;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -65,5 +67,22 @@ class WarehouseGuardTest {
     try (var s = Files.list(schema)) {
       assertThat(s.toList()).isEmpty();
     }
+  }
+
+  /**
+   * The longest names validate allows fit the folders the warehouse makes of them: a quarantine
+   * table of a view at FolderName.TABLE_BYTES (2-byte characters and all) in a schema at
+   * SCHEMA_BYTES is made, and dropped through its hidden .dropped-...-uuid sibling.
+   */
+  @Test
+  void theLongestNamesValidateAllowsCanBeMadeAndDropped() throws Exception {
+    String view = "é".repeat(FolderName.TABLE_BYTES / 2) + "a".repeat(FolderName.TABLE_BYTES % 2);
+    String schema = "s".repeat(FolderName.SCHEMA_BYTES);
+    Warehouse w = new Warehouse(tmp.resolve("wh"));
+    Path quarantine =
+        w.tableDir(new ObjectId("ws", "lh", schema, view + ReservedNames.QUARANTINE_SUFFIX));
+    Files.createDirectories(quarantine.resolve("_delta_log"));
+    Warehouse.deleteTable(quarantine);
+    assertThat(quarantine).doesNotExist();
   }
 }
