@@ -258,6 +258,19 @@ public final class Checker {
                     + part
                     + "' has a dot in it, so the view's name cannot be told from a longer one",
                 "use letters, digits and '_': " + part.replace('.', '_')));
+      } else if (i == written.size() - 3
+          && dev.mlv.project.LakehouseName.problem(held).isPresent()) {
+        // Found by QA: mlv.yml's lakehouse is held to Fabric's rule, the one named in SQL was only
+        // warned about, as if it were the view's name.
+        out.add(
+            Diagnostic.error(
+                "VIEW_NAME",
+                d.name().partPosition(i),
+                "the lakehouse name '"
+                    + held
+                    + "' "
+                    + dev.mlv.project.LakehouseName.problem(held).get(),
+                dev.mlv.project.LakehouseName.RULE));
       } else if (!part.matches("[A-Za-z0-9_]+") && !(written.size() == 4 && i == 0)) {
         // A workspace's name may hold blanks (the reference backticks them); it is not listed.
         out.add(

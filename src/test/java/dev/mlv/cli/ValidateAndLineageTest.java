@@ -1255,6 +1255,30 @@ class ValidateAndLineageTest {
   }
 
   /**
+   * Found by QA: lakehouse: lh-bad in mlv.yml is an error (Fabric refuses the name), but a view
+   * named `l-h`.s.v was only warned about, and the warning spoke of it as the view's name.
+   */
+  @Test
+  void aLakehouseNameFabricRefusesIsAnErrorInSqlAsInMlvYml() throws IOException {
+    project(
+        YML,
+        "v.sql",
+        "CREATE MATERIALIZED LAKE VIEW `l-h`.silver.v AS SELECT 1 AS id\n",
+        "w.sql",
+        "CREATE MATERIALIZED LAKE VIEW ws.`1lh`.silver.w AS SELECT 1 AS id\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/v.sql:1:31: error[VIEW_NAME]: the lakehouse name 'l-h' holds '-', which Fabric"
+                + " does not allow")
+        .contains(
+            "views/w.sql:1:34: error[VIEW_NAME]: the lakehouse name '1lh' does not start with a"
+                + " letter")
+        .doesNotContain("warning[VIEW_NAME]");
+  }
+
+  /**
    * mlv.yml's schema names the folder of every one-part view: one that cannot be a folder passed
    * validate and plan and failed at refresh and apply with no position (found by QA).
    */
