@@ -996,7 +996,7 @@ class ValidateAndLineageTest {
     Files.delete(dir.resolve("views"));
     CliRun r = CliRun.of("validate", "-p", dir.toString());
     assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
-    assertThat(r.err())
+    assertThat(r.out())
         .contains(
             "mlv.yml:1:1: error[CONFIG_VALUE]: view folder 'views' does not exist (mlv.yml has no"
                 + " 'views:' key, so mlv reads views/)")
@@ -1124,7 +1124,7 @@ class ValidateAndLineageTest {
     Files.writeString(dir.resolve("mlv.yml"), YML.replace("schema: dbo\n", "schemaa: dbo\n"));
     CliRun missing = CliRun.of("validate", "-p", dir.toString());
     assertThat(missing.exitCode()).isEqualTo(ExitCodes.ERROR);
-    assertThat(missing.err()).contains("schema").doesNotContain("a.sql");
+    assertThat(missing.out()).contains("schema").doesNotContain("a.sql");
   }
 
   @Test
@@ -1476,5 +1476,37 @@ class ValidateAndLineageTest {
     assertThat(r.out())
         .contains(
             "views/b.sql:1:1: error[DUPLICATE_VIEW]: view s.v is already defined at views/a.sql:1:1");
+  }
+
+  /**
+   * A broken mlv.yml is a finding like any other: validate's text format prints it on stdout with
+   * its summary line, as it does an unknown key (found by QA: YAML-level errors went to stderr, so
+   * {@code mlv validate > findings.txt} was empty). lineage and plan, whose stdout is data, keep
+   * the error on stderr.
+   */
+  @Test
+  void aBrokenMlvYmlIsAFindingOnValidatesStdout() throws IOException {
+    String[][] cases = {
+      {YML.replace("schema: dbo", "\tschema: dbo"), "mlv.yml:4:1: error[YAML_SYNTAX]"},
+      {"", "mlv.yml:1:1: error["},
+      {YML + "name: again\n", "mlv.yml:7:1: error["},
+      {"- name: t\n", "mlv.yml:1:1: error["},
+    };
+    for (String[] c : cases) {
+      project(c[0]);
+      CliRun r = CliRun.of("validate", "-p", dir.toString());
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+      assertThat(r.err()).as(r.toString()).isEmpty();
+      assertThat(r.out())
+          .as(r.toString())
+          .startsWith(c[1])
+          .endsWith("\ninvalid: 0 files, 0 views, 1 error, 0 warnings\n");
+      for (String command : List.of("lineage", "plan")) {
+        CliRun other = CliRun.of(command, "-p", dir.toString());
+        assertThat(other.exitCode()).as(other.toString()).isEqualTo(ExitCodes.ERROR);
+        assertThat(other.out()).as(other.toString()).isEmpty();
+        assertThat(other.err()).as(other.toString()).startsWith(c[1]);
+      }
+    }
   }
 }
