@@ -63,6 +63,8 @@ public final class ValidateCommand implements Callable<Integer> {
     Project project;
     try {
       project = ProjectLoading.loadReportingAll(projectOptions, spec);
+    } catch (dev.mlv.diag.UsageException e) {
+      throw e; // -p given empty: a usage error (exit 64) in every format, as the command line is
     } catch (MlvException e) {
       // mlv.yml itself is broken (a tab, a duplicate key, a missing key): that is a finding like
       // any other, so every format reports it where it reports the rest (found by QA: text sent it
