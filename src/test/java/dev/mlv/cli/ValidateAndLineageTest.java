@@ -118,6 +118,40 @@ class ValidateAndLineageTest {
     assertThat(CliRun.of("explain", "-p", dir.toString(), "silver.`a\\b:c,d`").exitCode()).isZero();
   }
 
+  /**
+   * Plan, the refresh report and "did you mean" show a name that needs quoting as lineage does, so
+   * it pastes back as a selector (found by QA: they printed {@code gold.my view}, and {@code did
+   * you mean 'gold.it's "q"'?}).
+   */
+  @Test
+  void planRunsAndSuggestionsQuoteNamesAsLineageDoes() throws IOException {
+    project(
+        YML,
+        "gold/a.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.`my view` AS SELECT * FROM bronze.orders",
+        "gold/b.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.`it's \"q\"` AS SELECT * FROM gold.`my view`");
+    String p = dir.toString();
+    String plan = CliRun.of("plan", "-p", p).out();
+    assertThat(plan)
+        .contains("  + create   gold.`my view`  ")
+        .contains("  + create   gold.`it's \"q\"`  ")
+        .doesNotContain("gold.my view");
+    CliRun dry = CliRun.of("refresh", "--dry-run", "-p", p);
+    assertThat(dry.out())
+        .contains("  Planned   gold.`my view`  ")
+        .contains("upstream gold.`my view` will fail")
+        .doesNotContain("gold.my view");
+    CliRun junit = CliRun.of("refresh", "--dry-run", "--format", "junit", "-p", p);
+    assertThat(junit.out()).contains("classname=\"gold.`my view`\"");
+
+    CliRun typo = CliRun.of("lineage", "-p", p, "gold.its \"q\"");
+    assertThat(typo.err()).contains("did you mean 'gold.`it's \"q\"`'?");
+    String suggested = typo.err().replaceAll("(?s).*did you mean '(.*)'\\?.*", "$1");
+    CliRun back = CliRun.of("lineage", "-p", p, "--format", "names", suggested);
+    assertThat(back.out()).as(back.toString()).isEqualTo(suggested + "\n");
+  }
+
   @Test
   void mermaidLabelsEscapeWhatMermaidReadsAsHtmlOrEntities() throws IOException {
     project(
