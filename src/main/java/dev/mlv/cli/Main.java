@@ -130,8 +130,20 @@ public final class Main {
     cl.setParameterExceptionHandler(
         (ex, args) -> {
           CommandLine c = ex.getCommandLine();
-          c.getErr().println("mlv: " + usageMessage(ex));
+          String message = usageMessage(ex);
+          c.getErr().println("mlv: " + message);
           c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
+          // Nothing was parsed reliably, so the format is read from the words themselves.
+          failureDocument(
+              watched,
+              c,
+              formatIn(args, c.getCommandSpec()),
+              List.of(
+                  dev.mlv.diag.Diagnostic.error(
+                      "USAGE",
+                      null,
+                      message,
+                      "see '" + c.getCommandSpec().qualifiedName() + " --help'")));
           return ExitCodes.USAGE;
         });
     cl.setExecutionExceptionHandler(
@@ -146,22 +158,14 @@ public final class Main {
           if (ex instanceof UsageException u) {
             e.println(u.getMessage());
             e.println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
+            failureDocument(watched, c, formatAskedFor(parseResult), u.diagnostics());
             return ExitCodes.USAGE;
           } else if (ex instanceof MlvException m) {
             e.println(m.getMessage());
             if (debug && m.getCause() != null) {
               m.getCause().printStackTrace(e);
             }
-            String format = formatAskedFor(parseResult);
-            String command = c.getCommandSpec().qualifiedName(" ").replaceFirst("^mlv ", "");
-            if (!watched.written() && "json".equalsIgnoreCase(format)) {
-              watched.print(DiagnosticRenderer.jsonFailure(command, m.diagnostics()));
-              watched.flush();
-            } else if (!watched.written() && "junit".equalsIgnoreCase(format)) {
-              // A CI reading the XML report gets a failed test, not an empty file.
-              watched.print(JunitRenderer.failure(command, m.diagnostics()));
-              watched.flush();
-            }
+            failureDocument(watched, c, formatAskedFor(parseResult), m.diagnostics());
             if (m instanceof dev.mlv.diag.BusyException) {
               return ExitCodes.SKIPPED_CONCURRENT;
             }
@@ -181,6 +185,56 @@ public final class Main {
           return ExitCodes.ERROR;
         });
     return cl;
+  }
+
+  /**
+   * When a command given {@code --format json} (or junit) fails before it printed anything, the
+   * reason as a document on stdout, so a program reading stdout gets one rather than nothing.
+   * validate's json keeps its own shape.
+   */
+  private static void failureDocument(
+      WatchedWriter watched, CommandLine c, String format, List<dev.mlv.diag.Diagnostic> found) {
+    if (watched.written() || format == null) {
+      return;
+    }
+    String command = c.getCommandSpec().qualifiedName(" ").replaceFirst("^mlv ", "");
+    if ("json".equalsIgnoreCase(format)) {
+      watched.print(
+          command.equals("validate")
+              ? DiagnosticRenderer.json(found, 0, 0)
+              : DiagnosticRenderer.jsonFailure(command, found));
+    } else if ("junit".equalsIgnoreCase(format)) {
+      // A CI reading the XML report gets a failed test, not an empty file.
+      watched.print(JunitRenderer.failure(command, found));
+    } else {
+      return;
+    }
+    watched.flush();
+  }
+
+  /**
+   * The {@code --format} among {@code args} (before a {@code --}), when {@code command} has such an
+   * option and takes that value; else null. For a command line picocli could not parse.
+   */
+  static String formatIn(String[] args, CommandLine.Model.CommandSpec command) {
+    CommandLine.Model.OptionSpec option = command.findOption("--format");
+    if (option == null || option.completionCandidates() == null) {
+      return null;
+    }
+    String given = null;
+    for (int i = 0; i < args.length && !args[i].equals("--"); i++) {
+      if (args[i].equals("--format") && i + 1 < args.length) {
+        given = args[++i];
+      } else if (args[i].startsWith("--format=")) {
+        given = args[i].substring("--format=".length());
+      }
+    }
+    for (String value : option.completionCandidates()) {
+      if (value.equalsIgnoreCase(given)) {
+        return value;
+      }
+    }
+    return null;
   }
 
   /** The {@code --format} the command that ran was given, or null. */

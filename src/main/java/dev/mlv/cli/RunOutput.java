@@ -222,9 +222,7 @@ final class RunOutput {
    */
   static void explainSkipped(PrintWriter err, RunReport run) {
     if (run.status() == dev.mlv.refresh.RunStatus.Skipped) {
-      err.println(
-          "mlv: another refresh was running on the lakehouse, so this run was skipped, not queued;"
-              + " run it again once that one has ended");
+      err.println("mlv: " + run.reason());
       err.flush();
     }
   }

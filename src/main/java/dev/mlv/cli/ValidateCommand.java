@@ -63,15 +63,26 @@ public final class ValidateCommand implements Callable<Integer> {
     Project project;
     try {
       project = ProjectLoading.loadReportingAll(projectOptions, spec);
+    } catch (dev.mlv.diag.UsageException e) {
+      throw e; // -p given empty: a usage error (exit 64) in every format, as the command line is
     } catch (MlvException e) {
-      if (format == Format.text) {
-        throw e;
+      // mlv.yml itself is broken (a tab, a duplicate key, a missing key): that is a finding like
+      // any other, so every format reports it where it reports the rest (found by QA: text sent it
+      // to stderr, leaving `mlv validate > findings.txt` empty). A project that cannot be found at
+      // all has no file to point at: in text, that stays the command's one-paragraph error.
+      boolean inProjectFiles = e.diagnostics().stream().allMatch(d -> d.position() != null);
+      switch (format) {
+        case json -> out.print(DiagnosticRenderer.json(e.diagnostics(), 0, 0));
+        case github ->
+            out.print(DiagnosticRenderer.github(e.diagnostics(), inRepository(projectRoot())));
+        case text -> {
+          if (!inProjectFiles) {
+            throw e;
+          }
+          out.print(DiagnosticRenderer.text(e.diagnostics()));
+          out.println(summaryLine(true, 0, 0, e.diagnostics()));
+        }
       }
-      // mlv.yml itself is broken: CI reads json and github output, so the findings go there too.
-      out.print(
-          format == Format.json
-              ? DiagnosticRenderer.json(e.diagnostics(), 0, 0)
-              : DiagnosticRenderer.github(e.diagnostics(), inRepository(projectRoot())));
       return ExitCodes.ERROR;
     }
     List<Diagnostic> found = new ArrayList<>(project.diagnostics());
@@ -95,16 +106,21 @@ public final class ValidateCommand implements Callable<Integer> {
           out.print(DiagnosticRenderer.github(all, inRepository(project.config().root())));
       case text -> {
         out.print(DiagnosticRenderer.text(all));
-        out.println(
-            (failed ? "invalid: " : "ok: ")
-                + DiagnosticRenderer.plural(project.files().size(), "file")
-                + ", "
-                + DiagnosticRenderer.plural(project.views().size(), "view")
-                + ", "
-                + DiagnosticRenderer.summary(all));
+        out.println(summaryLine(failed, project.files().size(), project.views().size(), all));
       }
     }
     return failed ? ExitCodes.ERROR : ExitCodes.OK;
+  }
+
+  /** {@code invalid: 3 files, 3 views, 1 error, 0 warnings}: the last line of the text format. */
+  private static String summaryLine(
+      boolean failed, int files, int views, List<Diagnostic> diagnostics) {
+    return (failed ? "invalid: " : "ok: ")
+        + DiagnosticRenderer.plural(files, "file")
+        + ", "
+        + DiagnosticRenderer.plural(views, "view")
+        + ", "
+        + DiagnosticRenderer.summary(diagnostics);
   }
 
   /**

@@ -44,16 +44,13 @@ public record NameResolver(
     return lakehouseWorkspaces.getOrDefault(lh.toLowerCase(Locale.ROOT), workspace);
   }
 
-  /** The shortest name that resolves back to {@code id}, for messages and output. */
-  public String display(ObjectId id) {
-    return String.join(".", shortest(id));
-  }
-
   /**
-   * {@link #display} with each part quoted only when a selector would misread it, so the name can
-   * be pasted back as a selector: {@code silver.`clean orders`}.
+   * The shortest name that resolves back to {@code id}, for messages and output, with each part
+   * quoted only when a selector would misread it: {@code silver.`clean orders`}. Every name mlv
+   * shows can so be pasted back as a selector or into SQL (found by QA: plan, run reports and "did
+   * you mean" printed {@code gold.my view} where lineage printed {@code gold.`my view`}).
    */
-  public String selector(ObjectId id) {
+  public String display(ObjectId id) {
     return shortest(id).stream().map(Name::quote).collect(Collectors.joining("."));
   }
 

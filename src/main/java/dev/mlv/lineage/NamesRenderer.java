@@ -13,7 +13,7 @@ public final class NamesRenderer implements LineageRenderer {
   public String render(LineageGraph graph, Set<ObjectId> selection, NameResolver names) {
     StringBuilder sb = new StringBuilder();
     for (ObjectId id : new TreeSet<>(selection)) {
-      sb.append(names.selector(id)).append('\n');
+      sb.append(names.display(id)).append('\n');
     }
     return sb.toString();
   }

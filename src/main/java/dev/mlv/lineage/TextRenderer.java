@@ -24,11 +24,11 @@ public final class TextRenderer implements LineageRenderer {
       for (ObjectId id : ids) {
         Node n = graph.node(id);
         String loc = LineageRenderer.location(n);
-        sb.append("  ").append(padded(n.kind().label())).append(names.selector(id));
+        sb.append("  ").append(padded(n.kind().label())).append(names.display(id));
         if (!loc.isEmpty()) {
           sb.append("  (").append(loc).append(')');
         }
-        var ups = graph.upstream(id).stream().map(names::selector).toList();
+        var ups = graph.upstream(id).stream().map(names::display).toList();
         if (!ups.isEmpty()) {
           sb.append("  <- ").append(String.join(", ", ups));
         }

@@ -21,7 +21,8 @@ import java.util.Set;
  * because an upstream view failed are skipped. In a dry run, a view that would fail (not deployed,
  * a source missing) is a failure and one that would be skipped for it is skipped. A gate that could
  * not be checked (drops not measured on Fabric) is a skipped test case of its own, so CI never
- * shows it as passed.
+ * shows it as passed. A run skipped because another refresh held the lakehouse is one failed test
+ * case of its own.
  */
 public final class JunitRenderer {
   private JunitRenderer() {}
@@ -48,6 +49,19 @@ public final class JunitRenderer {
     int tests = 0;
     int failures = 0;
     int skipped = 0;
+    if (run.reason() != null) {
+      // The run itself was skipped (another refresh held the lakehouse) and exits 3: a report
+      // with no failing case would show green in CI (found by QA: tests="0" failures="0").
+      tests++;
+      failures++;
+      cases.add(
+          testcase("mlv", "refresh", run.durationMs())
+              .append("      <failure type=\"SKIPPED_CONCURRENT\" message=\"")
+              .append(attr(run.reason()))
+              .append("\"/>\n")
+              .append("    </testcase>\n")
+              .toString());
+    }
     for (ViewRun v : run.views()) {
       String view = names.display(v.id());
       List<GateBreach> over = breaches.stream().filter(b -> b.view().equals(v.id())).toList();

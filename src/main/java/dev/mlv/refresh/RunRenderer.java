@@ -125,6 +125,8 @@ public final class RunRenderer {
     ObjectNode r = root.putObject("run");
     r.put("id", run.id());
     r.put("status", run.status().name());
+    // A skipped run has no views to say why it did nothing (found by QA: only stderr said).
+    r.put("reason", run.reason());
     r.put("target", run.target());
     r.put("startedAt", run.startedAt().toString());
     if (run.endedAt() == null) {

@@ -18,6 +18,18 @@ public record RunReport(
     views = List.copyOf(views);
   }
 
+  /**
+   * Why the run refreshed nothing, for a {@code Skipped} run (another refresh held the lakehouse,
+   * the one thing that status means); null for every other run. Derived rather than stored, so a
+   * skipped run read back from any record carries it too.
+   */
+  public String reason() {
+    return status == RunStatus.Skipped
+        ? "another refresh was running on the lakehouse, so this run was skipped, not queued;"
+            + " run it again once that one has ended"
+        : null;
+  }
+
   public long durationMs() {
     return endedAt == null ? 0 : endedAt.toEpochMilli() - startedAt.toEpochMilli();
   }

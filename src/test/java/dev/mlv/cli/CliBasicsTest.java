@@ -248,6 +248,52 @@ class CliBasicsTest {
     assertThat(junit.err()).contains("colour");
   }
 
+  /**
+   * A usage error (exit 64) under --format json prints the failure document on stdout too, the
+   * human message staying on stderr (found by QA: stdout was empty, while a selector naming nothing
+   * printed the document). Picocli's own errors and the commands' own usage errors alike.
+   */
+  @Test
+  void aUsageErrorAskedForJsonPrintsTheFailureDocument() throws Exception {
+    String p = "examples/medallion";
+    for (String[] args :
+        new String[][] {
+          {"refresh", "--dry-run", "--format", "json", "-p", p, "colour:red"},
+          {"refresh", "--dry-run", "--format=json", "-p", p, "--bogus"},
+          {"plan", "--format", "JSON", "-p", p, "--bogus"},
+          {"lineage", "-p", p, "--format", "json", "colour:red"},
+          {"runs", "--format", "json", "--limit", "0"},
+          {"validate", "--format", "json", "-p", ""},
+        }) {
+      CliRun r = CliRun.of(args);
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+      assertThat(r.err()).as(r.toString()).contains("Try 'mlv " + args[0] + " --help'.");
+      com.fasterxml.jackson.databind.JsonNode doc =
+          new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+      assertThat(doc.path("errors").asInt()).as(r.toString()).isEqualTo(1);
+      String message = doc.path("diagnostics").get(0).path("message").asText();
+      assertThat(r.err()).as(r.toString()).contains(message);
+      // validate's json keeps its own shape, as it does for every other failure.
+      assertThat(doc.has("command")).as(r.toString()).isEqualTo(!args[0].equals("validate"));
+      if (doc.has("command")) {
+        assertThat(doc.path("command").asText()).isEqualTo(args[0]);
+        assertThat(doc.path("status").asText()).isEqualTo("Failed");
+      }
+    }
+    // Text, another format, a --format after -- (a selector), or a command without json: nothing.
+    for (String[] args :
+        new String[][] {
+          {"refresh", "--dry-run", "-p", p, "colour:red"},
+          {"refresh", "--format", "xml", "-p", p},
+          {"validate", "-p", p, "--", "--format", "json"},
+          {"init", "--format", "json", "--bogus"},
+        }) {
+      CliRun r = CliRun.of(args);
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+      assertThat(r.out()).as(r.toString()).isEmpty();
+    }
+  }
+
   @Test
   void pathsAndSelectorsTheUserGotWrongAreErrorsNotInternalErrors(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {

@@ -118,6 +118,40 @@ class ValidateAndLineageTest {
     assertThat(CliRun.of("explain", "-p", dir.toString(), "silver.`a\\b:c,d`").exitCode()).isZero();
   }
 
+  /**
+   * Plan, the refresh report and "did you mean" show a name that needs quoting as lineage does, so
+   * it pastes back as a selector (found by QA: they printed {@code gold.my view}, and {@code did
+   * you mean 'gold.it's "q"'?}).
+   */
+  @Test
+  void planRunsAndSuggestionsQuoteNamesAsLineageDoes() throws IOException {
+    project(
+        YML,
+        "gold/a.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.`my view` AS SELECT * FROM bronze.orders",
+        "gold/b.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.`it's \"q\"` AS SELECT * FROM gold.`my view`");
+    String p = dir.toString();
+    String plan = CliRun.of("plan", "-p", p).out();
+    assertThat(plan)
+        .contains("  + create   gold.`my view`  ")
+        .contains("  + create   gold.`it's \"q\"`  ")
+        .doesNotContain("gold.my view");
+    CliRun dry = CliRun.of("refresh", "--dry-run", "-p", p);
+    assertThat(dry.out())
+        .contains("  Planned   gold.`my view`  ")
+        .contains("upstream gold.`my view` will fail")
+        .doesNotContain("gold.my view");
+    CliRun junit = CliRun.of("refresh", "--dry-run", "--format", "junit", "-p", p);
+    assertThat(junit.out()).contains("classname=\"gold.`my view`\"");
+
+    CliRun typo = CliRun.of("lineage", "-p", p, "gold.its \"q\"");
+    assertThat(typo.err()).contains("did you mean 'gold.`it's \"q\"`'?");
+    String suggested = typo.err().replaceAll("(?s).*did you mean '(.*)'\\?.*", "$1");
+    CliRun back = CliRun.of("lineage", "-p", p, "--format", "names", suggested);
+    assertThat(back.out()).as(back.toString()).isEqualTo(suggested + "\n");
+  }
+
   @Test
   void mermaidLabelsEscapeWhatMermaidReadsAsHtmlOrEntities() throws IOException {
     project(
@@ -996,7 +1030,7 @@ class ValidateAndLineageTest {
     Files.delete(dir.resolve("views"));
     CliRun r = CliRun.of("validate", "-p", dir.toString());
     assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
-    assertThat(r.err())
+    assertThat(r.out())
         .contains(
             "mlv.yml:1:1: error[CONFIG_VALUE]: view folder 'views' does not exist (mlv.yml has no"
                 + " 'views:' key, so mlv reads views/)")
@@ -1124,7 +1158,7 @@ class ValidateAndLineageTest {
     Files.writeString(dir.resolve("mlv.yml"), YML.replace("schema: dbo\n", "schemaa: dbo\n"));
     CliRun missing = CliRun.of("validate", "-p", dir.toString());
     assertThat(missing.exitCode()).isEqualTo(ExitCodes.ERROR);
-    assertThat(missing.err()).contains("schema").doesNotContain("a.sql");
+    assertThat(missing.out()).contains("schema").doesNotContain("a.sql");
   }
 
   @Test
@@ -1581,5 +1615,37 @@ class ValidateAndLineageTest {
         .contains(
             "views/c.sql:3:3: error[DUPLICATE_VIEW]: view s.v is already defined at"
                 + " views/a.sql:1:31");
+  }
+
+  /**
+   * A broken mlv.yml is a finding like any other: validate's text format prints it on stdout with
+   * its summary line, as it does an unknown key (found by QA: YAML-level errors went to stderr, so
+   * {@code mlv validate > findings.txt} was empty). lineage and plan, whose stdout is data, keep
+   * the error on stderr.
+   */
+  @Test
+  void aBrokenMlvYmlIsAFindingOnValidatesStdout() throws IOException {
+    String[][] cases = {
+      {YML.replace("schema: dbo", "\tschema: dbo"), "mlv.yml:4:1: error[YAML_SYNTAX]"},
+      {"", "mlv.yml:1:1: error["},
+      {YML + "name: again\n", "mlv.yml:7:1: error["},
+      {"- name: t\n", "mlv.yml:1:1: error["},
+    };
+    for (String[] c : cases) {
+      project(c[0]);
+      CliRun r = CliRun.of("validate", "-p", dir.toString());
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+      assertThat(r.err()).as(r.toString()).isEmpty();
+      assertThat(r.out())
+          .as(r.toString())
+          .startsWith(c[1])
+          .endsWith("\ninvalid: 0 files, 0 views, 1 error, 0 warnings\n");
+      for (String command : List.of("lineage", "plan")) {
+        CliRun other = CliRun.of(command, "-p", dir.toString());
+        assertThat(other.exitCode()).as(other.toString()).isEqualTo(ExitCodes.ERROR);
+        assertThat(other.out()).as(other.toString()).isEmpty();
+        assertThat(other.err()).as(other.toString()).startsWith(c[1]);
+      }
+    }
   }
 }

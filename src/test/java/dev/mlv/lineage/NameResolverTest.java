@@ -24,4 +24,14 @@ class NameResolverTest {
     assertThat(names.display(ObjectId.parse("elsewhere.saleslh.silver.orders")))
         .isEqualTo("elsewhere.saleslh.silver.orders");
   }
+
+  /** Every name mlv shows pastes back as a selector: a part that needs it is backticked. */
+  @Test
+  void displayQuotesAPartASelectorWouldMisread() {
+    NameResolver names = new NameResolver("ws", "lh", "dbo", Map.of());
+    assertThat(names.display(names.resolve(Name.of("gold.`my view`")))).isEqualTo("gold.`my view`");
+    assertThat(names.display(names.resolve(Name.of("gold.`it``s`")))).isEqualTo("gold.`it``s`");
+    assertThat(names.display(names.resolve(Name.of("`raw data`.orders"))))
+        .isEqualTo("`raw data`.orders");
+  }
 }

@@ -153,4 +153,25 @@ class QualityGatesTest {
             breaches);
     Golden.assertMatches("refresh-junit.xml", xml);
   }
+
+  /**
+   * A run skipped because another refresh held the lakehouse exits 3, so its JUnit report must not
+   * read as green: one failed case holding the reason (found by QA: tests="0" failures="0").
+   */
+  @Test
+  void junitReportOfARunSkippedForAnotherIsAFailure() {
+    RunReport skipped =
+        KnownHistory.run(
+            "20261129-100000-0006", "2026-11-29T10:00:00Z", RunStatus.Skipped, List.of());
+    String xml = JunitRenderer.render(skipped, KnownHistory.NAMES, Map.of(), List.of());
+    assertThat(xml)
+        .contains("<testsuites name=\"mlv refresh\" tests=\"1\" failures=\"1\"")
+        .contains("<testcase classname=\"mlv\" name=\"refresh\"")
+        .contains(
+            "<failure type=\"SKIPPED_CONCURRENT\" message=\"another refresh was running on the"
+                + " lakehouse, so this run was skipped, not queued;");
+    // Any other run has no such case.
+    assertThat(JunitRenderer.render(DEMO, KnownHistory.NAMES, Map.of(), List.of()))
+        .doesNotContain("SKIPPED_CONCURRENT");
+  }
 }

@@ -206,4 +206,22 @@ class RunRendererTest {
     // The JSON keeps every rule's count, zero included.
     assertThat(RunRenderer.json(run)).contains("\"pos\"");
   }
+
+  /**
+   * A skipped run has no views to say why it did nothing, so the run carries the reason; every
+   * other run has a null one (found by QA: "status":"Skipped","views":[] and no reason).
+   */
+  @Test
+  void aSkippedRunSaysWhyInItsJson() throws Exception {
+    Instant at = Instant.parse("2026-11-30T05:00:00Z");
+    RunReport skipped = new RunReport("r1", RunStatus.Skipped, at, at, "local", List.of());
+    var json = JSON.readTree(RunRenderer.json(skipped));
+    assertThat(json.path("run").path("reason").asText())
+        .startsWith("another refresh was running on the lakehouse, so this run was skipped");
+    RunReport done = new RunReport("r2", RunStatus.Completed, at, at, "local", List.of());
+    var other = JSON.readTree(RunRenderer.json(done)).path("run");
+    assertThat(other.has("reason")).isTrue();
+    assertThat(other.path("reason").isNull()).isTrue();
+    assertThat(RunRenderer.read(json)).isEqualTo(skipped);
+  }
 }

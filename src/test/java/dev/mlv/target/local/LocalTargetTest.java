@@ -83,6 +83,17 @@ class LocalTargetTest {
       assertThat(cli.exitCode()).as(cli.toString()).isEqualTo(ExitCodes.SKIPPED_CONCURRENT);
       // --quiet leaves the progress out, not the reason for the exit code.
       assertThat(cli.err()).contains("another refresh was running on the lakehouse");
+      // A program or a CI reading stdout learns why too (found by QA: only stderr said).
+      CliRun json = CliRun.of("refresh", "--quiet", "--format", "json", "-p", dir.toString());
+      assertThat(json.exitCode()).as(json.toString()).isEqualTo(ExitCodes.SKIPPED_CONCURRENT);
+      assertThat(json.out())
+          .contains("\"status\" : \"Skipped\"")
+          .contains("\"reason\" : \"another refresh was running on the lakehouse");
+      CliRun junit = CliRun.of("refresh", "--quiet", "--format", "junit", "-p", dir.toString());
+      assertThat(junit.exitCode()).as(junit.toString()).isEqualTo(ExitCodes.SKIPPED_CONCURRENT);
+      assertThat(junit.out())
+          .contains("failures=\"1\"")
+          .contains("<failure type=\"SKIPPED_CONCURRENT\"");
       assertThat(held.isHeld()).isTrue();
     }
     // Nothing was deployed, so the run after the lock is released fails, but it runs.
@@ -91,7 +102,12 @@ class LocalTargetTest {
     // The skipped runs are in the history too, as documented in history.md.
     assertThat(target.runs(10))
         .extracting(RunReport::status)
-        .containsExactly(RunStatus.Failed, RunStatus.Skipped, RunStatus.Skipped);
+        .containsExactly(
+            RunStatus.Failed,
+            RunStatus.Skipped,
+            RunStatus.Skipped,
+            RunStatus.Skipped,
+            RunStatus.Skipped);
   }
 
   /**
