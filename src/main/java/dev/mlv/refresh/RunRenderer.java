@@ -74,7 +74,7 @@ public final class RunRenderer {
 
   /**
    * The last line of the text report. A view the strategy skipped is Completed in the model, as in
-   * Fabric, but "completed" would read as refreshed here: it is counted as up to date.
+   * Fabric, but "completed" would read as refreshed here: it is counted as unchanged.
    */
   static String summary(List<ViewRun> views) {
     long planned = views.stream().filter(v -> v.status() == ViewStatus.Planned).count();
@@ -93,7 +93,7 @@ public final class RunRenderer {
         + (completed - upToDate)
         + " refreshed, "
         + upToDate
-        + " up to date (no new data), "
+        + " unchanged (no new data in their sources), "
         + failed
         + " failed, "
         + skipped

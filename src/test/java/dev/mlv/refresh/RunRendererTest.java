@@ -110,7 +110,8 @@ class RunRendererTest {
             view("b", ViewStatus.Completed, "skip"),
             view("c", ViewStatus.Completed, "skip"));
     assertThat(RunRenderer.summary(allSkipped))
-        .isEqualTo("3 views: 0 refreshed, 3 up to date (no new data), 0 failed, 0 skipped");
+        .isEqualTo(
+            "3 views: 0 refreshed, 3 unchanged (no new data in their sources), 0 failed, 0 skipped");
     assertThat(
             RunRenderer.summary(
                 List.of(
@@ -118,9 +119,11 @@ class RunRendererTest {
                     view("b", ViewStatus.Completed, "skip"),
                     view("c", ViewStatus.Failed, "full"),
                     view("d", ViewStatus.Skipped, "skip"))))
-        .isEqualTo("4 views: 1 refreshed, 1 up to date (no new data), 1 failed, 1 skipped");
+        .isEqualTo(
+            "4 views: 1 refreshed, 1 unchanged (no new data in their sources), 1 failed, 1 skipped");
     assertThat(RunRenderer.summary(List.of(view("a", ViewStatus.Completed, "full"))))
-        .isEqualTo("1 view: 1 refreshed, 0 up to date (no new data), 0 failed, 0 skipped");
+        .isEqualTo(
+            "1 view: 1 refreshed, 0 unchanged (no new data in their sources), 0 failed, 0 skipped");
     assertThat(RunRenderer.summary(List.of(view("a", ViewStatus.Planned, "full"))))
         .isEqualTo("1 view planned");
   }
