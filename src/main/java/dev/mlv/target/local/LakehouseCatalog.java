@@ -123,6 +123,7 @@ public class LakehouseCatalog implements StagingTableCatalog, SupportsNamespaces
     if (!isSchema(ident.namespace())) {
       return Optional.empty();
     }
+    Warehouse.refusePath(ident.namespace()[ident.namespace().length - 1], ident.name());
     return namespaceDir(ident.namespace())
         .map(d -> d.resolve(Warehouse.segment("table", ident.name())));
   }

@@ -49,6 +49,7 @@ public record Warehouse(Path root) {
 
   /** The workspace is not part of the path: a warehouse holds each lakehouse name once. */
   public Path tableDir(ObjectId id) {
+    refusePath(id.schema(), id.name());
     return inside(schemaDir(id.lakehouse(), id.schema()), segment("table", id.name()));
   }
 
@@ -71,6 +72,20 @@ public record Warehouse(Path root) {
               + ", so it cannot be a folder of the local warehouse; rename it");
     }
     return fold(name);
+  }
+
+  /**
+   * Refuses {@code delta.`/path`}, a table read by its path, in words (found by QA: it was refused
+   * as a table name to rename, shown in lower case): the lakehouse reads its tables by name.
+   */
+  static void refusePath(String schema, String name) {
+    if (schema.equalsIgnoreCase("delta") && (name.indexOf('/') >= 0 || name.indexOf('\\') >= 0)) {
+      throw new MlvException(
+          "UNSAFE_NAME",
+          "delta.`<path>` reads a table by its path, which the local lakehouse does not: its"
+              + " tables are read by name (schema.table), as in Fabric's materialized lake views;"
+              + " name the table instead");
+    }
   }
 
   /** {@code parent/child}, checked to stay directly inside {@code parent}. */

@@ -36,6 +36,21 @@ class WarehouseGuardTest {
     assertThat(ok.getFileName().toString()).isEqualTo("ünï..cödé");
   }
 
+  /** Found by QA: delta.`/path` was refused as a table name to rename, shown in lower case. */
+  @Test
+  void aTableReadByItsPathIsRefusedInWords() {
+    Warehouse w = new Warehouse(tmp.resolve("wh"));
+    assertThatThrownBy(() -> w.tableDir(new ObjectId("ws", "lh", "Delta", "/data/Tables/t")))
+        .isInstanceOf(MlvException.class)
+        .hasMessage(
+            "error[UNSAFE_NAME]: delta.`<path>` reads a table by its path, which the local"
+                + " lakehouse does not: its tables are read by name (schema.table), as in Fabric's"
+                + " materialized lake views; name the table instead");
+    // A schema named delta holds tables like any other.
+    assertThat(w.tableDir(new ObjectId("ws", "lh", "delta", "t")).getFileName().toString())
+        .isEqualTo("t");
+  }
+
   @Test
   void sqlWithAHostileNameFailsWithoutWritingOutside() throws Exception {
     String lh = LocalSparkTestSupport.lakehouse(LocalSparkTestSupport.WORKSPACE, "lh_guard");
