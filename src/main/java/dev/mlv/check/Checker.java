@@ -142,10 +142,8 @@ public final class Checker {
                 "RESERVED_NAME",
                 d.name().position(),
                 project.names().display(v.id())
-                    + " is a name mlv keeps for its own tables (the schema "
-                    + ReservedNames.HISTORY_SCHEMA
-                    + " and names ending in "
-                    + ReservedNames.QUARANTINE_SUFFIX
+                    + " is a name mlv keeps for its own tables ("
+                    + ReservedNames.described()
                     + ")",
                 "rename the view"));
       }
