@@ -747,6 +747,44 @@ class LocalTargetTest {
 
   // ---- mlv sql ----
 
+  /**
+   * Found by QA: RENAME TO silver.x__quarantine took the renamed view for its own quarantine table
+   * and moved it on to x__quarantine__quarantine, then failed with an internal error, leaving the
+   * view lost; RENAME TO mlv_history.x put a view among the run history's tables. Both are refused
+   * before anything moves.
+   */
+  @Test
+  void aRenameToANameMlvKeepsForItselfIsRefusedAndNothingMoves() throws IOException {
+    Project p = applied("");
+    Path silver = target.warehouse().tableDir(id("silver.orders_clean")).getParent();
+    List<String> before = listing(silver);
+    assertThatThrownBy(
+            () ->
+                sql(
+                    p,
+                    "ALTER MATERIALIZED LAKE VIEW silver.orders_clean"
+                        + " RENAME TO silver.orders_clean__quarantine"))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining(
+            "error[RESERVED_NAME]: silver.orders_clean__quarantine is a name mlv keeps for its own"
+                + " tables");
+    assertThatThrownBy(
+            () ->
+                sql(p, "ALTER MATERIALIZED LAKE VIEW silver.orders_clean RENAME TO mlv_history.x"))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("error[RESERVED_NAME]: mlv_history.x is a name mlv keeps");
+    assertThat(listing(silver)).isEqualTo(before);
+    assertThat(target.warehouse().tableDir(id("mlv_history.x"))).doesNotExist();
+    assertThat(target.deployed(id("silver.orders_clean"))).isPresent();
+    assertThat(rows(p, "SELECT count(*) FROM silver.orders_clean")).containsExactly("3");
+  }
+
+  private static List<String> listing(Path folder) throws IOException {
+    try (var files = Files.list(folder)) {
+      return files.map(f -> f.getFileName().toString()).sorted().toList();
+    }
+  }
+
   @Test
   void managementStatementsOfMlvSql() throws IOException {
     Project p = applied("");
