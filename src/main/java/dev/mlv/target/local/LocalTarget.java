@@ -1341,9 +1341,13 @@ public final class LocalTarget implements Target {
     new LocalSql(this, project, RunListener.NONE).checkSyntax(statements);
   }
 
-  /** Loads the seed files of the named sources (all seeded sources when none is named). */
+  /**
+   * Loads the seed files of the named sources (all seeded sources when none is named), under the
+   * refresh lock: a seed during a run replaced a table the run was reading (found by QA), so it is
+   * refused, as mlv sql's RENAME and DROP are, while another run holds the lakehouse.
+   */
   public List<Seeder.Loaded> seed(Project project, List<String> names) {
-    return new Seeder(this, project).load(names);
+    return underLock("seed", () -> new Seeder(this, project).load(names));
   }
 
   // ---- Spark plumbing ----
