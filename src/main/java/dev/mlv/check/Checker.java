@@ -1,6 +1,7 @@
 package dev.mlv.check;
 
 import dev.mlv.diag.Diagnostic;
+import dev.mlv.diag.Position;
 import dev.mlv.diag.Suggestions;
 import dev.mlv.lineage.NameResolver;
 import dev.mlv.lineage.Node;
@@ -137,19 +138,7 @@ public final class Checker {
       TableShapeCheck.check(v, columns, arbitraryProperties(project), out);
       uppercaseSchema(d, project.config().schema(), out);
       nameCharacters(d, out);
-      if (ReservedNames.isReserved(v.id())) {
-        out.add(
-            Diagnostic.error(
-                "RESERVED_NAME",
-                d.name().position(),
-                project.names().display(v.id())
-                    + " is a name mlv keeps for its own tables (the schema "
-                    + ReservedNames.HISTORY_SCHEMA
-                    + " and names ending in "
-                    + ReservedNames.QUARANTINE_SUFFIX
-                    + ")",
-                "rename the view"));
-      }
+      reservedName(project, v.id(), d.name().position()).ifPresent(out::add);
       if (d.body() instanceof ViewBody.Files f) {
         fileView(d, f, project.config().root(), out);
       }
@@ -163,6 +152,25 @@ public final class Checker {
       v.facts().ifPresent(f -> queryRules(project, v, f, lakehouses, columns, out));
     }
     return out;
+  }
+
+  /**
+   * A view named like a table mlv keeps for itself, which mlv would overwrite or mistake for its
+   * own: in a definition, or as the new name of {@code ALTER ... RENAME TO}.
+   */
+  public static Optional<Diagnostic> reservedName(Project project, ObjectId id, Position at) {
+    if (!ReservedNames.isReserved(id)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        Diagnostic.error(
+            "RESERVED_NAME",
+            at,
+            project.names().display(id)
+                + " is a name mlv keeps for its own tables ("
+                + ReservedNames.described()
+                + ")",
+            "rename the view"));
   }
 
   private static void replaceWithIfNotExists(ViewDefinition d, List<Diagnostic> out) {

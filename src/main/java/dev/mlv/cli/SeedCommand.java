@@ -43,7 +43,9 @@ public final class SeedCommand implements Callable<Integer> {
     try (LocalTarget target = Targets.openLocal(project.config(), targetName, spec)) {
       List<Seeder.Loaded> loaded;
       try {
-        loaded = target.seed(project, sources == null ? List.of() : sources);
+        loaded =
+            target.seed(
+                project, sources == null ? List.of() : sources, said(spec.commandLine().getErr()));
       } catch (Seeder.PartlyLoaded e) {
         // Say which sources did load before the errors about those that did not.
         print(project, e.loaded());
@@ -52,6 +54,19 @@ public final class SeedCommand implements Callable<Integer> {
       print(project, loaded);
     }
     return ExitCodes.OK;
+  }
+
+  /** What the target says on its own (a Ctrl-C's outcome), on stderr. */
+  private static dev.mlv.refresh.RunListener said(java.io.PrintWriter err) {
+    return new dev.mlv.refresh.RunListener() {
+      @Override
+      public void message(String text) {
+        synchronized (err) {
+          err.println(text);
+          err.flush();
+        }
+      }
+    };
   }
 
   private void print(Project project, List<Seeder.Loaded> loaded) {

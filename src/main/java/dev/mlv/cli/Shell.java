@@ -158,11 +158,14 @@ final class Shell {
           out.println("(the unfinished statement was not run)");
           break;
         }
-        if (parser.isCommand(text)) {
-          last = command(reader.getParsedLine().words(), session, out);
-        } else {
-          last = sql(text, at, session, out);
-        }
+        last =
+            guarded(
+                out,
+                debug,
+                () ->
+                    parser.isCommand(text)
+                        ? command(reader.getParsedLine().words(), session, out)
+                        : sql(text, at, session, out));
         if (last != ExitCodes.OK && failed == ExitCodes.OK) {
           failed = last;
         }
@@ -301,20 +304,33 @@ final class Shell {
       return ExitCodes.OK;
     } catch (MlvException e) {
       out.println(e.getMessage());
-    } catch (RuntimeException e) {
-      out.println(
-          "mlv: internal error: "
-              + e.getClass().getSimpleName()
-              + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse(""))
-              + (debug ? "" : " (run with --debug for details)"));
-      if (debug) {
-        e.printStackTrace(out);
-      }
     } finally {
       busy = false;
       terminal.handle(Terminal.Signal.INT, previous);
     }
     return ExitCodes.ERROR;
+  }
+
+  /**
+   * Runs one line of input. Whatever it throws, a Spark exception Java does not know as checked
+   * (AnalysisException ended a piped script, found by QA) or an error of the JVM, is said in one
+   * paragraph, with the stack trace only under --debug, and the shell goes on to the next line.
+   */
+  static int guarded(PrintWriter out, boolean debug, java.util.function.IntSupplier line) {
+    try {
+      return line.getAsInt();
+    } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+      String message = e.getMessage() == null ? "" : e.getMessage().strip();
+      out.println(
+          "mlv: internal error: "
+              + e.getClass().getSimpleName()
+              + (message.isEmpty() ? "" : ": " + message.lines().findFirst().orElse(""))
+              + (debug ? "" : " (run with --debug for details)"));
+      if (debug) {
+        e.printStackTrace(out);
+      }
+      return ExitCodes.ERROR;
+    }
   }
 
   private Project project() {

@@ -305,6 +305,20 @@ public final class ProjectBuilder {
     List<Edge> edges = new ArrayList<>();
     for (SourceConfig s : config.sources()) {
       ObjectId id = names.resolve(Name.of(s.name()));
+      if (ReservedNames.isReserved(id)) {
+        // Seeding it would replace the run history or a quarantine table (found by QA); an error
+        // of loading, so that seed refuses it before it touches any table.
+        diagnostics.add(
+            Diagnostic.error(
+                "RESERVED_NAME",
+                s.position(),
+                "source "
+                    + s.name()
+                    + " is a name mlv keeps for its own tables ("
+                    + ReservedNames.described()
+                    + ")",
+                "remove it from sources:, or rename the table it stands for"));
+      }
       if (views.containsKey(id)) {
         diagnostics.add(
             Diagnostic.warning(

@@ -5,8 +5,8 @@ import java.util.Locale;
 
 /**
  * The table names mlv keeps for its own bookkeeping in a lakehouse: the run history's schema and
- * each view's quarantine table. A view may not take one, which validate says before any target
- * refuses it.
+ * each view's quarantine table. Neither a view nor a source may take one (a seeded source would
+ * replace the table mlv reads back), which validate says before any target refuses it.
  */
 public final class ReservedNames {
   private ReservedNames() {}
@@ -23,5 +23,10 @@ public final class ReservedNames {
 
   public static boolean isReserved(ObjectId table) {
     return table.schema().equals(HISTORY_SCHEMA) || isQuarantine(table);
+  }
+
+  /** What is reserved, for the RESERVED_NAME message of a view and of a source alike. */
+  public static String described() {
+    return "the schema " + HISTORY_SCHEMA + " and names ending in " + QUARANTINE_SUFFIX;
   }
 }

@@ -160,6 +160,78 @@ class ShellTest {
         .doesNotContain("\tat ");
   }
 
+  /**
+   * Found by QA: RENAME TO a quarantine table's name was an internal error that lost the view and,
+   * as Spark's AnalysisException is checked, went past the shell's handler and ended a piped
+   * script. Now the rename is refused (RESERVED_NAME) before anything moves and the next line runs.
+   */
+  @Test
+  void aRenameToAReservedNameIsRefusedAndTheNextLineRuns() throws Exception {
+    Path shop = dir.resolve("reserved_shop");
+    CliRun init = CliRun.of("init", shop.toString());
+    assertThat(init.exitCode()).as(init.toString()).isZero();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    String input =
+        "seed\n"
+            + "apply --auto-approve --no-progress\n"
+            + "ALTER MATERIALIZED LAKE VIEW silver.orders_clean"
+            + " RENAME TO silver.orders_clean__quarantine;\n"
+            + "SELECT 41 + 1 AS after;\n";
+    int code;
+    try (Terminal t = terminal(input, out)) {
+      code = new Shell(shellSpec(), shop, "local", t, false).run();
+    }
+    String printed = out.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(printed).isEqualTo(ExitCodes.ERROR);
+    assertThat(printed)
+        .contains("error[RESERVED_NAME]: silver.orders_clean__quarantine is a name mlv keeps")
+        .contains("after\n-----\n42")
+        .doesNotContain("internal error");
+    Path silver = shop.resolve(".mlv/warehouse");
+    try (var found = Files.walk(silver)) {
+      assertThat(found.map(f -> f.getFileName().toString()))
+          .contains("orders_clean")
+          .noneMatch(n -> n.contains("__quarantine"));
+    }
+  }
+
+  /**
+   * Whatever a line throws is one paragraph, the trace only with --debug, and not the shell's end.
+   */
+  @Test
+  void anUnexpectedExceptionOfALineIsOneParagraph() {
+    StringWriter said = new StringWriter();
+    // As Spark throws its AnalysisException: a checked exception no signature declares.
+    int code =
+        Shell.guarded(
+            new PrintWriter(said, true),
+            false,
+            () -> {
+              throw ShellTest.<RuntimeException>sneaky(
+                  new Exception("[TABLE_OR_VIEW_NOT_FOUND] no such table\nmore text"));
+            });
+    assertThat(code).isEqualTo(ExitCodes.ERROR);
+    assertThat(said.toString())
+        .isEqualTo(
+            "mlv: internal error: Exception: [TABLE_OR_VIEW_NOT_FOUND] no such table (run with"
+                + " --debug for details)\n");
+    StringWriter debug = new StringWriter();
+    Shell.guarded(
+        new PrintWriter(debug, true),
+        true,
+        () -> {
+          throw new IllegalStateException("boom");
+        });
+    assertThat(debug.toString())
+        .startsWith("mlv: internal error: IllegalStateException: boom\n")
+        .contains("\tat ");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> T sneaky(Throwable t) throws T {
+    throw (T) t;
+  }
+
   private static int started(ByteArrayOutputStream out, String line) {
     String text = out.toString(StandardCharsets.UTF_8);
     int n = 0;

@@ -1648,4 +1648,43 @@ class ValidateAndLineageTest {
       }
     }
   }
+
+  @Test
+  void aSourceNamedLikeMlvsOwnTablesIsAnErrorAndSeedRefusesIt() throws IOException {
+    // Found by QA: mlv seed replaced the run history (or a quarantine table) with the seed file.
+    project(
+        """
+        name: t
+        workspace: ws
+        lakehouse: lh
+        schema: dbo
+        sources:
+          - bronze.orders
+          - name: mlv_history.runs
+            seed: seeds/h.csv
+          - name: silver.orders_clean__quarantine
+            seed: seeds/h.csv
+        """);
+    Files.createDirectories(dir.resolve("seeds"));
+    Files.writeString(dir.resolve("seeds/h.csv"), "a,b\n1,2\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "mlv.yml:7:5: error[RESERVED_NAME]: source mlv_history.runs is a name mlv keeps for its"
+                + " own tables (the schema mlv_history and names ending in __quarantine)")
+        .contains("mlv.yml:9:5: error[RESERVED_NAME]: source silver.orders_clean__quarantine")
+        .contains("2 errors");
+    // The history table stands in for one a run wrote: seed must stop before it opens the target.
+    Path history = dir.resolve(".mlv/warehouse/lh.Lakehouse/Tables/mlv_history/runs");
+    Files.createDirectories(history);
+    Files.writeString(history.resolve("marker"), "history");
+    CliRun seed = CliRun.of("seed", "-p", dir.toString(), "mlv_history.runs");
+    assertThat(seed.exitCode()).as(seed.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(seed.err()).contains("mlv.yml:7:5: error[RESERVED_NAME]");
+    assertThat(history).isDirectoryContaining(f -> f.getFileName().toString().equals("marker"));
+    try (var files = Files.list(history)) {
+      assertThat(files).hasSize(1);
+    }
+  }
 }

@@ -191,6 +191,62 @@ class InterruptTest {
     }
   }
 
+  /**
+   * Found by QA: SIGINT during {@code mlv seed} exited 130 with the table intact, but said
+   * error[SEED_FAILED] with Spark's "SparkContext was shut down". It says it was interrupted and
+   * what the table was left as.
+   */
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void ctrlCDuringASeedSaysSoAndLeavesTheTableAsItWas() throws Exception {
+    Path p = tmp.resolve("seedintr");
+    Files.createDirectories(p.resolve("views"));
+    Files.createDirectories(p.resolve("seeds"));
+    Files.writeString(
+        p.resolve("mlv.yml"),
+        "name: seedintr\nworkspace: intr_ws\nlakehouse: intr_lh\nschema: dbo\nviews: [views]\n"
+            + "sources:\n  - name: bronze.orders\n    seed: seeds/orders.csv\n"
+            + "targets:\n  local:\n    type: spark\n    warehouse: .mlv/warehouse\n"
+            + "    master: local[2]\n");
+    Path csv = p.resolve("seeds/orders.csv");
+    Files.writeString(csv, "id,customer,amount\n1,c1,1.5\n");
+    ok(p, "seed");
+    Path log = p.resolve(".mlv/warehouse/intr_lh.Lakehouse/Tables/bronze/orders/_delta_log");
+    long before = commits(log);
+    // Seconds of Spark work: the SIGINT comes while it runs.
+    try (var w = Files.newBufferedWriter(csv)) {
+      w.write("id,customer,amount\n");
+      for (int i = 0; i < 3_000_000; i++) {
+        w.write(i + ",c" + (i % 1000) + "," + (i % 977) + ".5\n");
+      }
+    }
+    try (ChildMlv child = ChildMlv.start("1g", p, "seed", "--debug", "-p", p.toString())) {
+      long deadline = System.currentTimeMillis() + 180_000;
+      while (!child.err().contains("Starting job: save at Seeder")
+          && child.isAlive()
+          && System.currentTimeMillis() < deadline) {
+        Thread.sleep(100);
+      }
+      assertThat(child.isAlive()).as(child.err()).isTrue();
+      Process kill =
+          new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).inheritIO().start();
+      assertThat(kill.waitFor()).isZero();
+      int code = child.waitFor(120_000);
+      String err = child.err();
+      assertThat(code).as(err).isEqualTo(ExitCodes.INTERRUPTED);
+      assertThat(err)
+          .contains(
+              "mlv: interrupted; seed stopped while bronze.orders was being loaded; it was left"
+                  + " as it was (version 0)")
+          .doesNotContain("SEED_FAILED")
+          .doesNotContain("error[");
+      assertThat(child.out()).doesNotContain("seeded");
+    }
+    assertThat(commits(log)).isEqualTo(before);
+    assertThat(ok(p, "sql", "SELECT COUNT(*) AS c FROM bronze.orders", "--format", "csv").out())
+        .isEqualTo("c\n1\n");
+  }
+
   private static long commits(Path log) throws Exception {
     try (var s = Files.list(log)) {
       return s.filter(f -> f.getFileName().toString().matches("\\d{20}\\.json")).count();

@@ -277,6 +277,14 @@ final class LocalSql {
     if (!to.lakehouse().equals(v.id().lakehouse())) {
       throw at("RENAME_LAKEHOUSE", r.position(), "a view can be renamed only within its lakehouse");
     }
+    // Before anything moves: renamed to x__quarantine, the view was then taken for its own
+    // quarantine table and moved on to x__quarantine__quarantine, and the rename failed half done
+    // (found by QA); in mlv_history it would sit among the run history's tables.
+    Checker.reservedName(project, to, r.to().position())
+        .ifPresent(
+            d -> {
+              throw new MlvException(d);
+            });
     if (target.deployed(to).isPresent() || Warehouse.isTable(target.warehouse().tableDir(to))) {
       throw at("RENAME_EXISTS", r.position(), r.to().text() + " already exists");
     }

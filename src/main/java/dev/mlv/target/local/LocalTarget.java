@@ -599,7 +599,7 @@ public final class LocalTarget implements Target {
   }
 
   /** How long Ctrl-C waits for the interrupted run's record to be parked before the JVM ends. */
-  private static final java.time.Duration PARK_WAIT = java.time.Duration.ofSeconds(10);
+  static final java.time.Duration PARK_WAIT = java.time.Duration.ofSeconds(10);
 
   private static final String INTERRUPTED = "INTERRUPTED";
 
@@ -1355,9 +1355,13 @@ public final class LocalTarget implements Target {
     new LocalSql(this, project, RunListener.NONE).checkSyntax(statements);
   }
 
-  /** Loads the seed files of the named sources (all seeded sources when none is named). */
-  public List<Seeder.Loaded> seed(Project project, List<String> names) {
-    return new Seeder(this, project).load(names);
+  /**
+   * Loads the seed files of the named sources (all seeded sources when none is named), under the
+   * refresh lock: a seed during a run replaced a table the run was reading (found by QA), so it is
+   * refused, as mlv sql's RENAME and DROP are, while another run holds the lakehouse.
+   */
+  public List<Seeder.Loaded> seed(Project project, List<String> names, RunListener listener) {
+    return underLock("seed", () -> new Seeder(this, project).load(names, listener));
   }
 
   // ---- Spark plumbing ----

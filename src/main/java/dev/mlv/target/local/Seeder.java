@@ -6,6 +6,7 @@ import dev.mlv.lineage.ObjectId;
 import dev.mlv.project.Project;
 import dev.mlv.project.SeedFormat;
 import dev.mlv.project.SourceConfig;
+import dev.mlv.refresh.RunListener;
 import dev.mlv.sql.Name;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -13,7 +14,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -45,7 +51,7 @@ public final class Seeder {
     this.project = project;
   }
 
-  List<Loaded> load(List<String> names) {
+  List<Loaded> load(List<String> names, RunListener listener) {
     List<SourceConfig> chosen = new ArrayList<>();
     for (SourceConfig s : project.config().sources()) {
       if (s.seed().isEmpty()) {
@@ -82,23 +88,120 @@ public final class Seeder {
           "SEED_NONE",
           "no source in mlv.yml declares a seed file (sources: - name: ..., seed: ...)");
     }
-    // Registers every lakehouse of the lineage, so seeds can land in any of them.
-    target.materializer(project);
-    SparkSession spark = target.runtime().session();
-    List<Loaded> out = new ArrayList<>();
-    List<dev.mlv.diag.Diagnostic> failed = new ArrayList<>();
-    for (SourceConfig s : chosen) {
+    // Read by the shutdown hook below as this thread adds to it.
+    List<Loaded> out = new java.util.concurrent.CopyOnWriteArrayList<>();
+    // Ctrl-C (SIGINT) ends the JVM without unwinding this method: Spark shuts down under the
+    // load, which then fails with "SparkContext was shut down" or "no active Spark session". That
+    // failure is the interrupt, not the seed file's (found by QA): the hook says what the table
+    // was left as once this thread has seen it, and this thread says nothing more.
+    AtomicBoolean exiting = new AtomicBoolean();
+    CountDownLatch settled = new CountDownLatch(1);
+    AtomicReference<String> outcome = new AtomicReference<>();
+    Thread onExit =
+        new Thread(
+            () -> {
+              exiting.set(true);
+              try {
+                settled.await(LocalTarget.PARK_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              listener.message(
+                  Optional.ofNullable(outcome.get()).orElseGet(() -> interrupted(out, null)));
+            });
+    Runtime.getRuntime().addShutdownHook(onExit);
+    try {
+      // Registers every lakehouse of the lineage, so seeds can land in any of them.
+      target.materializer(project);
+      SparkSession spark = target.runtime().session();
+      List<dev.mlv.diag.Diagnostic> failed = new ArrayList<>();
+      for (SourceConfig s : chosen) {
+        ObjectId id = project.names().resolve(Name.of(s.name()));
+        OptionalLong before = Warehouse.latestCommit(target.warehouse().tableDir(id));
+        try {
+          out.add(loadOne(spark, s));
+        } catch (RuntimeException e) {
+          if (exiting.get()) {
+            outcome.set(interrupted(out, new Cut(id, before)));
+            settled.countDown();
+            awaitHalt();
+          }
+          if (!(e instanceof MlvException m)) {
+            throw e;
+          }
+          // Every bad seed file is said at once; the good ones are loaded all the same.
+          failed.addAll(m.diagnostics());
+        }
+      }
+      if (!failed.isEmpty()) {
+        throw new PartlyLoaded(failed, out);
+      }
+      return List.copyOf(out);
+    } catch (RuntimeException e) {
+      if (exiting.get()) {
+        // Spark went down before a table was reached (its start, the lakehouses' registration).
+        outcome.compareAndSet(null, interrupted(out, null));
+        settled.countDown();
+        awaitHalt();
+      }
+      throw e;
+    } finally {
+      settled.countDown();
       try {
-        out.add(loadOne(spark, s));
-      } catch (MlvException e) {
-        // Every bad seed file is said at once; the good ones are loaded all the same.
-        failed.addAll(e.diagnostics());
+        Runtime.getRuntime().removeShutdownHook(onExit);
+      } catch (IllegalStateException shuttingDown) {
+        // The JVM is exiting: the hook is about to say so.
       }
     }
-    if (!failed.isEmpty()) {
-      throw new PartlyLoaded(failed, out);
+  }
+
+  /** The table whose load the interrupt cut short, and its version before the load. */
+  private record Cut(ObjectId table, OptionalLong before) {}
+
+  /** The line a Ctrl-C prints: what was loaded, and what the table being loaded was left as. */
+  private String interrupted(List<Loaded> loaded, Cut cut) {
+    StringBuilder line = new StringBuilder("mlv: interrupted; seed stopped");
+    if (cut != null) {
+      String table = project.names().display(cut.table());
+      OptionalLong now = Warehouse.latestCommit(target.warehouse().tableDir(cut.table()));
+      if (!now.equals(cut.before())) {
+        // Its commit landed as the signal came: the load is whole (Delta commits all or nothing).
+        line.append(" after ")
+            .append(table)
+            .append(" was loaded (version ")
+            .append(now.getAsLong())
+            .append(")");
+      } else if (cut.before().isPresent()) {
+        line.append(" while ")
+            .append(table)
+            .append(" was being loaded; it was left as it was (version ")
+            .append(cut.before().getAsLong())
+            .append(")");
+      } else {
+        line.append(" while ").append(table).append(" was being loaded; it was not created");
+      }
     }
-    return out;
+    if (cut == null && loaded.isEmpty()) {
+      line.append(" before it changed any table");
+    } else if (!loaded.isEmpty()) {
+      line.append("; loaded already: ")
+          .append(
+              String.join(
+                  ", ", loaded.stream().map(l -> project.names().display(l.table())).toList()));
+    }
+    return line.toString();
+  }
+
+  /**
+   * The JVM is ending, and its shutdown hook prints the interrupt's outcome: this thread waits for
+   * the halt rather than print the failure Spark's shutdown caused.
+   */
+  private static void awaitHalt() {
+    try {
+      Thread.sleep(LocalTarget.PARK_WAIT.toMillis() * 2);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Some seed files could not be loaded; {@code loaded} are those that were. */

@@ -235,6 +235,43 @@ class LocalTargetTest {
     assertThat(again.exitCode()).as(again.toString()).isZero();
   }
 
+  /**
+   * Found by QA: mlv seed ran during a refresh and replaced the source the run was reading. It
+   * takes the lakehouse's lock as apply does, so while another run holds it, it exits 3 and the
+   * table keeps its version.
+   */
+  @Test
+  void aSeedWhileAnotherRunHoldsTheLakehouseExits3AndLeavesTheTable() throws IOException {
+    write("seeds/s.csv", "a,b\n1,2\n");
+    project("", "", "{name: bronze.seeded, seed: seeds/s.csv}");
+    CliRun first = CliRun.of("seed", "-p", dir.toString(), "bronze.seeded");
+    assertThat(first.exitCode()).as(first.toString()).isZero();
+    Path log = dir.resolve(".mlv/warehouse/" + LH + ".Lakehouse/Tables/bronze/seeded/_delta_log");
+    List<String> before = names(log);
+    write("seeds/s.csv", "a,b\n3,4\n5,6\n");
+    try (RefreshLock held =
+        RefreshLock.tryAcquire(dir.resolve(".mlv/warehouse"), LH, "other-run").orElseThrow()) {
+      CliRun cli = CliRun.of("seed", "-p", dir.toString());
+      assertThat(cli.exitCode()).as(cli.toString()).isEqualTo(ExitCodes.SKIPPED_CONCURRENT);
+      assertThat(cli.err())
+          .contains("error[LAKEHOUSE_BUSY]: seed was not run: run other-run")
+          .contains("run it again when that run is over");
+      assertThat(cli.out()).doesNotContain("seeded");
+      assertThat(held.isHeld()).isTrue();
+    }
+    assertThat(names(log)).isEqualTo(before);
+    // Once the run is over, the seed goes through.
+    CliRun after = CliRun.of("seed", "-p", dir.toString());
+    assertThat(after.exitCode()).as(after.toString()).isZero();
+    assertThat(after.out()).contains("seeded bronze.seeded").contains("2 rows");
+  }
+
+  private static List<String> names(Path folder) throws IOException {
+    try (var files = Files.list(folder)) {
+      return files.map(f -> f.getFileName().toString()).sorted().toList();
+    }
+  }
+
   /** A rename or drop under a running refresh would pull the table from under its writer. */
   @Test
   void viewStatementsOfMlvSqlWaitForNoRunAndExit3WhileOneHoldsTheLakehouse() throws IOException {
@@ -762,6 +799,44 @@ class LocalTargetTest {
   }
 
   // ---- mlv sql ----
+
+  /**
+   * Found by QA: RENAME TO silver.x__quarantine took the renamed view for its own quarantine table
+   * and moved it on to x__quarantine__quarantine, then failed with an internal error, leaving the
+   * view lost; RENAME TO mlv_history.x put a view among the run history's tables. Both are refused
+   * before anything moves.
+   */
+  @Test
+  void aRenameToANameMlvKeepsForItselfIsRefusedAndNothingMoves() throws IOException {
+    Project p = applied("");
+    Path silver = target.warehouse().tableDir(id("silver.orders_clean")).getParent();
+    List<String> before = listing(silver);
+    assertThatThrownBy(
+            () ->
+                sql(
+                    p,
+                    "ALTER MATERIALIZED LAKE VIEW silver.orders_clean"
+                        + " RENAME TO silver.orders_clean__quarantine"))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining(
+            "error[RESERVED_NAME]: silver.orders_clean__quarantine is a name mlv keeps for its own"
+                + " tables");
+    assertThatThrownBy(
+            () ->
+                sql(p, "ALTER MATERIALIZED LAKE VIEW silver.orders_clean RENAME TO mlv_history.x"))
+        .isInstanceOf(MlvException.class)
+        .hasMessageContaining("error[RESERVED_NAME]: mlv_history.x is a name mlv keeps");
+    assertThat(listing(silver)).isEqualTo(before);
+    assertThat(target.warehouse().tableDir(id("mlv_history.x"))).doesNotExist();
+    assertThat(target.deployed(id("silver.orders_clean"))).isPresent();
+    assertThat(rows(p, "SELECT count(*) FROM silver.orders_clean")).containsExactly("3");
+  }
+
+  private static List<String> listing(Path folder) throws IOException {
+    try (var files = Files.list(folder)) {
+      return files.map(f -> f.getFileName().toString()).sorted().toList();
+    }
+  }
 
   @Test
   void managementStatementsOfMlvSql() throws IOException {
