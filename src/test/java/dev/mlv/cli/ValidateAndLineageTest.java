@@ -1324,7 +1324,7 @@ class ValidateAndLineageTest {
         "CREATE MATERIALIZED LAKE VIEW v1 AS SELECT 1 AS a\n");
     CliRun validate = CliRun.of("validate", "-p", dir.toString());
     assertThat(validate.exitCode()).as(validate.toString()).isEqualTo(ExitCodes.ERROR);
-    assertThat(validate.err())
+    assertThat(validate.out())
         .contains(
             "mlv.yml:4:9: error[CONFIG_VALUE]: schema 'a/b' contains a path separator, so it"
                 + " cannot name the folder that holds the schema's tables");
