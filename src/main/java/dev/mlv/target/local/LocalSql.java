@@ -135,6 +135,17 @@ final class LocalSql {
             e);
       }
       Position at = SparkMessages.place(e, o.sql(), o.position()).orElse(o.position());
+      // mlv's own refusal from inside Spark's catalog (delta.`/path`, a name that cannot be a
+      // folder): its rule and words, placed at the statement, not wrapped in SQL_FAILED.
+      for (Throwable c = e; c != null; c = c.getCause()) {
+        if (c instanceof MlvException m && m.diagnostics().size() == 1) {
+          Diagnostic d = m.diagnostics().get(0);
+          throw new MlvException(
+              Diagnostic.error(
+                  d.ruleId(), d.position() != null ? d.position() : at, d.message(), d.hint()),
+              e);
+        }
+      }
       throw new MlvException(
           Diagnostic.error(
               "SQL_FAILED",

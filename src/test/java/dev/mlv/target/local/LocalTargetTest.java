@@ -913,6 +913,11 @@ class LocalTargetTest {
             "<input>:1:16: error[SQL_FAILED]: [UNRESOLVED_ROUTINE] function 'no_such_fn' is not a"
                 + " Spark built-in");
     assertThat(target.deployed(new ObjectId(WS, LH, "silver", "r"))).isEmpty();
+    // mlv's own refusal from inside Spark's catalog keeps its rule (found by QA: it read
+    // 'error[SQL_FAILED]: error[UNSAFE_NAME]: ...').
+    assertThatThrownBy(() -> sql(p, "SELECT * FROM delta.`/tmp/no/such/table`"))
+        .hasMessageStartingWith("<input>:1:1: error[UNSAFE_NAME]: delta.`<path>` reads a table by")
+        .hasMessageNotContaining("SQL_FAILED");
 
     sql(p, "DROP MATERIALIZED LAKE VIEW gold.totals");
     assertThat(rows(p, "SHOW MATERIALIZED LAKE VIEWS")).hasSize(1);
