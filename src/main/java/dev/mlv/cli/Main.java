@@ -130,7 +130,7 @@ public final class Main {
     cl.setParameterExceptionHandler(
         (ex, args) -> {
           CommandLine c = ex.getCommandLine();
-          String message = usageMessage(ex);
+          String message = optionBeforeCommand(ex, args).orElseGet(() -> usageMessage(ex));
           c.getErr().println("mlv: " + message);
           c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
           // Nothing was parsed reliably, so the format is read from the words themselves.
@@ -282,6 +282,38 @@ public final class Main {
    * Picocli's message, except for an argument nothing takes, where "Unmatched argument at index 0"
    * says less than naming the unknown command or the command that takes no such argument.
    */
+  /**
+   * {@code mlv -p DIR validate} (found by QA): an option of the command given before it, which mlv
+   * itself does not take; the message shows the line with the command first.
+   */
+  static java.util.Optional<String> optionBeforeCommand(
+      CommandLine.ParameterException ex, String[] args) {
+    CommandLine top = ex.getCommandLine();
+    if (top.getParent() != null
+        || !(ex instanceof CommandLine.UnmatchedArgumentException u)
+        || u.getUnmatched().isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    String given = u.getUnmatched().get(0);
+    String word = given.contains("=") ? given.substring(0, given.indexOf('=')) : given;
+    for (int i = 0; i < args.length; i++) {
+      CommandLine sub = top.getSubcommands().get(args[i]);
+      if (sub != null) {
+        if (sub.getCommandSpec().findOption(word) == null) {
+          return java.util.Optional.empty();
+        }
+        List<String> line = new java.util.ArrayList<>(List.of(args).subList(i, args.length));
+        line.addAll(1, List.of(args).subList(0, i));
+        return java.util.Optional.of(
+            "unknown option '"
+                + word
+                + "' for mlv; a command's options go after the command: mlv "
+                + String.join(" ", line));
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
   static String usageMessage(CommandLine.ParameterException ex) {
     if (ex instanceof CommandLine.UnmatchedArgumentException u
         && !u.getUnmatched().isEmpty()

@@ -127,6 +127,14 @@ class CliBasicsTest {
         .doesNotContain("\tat ");
     assertThat(CliRun.of("validate", "--fromat", "json").err())
         .contains("unknown option '--fromat' for mlv validate; did you mean '--format'?");
+    // A command's option given before the command (found by QA): the line as it should be.
+    CliRun before = CliRun.of("-p", "proj", "validate", "--format", "json");
+    assertThat(before.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(before.err())
+        .contains(
+            "mlv: unknown option '-p' for mlv; a command's options go after the command: mlv"
+                + " validate -p proj --format json\n");
+    assertThat(CliRun.of("-x", "validate").err()).contains("mlv: unknown option '-x' for mlv\n");
     // SQL starting with a -- comment is read as an option: say how to pass it (found by QA).
     CliRun comment = CliRun.of("sql", "-- the top rows\nSELECT 1 AS a");
     assertThat(comment.exitCode()).isEqualTo(ExitCodes.USAGE);
