@@ -92,7 +92,13 @@ final class LocalSql {
     var parser = target.runtime().session().sessionState().sqlParser();
     for (WriteTargets.Write w : WriteTargets.of(parser, o.sql(), o.position())) {
       ObjectId id = project.names().resolve(inCurrentSchema(w.table()));
-      if (target.deployed(id).isPresent()) {
+      boolean deployed;
+      try {
+        deployed = target.deployed(id).isPresent();
+      } catch (MlvException m) {
+        throw placed(m, w.table().position());
+      }
+      if (deployed) {
         throw new MlvException(
             Diagnostic.error(
                 "DML_ON_VIEW", w.table().position(), w.refusal(project.names().display(id)), null));
@@ -139,11 +145,7 @@ final class LocalSql {
       // folder): its rule and words, placed at the statement, not wrapped in SQL_FAILED.
       for (Throwable c = e; c != null; c = c.getCause()) {
         if (c instanceof MlvException m && m.diagnostics().size() == 1) {
-          Diagnostic d = m.diagnostics().get(0);
-          throw new MlvException(
-              Diagnostic.error(
-                  d.ruleId(), d.position() != null ? d.position() : at, d.message(), d.hint()),
-              e);
+          throw placed(m, at);
         }
       }
       throw new MlvException(
@@ -155,6 +157,15 @@ final class LocalSql {
               null),
           e);
     }
+  }
+
+  /** {@code m}'s one finding placed at {@code at} when it has no place of its own. */
+  private static MlvException placed(MlvException m, Position at) {
+    if (m.diagnostics().size() != 1 || m.diagnostics().get(0).position() != null) {
+      return m;
+    }
+    Diagnostic d = m.diagnostics().get(0);
+    return new MlvException(Diagnostic.error(d.ruleId(), at, d.message(), d.hint()), m);
   }
 
   /**

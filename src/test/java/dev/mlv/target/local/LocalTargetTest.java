@@ -918,6 +918,9 @@ class LocalTargetTest {
     assertThatThrownBy(() -> sql(p, "SELECT * FROM delta.`/tmp/no/such/table`"))
         .hasMessageStartingWith("<input>:1:1: error[UNSAFE_NAME]: delta.`<path>` reads a table by")
         .hasMessageNotContaining("SQL_FAILED");
+    // And where mlv's write guard meets it, before Spark: at the table (it had no place).
+    assertThatThrownBy(() -> sql(p, "DELETE FROM delta.`/tmp/no/such/table` WHERE id = 1"))
+        .hasMessageStartingWith("<input>:1:13: error[UNSAFE_NAME]: delta.`<path>` reads a table");
 
     sql(p, "DROP MATERIALIZED LAKE VIEW gold.totals");
     assertThat(rows(p, "SHOW MATERIALIZED LAKE VIEWS")).hasSize(1);
