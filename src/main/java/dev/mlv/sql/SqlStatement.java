@@ -19,7 +19,19 @@ public sealed interface SqlStatement {
 
   record ShowCreate(Name view, Position position) implements SqlStatement {}
 
-  record Rename(Name from, Name to, Position position) implements SqlStatement {}
+  record Rename(Name from, Name to, Position position) implements SqlStatement {
+    /**
+     * The view's new id: a one-part new name keeps the view in its schema, as a rename does in
+     * Spark's catalog; read in mlv.yml's default schema it would move the view out of silver.
+     */
+    public dev.mlv.lineage.ObjectId target(
+        dev.mlv.lineage.ObjectId view, dev.mlv.lineage.NameResolver names) {
+      return to.parts().size() == 1
+          ? new dev.mlv.lineage.ObjectId(
+              view.workspace(), view.lakehouse(), view.schema(), to.parts().get(0))
+          : names.resolve(to);
+    }
+  }
 
   record Drop(Name view, boolean ifExists, Position position) implements SqlStatement {}
 

@@ -1097,6 +1097,15 @@ public final class FabricWorkspaceTarget implements Target {
     return cancellable(
         () -> {
           viewChange(statement).ifPresent(this::refuseWhileRefreshing);
+          if (statement instanceof SqlStatement.Rename rename) {
+            // As the local target refuses it: the name of mlv's own tables (found by QA).
+            ObjectId to = rename.target(project.names().resolve(rename.from()), project.names());
+            dev.mlv.check.Checker.reservedName(project, to, rename.to().position())
+                .ifPresent(
+                    d -> {
+                      throw new MlvException(d);
+                    });
+          }
           LivyClient.Result r = livy.sql(FabricSql.text(statement), "the statement");
           List<List<SqlValue>> rows = new ArrayList<>();
           for (List<JsonNode> row : r.rows()) {

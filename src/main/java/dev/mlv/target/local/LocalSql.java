@@ -289,13 +289,7 @@ final class LocalSql {
             d -> {
               throw new MlvException(d);
             });
-    // A one-part new name keeps the view in its schema, as a rename does in Spark's catalog;
-    // read in mlv.yml's default schema it would move the view out of silver.
-    ObjectId to =
-        r.to().parts().size() == 1
-            ? new ObjectId(
-                v.id().workspace(), v.id().lakehouse(), v.id().schema(), r.to().parts().get(0))
-            : project.names().resolve(r.to());
+    ObjectId to = r.target(v.id(), project.names());
     if (!to.lakehouse().equals(v.id().lakehouse())) {
       throw at("RENAME_LAKEHOUSE", r.position(), "a view can be renamed only within its lakehouse");
     }

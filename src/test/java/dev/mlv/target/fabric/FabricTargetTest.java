@@ -406,6 +406,20 @@ class FabricTargetTest {
     assertThat(shown.message()).contains("returns at most 1000 rows");
   }
 
+  /** As on the local target (found by QA there): nothing is sent, the name is refused. */
+  @Test
+  void aRenameToANameMlvKeepsForItselfIsNotSent() throws Exception {
+    applied();
+    for (String to : List.of("by_customer__quarantine", "mlv_history.x")) {
+      assertThatThrownBy(
+              () -> fabric.sql("ALTER MATERIALIZED LAKE VIEW gold.by_customer RENAME TO " + to))
+          .as(to)
+          .isInstanceOf(MlvException.class)
+          .hasMessageContaining("error[RESERVED_NAME]");
+    }
+    assertThat(fabric.simulator.timesRun("ALTER MATERIALIZED LAKE VIEW")).isZero();
+  }
+
   @Test
   void aRenameAndAPruneAreSentAsAlterAndDrop() throws Exception {
     Project p = applied();
