@@ -144,9 +144,15 @@ final class ArgumentCounts {
       OptionalInt count = count(tokens, i, close);
       SqlToken first = tokens.get(i + 2);
       boolean bare = tokens.get(i + 3).isSymbol(",");
+      // DAYOFYEAR adds, but is no unit to count a difference in (measured on Spark 4.1.1:
+      // datediff(DAYOFYEAR, ...) is INVALID_PARAMETER_VALUE.DATETIME_UNIT; found by QA).
+      boolean diff = name.upper().contains("DIFF");
       if (count.isEmpty()
           || count.getAsInt() != 3
-          || bare && first.kind() == SqlToken.Kind.WORD && DATETIME_UNITS.contains(first.upper())) {
+          || bare
+              && first.kind() == SqlToken.Kind.WORD
+              && DATETIME_UNITS.contains(first.upper())
+              && !(diff && first.upper().equals("DAYOFYEAR"))) {
         continue;
       }
       found.add(unknownUnit(name.text(), first, bare));
@@ -175,6 +181,20 @@ final class ArgumentCounts {
               + unitHint(lower, unit)
               + "; Spark's units are "
               + units);
+    }
+    if (bare && first.upper().equals("DAYOFYEAR")) {
+      return new SyntaxErrors.Told(
+          first.start(),
+          first.text()
+              + " is a unit Spark's "
+              + lower
+              + " does not count a difference in (dateadd and timestampadd take it): Spark refuses"
+              + " the view ([INVALID_PARAMETER_VALUE.DATETIME_UNIT])",
+          "count days: "
+              + lower
+              + "(DAY, ...); Spark's units for a difference are "
+              + String.join(
+                  ", ", DATETIME_UNITS.stream().filter(u -> !u.equals("DAYOFYEAR")).toList()));
     }
     String word = bare ? first.text() : null;
     return new SyntaxErrors.Told(

@@ -619,7 +619,9 @@ class TableExtractorTest {
         "timestampadd(fortnight, 1, a)|1:21 fortnight is no datetime unit Spark's timestampadd"
             + " takes / write a unit",
         "datediff(DAY, a, b)|-",
-        "date_diff(dayofyear, a, b)|-",
+        "date_diff(dayofyear, a, b)|1:18 dayofyear is a unit Spark's date_diff does not count a"
+            + " difference in (dateadd and timestampadd take it) / count days: date_diff(DAY, ...)",
+        "timestampadd(dayofyear, 1, a)|-",
         "timestampadd(MICROSECOND, 1, a)|-",
         "date_add(a, 1)|-",
         "datediff(a, b)|-",
