@@ -140,19 +140,48 @@ public final class DeltaProperties {
   /**
    * Whether Delta may take {@code value} as an interval: some amount of weeks, days, hours,
    * minutes, seconds or smaller, as '30 days' or 'interval 1 week 2 hours' (measured: 'forever' and
-   * 'interval 1 fortnight' are refused with [DELTA_INVALID_INTERVAL]). Lenient: any digits and
-   * symbols pass, only words outside those units (months, years, typos) fail.
+   * 'interval 1 fortnight' are refused with [DELTA_INVALID_INTERVAL]). Months and years count only
+   * when they do not add up to zero: Delta refuses an interval with months in it, and takes '30
+   * days 0 months' (found by QA). Lenient: any digits and symbols pass, only words outside those
+   * units (typos) fail, and months or years whose total this reading cannot tell.
    */
   static boolean mayBeInterval(String value) {
     if (value.chars().noneMatch(Character::isDigit)) {
       return false;
     }
-    for (String word : value.toLowerCase(Locale.ROOT).split("[^a-z]+")) {
-      if (!word.isEmpty() && !INTERVAL_UNITS.contains(word)) {
+    String lower = value.toLowerCase(Locale.ROOT);
+    boolean months = false;
+    for (String word : lower.split("[^a-z]+")) {
+      if (MONTH_UNITS.containsKey(word)) {
+        months = true;
+      } else if (!word.isEmpty() && !INTERVAL_UNITS.contains(word)) {
         return false;
       }
     }
-    return true;
+    return !months || monthTotal(lower).orElse(0L) == 0;
+  }
+
+  /** Months in a month or year unit. */
+  private static final Map<String, Long> MONTH_UNITS =
+      Map.of("month", 1L, "months", 1L, "year", 12L, "years", 12L);
+
+  /**
+   * The months of {@code value} written as {@code [interval] N unit N unit ...} (whole numbers,
+   * signed or not), or empty when it is written otherwise.
+   */
+  private static java.util.OptionalLong monthTotal(String value) {
+    String[] words = value.strip().replaceFirst("^interval\\s+", "").split("\\s+");
+    if (words.length % 2 != 0) {
+      return java.util.OptionalLong.empty();
+    }
+    long total = 0;
+    for (int i = 0; i < words.length; i += 2) {
+      if (!words[i].matches("[+-]?\\d{1,9}")) {
+        return java.util.OptionalLong.empty();
+      }
+      total += Long.parseLong(words[i]) * MONTH_UNITS.getOrDefault(words[i + 1], 0L);
+    }
+    return java.util.OptionalLong.of(total);
   }
 
   private static Map<String, Property> load() {

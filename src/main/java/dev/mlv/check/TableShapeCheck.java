@@ -83,13 +83,16 @@ final class TableShapeCheck {
     if (mapping.isEmpty()) {
       return;
     }
-    boolean declaredCdf =
+    // The SQL's own value wins over the project's enable_cdf: mlv adds the property only when the
+    // SQL does not set it (found by QA: 'false' in the SQL was reported as CDF on).
+    Optional<String> declared =
         d.properties().entrySet().stream()
-            .anyMatch(
-                e ->
-                    e.getKey().equalsIgnoreCase("delta.enableChangeDataFeed")
-                        && e.getValue().equalsIgnoreCase("true"));
-    if (!declaredCdf && !v.settings().enableCdf()) {
+            .filter(e -> e.getKey().equalsIgnoreCase("delta.enableChangeDataFeed"))
+            .map(e -> e.getValue().strip())
+            .findFirst();
+    if (declared.isPresent()
+        ? !declared.get().equalsIgnoreCase("true")
+        : !v.settings().enableCdf()) {
       return;
     }
     String key = mapping.get().getKey();
@@ -104,8 +107,9 @@ final class TableShapeCheck {
                 + " table, so no refresh of "
                 + d.name().text()
                 + " could succeed",
-            declaredCdf
-                ? "remove delta.enableChangeDataFeed or delta.columnMapping.mode from TBLPROPERTIES"
+            declared.isPresent()
+                ? "set delta.enableChangeDataFeed to 'false' or remove delta.columnMapping.mode in"
+                    + " TBLPROPERTIES"
                 : "set enable_cdf: false for this view under view_config (views reading it then"
                     + " refresh in full), or remove delta.columnMapping.mode"));
   }

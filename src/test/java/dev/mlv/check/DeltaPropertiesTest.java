@@ -165,5 +165,11 @@ class DeltaPropertiesTest {
     assertThat(DeltaProperties.mayBeInterval("forever")).isFalse();
     assertThat(DeltaProperties.mayBeInterval("interval 1 fortnight")).isFalse();
     assertThat(DeltaProperties.mayBeInterval("interval 1 year")).isFalse();
+    // Months that add up to none are taken (found by QA, measured on Delta 4.2.0).
+    assertThat(DeltaProperties.mayBeInterval("interval 30 days 0 months")).isTrue();
+    assertThat(DeltaProperties.mayBeInterval("0 years 30 days")).isTrue();
+    assertThat(DeltaProperties.mayBeInterval("1 month -1 month 30 days")).isTrue();
+    assertThat(DeltaProperties.mayBeInterval("interval 30 days 1 month")).isFalse();
+    assertThat(DeltaProperties.mayBeInterval("INTERVAL 2 YEARS")).isFalse();
   }
 }

@@ -518,7 +518,8 @@ class ValidateAndLineageTest {
         """
         CREATE MATERIALIZED LAKE VIEW silver.p
         TBLPROPERTIES ('delta.enableChangeDataFeeds' = 'true', 'delta.foo' = '1',
-          'delta.logRetentionDuration' = 'forever', 'DELTA.deletedFileRetentionDuration' = '8 days',
+          'delta.logRetentionDuration' = 'forever',
+          'DELTA.deletedFileRetentionDuration' = '8 days 0 months',
           'delta.feature.deletionVectors' = 'supported', 'myteam.owner' = 'sales',
           'delta.parquet.vorder.enabled' = 'true')
         AS SELECT id FROM bronze.orders
@@ -615,6 +616,17 @@ class ValidateAndLineageTest {
         YML + "view_config:\n  silver.spaced: {enable_cdf: false}\n", "silver/spaced.sql", view);
     CliRun off = CliRun.of("validate", "-p", dir.toString());
     assertThat(off.exitCode()).as(off.toString()).isEqualTo(ExitCodes.OK);
+
+    // The SQL's own 'false' wins over the project's enable_cdf, as mlv then adds none (found by
+    // QA: Delta takes CREATE OR REPLACE of such a table, and the rule still fired).
+    project(
+        YML,
+        "silver/spaced.sql",
+        view.replace(
+            "'delta.columnMapping.mode' = 'name'",
+            "'delta.columnMapping.mode' = 'name', 'delta.enableChangeDataFeed' = 'false'"));
+    CliRun sqlOff = CliRun.of("validate", "-p", dir.toString());
+    assertThat(sqlOff.exitCode()).as(sqlOff.toString()).isEqualTo(ExitCodes.OK);
   }
 
   @Test
