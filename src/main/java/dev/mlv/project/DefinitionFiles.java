@@ -58,8 +58,14 @@ public final class DefinitionFiles {
         continue;
       }
       try {
+        Path walked = folder;
+        if (Files.isSymbolicLink(folder)) {
+          // A view folder listed in mlv.yml that is a link (found by QA: its views were missing
+          // without a word) is read where it leads; the loader refused one leading outside.
+          walked = root.resolve(root.toRealPath().relativize(folder.toRealPath()).toString());
+        }
         Files.walkFileTree(
-            folder, new Collector(root, folder, warehouses, config.viewFolders(), found, problems));
+            walked, new Collector(root, walked, warehouses, config.viewFolders(), found, problems));
       } catch (IOException e) {
         problems.add(unreadable(root, folder, e));
       }
@@ -114,6 +120,19 @@ public final class DefinitionFiles {
 
     private Path realRoot;
 
+    /** Whether a definition file lies anywhere under {@code folder}: a link to none loses none. */
+    private static boolean holdsDefinitions(Path folder) throws IOException {
+      try (var files = Files.walk(folder)) {
+        return files.anyMatch(
+            f -> {
+              String lower = f.getFileName().toString().toLowerCase(Locale.ROOT);
+              return !lower.startsWith(".")
+                  && EXTENSIONS.stream().anyMatch(lower::endsWith)
+                  && Files.isRegularFile(f);
+            });
+      }
+    }
+
     /** Whether {@code target} (a real path) lies in a view folder, whose walk reads it. */
     private boolean inViewFolder(Path target) throws IOException {
       for (Path folder : viewFolders) {
@@ -160,7 +179,7 @@ public final class DefinitionFiles {
                   + ", outside the project folder; mlv does not read the files in it",
               "move the folder into the project: git keeps only the link, so the views in it"
                   + " would be missing from every other clone");
-        } else if (!inViewFolder(target)) {
+        } else if (!inViewFolder(target) && holdsDefinitions(target)) {
           // Found by QA: its views were missing without a word, and --prune would drop them.
           String to = realRoot().relativize(target).toString().replace('\\', '/');
           badLink(

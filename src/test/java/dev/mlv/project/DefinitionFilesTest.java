@@ -259,6 +259,26 @@ class DefinitionFilesTest {
             });
     // Listed as a view folder, its files are read there and the link is no problem.
     assertThat(find(BASE + "views: [views, common]").problems()).isEmpty();
+    // A link to a folder with no definition in it loses no view (found by QA: views/docs).
+    touch("docs/a.md");
+    Files.createSymbolicLink(root.resolve("views/docs"), root.resolve("docs"));
+    assertThat(find(BASE + "views: [views, common]").problems()).isEmpty();
+  }
+
+  /**
+   * Found by QA: a view folder listed in mlv.yml that is itself a link was skipped without a word;
+   * it is read where it leads (the loader refuses one leading outside the project).
+   */
+  @Test
+  void aViewFolderThatIsALinkIsReadWhereItLeads() throws IOException {
+    touch("views2/gold/g2.sql");
+    touch("views/a.sql");
+    Files.createSymbolicLink(root.resolve("v2link"), root.resolve("views2"));
+    DefinitionFiles.Found found = find(BASE + "views: [views, v2link]");
+    assertThat(found.problems()).isEmpty();
+    assertThat(found.files())
+        .extracting(f -> root.relativize(f).toString().replace('\\', '/'))
+        .containsExactly("views/a.sql", "views2/gold/g2.sql");
   }
 
   @Test
