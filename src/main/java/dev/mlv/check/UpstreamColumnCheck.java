@@ -320,10 +320,13 @@ final class UpstreamColumnCheck {
    */
   private static Diagnostic lateralAlias(Project project, ProjectView v, ColumnRefs.Ref ref) {
     boolean window = ref.lateral().equals("a window");
+    // x.a: a field of the alias x (found by QA, refused by Spark as x is).
+    int dot = ref.text().indexOf('.');
+    String alias = dot < 0 ? ref.text() : ref.text().substring(0, dot);
     return Diagnostic.error(
         "LATERAL_ALIAS",
         ref.position(),
-        ref.text()
+        (dot < 0 ? alias : alias + " (in " + ref.text() + ")")
             + " is an alias of this SELECT list (no table in scope has such a column), read inside "
             + ref.lateral()
             + ", where Spark reads no lateral column alias; Spark would refuse "
@@ -332,7 +335,7 @@ final class UpstreamColumnCheck {
             + (window ? "WINDOW" : "AGGREGATE_FUNC")
             + "])",
         "write the aliased expression itself there, or compute "
-            + ref.text()
+            + alias
             + " in a subquery or CTE and "
             + (window ? "apply the window" : "aggregate it")
             + " in the query around it");

@@ -590,7 +590,7 @@ public final class ColumnRefs {
       // A name that may be a lateral alias where Spark reads none: checked as a column, which it
       // must be (measured on Spark 4.1.1: LATERAL_COLUMN_ALIAS_IN_AGGREGATE_FUNC, _IN_WINDOW).
       String lateralAt =
-          inSelectList && lateral != null && parts.size() == 1 && lateralAliases.contains(head)
+          inSelectList && lateral != null && !star && lateralAliases.contains(head)
               ? lateral
               : null;
       for (int level = 0; level < chain.size(); level++) {

@@ -135,6 +135,10 @@ class SelectAliasColumnTest {
                 "LATERAL_ALIAS"))
         .extracting(d -> d.position().column() + " " + d.message().contains("_IN_WINDOW"))
         .containsExactly("28 true", "79 true");
+    // A field of the alias (found by QA): Spark refuses it as it refuses the alias.
+    assertThat(check("SELECT info AS x, max(x.city) OVER () AS m FROM silver.s", "LATERAL_ALIAS"))
+        .extracting(d -> d.position().column() + " " + d.message().substring(0, 16))
+        .containsExactly("23 x (in x.city) is");
     List<String> fine =
         List.of(
             // a column of that name wins over the alias
@@ -142,6 +146,9 @@ class SelectAliasColumnTest {
             // outside an aggregate, and an alias of the item itself or of a later one
             "SELECT amt * 2 AS rev, rev + 1 AS r2 FROM silver.s",
             "SELECT SUM(rev) AS t, amt * 2 AS rev FROM silver.s GROUP BY amt",
+            // a table alias and a struct column's field
+            "SELECT s.amt AS s, SUM(s.amt) AS total FROM silver.s s GROUP BY s.amt",
+            "SELECT id AS info, max(info.city) AS c FROM silver.s GROUP BY id",
             // a subquery's aggregate reads its own FROM
             "SELECT amt AS q, (SELECT max(qty) FROM silver.t) AS m FROM silver.s",
             // columns not all known
