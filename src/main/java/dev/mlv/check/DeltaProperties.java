@@ -45,8 +45,8 @@ public final class DeltaProperties {
     /** Whether Delta takes {@code value}, as written (Delta strips no space from a number). */
     boolean takes(String value) {
       return switch (kind) {
-        case BOOLEAN ->
-            value.strip().equalsIgnoreCase("true") || value.strip().equalsIgnoreCase("false");
+        // Delta strips no blank: ' true' is refused (For input string: " true"; found by QA).
+        case BOOLEAN -> value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false");
         case INTERVAL -> mayBeInterval(value);
         case INTEGER -> {
           try {

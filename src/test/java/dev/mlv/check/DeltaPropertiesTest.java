@@ -127,6 +127,9 @@ class DeltaPropertiesTest {
     assertThat(interval.takes(" 5")).isFalse();
     assertThat(interval.takes("5.0")).isFalse();
     assertThat(interval.takes("99999999999")).isFalse();
+    var cdf = DeltaProperties.property("delta.enableChangeDataFeed").orElseThrow();
+    assertThat(cdf.takes("TRUE")).isTrue();
+    assertThat(cdf.takes(" true")).isFalse();
     var reader = DeltaProperties.property("delta.minReaderVersion").orElseThrow();
     assertThat(reader.takes("3")).isTrue();
     assertThat(reader.takes("4")).isFalse();
