@@ -161,6 +161,41 @@ public final class DeltaProperties {
     return !months || monthTotal(lower).orElse(0L) == 0;
   }
 
+  /** Microseconds in each unit an interval property may use. */
+  private static final Map<String, Long> MICROS =
+      Map.ofEntries(
+          Map.entry("week", 604_800_000_000L),
+          Map.entry("day", 86_400_000_000L),
+          Map.entry("hour", 3_600_000_000L),
+          Map.entry("minute", 60_000_000L),
+          Map.entry("second", 1_000_000L),
+          Map.entry("millisecond", 1_000L),
+          Map.entry("microsecond", 1L));
+
+  /**
+   * The length of {@code value} written as {@code [interval] N unit N unit ...} (whole numbers, any
+   * sign, units from weeks down), or empty when it is written otherwise (then nothing is compared).
+   */
+  static java.util.OptionalLong micros(String value) {
+    String[] words =
+        value.strip().toLowerCase(Locale.ROOT).replaceFirst("^interval\\s+", "").split("\\s+");
+    if (words.length == 0 || words.length % 2 != 0) {
+      return java.util.OptionalLong.empty();
+    }
+    long total = 0;
+    for (int i = 0; i < words.length; i += 2) {
+      String unit =
+          words[i + 1].endsWith("s")
+              ? words[i + 1].substring(0, words[i + 1].length() - 1)
+              : words[i + 1];
+      if (!words[i].matches("[+-]?\\d{1,9}") || !MICROS.containsKey(unit)) {
+        return java.util.OptionalLong.empty();
+      }
+      total += Long.parseLong(words[i]) * MICROS.get(unit);
+    }
+    return java.util.OptionalLong.of(total);
+  }
+
   /** Months in a month or year unit. */
   private static final Map<String, Long> MONTH_UNITS =
       Map.of("month", 1L, "months", 1L, "year", 12L, "years", 12L);

@@ -138,8 +138,86 @@ final class TableShapeCheck {
    * Java's), and an interval that is none ([DELTA_INVALID_INTERVAL]). Table features ({@code
    * delta.feature.*}) and constraints ({@code delta.constraints.*}) are Delta's to judge.
    */
+  /** Delta's defaults of the two retention properties it compares (DeltaConfigs, 4.2.0). */
+  private static final String LOG_RETENTION = "delta.logRetentionDuration";
+
+  private static final String FILE_RETENTION = "delta.deletedFileRetentionDuration";
+
+  /**
+   * Delta compares the two retentions (measured on 4.2.0: "The table property
+   * delta.logRetentionDuration(1 days) needs to be greater than or equal to
+   * delta.deletedFileRetentionDuration(7 days)"), each declared or at its default (30 and 7 days),
+   * and refuses a negative one; found by QA. Only values written as whole amounts of units are
+   * compared.
+   */
+  private static void retentions(ViewDefinition d, List<Diagnostic> out) {
+    Optional<Map.Entry<String, String>> log = declared(d, LOG_RETENTION);
+    Optional<Map.Entry<String, String>> files = declared(d, FILE_RETENTION);
+    if (log.isEmpty() && files.isEmpty()) {
+      return;
+    }
+    String logValue = log.map(Map.Entry::getValue).orElse("interval 30 days");
+    String filesValue = files.map(Map.Entry::getValue).orElse("interval 1 week");
+    java.util.OptionalLong logMicros = DeltaProperties.micros(logValue);
+    java.util.OptionalLong filesMicros = DeltaProperties.micros(filesValue);
+    for (var e : List.of(log, files)) {
+      if (e.isPresent() && DeltaProperties.micros(e.get().getValue()).orElse(0) < 0) {
+        out.add(
+            Diagnostic.error(
+                "PROPERTY_VALUE",
+                at(d, e.get().getKey()),
+                "table property "
+                    + e.get().getKey()
+                    + " is negative ('"
+                    + e.get().getValue()
+                    + "'); Delta refuses the view at its first refresh",
+                null));
+        return;
+      }
+    }
+    if (logMicros.isEmpty()
+        || filesMicros.isEmpty()
+        || logMicros.getAsLong() >= filesMicros.getAsLong()) {
+      return;
+    }
+    Map.Entry<String, String> blamed = log.orElseGet(files::get);
+    out.add(
+        Diagnostic.error(
+            "PROPERTY_VALUE",
+            at(d, blamed.getKey()),
+            "table property "
+                + LOG_RETENTION
+                + " ('"
+                + logValue
+                + "'"
+                + (log.isEmpty() ? ", Delta's default" : "")
+                + ") is shorter than "
+                + FILE_RETENTION
+                + " ('"
+                + filesValue
+                + "'"
+                + (files.isEmpty() ? ", Delta's default" : "")
+                + "), which Delta refuses at the view's first refresh",
+            "keep the log at least as long as deleted files: raise "
+                + LOG_RETENTION
+                + " or lower "
+                + FILE_RETENTION));
+  }
+
+  private static Optional<Map.Entry<String, String>> declared(ViewDefinition d, String key) {
+    return d.properties().entrySet().stream()
+        .filter(e -> e.getKey().equalsIgnoreCase(key))
+        .findFirst();
+  }
+
+  private static dev.mlv.diag.Position at(ViewDefinition d, String key) {
+    int at = d.statement().indexOf(key);
+    return at < 0 ? d.position() : d.position().advance(d.statement(), at - 1);
+  }
+
   private static void deltaProperties(
       ViewDefinition d, boolean arbitraryAllowed, List<Diagnostic> out) {
+    retentions(d, out);
     for (Map.Entry<String, String> e : d.properties().entrySet()) {
       String key = e.getKey();
       String lower = key.toLowerCase(Locale.ROOT);

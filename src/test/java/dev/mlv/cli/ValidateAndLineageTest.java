@@ -510,6 +510,53 @@ class ValidateAndLineageTest {
         .contains("5 errors,");
   }
 
+  /**
+   * Found by QA: Delta compares the two retentions, declared or at their defaults (30 and 7 days),
+   * and refuses a negative one; each measured on Delta 4.2.0 beside the valid forms.
+   */
+  @Test
+  void aLogRetentionShorterThanTheDeletedFilesOneIsAnError() throws IOException {
+    project(
+        YML,
+        "silver/a.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.a\n"
+            + "TBLPROPERTIES ('delta.logRetentionDuration' = 'interval 1 days')\n"
+            + "AS SELECT id FROM bronze.orders\n",
+        "silver/b.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.b\n"
+            + "TBLPROPERTIES ('delta.deletedFileRetentionDuration' = 'interval 60 days')\n"
+            + "AS SELECT id FROM bronze.orders\n",
+        "silver/c.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.c\n"
+            + "TBLPROPERTIES ('delta.logRetentionDuration' = 'interval -1 days')\n"
+            + "AS SELECT id FROM bronze.orders\n",
+        "silver/ok.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.ok\n"
+            + "TBLPROPERTIES ('delta.logRetentionDuration' = '1 day',"
+            + " 'delta.deletedFileRetentionDuration' = '24 hours')\n"
+            + "AS SELECT id FROM bronze.orders\n",
+        "silver/ok2.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.ok2\n"
+            + "TBLPROPERTIES ('delta.logRetentionDuration' = 'interval 7 days')\n"
+            + "AS SELECT id FROM bronze.orders\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/silver/a.sql:2:16: error[PROPERTY_VALUE]: table property"
+                + " delta.logRetentionDuration ('interval 1 days') is shorter than"
+                + " delta.deletedFileRetentionDuration ('interval 1 week', Delta's default)")
+        .contains(
+            "views/silver/b.sql:2:16: error[PROPERTY_VALUE]: table property"
+                + " delta.logRetentionDuration ('interval 30 days', Delta's default) is shorter"
+                + " than delta.deletedFileRetentionDuration ('interval 60 days')")
+        .contains(
+            "views/silver/c.sql:2:16: error[PROPERTY_VALUE]: table property"
+                + " delta.logRetentionDuration is negative ('interval -1 days')")
+        .doesNotContain("silver/ok")
+        .contains("3 errors,");
+  }
+
   @Test
   void aDeltaPropertyDeltaDoesNotKnowOrAnIntervalThatIsNoneIsAnError() throws IOException {
     project(
