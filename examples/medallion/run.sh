@@ -3,7 +3,15 @@
 # embedded Spark + Delta lakehouse: validate, seed bronze, apply, refresh, query gold.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# The repository's launcher (builds mlv on first use); from a copy or a release, the mlv on PATH.
 mlv="$here/../../bin/mlv"
+if [ ! -x "$mlv" ]; then
+  mlv="$(command -v mlv || true)"
+  if [ -z "$mlv" ]; then
+    echo "run.sh: no mlv found: run it from the repository, or put mlv's bin/ on PATH" >&2
+    exit 1
+  fi
+fi
 
 # Start from an empty local lakehouse, so the demo gives the same numbers every time.
 rm -rf "$here/.mlv"

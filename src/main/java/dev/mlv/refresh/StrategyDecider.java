@@ -476,7 +476,7 @@ public final class StrategyDecider {
           what
               + NEW_DATA_SHARE
               + Math.round(100.0 * appended / total)
-              + "% of the sources, so a rebuild costs less");
+              + "% of the sources' bytes, so a rebuild costs less");
     }
     return new Strategy.Incremental(
         "ONLY_APPENDS",

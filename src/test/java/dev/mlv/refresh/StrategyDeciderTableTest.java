@@ -1563,4 +1563,14 @@ class StrategyDeciderTableTest {
         .contains("RECURSIVE_CTE")
         .noneMatch(code -> code.startsWith("CTE_REUSED"));
   }
+
+  /** Found by QA: the share is of bytes, not rows (3 rows of 8 read as "65%"). */
+  @Test
+  void fullCheaperSaysItsShareIsOfBytes() {
+    Strategy s =
+        StrategyDecider.cheaperOrAppends(
+            "new commits on bronze.a v1→v2", 65, 100, RefreshAnalysis.Shape.APPEND);
+    assertThat(s.code() + ": " + s.detail())
+        .endsWith("the new data is 65% of the sources' bytes, so a rebuild costs less");
+  }
 }
