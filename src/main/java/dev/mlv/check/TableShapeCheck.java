@@ -96,11 +96,10 @@ final class TableShapeCheck {
       return;
     }
     String key = mapping.get().getKey();
-    int at = d.statement().indexOf(key);
     out.add(
         Diagnostic.error(
             "COLUMN_MAPPING_CDF",
-            at < 0 ? d.position() : d.position().advance(d.statement(), at - 1),
+            at(d, key),
             "column mapping ("
                 + key
                 + ") and change data feed together: Delta refuses CREATE OR REPLACE on such a"
@@ -210,6 +209,7 @@ final class TableShapeCheck {
         .findFirst();
   }
 
+  /** Where {@code key} is written in the view's TBLPROPERTIES, else the statement's start. */
   private static dev.mlv.diag.Position at(ViewDefinition d, String key) {
     int at = d.statement().indexOf(key);
     return at < 0 ? d.position() : d.position().advance(d.statement(), at - 1);
@@ -226,8 +226,7 @@ final class TableShapeCheck {
           || lower.startsWith("delta.constraints.")) {
         continue;
       }
-      int at = d.statement().indexOf(key);
-      var where = at < 0 ? d.position() : d.position().advance(d.statement(), at - 1);
+      var where = at(d, key);
       Optional<DeltaProperties.Property> property = DeltaProperties.property(key);
       if (property.isEmpty()) {
         if (!arbitraryAllowed) {
