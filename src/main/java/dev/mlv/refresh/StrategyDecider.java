@@ -56,7 +56,7 @@ public final class StrategyDecider {
       consumedCommits = Map.copyOf(consumedCommits);
     }
 
-    /** Without recorded commit ids, as for state written before they were kept. */
+    /** Without recorded table or commit ids, as for state written before they were kept. */
     public Input(
         ObjectId view,
         boolean fullRequested,
@@ -65,7 +65,6 @@ public final class StrategyDecider {
         RefreshPolicy policy,
         boolean pyspark,
         Optional<Map<ObjectId, Long>> consumed,
-        Map<ObjectId, String> consumedTableIds,
         Map<ObjectId, Long> current,
         java.util.function.Supplier<RefreshAnalysis> analysis,
         SourceLogs logs,
@@ -78,35 +77,7 @@ public final class StrategyDecider {
           policy,
           pyspark,
           consumed,
-          consumedTableIds,
           Map.of(),
-          current,
-          analysis,
-          logs,
-          refreshedAt);
-    }
-
-    /** Without recorded table ids, as for state written before they were kept. */
-    public Input(
-        ObjectId view,
-        boolean fullRequested,
-        Optional<String> forcedReason,
-        boolean optimalRefresh,
-        RefreshPolicy policy,
-        boolean pyspark,
-        Optional<Map<ObjectId, Long>> consumed,
-        Map<ObjectId, Long> current,
-        java.util.function.Supplier<RefreshAnalysis> analysis,
-        SourceLogs logs,
-        Optional<java.time.Instant> refreshedAt) {
-      this(
-          view,
-          fullRequested,
-          forcedReason,
-          optimalRefresh,
-          policy,
-          pyspark,
-          consumed,
           Map.of(),
           current,
           analysis,

@@ -30,30 +30,6 @@ public record DeployedView(
     sourceCommits = Map.copyOf(sourceCommits);
   }
 
-  /** A view whose sources' commit ids are not known. */
-  public DeployedView(
-      ObjectId id,
-      String definition,
-      String fingerprint,
-      boolean managed,
-      long version,
-      Instant lastModified,
-      Map<ObjectId, Long> sourceVersions,
-      Map<ObjectId, String> sourceTableIds,
-      Optional<Instant> lastRefresh) {
-    this(
-        id,
-        definition,
-        fingerprint,
-        managed,
-        version,
-        lastModified,
-        sourceVersions,
-        sourceTableIds,
-        Map.of(),
-        lastRefresh);
-  }
-
   /** A view whose sources' table ids are not known. */
   public DeployedView(
       ObjectId id,

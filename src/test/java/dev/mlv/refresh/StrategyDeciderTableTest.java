@@ -1431,6 +1431,7 @@ class StrategyDeciderTableTest {
             false,
             Optional.of(Map.of(a, before)),
             consumedTableIds,
+            Map.of(),
             Map.of(a, now),
             () -> RefreshAnalyzer.analyze(sql, Position.start(null), List.of()),
             logs,
