@@ -298,14 +298,15 @@ public final class DeltaState {
    */
   Optional<String> commitIdAt(Path table, long version) {
     Path file = Warehouse.commitFile(table, version);
-    try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-        if (line.contains("\"commitInfo\"")) {
-          JsonNode id = JSON.readTree(line).path("commitInfo").path("txnId");
-          return id.isTextual() ? Optional.of(id.asText()) : Optional.empty();
-        }
-      }
-      return Optional.empty();
+    try {
+      String key = file + "@" + Files.getLastModifiedTime(file).toMillis();
+      // Every view reading the table asks for the same commit: the file is read once per command.
+      return commitIds.computeIfAbsent(
+          key,
+          k -> {
+            JsonNode id = commitInfo(file).path("txnId");
+            return id.isTextual() ? Optional.of(id.asText()) : Optional.empty();
+          });
     } catch (java.nio.file.NoSuchFileException e) {
       return Optional.empty(); // cleaned up after a checkpoint: nothing to compare with
     } catch (IOException e) {
@@ -313,23 +314,35 @@ public final class DeltaState {
     }
   }
 
+  /** Commit ids by commit file and its modification time, as {@link #created}. */
+  private final Map<String, Optional<String>> commitIds = new ConcurrentHashMap<>();
+
   /**
-   * A commit's time, read only as far as its commitInfo line (Delta writes it first; a table's
-   * first commit can list thousands of files after it).
+   * A commit's commitInfo, read only as far as that line (Delta writes it first; a table's first
+   * commit can list thousands of files after it); a missing node when the commit has none.
    */
-  private static Instant commitTime(Path file) {
+  private static JsonNode commitInfo(Path file) {
     try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
         if (line.contains("\"commitInfo\"")) {
-          JsonNode info = JSON.readTree(line).path("commitInfo");
-          JsonNode ts =
-              info.has("inCommitTimestamp") ? info.get("inCommitTimestamp") : info.get("timestamp");
-          if (ts != null && ts.canConvertToLong()) {
-            return Instant.ofEpochMilli(ts.asLong());
-          }
-          break;
+          return JSON.readTree(line).path("commitInfo");
         }
       }
+      return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    } catch (IOException e) {
+      throw unreadable(file, e);
+    }
+  }
+
+  /** A commit's time: its commitInfo's, else the file's. */
+  private static Instant commitTime(Path file) {
+    JsonNode info = commitInfo(file);
+    JsonNode ts =
+        info.has("inCommitTimestamp") ? info.get("inCommitTimestamp") : info.get("timestamp");
+    if (ts != null && ts.canConvertToLong()) {
+      return Instant.ofEpochMilli(ts.asLong());
+    }
+    try {
       return Files.getLastModifiedTime(file).toInstant();
     } catch (IOException e) {
       throw unreadable(file, e);
