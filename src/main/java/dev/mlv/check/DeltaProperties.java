@@ -152,13 +152,13 @@ public final class DeltaProperties {
     String lower = value.toLowerCase(Locale.ROOT);
     boolean months = false;
     for (String word : lower.split("[^a-z]+")) {
-      if (MONTH_UNITS.containsKey(word)) {
+      if (MONTH_UNITS.containsKey(word.replaceFirst("s$", ""))) {
         months = true;
       } else if (!word.isEmpty() && !INTERVAL_UNITS.contains(word)) {
         return false;
       }
     }
-    return !months || monthTotal(lower).orElse(0L) == 0;
+    return !months || amounts(lower).map(a -> a.months() == 0).orElse(true);
   }
 
   /** Microseconds in each unit an interval property may use. */
@@ -172,51 +172,54 @@ public final class DeltaProperties {
           Map.entry("millisecond", 1_000L),
           Map.entry("microsecond", 1L));
 
+  /** Months in a month or year unit. */
+  private static final Map<String, Long> MONTH_UNITS = Map.of("month", 1L, "year", 12L);
+
   /**
-   * The length of {@code value} written as {@code [interval] N unit N unit ...} (whole numbers, any
-   * sign, units from weeks down), or empty when it is written otherwise (then nothing is compared).
+   * An interval written as {@code [interval] N unit N unit ...}: its months, its length below them
+   * in microseconds, and whether it names a month or year unit at all.
    */
-  static java.util.OptionalLong micros(String value) {
+  private record Amounts(long months, long micros, boolean namesMonths) {}
+
+  /**
+   * {@code value} read as whole amounts of units (any sign, singular or plural), or empty when it
+   * is written otherwise: then nothing is compared.
+   */
+  private static Optional<Amounts> amounts(String value) {
     String[] words =
         value.strip().toLowerCase(Locale.ROOT).replaceFirst("^interval\\s+", "").split("\\s+");
-    if (words.length == 0 || words.length % 2 != 0) {
-      return java.util.OptionalLong.empty();
+    if (words.length % 2 != 0) {
+      return Optional.empty();
     }
-    long total = 0;
+    long months = 0;
+    long micros = 0;
+    boolean namesMonths = false;
     for (int i = 0; i < words.length; i += 2) {
-      String unit =
-          words[i + 1].endsWith("s")
-              ? words[i + 1].substring(0, words[i + 1].length() - 1)
-              : words[i + 1];
-      if (!words[i].matches("[+-]?\\d{1,9}") || !MICROS.containsKey(unit)) {
-        return java.util.OptionalLong.empty();
+      String unit = words[i + 1].replaceFirst("s$", "");
+      if (!words[i].matches("[+-]?\\d{1,9}")
+          || !MICROS.containsKey(unit) && !MONTH_UNITS.containsKey(unit)) {
+        return Optional.empty();
       }
-      total += Long.parseLong(words[i]) * MICROS.get(unit);
+      long n = Long.parseLong(words[i]);
+      if (MONTH_UNITS.containsKey(unit)) {
+        months += n * MONTH_UNITS.get(unit);
+        namesMonths = true;
+      } else {
+        micros += n * MICROS.get(unit);
+      }
     }
-    return java.util.OptionalLong.of(total);
+    return Optional.of(new Amounts(months, micros, namesMonths));
   }
 
-  /** Months in a month or year unit. */
-  private static final Map<String, Long> MONTH_UNITS =
-      Map.of("month", 1L, "months", 1L, "year", 12L, "years", 12L);
-
   /**
-   * The months of {@code value} written as {@code [interval] N unit N unit ...} (whole numbers,
-   * signed or not), or empty when it is written otherwise.
+   * The length of {@code value} in microseconds when it is written as whole amounts of units from
+   * weeks down, else empty (then nothing is compared).
    */
-  private static java.util.OptionalLong monthTotal(String value) {
-    String[] words = value.strip().replaceFirst("^interval\\s+", "").split("\\s+");
-    if (words.length % 2 != 0) {
-      return java.util.OptionalLong.empty();
-    }
-    long total = 0;
-    for (int i = 0; i < words.length; i += 2) {
-      if (!words[i].matches("[+-]?\\d{1,9}")) {
-        return java.util.OptionalLong.empty();
-      }
-      total += Long.parseLong(words[i]) * MONTH_UNITS.getOrDefault(words[i + 1], 0L);
-    }
-    return java.util.OptionalLong.of(total);
+  static java.util.OptionalLong micros(String value) {
+    return amounts(value)
+        .filter(a -> !a.namesMonths())
+        .map(a -> java.util.OptionalLong.of(a.micros()))
+        .orElse(java.util.OptionalLong.empty());
   }
 
   private static Map<String, Property> load() {
