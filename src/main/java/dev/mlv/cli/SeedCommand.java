@@ -45,7 +45,10 @@ public final class SeedCommand implements Callable<Integer> {
       try {
         loaded =
             target.seed(
-                project, sources == null ? List.of() : sources, said(spec.commandLine().getErr()));
+                project,
+                sources == null ? List.of() : sources,
+                // What the target says on its own (a Ctrl-C's outcome), on stderr.
+                RunOutput.progress(spec.commandLine().getErr(), project.names(), false));
       } catch (Seeder.PartlyLoaded e) {
         // Say which sources did load before the errors about those that did not.
         print(project, e.loaded());
@@ -54,19 +57,6 @@ public final class SeedCommand implements Callable<Integer> {
       print(project, loaded);
     }
     return ExitCodes.OK;
-  }
-
-  /** What the target says on its own (a Ctrl-C's outcome), on stderr. */
-  private static dev.mlv.refresh.RunListener said(java.io.PrintWriter err) {
-    return new dev.mlv.refresh.RunListener() {
-      @Override
-      public void message(String text) {
-        synchronized (err) {
-          err.println(text);
-          err.flush();
-        }
-      }
-    };
   }
 
   private void print(Project project, List<Seeder.Loaded> loaded) {
