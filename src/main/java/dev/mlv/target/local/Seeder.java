@@ -126,6 +126,14 @@ public final class Seeder {
             settled.countDown();
             awaitHalt();
           }
+          if (cancelled(e)) {
+            // Ctrl-C in 'mlv shell' cancels the load's Spark jobs and the shell stays up: that is
+            // the interrupt, not a fault of the seed file (found by QA: it said SEED_FAILED).
+            throw new MlvException(
+                "INTERRUPTED",
+                interrupted(out, new Cut(id, before)).substring("mlv: ".length()),
+                e);
+          }
           if (!(e instanceof MlvException m)) {
             throw e;
           }
@@ -153,6 +161,18 @@ public final class Seeder {
         // The JVM is exiting: the hook is about to say so.
       }
     }
+  }
+
+  /** Whether {@code e} comes of Spark's jobs being cancelled, as the shell's Ctrl-C does. */
+  private static boolean cancelled(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof org.apache.spark.SparkThrowable s
+          && ("SPARK_JOB_CANCELLED".equals(s.getCondition())
+              || "OPERATION_CANCELED".equals(s.getCondition()))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The table whose load the interrupt cut short, and its version before the load. */

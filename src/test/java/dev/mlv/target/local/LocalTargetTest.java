@@ -556,6 +556,54 @@ class LocalTargetTest {
     assertThat(rows(p, "SELECT count(*) FROM silver.slow")).containsExactly("3");
   }
 
+  /**
+   * Found by QA: Ctrl-C in 'mlv shell' during 'seed' cancels the load's Spark jobs, and the seed
+   * said SEED_FAILED, a fault of the file. It is the interrupt, said as such, with the table as it
+   * was, and the target goes on.
+   */
+  @Test
+  void aSeedStoppedWithCtrlCInTheShellSaysItWasInterruptedAndKeepsTheTable() throws IOException {
+    write("seeds/s.csv", "id,name\n1,a\n2,b\n");
+    Project p = project("", "", "{name: bronze.seeded, seed: seeds/s.csv}");
+    target = LocalTargetContractTest.open(p);
+    target.seed(p, List.of("bronze.seeded"), RunListener.NONE);
+    // Long enough to read that the cancel lands while a job of the load runs.
+    StringBuilder big = new StringBuilder("id,name\n");
+    for (int i = 0; i < 300_000; i++) {
+      big.append(i).append(",n").append(i).append('\n');
+    }
+    write("seeds/s.csv", big.toString());
+    Thread caller = Thread.currentThread();
+    org.apache.spark.SparkContext sc = target.runtime().session().sparkContext();
+    org.apache.spark.scheduler.SparkListener cancelling =
+        new org.apache.spark.scheduler.SparkListener() {
+          @Override
+          public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
+            target.cancelCommand(caller);
+          }
+        };
+    sc.addSparkListener(cancelling);
+    try {
+      assertThatThrownBy(() -> target.seed(p, List.of("bronze.seeded"), RunListener.NONE))
+          .isInstanceOfSatisfying(
+              MlvException.class,
+              e ->
+                  assertThat(e.diagnostics())
+                      .singleElement()
+                      .satisfies(
+                          d -> {
+                            assertThat(d.ruleId()).isEqualTo("INTERRUPTED");
+                            assertThat(d.message())
+                                .isEqualTo(
+                                    "interrupted; seed stopped while bronze.seeded was being"
+                                        + " loaded; it was left as it was (version 0)");
+                          }));
+    } finally {
+      sc.removeSparkListener(cancelling);
+    }
+    assertThat(rows(p, "SELECT count(*) FROM bronze.seeded")).containsExactly("2");
+  }
+
   // ---- run history ----
 
   @Test
