@@ -67,6 +67,9 @@ final class ViewColumns {
       return Optional.empty();
     }
     ProjectView u = project.views().get(id);
+    if (project.definedTwice().contains(id)) {
+      return Optional.empty();
+    }
     if (u == null) {
       return tables.fields(id, column);
     }
@@ -172,6 +175,11 @@ final class ViewColumns {
 
   private Optional<List<String>> compute(ObjectId id) {
     ProjectView u = project.views().get(id);
+    if (project.definedTwice().contains(id)) {
+      // DUPLICATE_VIEW is the error; which definition is meant is not known, so neither are the
+      // columns its readers may read (found by QA: each was checked against the first file).
+      return Optional.empty();
+    }
     if (u == null) {
       // mlv's own tables (history, quarantine) change with the views they serve.
       return ReservedNames.isReserved(id)

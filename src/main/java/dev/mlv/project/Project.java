@@ -9,10 +9,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A loaded project: its config, every view keyed by id, the statements of definition files that are
- * not view definitions, the lineage, and every problem found on the way.
+ * not view definitions, the lineage, every problem found on the way, and the views more than one
+ * definition creates (the first is kept; which one is meant is not known, so neither are its
+ * columns).
  */
 public record Project(
     ProjectConfig config,
@@ -21,11 +24,13 @@ public record Project(
     Map<ObjectId, ProjectView> views,
     List<SqlStatement> otherStatements,
     LineageGraph lineage,
-    List<Diagnostic> diagnostics) {
+    List<Diagnostic> diagnostics,
+    Set<ObjectId> definedTwice) {
 
   public Project {
     files = List.copyOf(files);
     views = Map.copyOf(views);
+    definedTwice = Set.copyOf(definedTwice);
     otherStatements = List.copyOf(otherStatements);
     diagnostics = List.copyOf(diagnostics);
   }

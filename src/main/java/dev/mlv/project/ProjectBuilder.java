@@ -28,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -75,6 +76,7 @@ public final class ProjectBuilder {
     cache.ifPresent(ParseCache::save);
 
     Map<ObjectId, ProjectView> views = new LinkedHashMap<>();
+    Set<ObjectId> definedTwice = new HashSet<>();
     List<SqlStatement> others = new ArrayList<>();
     Map<ObjectId, ViewSettings.Effective> settings = settings(config, names, diagnostics);
     for (ParsedFile pf : parsed) {
@@ -96,6 +98,7 @@ public final class ProjectBuilder {
                         + " is already defined at "
                         + namePosition(existing.definition()),
                     "keep one definition per view"));
+            definedTwice.add(id);
             continue;
           }
           views.put(
@@ -112,7 +115,7 @@ public final class ProjectBuilder {
     }
     unknownViewConfig(config, names, views, diagnostics);
     LineageGraph graph = lineage(config, names, views, diagnostics);
-    return new Project(config, names, files, views, others, graph, diagnostics);
+    return new Project(config, names, files, views, others, graph, diagnostics, definedTwice);
   }
 
   /** Where the view's name is written, or its statement when the reader gave the name none. */
