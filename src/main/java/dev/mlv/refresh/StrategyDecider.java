@@ -327,13 +327,17 @@ public final class StrategyDecider {
     Set<ObjectId> rowsChanged = rowsChanged(changed, consumed, in.current(), in.logs(), logs);
     if (rowsChanged.isEmpty()) {
       boolean rewrote = logs.values().stream().anyMatch(SourceLog::filesRewritten);
+      // Said from the view's last refresh: a skip writes nothing, so the next run reads the same
+      // commits again and must not sound as if they were new (found by QA).
       return new Strategy.Skip(
           "NO_DATA_CHANGE",
-          what
+          "the commits on "
+              + String.join(", ", changedText)
+              + " since the view's last refresh "
               + (rewrote
-                  ? "; they only rewrote files (dataChange=false, as OPTIMIZE does): no row changed"
-                  : "; they added and removed no file (as VACUUM does, and a refresh of an"
-                      + " upstream view that appended no row): no row changed"));
+                  ? "only rewrote files (dataChange=false, as OPTIMIZE does): no row changed"
+                  : "added and removed no file (as VACUUM does, and a refresh of an upstream view"
+                      + " that appended no row): no row changed"));
     }
     // D3: a PySpark view, or a source without change data feed, can only be rebuilt.
     if (in.pyspark()) {

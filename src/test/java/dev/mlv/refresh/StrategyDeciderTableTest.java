@@ -1323,12 +1323,12 @@ class StrategyDeciderTableTest {
                 .detail();
     assertThat(reason.apply(false))
         .isEqualTo(
-            "new commits on silver.a v11→v12; they added and removed no file (as"
-                + " VACUUM does, and a refresh of an upstream view that appended no row): no row"
-                + " changed");
+            "the commits on silver.a v11→v12 since the view's last refresh added and removed no"
+                + " file (as VACUUM does, and a refresh of an upstream view that appended no row):"
+                + " no row changed");
     assertThat(reason.apply(true))
         .isEqualTo(
-            "new commits on silver.a v11→v12; they only rewrote files"
+            "the commits on silver.a v11→v12 since the view's last refresh only rewrote files"
                 + " (dataChange=false, as OPTIMIZE does): no row changed");
   }
 
