@@ -176,7 +176,13 @@ final class DryRun {
     Strategy s = d.strategy();
     // FULL_CHEAPER is the decider's last word: an upstream rewrite (D5) comes before it.
     boolean cheaper = s instanceof Strategy.Full && s.code().equals("FULL_CHEAPER");
-    if ((s instanceof Strategy.Full && !cheaper) || s == LocalTarget.PYTHON_SKIP) {
+    // So are a source's non-append commit and an incomplete history (D5): a condition an upstream
+    // refresh breaks (SUBQUERY_TABLE_CHANGED, LEFT_JOIN_RIGHT_CHANGED) comes first (found by QA).
+    boolean kindOfCommit =
+        s instanceof Strategy.Full
+            && (s.code().startsWith("NON_APPEND_COMMIT ")
+                || s.code().startsWith("HISTORY_INCOMPLETE "));
+    if ((s instanceof Strategy.Full && !cheaper && !kindOfCommit) || s == LocalTarget.PYTHON_SKIP) {
       return s;
     }
     List<ObjectId> ups =
@@ -234,6 +240,9 @@ final class DryRun {
       if (broken.isPresent()) {
         return new Strategy.Full(c.code(), what + "; " + c.because(broken.get()));
       }
+    }
+    if (kindOfCommit) {
+      return s;
     }
     for (ObjectId up : ups) {
       LocalStrategy.Decided u = refreshed.get(up);

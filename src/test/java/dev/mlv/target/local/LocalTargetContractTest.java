@@ -111,6 +111,32 @@ class LocalTargetContractTest extends TargetContractTest {
   }
 
   /**
+   * A view whose source has a non-append commit and whose subquery reads an upstream view refreshed
+   * in the same run: the run decides the subquery's condition (D4) before the kind of commit (D5),
+   * so must its dry run (found by QA: the dry run said NON_APPEND_COMMIT, the run
+   * SUBQUERY_TABLE_CHANGED).
+   */
+  @Test
+  void aDryRunDecidesASubqueryOnAnUpstreamViewBeforeANonAppendCommit() throws IOException {
+    enableCdf();
+    write(
+        "views/gold/from_top.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.from_top AS\n"
+            + "SELECT id, amount - (SELECT MAX(amount) FROM silver.orders_clean) AS below\n"
+            + "FROM bronze.orders\n");
+    Project p = applied();
+    sql(p, "DELETE FROM bronze.orders WHERE id = 1");
+    loadSource(p, orders(), ORDER_COLUMNS, List.of(List.of(60, "f", 7.0)), true);
+    RunReport dry = target.refresh(p, dryRun(p, true), RunListener.NONE);
+    RunReport real = target.refresh(p, dryRun(p, false), RunListener.NONE);
+    assertThat(real.status()).as(describe(real)).isEqualTo(RunStatus.Completed);
+    assertThat(decisions(real))
+        .as(describe(real))
+        .contains("gold.from_top full SUBQUERY_TABLE_CHANGED");
+    assertThat(decisions(dry)).as(describe(dry) + "\n" + describe(real)).isEqualTo(decisions(real));
+  }
+
+  /**
    * SHOW MATERIALIZED LAKE VIEWS tells when a view last took new data, an incremental refresh
    * included (found by QA: it showed the time of the last full refresh while the version moved on).
    */
