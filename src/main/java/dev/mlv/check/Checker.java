@@ -822,6 +822,20 @@ public final class Checker {
     }
   }
 
+  /** The view or declared source whose name is nearest to {@code id}'s, if one is near. */
+  private static Optional<String> nearestDeclared(Project project, ObjectId id) {
+    List<String> declared = new ArrayList<>();
+    project.views().keySet().forEach(v -> declared.add(project.names().display(v)));
+    for (var source : project.config().sources()) {
+      try {
+        declared.add(project.names().display(project.names().resolve(Name.of(source.name()))));
+      } catch (IllegalArgumentException e) {
+        // a name mlv.yml's own rules report
+      }
+    }
+    return Suggestions.nearest(project.names().display(id), declared);
+  }
+
   private static void undeclaredTables(Project project, QueryFacts facts, List<Diagnostic> out) {
     for (Name t : facts.tables()) {
       if (t.written().stream().anyMatch(part -> part.contains("."))) {
@@ -829,7 +843,10 @@ public final class Checker {
       }
       ObjectId id = project.names().resolve(t);
       Node n = project.lineage().node(id);
-      if (n != null && n.kind() == NodeKind.TABLE && n.position() == null) {
+      if (n != null
+          && n.kind() == NodeKind.TABLE
+          && n.position() == null
+          && !project.unparsedViews().contains(id)) {
         out.add(
             Diagnostic.warning(
                 "UNDECLARED_TABLE",
@@ -838,7 +855,13 @@ public final class Checker {
                     + project.names().display(id)
                     + " is neither a view of the project nor a"
                     + " declared source",
-                "declare it under sources: in mlv.yml, or check the name for a typo"));
+                nearestDeclared(project, id)
+                    .map(
+                        m ->
+                            "did you mean "
+                                + m
+                                + "? Otherwise declare it under sources: in mlv.yml")
+                    .orElse("declare it under sources: in mlv.yml, or check the name for a typo")));
       }
     }
   }

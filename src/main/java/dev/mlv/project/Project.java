@@ -15,7 +15,8 @@ import java.util.Set;
  * A loaded project: its config, every view keyed by id, the statements of definition files that are
  * not view definitions, the lineage, every problem found on the way, and the views more than one
  * definition creates (the first is kept; which one is meant is not known, so neither are its
- * columns).
+ * columns), and the views whose statement has a syntax error after their name (defined, only
+ * broken).
  */
 public record Project(
     ProjectConfig config,
@@ -25,12 +26,14 @@ public record Project(
     List<SqlStatement> otherStatements,
     LineageGraph lineage,
     List<Diagnostic> diagnostics,
-    Set<ObjectId> definedTwice) {
+    Set<ObjectId> definedTwice,
+    Set<ObjectId> unparsedViews) {
 
   public Project {
     files = List.copyOf(files);
     views = Map.copyOf(views);
     definedTwice = Set.copyOf(definedTwice);
+    unparsedViews = Set.copyOf(unparsedViews);
     otherStatements = List.copyOf(otherStatements);
     diagnostics = List.copyOf(diagnostics);
   }

@@ -63,7 +63,17 @@ public final class ProjectBuilder {
       Path file,
       List<SqlStatement> statements,
       Map<ViewDefinition, QueryFacts> facts,
-      List<Diagnostic> diagnostics) {}
+      List<Diagnostic> diagnostics,
+      List<Name> unfinishedViews) {
+
+    ParsedFile(
+        Path file,
+        List<SqlStatement> statements,
+        Map<ViewDefinition, QueryFacts> facts,
+        List<Diagnostic> diagnostics) {
+      this(file, statements, facts, diagnostics, List.of());
+    }
+  }
 
   public Project build(ProjectConfig config, List<Path> files, List<Diagnostic> earlier) {
     NameResolver names = resolver(config);
@@ -77,10 +87,12 @@ public final class ProjectBuilder {
 
     Map<ObjectId, ProjectView> views = new LinkedHashMap<>();
     Set<ObjectId> definedTwice = new HashSet<>();
+    Set<ObjectId> unparsed = new HashSet<>();
     List<SqlStatement> others = new ArrayList<>();
     Map<ObjectId, ViewSettings.Effective> settings = settings(config, names, diagnostics);
     for (ParsedFile pf : parsed) {
       diagnostics.addAll(pf.diagnostics());
+      pf.unfinishedViews().forEach(n -> unparsed.add(names.resolve(n)));
       for (SqlStatement st : pf.statements()) {
         if (st instanceof SqlStatement.CreateView cv) {
           ViewDefinition def = cv.definition();
@@ -113,9 +125,11 @@ public final class ProjectBuilder {
         }
       }
     }
-    unknownViewConfig(config, names, views, diagnostics);
+    unparsed.removeAll(views.keySet());
+    unknownViewConfig(config, names, views, unparsed, diagnostics);
     LineageGraph graph = lineage(config, names, views, diagnostics);
-    return new Project(config, names, files, views, others, graph, diagnostics, definedTwice);
+    return new Project(
+        config, names, files, views, others, graph, diagnostics, definedTwice, unparsed);
   }
 
   /** Where the view's name is written, or its statement when the reader gave the name none. */
@@ -137,6 +151,7 @@ public final class ProjectBuilder {
       ProjectConfig config,
       NameResolver names,
       Map<ObjectId, ProjectView> views,
+      Set<ObjectId> unparsed,
       List<Diagnostic> diagnostics) {
     if (views.isEmpty()) {
       return; // nothing defined yet (or every file failed): the entries are not the problem
@@ -144,7 +159,8 @@ public final class ProjectBuilder {
     List<String> known = views.keySet().stream().map(names::display).sorted().toList();
     for (var e : config.viewConfig().entrySet()) {
       ObjectId id = names.resolve(Name.of(e.getKey()));
-      if (!views.containsKey(id)) {
+      // A view whose file has a syntax error is defined: that error is the one to fix.
+      if (!views.containsKey(id) && !unparsed.contains(id)) {
         diagnostics.add(
             Diagnostic.warning(
                 "VIEW_CONFIG_UNKNOWN",
@@ -256,10 +272,12 @@ public final class ProjectBuilder {
         facts.put(cv.definition(), f);
       }
     }
-    if (key != null) {
+    // A file whose view has a syntax error is being edited: parsed again rather than cached, as
+    // the cache does not keep the names of such views.
+    if (key != null && result.unfinishedViews().isEmpty()) {
       cache.get().put(key, new ParseCache.Entry(result.statements(), facts, diagnostics));
     }
-    return new ParsedFile(rel, result.statements(), facts, diagnostics);
+    return new ParsedFile(rel, result.statements(), facts, diagnostics, result.unfinishedViews());
   }
 
   /** Whether the bytes start with a UTF-16 byte order mark (FF FE or FE FF). */

@@ -32,11 +32,17 @@ public final class MlvParser {
   private MlvParser() {}
 
   /** Result of parsing one file: every statement that parsed, and every problem found. */
-  public record Result(List<SqlStatement> statements, List<Diagnostic> diagnostics) {}
+  /**
+   * The statements read, the problems found, and the names of the views whose statement has a
+   * syntax error after its name: defined, only broken, so what reads them reads no unknown table.
+   */
+  public record Result(
+      List<SqlStatement> statements, List<Diagnostic> diagnostics, List<Name> unfinishedViews) {}
 
   public static Result parse(Position start, String written) {
     List<SqlStatement> statements = new ArrayList<>();
     List<Diagnostic> diagnostics = new ArrayList<>();
+    List<Name> unfinished = new ArrayList<>();
     String text = withoutBareControls(start, written, diagnostics);
     List<Token> tokens = Lexer.tokenize(text);
     List<Token> current = new ArrayList<>();
@@ -68,14 +74,14 @@ public final class MlvParser {
                 "quote it: `" + t.text() + "`"));
       }
       if (t.isSymbol(";")) {
-        parseStatement(start, text, current, statements, diagnostics);
+        parseStatement(start, text, current, statements, diagnostics, unfinished);
         current = new ArrayList<>();
       } else {
         current.add(t);
       }
     }
-    parseStatement(start, text, current, statements, diagnostics);
-    return new Result(List.copyOf(statements), List.copyOf(diagnostics));
+    parseStatement(start, text, current, statements, diagnostics, unfinished);
+    return new Result(List.copyOf(statements), List.copyOf(diagnostics), List.copyOf(unfinished));
   }
 
   /**
@@ -140,7 +146,8 @@ public final class MlvParser {
       String text,
       List<Token> tokens,
       List<SqlStatement> out,
-      List<Diagnostic> diagnostics) {
+      List<Diagnostic> diagnostics,
+      List<Name> unfinished) {
     List<Token> significant = tokens.stream().filter(t -> !t.isTrivia()).toList();
     if (significant.isEmpty()) {
       return;
@@ -150,6 +157,9 @@ public final class MlvParser {
       out.add(c.statement());
     } catch (SyntaxError e) {
       diagnostics.add(e.diagnostic);
+      if (c.viewName != null) {
+        unfinished.add(c.viewName);
+      }
     }
   }
 
@@ -172,6 +182,9 @@ public final class MlvParser {
 
     /** How the statement being read is written: the hint of an error that has none of its own. */
     String usage;
+
+    /** The name of the view a CREATE MATERIALIZED LAKE VIEW being read creates, once read. */
+    Name viewName;
 
     Cursor(Position base, String text, List<Token> toks) {
       this.base = base;
@@ -413,6 +426,7 @@ public final class MlvParser {
         throw error("expected a view name before AS, found 'AS'", null);
       }
       Name name = name("view name");
+      viewName = name;
       int afterName = i;
       List<Constraint> constraints = new ArrayList<>();
       if (!atEnd() && peek().isSymbol("(")) {

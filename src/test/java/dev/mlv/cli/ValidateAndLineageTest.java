@@ -1655,6 +1655,37 @@ class ValidateAndLineageTest {
     assertThat(r.out() + r.err()).doesNotContain("\tat ");
   }
 
+  /**
+   * A view whose file has a syntax error after its name is defined, only broken: its view_config
+   * entry and the views reading it are not reported as unknown (found by QA: two warnings pointed
+   * away from the one error). A table name one edit from a view of the project gets a suggestion.
+   */
+  @Test
+  void aViewWithASyntaxErrorIsNotAlsoUnknownAndATypoInATableNameGetsASuggestion()
+      throws IOException {
+    project(
+        YML + "view_config:\n  s.broken:\n    refresh_policy: full\n",
+        "broken.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.broken (\n"
+            + "  CONSTRAINT a CHECK (id > 0) ON MISMATCH DROP\n"
+            + "  CONSTRAINT b CHECK (id < 9) ON MISMATCH DROP\n"
+            + ") AS SELECT id FROM bronze.orders",
+        "reader.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.reader AS SELECT id FROM s.broken",
+        "typo.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.typo AS SELECT id FROM s.raeder");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains("views/broken.sql:3:3: error[MLV_SYNTAX]")
+        .doesNotContain("VIEW_CONFIG_UNKNOWN")
+        .doesNotContain("s.broken is neither")
+        .contains(
+            "views/typo.sql:1:56: warning[UNDECLARED_TABLE]: table s.raeder is neither a view of"
+                + " the project nor a declared source\n"
+                + "  hint: did you mean s.reader? Otherwise declare it under sources: in mlv.yml");
+  }
+
   /** At the names, as the other name rules point, not at the statements (found by QA). */
   @Test
   void duplicateViewsAreReported() throws IOException {
