@@ -609,6 +609,18 @@ public final class MlvParser {
             depth++;
           } else if (t.isSymbol(")")) {
             depth--;
+          } else if (depth == 1
+              && t.isWord("ON")
+              && i < toks.size()
+              && toks.get(i).isWord("MISMATCH")) {
+            // No condition holds ON MISMATCH: the condition's ')' is missing before it, and
+            // reading on would report the constraint list's end instead (found by QA).
+            throw error(
+                pos(t),
+                "ON MISMATCH is inside the parentheses of CHECK of '"
+                    + cname
+                    + "': the ')' that closes the condition is missing before it",
+                "write CHECK (condition) ON MISMATCH DROP|FAIL");
           }
         }
         if (i - 1 == exprStart) {
