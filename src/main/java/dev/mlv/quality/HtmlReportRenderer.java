@@ -342,8 +342,8 @@ public final class HtmlReportRenderer {
       }
       h.append("<h3>Violations per constraint over time</h3>\n")
           .append(SvgCharts.lines("violations per constraint of " + v.name(), labels, series, 180));
-      // A FAIL rule that a row broke stops the refresh before anything is counted: its
-      // violations stay 0, so the failed refreshes get a column of their own.
+      // A FAIL rule that a row broke stops the refresh: its violations are the rows that broke it
+      // (where the target counts them), and the refreshes it failed get a column of their own.
       h.append("<table class=\"rules\"><thead><tr><th>constraint</th><th>violations</th>")
           .append("<th>refreshes it failed</th></tr></thead><tbody>");
       Map<String, Long> failures = v.failuresByConstraint();

@@ -146,8 +146,8 @@ public record ViewRun(
 
   /**
    * Whether this view's refresh failed because a row broke its {@code ON MISMATCH FAIL} constraint
-   * {@code rule}: the engine names the rule in the error, and a failed refresh counts no
-   * violations.
+   * {@code rule}: the engine names the rule in the error. Its violations cannot tell: the local
+   * engine records them for a failed refresh too (the rows that broke each FAIL rule), Fabric none.
    */
   public boolean failedBy(String rule) {
     return status == ViewStatus.Failed

@@ -134,7 +134,8 @@ class QualityGatesTest {
                     "NEW_VIEW: the view is new",
                     0,
                     0,
-                    Map.of(),
+                    // The rows that broke its FAIL rule, as the local engine records them.
+                    Map.of("pct_valid", 1L),
                     600,
                     Optional.of(
                         "refresh of silver.trials_strict failed: constraint pct_valid CHECK"

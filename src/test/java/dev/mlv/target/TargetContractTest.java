@@ -371,11 +371,21 @@ public abstract class TargetContractTest {
     assertThat(failed.error().orElseThrow())
         .contains("positive")
         .doesNotContain("\n\tat ", "Exception");
+    assertThat(failed.violations()).isEqualTo(violationsOfAFailedRefresh("positive", 1));
     ViewRun child = run.views().get(1);
     assertThat(child.status()).isEqualTo(ViewStatus.Skipped);
     assertThat(child.reason()).contains("orders_clean");
     assertThat(versions(p)).isEqualTo(before);
     assertThat(rows(p, "SELECT * FROM silver.orders_clean ORDER BY id")).isEqualTo(silverBefore);
+  }
+
+  /**
+   * What the run records as the violations of a view that {@code rows} rows breaking its {@code ON
+   * MISMATCH FAIL} rule {@code rule} failed: the rows that broke it (found by QA: the map was
+   * empty, as if no row had).
+   */
+  protected Map<String, Long> violationsOfAFailedRefresh(String rule, long rows) {
+    return Map.of(rule, rows);
   }
 
   @Test

@@ -1275,11 +1275,17 @@ public final class LocalTarget implements Target {
     return run;
   }
 
-  /** A view that {@code cause} failed: the run's listener hears of it, the run keeps the text. */
+  /**
+   * A view that {@code cause} failed: the run's listener hears of it, the run keeps the text and,
+   * when a row broke an {@code ON MISMATCH FAIL} rule, the rows that broke each such rule.
+   */
   ViewRun failed(
       ObjectId id, String strategy, String reason, String error, long t0, Throwable cause) {
     runListener.viewFailed(id, cause);
-    return failed(id, strategy, reason, error, t0);
+    Map<String, Long> violations =
+        cause instanceof ViewMaterializer.ConstraintFailed c ? c.violations() : Map.of();
+    return new ViewRun(
+        id, ViewStatus.Failed, strategy, reason, 0, 0, violations, elapsed(t0), Optional.of(error));
   }
 
   static ViewRun failed(ObjectId id, String strategy, String reason, String error, long t0) {

@@ -128,7 +128,7 @@ public final class ViewMaterializer {
         if (String.valueOf(SparkMessages.telling(e).getMessage()).contains(VARIANT_SCAN_RULE)) {
           throw variantCase(spark, select, view, columns, e);
         }
-        throw translate(view, constraints, e, failingRows(spark, source, columns, constraints));
+        throw translate(view, constraints, e, spark, source, columns);
       } finally {
         spark.sql("DROP TEMPORARY FUNCTION IF EXISTS " + udfName);
       }
@@ -245,6 +245,61 @@ public final class ViewMaterializer {
         return List.of();
       }
     };
+  }
+
+  /**
+   * The rows of {@code source} that break each {@code ON MISMATCH FAIL} rule, counted in one query
+   * after a refresh failed on {@code failed}, so the failed run records its violations as a
+   * completed one does. Only on the failure path: a refresh that completes counts in the write's
+   * own pass. DROP rules are left out, since a failed refresh dropped nothing. Empty when the rows
+   * cannot be counted: the run's violations have no "unknown" (dropsNotMeasured would also deny the
+   * drops, which are known: none), so no entry is the honest record, and the error still names the
+   * rule. Found by QA.
+   */
+  private static Map<String, Long> failCounts(
+      SparkSession spark, String source, List<Constraint> constraints, Constraint failed) {
+    List<Constraint> fail =
+        constraints.stream().filter(c -> c.onMismatch() == OnMismatch.FAIL).toList();
+    try {
+      Row counts =
+          spark
+              .sql(
+                  "SELECT "
+                      + fail.stream()
+                          .map(c -> "count_if(" + broken(c) + ")")
+                          .collect(Collectors.joining(", "))
+                      + "\nFROM (\n"
+                      + source
+                      + "\n) AS mlv_source")
+              .first();
+      Map<String, Long> out = new LinkedHashMap<>();
+      for (int i = 0; i < fail.size(); i++) {
+        out.merge(fail.get(i).name(), counts.getLong(i), Long::sum);
+      }
+      // A row broke the rule the refresh failed on: a count without it read other rows than the
+      // refresh did (a nondeterministic SELECT), so it is no count of that refresh.
+      return out.getOrDefault(failed.name(), 0L) > 0 ? out : Map.of();
+    } catch (Exception e) { // the failure itself is what the user needs; the counts are a bonus
+      return Map.of();
+    }
+  }
+
+  /**
+   * A refresh that a row breaking an {@code ON MISMATCH FAIL} rule stopped, with the rows that
+   * broke each FAIL rule ({@code violations}, empty when they could not be counted), so the failed
+   * view's run records them.
+   */
+  static final class ConstraintFailed extends MlvException {
+    private final transient Map<String, Long> violations;
+
+    ConstraintFailed(Diagnostic diagnostic, Map<String, Long> violations, Throwable cause) {
+      super(diagnostic, cause);
+      this.violations = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(violations));
+    }
+
+    Map<String, Long> violations() {
+      return violations;
+    }
   }
 
   /**
@@ -659,12 +714,11 @@ public final class ViewMaterializer {
         e);
   }
 
-  /** For a refresh that cannot re-read the offending rows: the error names the rule only. */
-  static RuntimeException translate(ObjectId view, List<Constraint> constraints, Exception e) {
-    return translate(view, constraints, e, i -> List.of());
-  }
-
-  /** For a refresh whose rows {@code source} can read again: the error names a few of them. */
+  /**
+   * The refresh's failure as the user reads it: for a row that broke a FAIL rule, a {@link
+   * ConstraintFailed} naming the rule and a few of the rows {@code source} reads again that break
+   * it, with each FAIL rule's count; else Spark's explanation.
+   */
   static RuntimeException translate(
       ObjectId view,
       List<Constraint> constraints,
@@ -672,14 +726,6 @@ public final class ViewMaterializer {
       SparkSession spark,
       String source,
       List<String> columns) {
-    return translate(view, constraints, e, failingRows(spark, source, columns, constraints));
-  }
-
-  private static RuntimeException translate(
-      ObjectId view,
-      List<Constraint> constraints,
-      Exception e,
-      java.util.function.IntFunction<List<String>> failingRows) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof org.apache.spark.sql.AnalysisException) {
         continue; // its message quotes the plan, markers included: no row failed
@@ -688,7 +734,8 @@ public final class ViewMaterializer {
       if (m.find()) {
         int index = Integer.parseInt(m.group(1));
         Constraint c = constraints.get(index);
-        List<String> rows = new ArrayList<>(failingRows.apply(index));
+        List<String> rows =
+            new ArrayList<>(failingRows(spark, source, columns, constraints).apply(index));
         if (rows.isEmpty()) {
           rows.add(m.group(2));
         }
@@ -698,13 +745,14 @@ public final class ViewMaterializer {
                 + (rows.size() == 1
                     ? "row " + rows.get(0)
                     : "rows (first " + rows.size() + "): " + String.join("; ", rows));
-        return new MlvException(
+        return new ConstraintFailed(
             Diagnostic.error(
                 CONSTRAINT_FAILED,
                 c.position(),
                 message,
                 "the table was left unchanged; fix the source rows or declare the constraint"
                     + " ON MISMATCH DROP"),
+            failCounts(spark, source, constraints, c),
             e);
       }
     }

@@ -170,6 +170,11 @@ class ViewMaterializerTest {
         .contains(
             "trial_id=8, formula_id=OB-101, panel_segment=west, n_testers=12, first_choice_pct=140.0")
         .doesNotContain("\tat ", "Exception", "MLVFAIL");
+    // The failed run records the rows that broke its FAIL rule, as a completed one would; the
+    // DROP rules dropped nothing, so they are not counted (found by QA: the map was empty).
+    assertThat(failure).isInstanceOf(ViewMaterializer.ConstraintFailed.class);
+    assertThat(((ViewMaterializer.ConstraintFailed) failure).violations())
+        .containsExactly(Map.entry("pct_valid", 1L));
     assertThat(Warehouse.latestCommit(dir)).hasValue(first.version());
     assertThat(
             spark.sql("SELECT * FROM lh_mat.silver.fail_default ORDER BY trial_id").collectAsList())
@@ -189,7 +194,9 @@ class ViewMaterializerTest {
             new Constraint("has_formula", "formula_id IS NOT NULL", OnMismatch.FAIL, AT));
 
     assertThatThrownBy(() -> materializer.materialize(request(view, select, rules)))
-        .isInstanceOf(MlvException.class)
+        .isInstanceOfSatisfying(
+            ViewMaterializer.ConstraintFailed.class,
+            f -> assertThat(f.violations()).containsExactly(Map.entry("has_formula", 1L)))
         .hasMessageContaining("constraint has_formula")
         .hasMessageContaining("trial_id=11, formula_id=NULL");
     assertThat(materializer.tableExists(view)).isFalse();
