@@ -1005,6 +1005,35 @@ class ProjectLoaderTest {
     assertThat(d.hint()).isEqualTo("indent with spaces; YAML does not allow tabs");
   }
 
+  /**
+   * A line indented to no level of its block is said in words, not with SnakeYAML's token names
+   * ("expected <block end>, but found '?'"), which no file holds (found by QA).
+   */
+  @Test
+  void aLineIndentedToNoLevelIsSaidInWords() throws IOException {
+    Diagnostic key =
+        only(load(BASE + "sources:\n  - name: bronze.devices\n  seed: seeds/devices.csv\n"));
+    int line = (BASE + "sources:\n  - name: bronze.devices\n").split("\n").length + 1;
+    assertThat(key.position().line()).isEqualTo(line);
+    assertThat(key.position().column()).isEqualTo(3);
+    assertThat(key.message())
+        .isEqualTo(
+            "invalid YAML: this key is indented as the '-' of the list at line "
+                + (line - 1)
+                + ", column 3, so it belongs to no item of that list");
+    assertThat(key.hint()).contains("indent it as the keys of the item above it");
+
+    Diagnostic between =
+        only(load(BASE + "targets:\n  local:\n    type: spark\n   master: local[2]\n"));
+    assertThat(between.message())
+        .startsWith("invalid YAML: this line is indented to no level of the block at line")
+        .doesNotContain("<block");
+    Diagnostic item = only(load(BASE + "sources:\n  - name: bronze.a\n - name: bronze.b\n"));
+    assertThat(item.message())
+        .isEqualTo(
+            "invalid YAML: this list item's '-' is indented to no level of the lines above it");
+  }
+
   @Test
   void duplicateKeysAreErrorsAtTheSecondOccurrence() throws IOException {
     LoadResult result =
