@@ -439,6 +439,13 @@ public final class LocalTarget implements Target {
       // The strategy each view started with: a view that committed before the interrupt cut its
       // last steps short is recorded as it ran.
       Map<ObjectId, Strategy> startedWith = new java.util.concurrent.ConcurrentHashMap<>();
+      // The status the run's record was kept with, once it is (in the table or parked): 'mlv runs'
+      // lists it from then on. Until then only the marker says the run existed.
+      java.util.concurrent.atomic.AtomicReference<RunStatus> kept =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      // The views the run would refresh: the local target never runs a PySpark view, so it is not
+      // one the interrupt stopped (found by QA: "stopped after 1 of 6 views" for 5).
+      int toRefresh = (int) request.views().stream().filter(v -> !isPython(project, v)).count();
       Thread onExit =
           new Thread(
               () -> {
@@ -450,13 +457,19 @@ public final class LocalTarget implements Target {
                   Thread.currentThread().interrupt();
                 }
                 // Counted once the record is parked: a view whose commit landed as the signal
-                // came is one of the finished, as the record says.
+                // came is one of the finished, as the record says. The record is kept before
+                // the JVM ends, so 'mlv runs' lists it at once; only when it could not be (its
+                // write failed, or outlasted the wait) is the marker left for the next run
+                // (found by QA: the line said "the next run records" when it already was).
+                RunStatus recorded = kept.get();
                 listener.message(
                     interruptedLine(
                         runId,
                         ended.get(),
-                        request.views().size(),
-                        "the next run records this one as Interrupted"));
+                        toRefresh,
+                        recorded != null
+                            ? "the run is recorded as " + recorded
+                            : "the next run records this one as Interrupted"));
               });
       stopHook = onExit;
       RunListener untilStopped =
@@ -508,7 +521,7 @@ public final class LocalTarget implements Target {
                   id -> {
                     ViewRun r;
                     if (stopping.get()) {
-                      r = notStarted(id);
+                      r = isPython(project, id) ? pythonSkipped(id) : notStarted(id);
                     } else {
                       Path table = warehouse.tableDir(id);
                       OptionalLong before = Warehouse.latestCommit(table);
@@ -516,7 +529,7 @@ public final class LocalTarget implements Target {
                       if (stopping.get() && r.status() == ViewStatus.Failed) {
                         r = interrupted(r, table, before, startedWith.get(id));
                       }
-                      if (!r.reason().equals(INTERRUPTED)) {
+                      if (!r.reason().equals(INTERRUPTED) && !isPython(project, id)) {
                         ended.incrementAndGet();
                       }
                     }
@@ -541,7 +554,7 @@ public final class LocalTarget implements Target {
         }
         boolean stopped = stopping.get(); // a Ctrl-C after the last view changes nothing
         if (stopped) {
-          runs = notStartedBelowInterrupted(project.lineage(), runs);
+          runs = notStartedBelowInterrupted(project.lineage(), runs, v -> isPython(project, v));
         }
         RunStatus status =
             stopped
@@ -564,17 +577,15 @@ public final class LocalTarget implements Target {
         if (exiting.get()) {
           // Spark is going down with the JVM: park the record for the next run, quietly.
           history.record(report, Optional.empty());
+          kept.set(report.status());
           return report;
         }
         recordRun(history, report, listener);
+        kept.set(report.status());
         if (stopped) {
           // Ctrl-C in the shell: Spark stays up, and the record is written now.
           listener.message(
-              interruptedLine(
-                  runId,
-                  ended.get(),
-                  request.views().size(),
-                  "the run is recorded as Interrupted"));
+              interruptedLine(runId, ended.get(), toRefresh, "the run is recorded as Interrupted"));
         }
         QuarantineStore.pruneAll(this, project, history, listener);
         return report;
@@ -607,13 +618,20 @@ public final class LocalTarget implements Target {
     return ViewRun.skipped(id, "none", INTERRUPTED + ": the run was interrupted before it started");
   }
 
+  /** A PySpark view's outcome in every local run, interrupted or not. */
+  private static ViewRun pythonSkipped(ObjectId id) {
+    return ViewRun.skipped(
+        id, PYTHON_SKIP.label(), PYTHON_SKIP.code() + ": " + PYTHON_SKIP.detail());
+  }
+
   /**
    * {@code runs} with each view the walk skipped below one the interruption stopped recorded as not
    * started: the interruption, not a broken upstream, kept it from running. One below a view that
-   * really failed keeps its UPSTREAM_ reason.
+   * really failed keeps its UPSTREAM_ reason; a PySpark view ({@code python}) gets the reason every
+   * local run gives it, as it would not have run anyway.
    */
   private static List<ViewRun> notStartedBelowInterrupted(
-      LineageGraph lineage, List<ViewRun> runs) {
+      LineageGraph lineage, List<ViewRun> runs, java.util.function.Predicate<ObjectId> python) {
     Set<ObjectId> cut = new HashSet<>();
     Set<ObjectId> broke = new HashSet<>();
     for (ViewRun r : runs) {
@@ -632,7 +650,7 @@ public final class LocalTarget implements Target {
               Set<ObjectId> above = lineage.ancestors(r.id());
               return above.stream().anyMatch(cut::contains)
                       && above.stream().noneMatch(broke::contains)
-                  ? notStarted(r.id())
+                  ? python.test(r.id()) ? pythonSkipped(r.id()) : notStarted(r.id())
                   : r;
             })
         .toList();
@@ -735,9 +753,7 @@ public final class LocalTarget implements Target {
     long t0 = System.nanoTime();
     if (isPython(project, id)) {
       listener.viewStarted(id, PYTHON_SKIP);
-      ViewRun skipped =
-          ViewRun.skipped(
-              id, PYTHON_SKIP.label(), PYTHON_SKIP.code() + ": " + PYTHON_SKIP.detail());
+      ViewRun skipped = pythonSkipped(id);
       listener.viewFinished(skipped);
       return skipped;
     }

@@ -455,6 +455,123 @@ class LocalTargetTest {
         .contains("c|4.0");
   }
 
+  /**
+   * Found by QA: after SIGINT the line said "the next run records this one as Interrupted", but the
+   * run's record is kept before the JVM ends and 'mlv runs' listed it at once. And a PySpark view,
+   * which the local target never runs, was "interrupted before it started" and counted among the
+   * views the run stopped short of.
+   */
+  @Test
+  void aRunStoppedBySigintSaysItIsRecordedAndKeepsAPySparkViewsReason() throws Exception {
+    write("views/gold/ranked.py", RANKED_PY);
+    Project p = applied("");
+    append(p, 9, "c", 4.0);
+    ObjectId silver = id("silver.orders_clean");
+    ObjectId ranked = id("gold.ranked");
+    Thread[] hook = new Thread[1];
+    target.afterCommit = view -> sigintAfter(view, silver, hook);
+    List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    RunReport run;
+    try {
+      run = target.refresh(p, all(p, Duration.ofHours(1)), messagesTo(messages));
+    } finally {
+      target.afterCommit = view -> {};
+    }
+    hook[0].join(20_000);
+
+    assertThat(run.status()).isEqualTo(RunStatus.Interrupted);
+    ViewRun r = run.views().stream().filter(v -> v.id().equals(ranked)).findFirst().orElseThrow();
+    assertThat(r.status()).as(r.toString()).isEqualTo(ViewStatus.Skipped);
+    assertThat(r.reason()).startsWith("PYSPARK_NOT_RUN_LOCALLY");
+    // Of the two views the run would refresh, not of the three it was given.
+    assertThat(messages)
+        .anyMatch(
+            m ->
+                m.contains("run " + run.id() + " stopped after 1 of 2 views")
+                    && m.endsWith("the run is recorded as Interrupted"))
+        .noneMatch(m -> m.contains("next run"));
+    // On record at once, with no other run between.
+    RunReport listed = target.runs(10).get(0);
+    assertThat(listed.id()).isEqualTo(run.id());
+    assertThat(listed.status()).isEqualTo(RunStatus.Interrupted);
+    assertThat(listed.views()).contains(r);
+  }
+
+  /**
+   * When the record cannot be kept as the JVM ends, only the run's marker is left, and the line
+   * says the next run records it; it does.
+   */
+  @Test
+  void aRunStoppedBySigintWhoseRecordCannotBeKeptSaysTheNextRunRecordsIt() throws Exception {
+    Project p = applied("");
+    append(p, 9, "c", 4.0);
+    ObjectId silver = id("silver.orders_clean");
+    // A file where the parked records go: the record cannot be written.
+    Path pending = target.warehouse().mlvDir(LH).resolve("runs/pending");
+    Files.createDirectories(pending.getParent());
+    Files.writeString(pending, "in the way");
+    Thread[] hook = new Thread[1];
+    target.afterCommit = view -> sigintAfter(view, silver, hook);
+    List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    try {
+      assertThatThrownBy(() -> target.refresh(p, all(p, Duration.ofHours(1)), messagesTo(messages)))
+          .isInstanceOf(java.io.UncheckedIOException.class);
+    } finally {
+      target.afterCommit = view -> {};
+    }
+    hook[0].join(20_000);
+
+    assertThat(messages)
+        .anyMatch(
+            m ->
+                m.contains("stopped after 1 of 2 views")
+                    && m.endsWith("the next run records this one as Interrupted"))
+        .noneMatch(m -> m.contains("is recorded as"));
+    RunReport marked = target.runs(10).get(0);
+    assertThat(marked.status()).isEqualTo(RunStatus.Interrupted);
+    String runId = marked.id();
+    Files.delete(pending);
+    RunReport next = target.refresh(p, all(p, Duration.ofHours(1)), RunListener.NONE);
+    assertThat(next.status()).as(next.toString()).isEqualTo(RunStatus.Completed);
+    RunReport earlier = target.run(runId).orElseThrow();
+    assertThat(earlier.status()).isEqualTo(RunStatus.Interrupted);
+    assertThat(earlier.views())
+        .extracting(v -> v.id().name() + " " + v.status())
+        .containsExactly("orders_clean Completed", "by_customer Skipped");
+  }
+
+  private static final String RANKED_PY =
+      """
+      import fmlv
+
+      # %%
+      @fmlv.materialized_lake_view(name="gold.ranked")
+      def ranked():
+          return spark.read.table("gold.by_customer")
+      """;
+
+  /** Starts the run's shutdown hook right after {@code at}'s commit, as SIGINT does. */
+  private void sigintAfter(ObjectId view, ObjectId at, Thread[] hook) {
+    if (view.equals(at)) {
+      hook[0] = target.stopHook();
+      hook[0].start();
+      while (hook[0].getState() != Thread.State.TIMED_WAITING) {
+        Thread.onSpinWait();
+      }
+    }
+  }
+
+  private static RunListener messagesTo(List<String> messages) {
+    return new RunListener() {
+      @Override
+      public void message(String text) {
+        messages.add(text);
+      }
+    };
+  }
+
   @Test
   void aViewInterruptedBeforeItsCommitLandedIsLeftAsItWas() throws Exception {
     Project p = applied("");
@@ -554,6 +671,78 @@ class LocalTargetTest {
     assertThat(versions(p)).isEqualTo(before);
     // The target goes on: a query runs, over the table as it was.
     assertThat(rows(p, "SELECT count(*) FROM silver.slow")).containsExactly("3");
+  }
+
+  /**
+   * Found by QA: a PySpark view below the view Ctrl-C stopped was "interrupted before it started"
+   * and counted among the views the run stopped short of; the local target never runs it.
+   */
+  @Test
+  void aPySparkViewBelowAViewStoppedWithCtrlCKeepsItsReasonAndIsNotCounted() throws Exception {
+    write(
+        "views/silver/slow.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.slow AS SELECT id, reflect('java.lang.Thread',"
+            + " 'sleep', CAST(CASE WHEN id > 100 THEN 600000 ELSE 0 END AS BIGINT)) AS slept"
+            + " FROM bronze.orders\n");
+    write(
+        "views/gold/slow_ranked.py",
+        RANKED_PY
+            .replace("gold.ranked", "gold.slow_ranked")
+            .replace("gold.by_customer", "silver.slow"));
+    Project p = applied("");
+    append(p, 900, "z", 1.0);
+    ObjectId slow = id("silver.slow");
+    ObjectId ranked = id("gold.slow_ranked");
+    ObjectId gold = id("gold.by_customer");
+    java.util.concurrent.CountDownLatch slowStarted = new java.util.concurrent.CountDownLatch(1);
+    List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
+    RunListener listener =
+        new RunListener() {
+          @Override
+          public void viewStarted(ObjectId view, dev.mlv.refresh.Strategy strategy) {
+            if (view.equals(slow)) {
+              slowStarted.countDown();
+            }
+          }
+
+          @Override
+          public void message(String text) {
+            messages.add(text);
+          }
+        };
+    RefreshRequest request =
+        new RefreshRequest(
+            new TreeSet<>(List.of(slow, ranked, gold)),
+            true,
+            1,
+            Duration.ofHours(1),
+            false,
+            Map.of());
+    java.util.concurrent.CompletableFuture<RunReport> running =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> target.refresh(p, request, listener));
+    assertThat(slowStarted.await(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+    var tracker = LocalSparkTestSupport.runtime().session().sparkContext().statusTracker();
+    long wait = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    while (tracker.getActiveJobIds().length == 0 && System.nanoTime() < wait) {
+      Thread.sleep(50);
+    }
+    assertThat(tracker.getActiveJobIds()).as("slow's job is running").isNotEmpty();
+
+    target.cancelCommand(Thread.currentThread());
+    RunReport run = running.get(2, java.util.concurrent.TimeUnit.MINUTES);
+
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Interrupted);
+    ViewRun s = run.views().stream().filter(v -> v.id().equals(slow)).findFirst().orElseThrow();
+    assertThat(s.reason()).as(s.toString()).isEqualTo("INTERRUPTED");
+    ViewRun r = run.views().stream().filter(v -> v.id().equals(ranked)).findFirst().orElseThrow();
+    assertThat(r.status()).as(r.toString()).isEqualTo(ViewStatus.Skipped);
+    assertThat(r.reason()).startsWith("PYSPARK_NOT_RUN_LOCALLY");
+    assertThat(messages)
+        .anyMatch(
+            m ->
+                m.contains("run " + run.id() + " stopped after 0 of 2 views")
+                    && m.contains("recorded as Interrupted"));
   }
 
   /**
