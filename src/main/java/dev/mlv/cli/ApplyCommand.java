@@ -144,6 +144,17 @@ public final class ApplyCommand implements Callable<Integer> {
         // also gives them to a plan saved by an earlier mlv.
         PlanCommand.warnings(project, target, state, plan, PlanCommand.selectionOf(project, plan))
             .forEach(spec.commandLine().getErr()::println);
+        // What a replace loses is in the plan's text, which apply of a saved plan does not print;
+        // the folders of file views are no part of the state checked above, so it is asked again.
+        for (var c : plan.changes()) {
+          if (c instanceof dev.mlv.plan.Change.Replace) {
+            for (String w : target.replaceWarnings(project, c.id())) {
+              spec.commandLine()
+                  .getErr()
+                  .println("warning: " + project.names().display(c.id()) + ": " + w);
+            }
+          }
+        }
         spec.commandLine().getErr().flush();
         ProjectLoading.checkTableColumns(project, target);
         if (!plan.hasChanges()) {

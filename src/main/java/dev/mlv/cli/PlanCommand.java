@@ -34,7 +34,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Compare the project with the views deployed on the target and show what 'mlv apply'"
           + " would do: + create, ~ replace (with a diff), → rename, - drop (only with --prune), and"
-          + " no-op when only formatting or comments changed. On a Fabric target it also shows the"
+          + " no-op when only formatting or comments changed. A replace says what its rebuild"
+          + " loses that the view's refreshes keep: the rows an APPEND_ONLY file view holds of"
+          + " files no longer in its folder or replaced since. On a Fabric target it also shows the"
           + " refresh schedules of mlv.yml to create, update or delete (schedules made elsewhere are"
           + " listed as unmanaged), and the notebook of each file of PySpark views: + create, ~ update,"
           + " ! recreate (removed from the workspace while its views exist), - delete (only with"
@@ -138,7 +140,8 @@ public final class PlanCommand implements Callable<Integer> {
                 selection(project, selectors),
                 whole,
                 prune,
-                target.deploysPySparkViews());
+                target.deploysPySparkViews(),
+                id -> target.replaceWarnings(project, id));
     return views.withSchedules(ScheduleSync.plan(project, target));
   }
 

@@ -17,15 +17,36 @@ public sealed interface Change {
   record Create(ObjectId id, String statement, String fingerprint, String reason)
       implements Change {}
 
-  /** A deployed view whose definition differs; {@code diff} is a unified diff of the two. */
+  /**
+   * A deployed view whose definition differs; {@code diff} is a unified diff of the two. {@code
+   * warnings} say what the rebuild loses that the view's own refreshes keep (the rows of files an
+   * APPEND_ONLY file view ingested before and no longer finds), one sentence each.
+   */
   record Replace(
       ObjectId id,
       String statement,
       String fingerprint,
       String previous,
       String diff,
-      String reason)
-      implements Change {}
+      String reason,
+      java.util.List<String> warnings)
+      implements Change {
+
+    public Replace {
+      warnings = java.util.List.copyOf(warnings);
+    }
+
+    /** A replace that loses nothing the view's refreshes keep. */
+    public Replace(
+        ObjectId id,
+        String statement,
+        String fingerprint,
+        String previous,
+        String diff,
+        String reason) {
+      this(id, statement, fingerprint, previous, diff, reason, java.util.List.of());
+    }
+  }
 
   /**
    * A deployed view that left the project while a new one with the same definition appeared: {@code

@@ -60,6 +60,11 @@ public final class PlanJson {
         o.put("fingerprint", r.fingerprint());
         o.put("previous", r.previous());
         o.put("diff", r.diff());
+        // Only when there are some, so that plans without them read as before.
+        if (!r.warnings().isEmpty()) {
+          ArrayNode warnings = o.putArray("warnings");
+          r.warnings().forEach(warnings::add);
+        }
       } else if (c instanceof Change.Rename rn) {
         o.put("from", rn.from().toString());
         o.put("statement", rn.statement());
@@ -266,7 +271,8 @@ public final class PlanJson {
                       text(c, "fingerprint"),
                       text(c, "previous"),
                       text(c, "diff"),
-                      reason);
+                      reason,
+                      texts(c, "warnings"));
               case "rename" ->
                   new Change.Rename(
                       ObjectId.parse(text(c, "from")),
@@ -323,6 +329,25 @@ public final class PlanJson {
               + e.getMessage().lines().findFirst().orElse("")
               + "); make one with 'mlv plan -o FILE'");
     }
+  }
+
+  /** An optional array of text, absent in plans saved by an earlier mlv. */
+  private static List<String> texts(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    if (v == null || v.isNull()) {
+      return List.of();
+    }
+    if (!v.isArray()) {
+      throw new IllegalArgumentException("field '" + field + "' is not an array");
+    }
+    List<String> out = new ArrayList<>();
+    for (JsonNode e : v) {
+      if (!e.isTextual()) {
+        throw new IllegalArgumentException("field '" + field + "' holds a value that is not text");
+      }
+      out.add(e.asText());
+    }
+    return out;
   }
 
   private static String text(JsonNode node, String field) {

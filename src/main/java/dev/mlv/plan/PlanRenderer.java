@@ -45,6 +45,8 @@ public final class PlanRenderer {
         line(sb, width, "+", "create", name, c.reason());
       } else if (c instanceof Change.Replace r) {
         line(sb, width, "~", "replace", name, c.reason());
+        // Before the diff: what is lost must not scroll past with it.
+        r.warnings().forEach(w -> sb.append("      warning: ").append(w).append('\n'));
         if (showDiffs) {
           r.diff().lines().forEach(l -> sb.append("      ").append(l).append('\n'));
         }

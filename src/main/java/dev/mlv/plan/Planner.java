@@ -61,6 +61,24 @@ public final class Planner {
       boolean wholeProject,
       boolean prune,
       boolean deploysPython) {
+    return plan(
+        project, targetName, state, selection, wholeProject, prune, deploysPython, id -> List.of());
+  }
+
+  /**
+   * @param replaceWarnings what the target says replacing a deployed view with the project's
+   *     definition loses that the view's own refreshes keep ({@code Target#replaceWarnings}); asked
+   *     only for the views the plan replaces
+   */
+  public Plan plan(
+      Project project,
+      String targetName,
+      DeployedState state,
+      SortedSet<ObjectId> selection,
+      boolean wholeProject,
+      boolean prune,
+      boolean deploysPython,
+      java.util.function.Function<ObjectId, List<String>> replaceWarnings) {
     List<Change> changes = new ArrayList<>();
     Map<ObjectId, Change.Create> creates = new TreeMap<>();
     for (ObjectId id : selection) {
@@ -100,7 +118,8 @@ public final class Planner {
                 fp,
                 d.definition(),
                 LineDiff.unified(d.definition(), statement, "deployed", "project"),
-                "definition changed" + whatChanged(d.definition(), v.definition())));
+                "definition changed" + whatChanged(d.definition(), v.definition()),
+                replaceWarnings.apply(id)));
       }
     }
     List<ObjectId> orphans = new ArrayList<>();

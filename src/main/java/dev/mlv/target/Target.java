@@ -71,6 +71,16 @@ public interface Target extends AutoCloseable {
     return Optional.empty();
   }
 
+  /**
+   * What replacing deployed view {@code view} with the project's definition loses that the view's
+   * own refreshes keep, one sentence each, for the plan to show on that replace: the rows of files
+   * an APPEND_ONLY file view ingested before and its rebuild no longer finds. Read-only; empty
+   * where nothing is lost, or where the target cannot tell.
+   */
+  default List<String> replaceWarnings(Project project, ObjectId view) {
+    return List.of();
+  }
+
   /** The views and tables the target holds now. Read-only; never changes anything. */
   DeployedState state(Project project);
 

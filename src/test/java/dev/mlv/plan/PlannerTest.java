@@ -381,6 +381,65 @@ class PlannerTest {
     assertThat(back).isEqualTo(plan);
   }
 
+  /**
+   * What the target says a replace loses (an APPEND_ONLY file view's rebuild dropping the rows of
+   * files no longer in its folder) is said on that replace, before its diff, in the text and the
+   * JSON, and a saved plan keeps it; a create or no-op is not asked (found by QA: a changed comment
+   * rebuilt the view and its deleted file's rows were gone without a word).
+   */
+  @Test
+  void aReplaceCarriesTheTargetsWarningIntoTheTextAndTheSavedPlan() throws IOException {
+    Project p =
+        project(
+            "a.sql", "CREATE MATERIALIZED LAKE VIEW s.a COMMENT 'new' AS SELECT x FROM bronze.t",
+            "b.sql", "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a",
+            "c.sql", "CREATE MATERIALIZED LAKE VIEW s.c AS SELECT 1 AS one");
+    Map<ObjectId, DeployedView> views = new HashMap<>();
+    views.put(
+        ObjectId.parse("ws.lh.s.a"),
+        deployed("ws.lh.s.a", "CREATE MATERIALIZED LAKE VIEW s.a AS SELECT x FROM bronze.t", p));
+    views.put(
+        ObjectId.parse("ws.lh.s.b"),
+        deployed("ws.lh.s.b", "CREATE MATERIALIZED LAKE VIEW s.b AS SELECT x FROM s.a", p));
+    List<ObjectId> asked = new java.util.ArrayList<>();
+    Plan plan =
+        planner.plan(
+            p,
+            "local",
+            DeployedState.of(views, Map.of()),
+            new TreeSet<>(p.views().keySet()),
+            true,
+            false,
+            true,
+            id -> {
+              asked.add(id);
+              return List.of("the rebuild drops what " + id.shortName() + " kept");
+            });
+    assertThat(asked).extracting(ObjectId::shortName).containsExactly("s.a");
+    Change.Replace r =
+        plan.changes().stream()
+            .filter(Change.Replace.class::isInstance)
+            .map(Change.Replace.class::cast)
+            .findFirst()
+            .orElseThrow();
+    assertThat(r.warnings()).containsExactly("the rebuild drops what s.a kept");
+
+    String text = PlanRenderer.text(plan, p.names(), true);
+    assertThat(text)
+        .contains(
+            "definition changed: comment\n      warning: the rebuild drops what s.a kept\n"
+                + "      --- deployed\n");
+    assertThat(PlanRenderer.text(plan, p.names(), false))
+        .contains("      warning: the rebuild drops what s.a kept\n");
+    String json = PlanJson.write(plan);
+    assertThat(json).contains("\"warnings\" : [ \"the rebuild drops what s.a kept\" ]");
+    assertThat(PlanJson.read(json, "plan.json")).isEqualTo(plan);
+    // A replace that loses nothing has no key, so plans without warnings read as before.
+    Plan quiet = plan(p, views, false);
+    assertThat(PlanJson.write(quiet)).doesNotContain("warnings");
+    assertThat(PlanRenderer.text(quiet, p.names(), true)).doesNotContain("warning:");
+  }
+
   @Test
   void aFileThatIsNotAPlanIsAClearError() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> PlanJson.read("{\"x\":1}", "p.json"))

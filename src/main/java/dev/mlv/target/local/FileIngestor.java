@@ -71,6 +71,16 @@ final class FileIngestor {
       return added.isEmpty() && replaced.isEmpty() && deleted.isEmpty();
     }
 
+    /**
+     * The files ingested before that are replaced or deleted since, in path order: APPEND_ONLY
+     * keeps their rows, MIRROR removes them, and reading the whole folder again drops them.
+     */
+    List<String> gone() {
+      Set<String> out = new java.util.TreeSet<>(deleted);
+      replaced.forEach(f -> out.add(f.path()));
+      return List.copyOf(out);
+    }
+
     String summary() {
       List<String> parts = new ArrayList<>();
       if (!added.isEmpty()) {
@@ -104,8 +114,12 @@ final class FileIngestor {
               : "the definition changed, so every file in the folder is read again");
     }
     if (fullRequested) {
+      // Said before it runs (the dry run prints this reason): what APPEND_ONLY kept goes now.
+      List<String> dropped = droppedByRereading(id, def, def);
       return new Strategy.Full(
-          "FULL_REQUESTED", "a full refresh was requested, so every file in the folder is read");
+          "FULL_REQUESTED",
+          "a full refresh was requested, so every file in the folder is read"
+              + (dropped.isEmpty() ? "" : "; it drops " + droppedRows(dropped)));
     }
     FileSource source = FileSource.of(def);
     Changes c = changes(id, source);
@@ -117,8 +131,8 @@ final class FileIngestor {
     switch (source.refreshMode()) {
       case APPEND_ONLY -> {
         String kept = "";
-        if (!c.replaced().isEmpty() || !c.deleted().isEmpty()) {
-          int n = c.replaced().size() + c.deleted().size();
+        if (!c.gone().isEmpty()) {
+          int n = c.gone().size();
           kept =
               "; "
                   + DiagnosticRenderer.plural(n, "replaced or deleted file")
@@ -147,6 +161,47 @@ final class FileIngestor {
   }
 
   /**
+   * The files whose rows reading the whole folder of {@code read} again drops although view {@code
+   * id}, deployed as {@code kept}, holds them only because it is APPEND_ONLY: those ingested before
+   * and replaced or deleted since ({@link Changes#gone}), in path order. Empty when {@code kept} is
+   * of another mode (MIRROR and FULL drop those rows at their next refresh anyway), when the view
+   * has no list of ingested files, or when the folder cannot be listed (the refresh then fails on
+   * it and says why).
+   */
+  List<String> droppedByRereading(ObjectId id, ViewDefinition kept, ViewDefinition read) {
+    if (!kept.isFileSource() || !read.isFileSource()) {
+      return List.of();
+    }
+    try {
+      return FileSource.of(kept).refreshMode() == FileSource.RefreshMode.APPEND_ONLY
+          ? changes(id, FileSource.of(read)).gone()
+          : List.of();
+    } catch (MlvException | UncheckedIOException e) {
+      return List.of();
+    }
+  }
+
+  /** How many files are shown by name in {@link #droppedRows}; the rest are counted. */
+  private static final int NAMED_FILES = 3;
+
+  /**
+   * "the rows of 2 files ingested before that are no longer in the folder or were replaced since
+   * (APPEND_ONLY keeps them only until the view is rebuilt): a.csv, b.csv", for a plan's warning
+   * and a full refresh's reason.
+   */
+  static String droppedRows(List<String> files) {
+    int n = files.size();
+    String named = String.join(", ", files.subList(0, Math.min(n, NAMED_FILES)));
+    return "the rows of "
+        + DiagnosticRenderer.plural(n, "file")
+        + " ingested before that "
+        + (n == 1 ? "is no longer in the folder or was" : "are no longer in the folder or were")
+        + " replaced since (APPEND_ONLY keeps them only until the view is rebuilt): "
+        + named
+        + (n > NAMED_FILES ? " and " + (n - NAMED_FILES) + " more" : "");
+  }
+
+  /**
    * Whether an incremental ingestion now only appends rows: APPEND_ONLY keeps the rows of replaced
    * and deleted files, MIRROR removes them (a commit that is no append).
    */
@@ -155,8 +210,7 @@ final class FileIngestor {
     if (source.refreshMode() == FileSource.RefreshMode.APPEND_ONLY) {
       return true;
     }
-    Changes c = changes(id, source);
-    return c.replaced().isEmpty() && c.deleted().isEmpty();
+    return changes(id, source).gone().isEmpty();
   }
 
   Changes changes(ObjectId id, FileSource source) {
@@ -348,8 +402,11 @@ final class FileIngestor {
         metrics.getOrDefault("numDeletedRows", 0L),
         toRead.size(),
         // A whole rewrite also takes away the rows of files changed or gone since the last
-        // ingestion, as MIRROR's incremental refresh counts them; a new table removes nothing.
-        whole ? (create ? 0 : c.replaced().size() + c.deleted().size()) : toRemove.size());
+        // ingestion, as MIRROR's incremental refresh counts them: so does the rebuild of a changed
+        // definition, which replaces a table that holds them (found by QA: an APPEND_ONLY view's
+        // rebuild dropped a deleted file's rows and said "removed 0"). A new table removes nothing,
+        // and has no list of ingested files to compare with.
+        whole ? c.gone().size() : toRemove.size());
   }
 
   /**

@@ -1195,6 +1195,26 @@ public final class LocalTarget implements Target {
     return def.isPresent() && files().onlyAppends(id, def.get());
   }
 
+  /**
+   * The rebuild of an APPEND_ONLY file view reads its folder again, as a definition change does on
+   * Fabric (CREATE OR REPLACE), so the rows of files it ingested before and no longer finds go with
+   * it (found by QA: a comment changed, and a deleted file's rows were gone without a word).
+   */
+  @Override
+  public List<String> replaceWarnings(Project project, ObjectId view) {
+    Optional<ViewDefinition> next = project.view(view).map(dev.mlv.project.ProjectView::definition);
+    Optional<ViewDefinition> kept =
+        deployed(view).flatMap(d -> deployedDefinition(project, view, d));
+    if (next.isEmpty() || kept.isEmpty()) {
+      return List.of();
+    }
+    List<String> dropped = files().droppedByRereading(view, kept.get(), next.get());
+    return dropped.isEmpty()
+        ? List.of()
+        : List.of(
+            "the rebuild reads the folder again and drops " + FileIngestor.droppedRows(dropped));
+  }
+
   /** File-ingesting views: Spark starts only when files are read. */
   private FileIngestor files() {
     return new FileIngestor(

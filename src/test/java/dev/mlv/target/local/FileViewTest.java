@@ -98,9 +98,22 @@ class FileViewTest {
     assertThat(version()).isEqualTo(before + 1);
 
     // A full refresh reads the folder as it is now: the deleted file's rows go, and the replaced
-    // file's old rows, so both count as removed.
+    // file's old rows, so both count as removed. Its dry run says so before it happens.
+    String drops =
+        "FULL_REQUESTED: a full refresh was requested, so every file in the folder is read; it"
+            + " drops the rows of 2 files ingested before that are no longer in the folder or were"
+            + " replaced since (APPEND_ONLY keeps them only until the view is rebuilt):"
+            + " 2024/01/b.csv, a.csv";
+    RunReport dry =
+        target.refresh(
+            p,
+            new RefreshRequest(
+                new TreeSet<>(p.views().keySet()), true, 1, Duration.ofHours(1), true, Map.of()),
+            RunListener.NONE);
+    assertThat(dry.views().get(0).reason()).isEqualTo(drops);
     ViewRun full = refresh(p, true);
     assertThat(full.strategy()).isEqualTo("full");
+    assertThat(full.reason()).isEqualTo(drops);
     assertThat(full.files()).contains(new FileCounts(2, 2));
     assertThat(rows("id")).containsExactly("1", "2", "4", "9");
     // mlv runs reads the counts back from the history table, as the run reported them
@@ -110,6 +123,65 @@ class FileViewTest {
             Optional.empty(),
             Optional.of(new FileCounts(1, 0)),
             Optional.of(new FileCounts(2, 0)));
+  }
+
+  /**
+   * A changed definition rebuilds an APPEND_ONLY view from its folder, as Fabric's CREATE OR
+   * REPLACE would, so the rows of a file deleted since go: the plan warns on that replace, naming
+   * the file, and the run counts the file as removed, as MIRROR counts one (found by QA: a changed
+   * COMMENT dropped a deleted file's rows, the plan said only "definition changed: comment" and the
+   * run "files ingested 2, removed 0").
+   */
+  @Test
+  void aDefinitionChangeOfAnAppendOnlyViewWarnsThatItDropsRowsAndCountsTheirFilesRemoved()
+      throws IOException {
+    drop("2026-09-01/eu.csv", "id,name\n1,ann\n2,bob\n");
+    drop("2026-09-01/us.csv", "id,name\n3,cid\n");
+    Project p = fileView("'header' = 'true'", "'refresh_mode' = 'APPEND_ONLY'");
+    assertThat(apply(p).files()).contains(new FileCounts(2, 0));
+
+    Files.delete(dir.resolve("landing/2026-09-01/us.csv"));
+    drop("2026-09-08/eu.csv", "id,name\n4,dan\n");
+    write(
+        "views/bronze/raw.sql",
+        Files.readString(dir.resolve("views/bronze/raw.sql"))
+            .replace("bronze.raw\n", "bronze.raw\nCOMMENT 'trials'\n"));
+    Project changed = reload();
+    dev.mlv.plan.Plan plan = plan(changed);
+    dev.mlv.plan.Change.Replace replace = (dev.mlv.plan.Change.Replace) plan.changes().get(0);
+    assertThat(replace.reason()).isEqualTo("definition changed: comment");
+    assertThat(replace.warnings())
+        .containsExactly(
+            "the rebuild reads the folder again and drops the rows of 1 file ingested before that"
+                + " is no longer in the folder or was replaced since (APPEND_ONLY keeps them only"
+                + " until the view is rebuilt): 2026-09-01/us.csv");
+
+    RunReport run = target.apply(changed, plan, RunListener.NONE);
+    assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Completed);
+    ViewRun rebuilt = run.views().get(0);
+    assertThat(rebuilt.reason()).startsWith("DEFINITION_CHANGED");
+    assertThat(rebuilt.files()).contains(new FileCounts(2, 1));
+    assertThat(rows("id")).containsExactly("1", "2", "4");
+    assertThat(target.runs(10).get(0).views().get(0).files()).contains(new FileCounts(2, 1));
+    // Rebuilt from the folder as it is, the view has nothing more to lose.
+    assertThat(target.replaceWarnings(p, RAW)).isEmpty();
+  }
+
+  /** Under MIRROR the rows of a deleted file go at the next refresh anyway: nothing to warn of. */
+  @Test
+  void aDefinitionChangeOfAMirrorViewHasNoWarning() throws IOException {
+    drop("a.csv", "id,name\n1,ann\n");
+    drop("b.csv", "id,name\n2,bob\n");
+    Project p = fileView("'header' = 'true'", "'refresh_mode' = 'MIRROR'");
+    apply(p);
+    Files.delete(dir.resolve("landing/b.csv"));
+    write(
+        "views/bronze/raw.sql",
+        Files.readString(dir.resolve("views/bronze/raw.sql"))
+            .replace("bronze.raw\n", "bronze.raw\nCOMMENT 'trials'\n"));
+    Project changed = reload();
+    assertThat(plan(changed).changes().get(0)).isInstanceOf(dev.mlv.plan.Change.Replace.class);
+    assertThat(target.replaceWarnings(changed, RAW)).isEmpty();
   }
 
   @Test
@@ -448,9 +520,29 @@ class FileViewTest {
     return run.views().get(0);
   }
 
+  /** The plan as mlv plan and apply make it, with what the target says a replace loses. */
   private dev.mlv.plan.Plan plan(Project p) {
     return new Planner(Clock.systemUTC())
-        .plan(p, target.name(), target.state(p), new TreeSet<>(p.views().keySet()), true, false);
+        .plan(
+            p,
+            target.name(),
+            target.state(p),
+            new TreeSet<>(p.views().keySet()),
+            true,
+            false,
+            true,
+            id -> target.replaceWarnings(p, id));
+  }
+
+  /** The project as its files say now, after a view's file was edited. */
+  private Project reload() {
+    LoadResult loaded = ProjectLoader.load(dir, Map.of());
+    ProjectConfig config = loaded.orThrow();
+    Project p =
+        new ProjectBuilder()
+            .build(config, DefinitionFiles.discover(config).files(), loaded.diagnostics());
+    assertThat(p.hasErrors()).as(p.diagnostics().toString()).isFalse();
+    return p;
   }
 
   private long version() {
