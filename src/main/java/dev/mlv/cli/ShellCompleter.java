@@ -166,7 +166,8 @@ final class ShellCompleter implements Completer {
     }
     columns.forEach(c -> out.add(word(c, "columns")));
     int dot = current.lastIndexOf('.');
-    String typed = current.toLowerCase(Locale.ROOT).substring(0, Math.max(dot, 0) + 1);
+    // Nothing typed yet (Tab after a blank) has no dot and no prefix (found by QA: it threw).
+    String typed = dot < 0 ? "" : current.toLowerCase(Locale.ROOT).substring(0, dot + 1);
     // silver.ord is a table's name being typed when a table's name starts so: no column of it.
     boolean schema = dot > 0 && known.keySet().stream().anyMatch(t -> t.startsWith(typed));
     if (dot > 0 && !schema) {

@@ -335,6 +335,10 @@ class ShellTest {
           .contains("bronze.orders")
           .doesNotContain("customer_id", "bronze.customer_id", "WHERE");
       assertThat(complete(reader, shell, "SELECT bronze.or")).doesNotContain("bronze.customer_id");
+      // Tab after a blank, nothing typed yet: the columns, tables and words (found by QA: it
+      // threw StringIndexOutOfBoundsException into the terminal).
+      assertThat(complete(reader, shell, "SELECT 1 ")).contains("customer_id", "FROM");
+      assertThat(complete(reader, shell, "SELECT * FROM bronze.orders ")).contains("WHERE");
     }
   }
 
