@@ -58,8 +58,26 @@ public final class Main {
     return code == ExitCodes.OK || code == ExitCodes.CHANGES ? ExitCodes.ERROR : code;
   }
 
+  /**
+   * {@code mlv help [COMMAND]} as {@code mlv [COMMAND] --help}, as git and the shell's own help
+   * read it (found by QA: it was an unknown option, and {@code mlv plan help} was suggested).
+   */
+  static String[] helpAsOption(String[] args) {
+    if (args.length == 0 || !args[0].equals("help") || args.length > 2) {
+      return args;
+    }
+    if (args.length == 1) {
+      return new String[] {"--help"};
+    }
+    PrintWriter none = new PrintWriter(java.io.Writer.nullWriter());
+    boolean known = createCommandLine(none, none, false).getSubcommands().containsKey(args[1]);
+    // An unknown name is said as such, with the nearest command, as 'mlv NAME' says it.
+    return known ? new String[] {args[1], "--help"} : new String[] {args[1]};
+  }
+
   /** Runs mlv with {@code args} and returns the exit code; never calls System.exit. */
-  public static int run(PrintWriter out, PrintWriter err, String... args) {
+  public static int run(PrintWriter out, PrintWriter err, String... given) {
+    String[] args = helpAsOption(given);
     boolean debug = Arrays.asList(args).contains("--debug");
     // The property reaches code far from the command line, for this command only: a JVM that runs
     // several commands through run() (tests) must not keep Spark's INFO logging after one --debug.
