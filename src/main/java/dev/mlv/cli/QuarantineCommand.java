@@ -57,14 +57,10 @@ public final class QuarantineCommand implements Callable<Integer> {
       names = "--format",
       defaultValue = "table",
       description = "table, csv or json (default: ${DEFAULT-VALUE}).")
-  String format;
+  RowsFormat format;
 
   @Override
   public Integer call() {
-    if (!List.of("table", "csv", "json").contains(format)) {
-      throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(), "unknown format '" + format + "'; use table, csv or json");
-    }
     if (limit < 1) {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--limit must be at least 1");
@@ -106,13 +102,13 @@ public final class QuarantineCommand implements Callable<Integer> {
                     : "No quarantined rows for "
                         + name
                         + (runId == null ? "." : " in run " + runId + "."));
-        if (format.equals("json")) {
+        if (format == RowsFormat.json) {
           // A JSON reader gets a document either way: the same array of row objects, empty.
           out.println("[]");
         }
         return ExitCodes.OK;
       }
-      out.print(SqlResultRenderer.render(rows, format));
+      out.print(SqlResultRenderer.render(rows, format.name()));
       return ExitCodes.OK;
     }
   }

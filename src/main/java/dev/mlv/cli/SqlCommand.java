@@ -76,14 +76,10 @@ public final class SqlCommand implements Callable<Integer> {
       names = "--format",
       defaultValue = "table",
       description = "Result format: table, csv or json (default: ${DEFAULT-VALUE}).")
-  String format;
+  RowsFormat format;
 
   @Override
   public Integer call() throws IOException {
-    if (!List.of("table", "csv", "json").contains(format)) {
-      throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(), "unknown format '" + format + "'; use table, csv or json");
-    }
     String text;
     Path source = null;
     if (input.file != null) {
@@ -106,18 +102,18 @@ public final class SqlCommand implements Callable<Integer> {
     String targetName = Targets.name(project.config(), targetOptions.target);
     var out = spec.commandLine().getOut();
     var err = spec.commandLine().getErr();
-    boolean table = format.equals("table");
+    boolean table = format == RowsFormat.table;
     List<SqlResult> results = new ArrayList<>();
     try (Target target = Targets.open(project.config(), targetName, spec)) {
       target.checkSql(project, parsed.statements());
       for (SqlStatement st : parsed.statements()) {
         SqlResult result = target.sql(project, st, RunOutput.quiet(err));
         boolean said = result.message() != null && !result.message().isEmpty();
-        if (format.equals("json")) {
+        if (format == RowsFormat.json) {
           // Printed once all ran: several statements make one document, not one per statement.
           results.add(result);
         } else if (table || !result.columns().isEmpty()) {
-          out.print(SqlResultRenderer.render(result, format));
+          out.print(SqlResultRenderer.render(result, format.name()));
           out.flush();
         }
         if (said && (!table || !result.columns().isEmpty())) {
