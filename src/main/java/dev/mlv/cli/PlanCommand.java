@@ -85,7 +85,10 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--prune", description = "Drop deployed mlv views the project no longer has.")
   boolean prune;
 
-  @Option(names = "--no-diff", description = "Leave out the diffs of replaced definitions.")
+  @Option(
+      names = "--no-diff",
+      description =
+          "Leave out the diffs of replaced definitions from the text (the JSON keeps them).")
   boolean noDiff;
 
   @Override

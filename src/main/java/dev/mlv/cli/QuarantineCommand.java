@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  mlv quarantine silver.trials_clean",
-      "  mlv quarantine silver.trials_clean --run 20261129-101500-3f2a --format csv"
+      "  mlv quarantine silver.trials_clean --run 20261129-101500-3f2a9c --format csv"
     })
 public final class QuarantineCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

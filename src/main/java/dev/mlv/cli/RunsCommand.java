@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
           + " .mlv/fabric/<target>/runs, plus the lakehouse's other refresh jobs, listed from"
           + " Fabric."
     },
-    footer = {"", "Examples:", "  mlv runs", "  mlv runs 20261129-101500-3f2a --format json"})
+    footer = {"", "Examples:", "  mlv runs", "  mlv runs 20261129-101500-3f2a9c --format json"})
 public final class RunsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ProjectOptions projectOptions;
