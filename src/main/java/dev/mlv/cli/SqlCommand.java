@@ -42,7 +42,8 @@ import picocli.CommandLine.Spec;
           + " base64, dates and timestamps as ISO-8601 strings, NULL as null. With several"
           + " statements, JSON is one array holding each statement's array of rows, in order; a"
           + " statement without a result set (INSERT, CREATE) gives an empty array, and in CSV"
-          + " and JSON its status line goes to stderr."
+          + " and JSON its status line goes to stderr. When a statement fails, those before it"
+          + " have run and their results are printed; the error follows on stderr."
     },
     footer = {
       "",
@@ -101,32 +102,43 @@ public final class SqlCommand implements Callable<Integer> {
     Project project = ProjectLoading.loadValid(projectOptions, spec);
     String targetName = Targets.name(project.config(), targetOptions.target);
     var out = spec.commandLine().getOut();
-    var err = spec.commandLine().getErr();
-    boolean table = format == RowsFormat.table;
     List<SqlResult> results = new ArrayList<>();
     try (Target target = Targets.open(project.config(), targetName, spec)) {
       target.checkSql(project, parsed.statements());
-      for (SqlStatement st : parsed.statements()) {
-        SqlResult result = target.sql(project, st, RunOutput.quiet(err));
-        boolean said = result.message() != null && !result.message().isEmpty();
-        if (format == RowsFormat.json) {
-          // Printed once all ran: several statements make one document, not one per statement.
-          results.add(result);
-        } else if (table || !result.columns().isEmpty()) {
-          out.print(SqlResultRenderer.render(result, format.name()));
-          out.flush();
-        }
-        if (said && (!table || !result.columns().isEmpty())) {
-          // A note on a result, or in CSV and JSON a statement's status line ("Created ..."):
-          // on stderr, so that the output stays parseable.
-          err.println(result.message());
-        }
+      runAll(target, project, parsed.statements(), results);
+    } finally {
+      // With JSON, one document once all ran. When a statement fails, those before it ran (an
+      // INSERT is committed): their results are printed, as the table format prints them, and the
+      // error follows on stderr (found by QA: they were dropped for the failure document). A
+      // first statement's failure keeps that document, as nothing ran.
+      if (!results.isEmpty()) {
+        out.print(SqlResultRenderer.json(results, parsed.statements().size()));
+        out.flush();
       }
     }
-    if (!results.isEmpty()) {
-      out.print(SqlResultRenderer.json(results));
-      out.flush();
-    }
     return ExitCodes.OK;
+  }
+
+  /** Runs each statement, printing its result unless JSON, which {@code results} collects. */
+  private void runAll(
+      Target target, Project project, List<SqlStatement> statements, List<SqlResult> results) {
+    var out = spec.commandLine().getOut();
+    var err = spec.commandLine().getErr();
+    boolean table = format == RowsFormat.table;
+    for (SqlStatement st : statements) {
+      SqlResult result = target.sql(project, st, RunOutput.quiet(err));
+      boolean said = result.message() != null && !result.message().isEmpty();
+      if (format == RowsFormat.json) {
+        results.add(result);
+      } else if (table || !result.columns().isEmpty()) {
+        out.print(SqlResultRenderer.render(result, format.name()));
+        out.flush();
+      }
+      if (said && (!table || !result.columns().isEmpty())) {
+        // A note on a result, or in CSV and JSON a statement's status line ("Created ..."):
+        // on stderr, so that the output stays parseable.
+        err.println(result.message());
+      }
+    }
   }
 }

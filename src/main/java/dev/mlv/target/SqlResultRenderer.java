@@ -105,7 +105,16 @@ public final class SqlResultRenderer {
    * order. A statement without a result set (an INSERT, a CREATE) is an empty array.
    */
   public static String json(List<SqlResult> results) {
-    if (results.size() == 1) {
+    return json(results, results.size());
+  }
+
+  /**
+   * As {@link #json(List)}, for a run of {@code statements} statements of which the first {@code
+   * results} ran: the shape is that of the run, so a program reads the same document whether or not
+   * a later statement failed.
+   */
+  public static String json(List<SqlResult> results, int statements) {
+    if (statements == 1 && results.size() == 1) {
       return json(results.get(0));
     }
     ArrayNode all = JSON.createArrayNode();

@@ -234,6 +234,18 @@ class MedallionEndToEndTest {
     assertThat(r.out()).contains("PYSPARK_NOT_RUN_LOCALLY");
     CliRun count = mlv("sql", "SELECT COUNT(*) AS n FROM silver.trials_clean", "--format", "csv");
     assertThat(count.out()).isEqualTo("n\n8\n");
+    // A statement that fails after one that ran: the JSON keeps the run's shape with the result
+    // before it, as the table prints it, and the error is on stderr (found by QA: the first
+    // result was dropped for the failure document).
+    CliRun partly =
+        mlv(
+            "sql",
+            "SELECT 1 AS a; SELECT nosuchcol FROM silver.trials_clean; SELECT 2 AS z",
+            "--format",
+            "json");
+    assertThat(partly.exitCode()).as(partly.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(partly.out()).isEqualTo("[ [ {\n  \"a\" : 1\n} ] ]\n");
+    assertThat(partly.err()).contains("error[SQL_FAILED]").contains("nosuchcol");
     CliRun runs = mlv("runs", "--format", "json");
     assertThat(runs.exitCode()).as(runs.toString()).isZero();
     assertThat(runs.out()).contains("\"status\" : \"Completed\"");
