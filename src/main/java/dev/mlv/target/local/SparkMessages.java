@@ -22,9 +22,36 @@ final class SparkMessages {
 
   static String explanation(Throwable e) {
     Throwable t = telling(e);
+    if (isEngineFault(t)) {
+      // A JVM exception thrown out of Spark's own planning or execution names Spark's classes and
+      // no fault of the SQL (found by QA: a ClassCastException between two catalyst classes for
+      // listagg beside two count(DISTINCT ...), which each ran alone).
+      String m =
+          t.getMessage() == null ? "" : t.getMessage().replaceAll("\\s*\\(.* loader .*\\)$", "");
+      return "Spark failed inside its own code ("
+          + t.getClass().getSimpleName()
+          + (m.isBlank() ? "" : ": " + m)
+          + "): an engine error, not an error in the SQL; the same query written another way (an"
+          + " aggregate moved into a CTE, or split over two views) usually avoids it";
+    }
     // An analysis error's simple message is its message without the logical plan under it.
     String m = t instanceof AnalysisException a ? a.getSimpleMessage() : t.getMessage();
     return m == null || m.isBlank() ? t.getClass().getSimpleName() : EngineMessage.explanation(m);
+  }
+
+  /** A JVM runtime fault raised by Spark's code itself, not an error Spark reports on the SQL. */
+  private static boolean isEngineFault(Throwable t) {
+    if (t instanceof org.apache.spark.SparkThrowable) {
+      return false;
+    }
+    if (!(t instanceof ClassCastException
+        || t instanceof NullPointerException
+        || t instanceof IndexOutOfBoundsException
+        || t instanceof scala.MatchError)) {
+      return false;
+    }
+    StackTraceElement[] at = t.getStackTrace();
+    return at.length > 0 && at[0].getClassName().startsWith("org.apache.spark.");
   }
 
   /** Spark's wrappers around a task's failure; what failed is in their cause. */
