@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,7 +127,7 @@ public final class ViewMaterializer {
           throw unresolved;
         }
         if (String.valueOf(SparkMessages.telling(e).getMessage()).contains(VARIANT_SCAN_RULE)) {
-          throw variantCase(spark, select, view, columns, e);
+          throw variantCase(spark, select, view, e);
         }
         throw translate(view, constraints, e, spark, source, columns);
       } finally {
@@ -670,26 +671,52 @@ public final class ViewMaterializer {
    * the SELECT alone runs, the write never does. Its message names neither, so this one names the
    * columns and the fix. Found by QA.
    */
+  /** The references of {@code plan} to a column of {@code stored} under another letter case. */
+  private static void differentlyCased(
+      org.apache.spark.sql.catalyst.plans.logical.LogicalPlan plan,
+      Map<Long, String> stored,
+      Set<String> out) {
+    for (var e : scala.jdk.javaapi.CollectionConverters.asJava(plan.expressions())) {
+      differentlyCased(e, stored, out);
+    }
+    for (var child : scala.jdk.javaapi.CollectionConverters.asJava(plan.children())) {
+      differentlyCased(child, stored, out);
+    }
+  }
+
+  private static void differentlyCased(
+      org.apache.spark.sql.catalyst.expressions.Expression e,
+      Map<Long, String> stored,
+      Set<String> out) {
+    if (e instanceof org.apache.spark.sql.catalyst.expressions.AttributeReference a) {
+      String name = stored.get(a.exprId().id());
+      if (name != null && !name.equals(a.name()) && name.equalsIgnoreCase(a.name())) {
+        out.add(a.name() + " (stored as " + name + ")");
+      }
+    }
+    for (var child : scala.jdk.javaapi.CollectionConverters.asJava(e.children())) {
+      differentlyCased(child, stored, out);
+    }
+  }
+
   private static MlvException variantCase(
-      SparkSession spark, String select, ObjectId view, List<String> columns, Exception e) {
-    Set<String> stored = new java.util.TreeSet<>();
+      SparkSession spark, String select, ObjectId view, Exception e) {
+    // What breaks is a reference written in another case (SELECT REGION), not an output name
+    // (order_id AS Order_ID writes; found by QA): the plan's references to such a table's columns
+    // whose name differs from the column's, by expression id.
+    Map<Long, String> stored = new HashMap<>();
+    Set<String> renamed = new java.util.TreeSet<>();
     try {
-      var leaves = spark.sql(select).queryExecution().analyzed().collectLeaves();
-      for (var leaf : scala.jdk.javaapi.CollectionConverters.asJava(leaves)) {
+      var analyzed = spark.sql(select).queryExecution().analyzed();
+      for (var leaf : scala.jdk.javaapi.CollectionConverters.asJava(analyzed.collectLeaves())) {
         var output = scala.jdk.javaapi.CollectionConverters.asJava(leaf.output());
         if (output.stream().anyMatch(a -> a.dataType() instanceof VariantType)) {
-          output.forEach(a -> stored.add(a.name()));
+          output.forEach(a -> stored.put(a.exprId().id(), a.name()));
         }
       }
+      differentlyCased(analyzed, stored, renamed);
     } catch (RuntimeException ignored) {
       // The names are a help; without them the explanation below still holds.
-    }
-    List<String> renamed = new ArrayList<>();
-    for (String c : columns) {
-      stored.stream()
-          .filter(st -> st.equalsIgnoreCase(c) && !st.equals(c))
-          .findFirst()
-          .ifPresent(st -> renamed.add(c + " (stored as " + st + ")"));
     }
     String which =
         renamed.isEmpty()
