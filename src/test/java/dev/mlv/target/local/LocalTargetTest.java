@@ -565,6 +565,30 @@ class LocalTargetTest {
     }
   }
 
+  /** Ten minutes of sleep for a row with id > 100, none for the others. */
+  private static final String SLOW =
+      "CREATE MATERIALIZED LAKE VIEW silver.slow AS SELECT id, reflect('java.lang.Thread',"
+          + " 'sleep', CAST(CASE WHEN id > 100 THEN 600000 ELSE 0 END AS BIGINT)) AS slept"
+          + " FROM bronze.orders\n";
+
+  /** Keeps the messages, and counts {@code started} down when {@code view} starts. */
+  private static RunListener watching(
+      ObjectId view, java.util.concurrent.CountDownLatch started, List<String> messages) {
+    return new RunListener() {
+      @Override
+      public void viewStarted(ObjectId v, dev.mlv.refresh.Strategy strategy) {
+        if (v.equals(view)) {
+          started.countDown();
+        }
+      }
+
+      @Override
+      public void message(String text) {
+        messages.add(text);
+      }
+    };
+  }
+
   private static RunListener messagesTo(List<String> messages) {
     return new RunListener() {
       @Override
@@ -606,12 +630,7 @@ class LocalTargetTest {
   @Test
   void aRefreshStoppedWithCtrlCInTheShellIsRecordedInterruptedAndLeavesItsViewsAsTheyWere()
       throws Exception {
-    // Ten minutes of sleep for a row with id > 100, none for the others.
-    write(
-        "views/silver/slow.sql",
-        "CREATE MATERIALIZED LAKE VIEW silver.slow AS SELECT id, reflect('java.lang.Thread',"
-            + " 'sleep', CAST(CASE WHEN id > 100 THEN 600000 ELSE 0 END AS BIGINT)) AS slept"
-            + " FROM bronze.orders\n");
+    write("views/silver/slow.sql", SLOW);
     Project p = applied("");
     append(p, 900, "z", 1.0);
     Map<ObjectId, Long> before = versions(p);
@@ -619,20 +638,7 @@ class LocalTargetTest {
     ObjectId gold = id("gold.by_customer");
     java.util.concurrent.CountDownLatch slowStarted = new java.util.concurrent.CountDownLatch(1);
     List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
-    RunListener listener =
-        new RunListener() {
-          @Override
-          public void viewStarted(ObjectId view, dev.mlv.refresh.Strategy strategy) {
-            if (view.equals(slow)) {
-              slowStarted.countDown();
-            }
-          }
-
-          @Override
-          public void message(String text) {
-            messages.add(text);
-          }
-        };
+    RunListener listener = watching(slow, slowStarted, messages);
     // One view at a time: slow first, then gold (which does not read slow) waits its turn.
     RefreshRequest request =
         new RefreshRequest(
@@ -681,11 +687,7 @@ class LocalTargetTest {
    */
   @Test
   void aPySparkViewBelowAViewStoppedWithCtrlCKeepsItsReasonAndIsNotCounted() throws Exception {
-    write(
-        "views/silver/slow.sql",
-        "CREATE MATERIALIZED LAKE VIEW silver.slow AS SELECT id, reflect('java.lang.Thread',"
-            + " 'sleep', CAST(CASE WHEN id > 100 THEN 600000 ELSE 0 END AS BIGINT)) AS slept"
-            + " FROM bronze.orders\n");
+    write("views/silver/slow.sql", SLOW);
     write(
         "views/gold/slow_ranked.py",
         RANKED_PY
@@ -698,20 +700,7 @@ class LocalTargetTest {
     ObjectId gold = id("gold.by_customer");
     java.util.concurrent.CountDownLatch slowStarted = new java.util.concurrent.CountDownLatch(1);
     List<String> messages = new java.util.concurrent.CopyOnWriteArrayList<>();
-    RunListener listener =
-        new RunListener() {
-          @Override
-          public void viewStarted(ObjectId view, dev.mlv.refresh.Strategy strategy) {
-            if (view.equals(slow)) {
-              slowStarted.countDown();
-            }
-          }
-
-          @Override
-          public void message(String text) {
-            messages.add(text);
-          }
-        };
+    RunListener listener = watching(slow, slowStarted, messages);
     RefreshRequest request =
         new RefreshRequest(
             new TreeSet<>(List.of(slow, ranked, gold)),
