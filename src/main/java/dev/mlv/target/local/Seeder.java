@@ -107,7 +107,8 @@ public final class Seeder {
                 Thread.currentThread().interrupt();
               }
               listener.message(
-                  Optional.ofNullable(outcome.get()).orElseGet(() -> interrupted(out, null)));
+                  "mlv: "
+                      + Optional.ofNullable(outcome.get()).orElseGet(() -> interrupted(out, null)));
             });
     Runtime.getRuntime().addShutdownHook(onExit);
     try {
@@ -129,10 +130,7 @@ public final class Seeder {
           if (cancelled(e)) {
             // Ctrl-C in 'mlv shell' cancels the load's Spark jobs and the shell stays up: that is
             // the interrupt, not a fault of the seed file (found by QA: it said SEED_FAILED).
-            throw new MlvException(
-                "INTERRUPTED",
-                interrupted(out, new Cut(id, before)).substring("mlv: ".length()),
-                e);
+            throw new MlvException("INTERRUPTED", interrupted(out, new Cut(id, before)), e);
           }
           if (!(e instanceof MlvException m)) {
             throw e;
@@ -178,9 +176,9 @@ public final class Seeder {
   /** The table whose load the interrupt cut short, and its version before the load. */
   private record Cut(ObjectId table, OptionalLong before) {}
 
-  /** The line a Ctrl-C prints: what was loaded, and what the table being loaded was left as. */
+  /** What a Ctrl-C says: what was loaded, and what the table being loaded was left as. */
   private String interrupted(List<Loaded> loaded, Cut cut) {
-    StringBuilder line = new StringBuilder("mlv: interrupted; seed stopped");
+    StringBuilder line = new StringBuilder("interrupted; seed stopped");
     if (cut != null) {
       String table = project.names().display(cut.table());
       OptionalLong now = Warehouse.latestCommit(target.warehouse().tableDir(cut.table()));

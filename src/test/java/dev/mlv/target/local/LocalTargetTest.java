@@ -565,6 +565,30 @@ class LocalTargetTest {
     }
   }
 
+  /**
+   * Runs {@code request}, and once {@code started} is counted down and a Spark job runs, stops it
+   * as the shell's Ctrl-C does ({@code cancelCommand}); the run as reported.
+   */
+  private RunReport cancelledOnceRunning(
+      Project p,
+      RefreshRequest request,
+      RunListener listener,
+      java.util.concurrent.CountDownLatch started)
+      throws Exception {
+    java.util.concurrent.CompletableFuture<RunReport> running =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> target.refresh(p, request, listener));
+    assertThat(started.await(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+    var tracker = LocalSparkTestSupport.runtime().session().sparkContext().statusTracker();
+    long wait = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    while (tracker.getActiveJobIds().length == 0 && System.nanoTime() < wait) {
+      Thread.sleep(50);
+    }
+    assertThat(tracker.getActiveJobIds()).as("slow's job is running").isNotEmpty();
+    target.cancelCommand(Thread.currentThread());
+    return running.get(2, java.util.concurrent.TimeUnit.MINUTES);
+  }
+
   /** Ten minutes of sleep for a row with id > 100, none for the others. */
   private static final String SLOW =
       "CREATE MATERIALIZED LAKE VIEW silver.slow AS SELECT id, reflect('java.lang.Thread',"
@@ -644,19 +668,7 @@ class LocalTargetTest {
         new RefreshRequest(
             new TreeSet<>(List.of(slow, gold)), true, 1, Duration.ofHours(1), false, Map.of());
     long t0 = System.nanoTime();
-    java.util.concurrent.CompletableFuture<RunReport> running =
-        java.util.concurrent.CompletableFuture.supplyAsync(
-            () -> target.refresh(p, request, listener));
-    assertThat(slowStarted.await(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
-    var tracker = LocalSparkTestSupport.runtime().session().sparkContext().statusTracker();
-    long wait = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-    while (tracker.getActiveJobIds().length == 0 && System.nanoTime() < wait) {
-      Thread.sleep(50);
-    }
-    assertThat(tracker.getActiveJobIds()).as("slow's job is running").isNotEmpty();
-
-    target.cancelCommand(Thread.currentThread());
-    RunReport run = running.get(2, java.util.concurrent.TimeUnit.MINUTES);
+    RunReport run = cancelledOnceRunning(p, request, listener, slowStarted);
 
     assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofMinutes(5));
     assertThat(Thread.interrupted()).as("the caller's thread is left alone").isFalse();
@@ -709,19 +721,7 @@ class LocalTargetTest {
             Duration.ofHours(1),
             false,
             Map.of());
-    java.util.concurrent.CompletableFuture<RunReport> running =
-        java.util.concurrent.CompletableFuture.supplyAsync(
-            () -> target.refresh(p, request, listener));
-    assertThat(slowStarted.await(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
-    var tracker = LocalSparkTestSupport.runtime().session().sparkContext().statusTracker();
-    long wait = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-    while (tracker.getActiveJobIds().length == 0 && System.nanoTime() < wait) {
-      Thread.sleep(50);
-    }
-    assertThat(tracker.getActiveJobIds()).as("slow's job is running").isNotEmpty();
-
-    target.cancelCommand(Thread.currentThread());
-    RunReport run = running.get(2, java.util.concurrent.TimeUnit.MINUTES);
+    RunReport run = cancelledOnceRunning(p, request, listener, slowStarted);
 
     assertThat(run.status()).as(run.toString()).isEqualTo(RunStatus.Interrupted);
     ViewRun s = run.views().stream().filter(v -> v.id().equals(slow)).findFirst().orElseThrow();
