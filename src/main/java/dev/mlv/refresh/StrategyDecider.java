@@ -336,8 +336,9 @@ public final class StrategyDecider {
               + " since the view's last refresh "
               + (rewrote
                   ? "only rewrote files (dataChange=false, as OPTIMIZE does): no row changed"
-                  : "added and removed no file (as VACUUM does, and a refresh of an upstream view"
-                      + " that appended no row): no row changed"));
+                  : "added and removed no file (as VACUUM does, mlv apply's turning on of change"
+                      + " data feed, and a refresh of an upstream view that appended no row): no"
+                      + " row changed"));
     }
     // D3: a PySpark view, or a source without change data feed, can only be rebuilt.
     if (in.pyspark()) {

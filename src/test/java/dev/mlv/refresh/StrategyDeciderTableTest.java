@@ -1324,8 +1324,8 @@ class StrategyDeciderTableTest {
     assertThat(reason.apply(false))
         .isEqualTo(
             "the commits on silver.a v11→v12 since the view's last refresh added and removed no"
-                + " file (as VACUUM does, and a refresh of an upstream view that appended no row):"
-                + " no row changed");
+                + " file (as VACUUM does, mlv apply's turning on of change data feed, and a refresh"
+                + " of an upstream view that appended no row): no row changed");
     assertThat(reason.apply(true))
         .isEqualTo(
             "the commits on silver.a v11→v12 since the view's last refresh only rewrote files"

@@ -410,15 +410,19 @@ public final class DeltaState {
       throw unreadable(file, e);
     }
     // mlv's own commit that only turned change data feed on changed no row: it counts as an
-    // append of nothing, so a view reading the table stays incremental.
-    boolean appendOnly = !removed && (!other || (!added && ENABLE_CDF.equals(userMetadata)));
+    // append of nothing, so a view reading the table stays incremental, and one that only a full
+    // refresh can serve is skipped rather than rebuilt for it (found by QA: apply adding an
+    // incremental view on a shared source made the next refresh rebuild an AVG view beside it).
+    boolean feedTurnedOn = !added && !removed && ENABLE_CDF.equals(userMetadata);
+    boolean appendOnly = !removed && (!other || feedTurnedOn);
     // OPTIMIZE (also ZORDER BY, a clustered table's, auto compaction) and REORG ... APPLY (PURGE)
     // rewrite files with dataChange=false and nothing else, measured on Delta 4.2.0: the same rows
     // in other files. Delta's change data feed and streaming source skip such a commit, so it
     // counts as an append of nothing (and its files as no new data). So does a commit with no
     // file, metadata or protocol action at all: VACUUM's START and END commits (commitInfo only,
-    // written by every VACUUM on Delta 4.2.0) and mlv's own incremental append of no rows.
-    boolean dataChange = other || changesData;
+    // written by every VACUUM on Delta 4.2.0), mlv's own incremental append of no rows, and
+    // mlv's own turning on of the feed.
+    boolean dataChange = (other && !feedTurnedOn) || changesData;
     if (!dataChange) {
       return new CommitInfo(
           version, operation, true, timestamp, 0, userMetadata, removed, false, List.of(), false);

@@ -271,6 +271,34 @@ class LocalTargetContractTest extends TargetContractTest {
     assertThat(rows(p, "SELECT id FROM silver.orders_clean WHERE id = 9")).containsExactly("9");
   }
 
+  /**
+   * apply's own commit turning a source's feed on changes no row: a view only a full refresh can
+   * serve (AVG over an unpartitioned source) is skipped, not rebuilt, at the next refresh, in the
+   * dry run as in the run (found by QA: adding an incremental view on a shared source made the next
+   * refresh rebuild every full-only view reading it, for AGG_NEEDS_PARTITIONED_SOURCE).
+   */
+  @Test
+  void applyTurningTheFeedOnLeavesAFullOnlyViewSkipped() throws IOException {
+    enableCdf();
+    write(
+        "views/gold/mean.sql",
+        "CREATE MATERIALIZED LAKE VIEW gold.mean AS\n"
+            + "SELECT customer, avg(amount) AS mean FROM bronze.orders GROUP BY customer\n");
+    Project p = applied();
+    sql(p, "ALTER TABLE bronze.orders SET TBLPROPERTIES (delta.enableChangeDataFeed = false)");
+    RunReport rebuilt = target.refresh(p, request(p, false), RunListener.NONE);
+    assertThat(rebuilt.status()).as(describe(rebuilt)).isEqualTo(RunStatus.Completed);
+    var plan = plan(p, false);
+    assertThat(plan.enableCdf()).as(plan.toString()).isNotEmpty();
+    target.apply(p, plan, RunListener.NONE);
+    RunReport dry = target.refresh(p, dryRun(p, true), RunListener.NONE);
+    RunReport real = target.refresh(p, dryRun(p, false), RunListener.NONE);
+    assertThat(decisions(real))
+        .as(describe(real))
+        .contains("gold.mean skip NO_DATA_CHANGE", "silver.orders_clean skip NO_DATA_CHANGE");
+    assertThat(decisions(dry)).as(describe(dry)).isEqualTo(decisions(real));
+  }
+
   /** A view that reads no table has nothing new after its first refresh: it is skipped. */
   @Test
   void aViewThatReadsNoTableIsSkippedOnceRefreshed() throws IOException {
