@@ -7,7 +7,6 @@ import dev.mlv.refresh.RunRenderer;
 import dev.mlv.refresh.RunReport;
 import dev.mlv.refresh.RunStatus;
 import dev.mlv.refresh.ViewRun;
-import dev.mlv.refresh.ViewStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -45,28 +43,6 @@ final class HistoryStore {
   static final String SCHEMA = dev.mlv.project.ReservedNames.HISTORY_SCHEMA;
   static final String TABLE = "runs";
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final StructType ROW_TYPE =
-      new StructType()
-          .add("run_id", DataTypes.StringType, false)
-          .add("run_status", DataTypes.StringType, false)
-          .add("target", DataTypes.StringType, false)
-          .add("run_started_at", DataTypes.TimestampType, false)
-          .add("run_ended_at", DataTypes.TimestampType, true)
-          .add("view_order", DataTypes.IntegerType, true)
-          .add("view_id", DataTypes.StringType, true)
-          .add("view_status", DataTypes.StringType, true)
-          .add("strategy", DataTypes.StringType, true)
-          .add("reason", DataTypes.StringType, true)
-          .add("rows_written", DataTypes.LongType, true)
-          .add("rows_dropped", DataTypes.LongType, true)
-          .add(
-              "violations", DataTypes.createMapType(DataTypes.StringType, DataTypes.LongType), true)
-          .add("duration_ms", DataTypes.LongType, true)
-          .add("error", DataTypes.StringType, true)
-          // A file view's file counts; added after the first release, so a table written before
-          // lacks them until the next write merges them in.
-          .add("files_ingested", DataTypes.LongType, true)
-          .add("files_removed", DataTypes.LongType, true);
 
   private final Path table;
   private final Warehouse warehouse;
@@ -181,7 +157,7 @@ final class HistoryStore {
     for (RunReport r : batch) {
       rows.addAll(rows(r));
     }
-    Dataset<Row> df = s.createDataFrame(rows, ROW_TYPE);
+    Dataset<Row> df = s.createDataFrame(rows, Schema.ROW_TYPE);
     // One commit for the whole batch keeps the history cheap.
     df.write().format("delta").mode("append").option("mergeSchema", "true").save(table.toString());
     parked.forEach(HistoryStore::delete);
@@ -236,10 +212,10 @@ final class HistoryStore {
    * The most recent runs, newest first, from the table and the parked files; a file that cannot be
    * read is left out with a warning to {@code listener}.
    */
-  List<RunReport> list(Optional<SparkSession> spark, int limit, RunListener listener) {
+  List<RunReport> list(int limit, RunListener listener) {
     Map<String, RunReport> all = new HashMap<>();
-    if (spark.isPresent() && Warehouse.isTable(table)) {
-      for (RunReport r : fromTable(spark.get())) {
+    if (Warehouse.isTable(table)) {
+      for (RunReport r : HistoryTableReader.read(table)) {
         all.put(r.id(), r);
       }
     }
@@ -267,68 +243,6 @@ final class HistoryStore {
         .sorted(Comparator.comparing(RunReport::startedAt).reversed().thenComparing(RunReport::id))
         .limit(limit)
         .toList();
-  }
-
-  boolean hasTable() {
-    return Warehouse.isTable(table);
-  }
-
-  private List<RunReport> fromTable(SparkSession s) {
-    List<Row> rows = s.read().format("delta").load(table.toString()).collectAsList();
-    Map<String, List<Row>> byRun = new TreeMap<>();
-    for (Row r : rows) {
-      byRun.computeIfAbsent(r.getString(0), k -> new ArrayList<>()).add(r);
-    }
-    List<RunReport> out = new ArrayList<>();
-    for (var e : byRun.entrySet()) {
-      List<Row> rs = e.getValue();
-      rs.sort(Comparator.comparing(r -> r.isNullAt(5) ? -1 : r.getInt(5)));
-      Row first = rs.get(0);
-      List<ViewRun> views = new ArrayList<>();
-      for (Row r : rs) {
-        if (r.isNullAt(6)) {
-          continue;
-        }
-        Map<String, Long> violations = new LinkedHashMap<>();
-        if (!r.isNullAt(12)) {
-          scala.collection.Map<String, Object> m = r.getMap(12);
-          scala.jdk.javaapi.CollectionConverters.asJava(m)
-              .forEach((k, v) -> violations.put(k, ((Number) v).longValue()));
-        }
-        views.add(
-            new ViewRun(
-                ObjectId.parse(r.getString(6)),
-                ViewStatus.valueOf(r.getString(7)),
-                r.getString(8),
-                r.getString(9),
-                r.getLong(10),
-                r.getLong(11),
-                new TreeMap<>(violations),
-                r.getLong(13),
-                Optional.ofNullable(r.getString(14)),
-                files(r)));
-      }
-      out.add(
-          new RunReport(
-              e.getKey(),
-              RunStatus.valueOf(first.getString(1)),
-              first.getTimestamp(3).toInstant(),
-              first.isNullAt(4) ? null : first.getTimestamp(4).toInstant(),
-              first.getString(2),
-              views));
-    }
-    return out;
-  }
-
-  /** A file view's counts; none for other views and in rows written before the columns existed. */
-  private static Optional<dev.mlv.refresh.FileCounts> files(Row r) {
-    java.util.List<String> columns = java.util.Arrays.asList(r.schema().fieldNames());
-    if (!columns.contains("files_ingested") || r.isNullAt(r.fieldIndex("files_ingested"))) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new dev.mlv.refresh.FileCounts(
-            r.getLong(r.fieldIndex("files_ingested")), r.getLong(r.fieldIndex("files_removed"))));
   }
 
   private static List<Row> rows(RunReport r) {
@@ -428,5 +342,36 @@ final class HistoryStore {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * The table's Spark schema, in a class of its own: {@code mlv runs} uses this store without
+   * Spark, and a static field of Spark types here would load Spark's type classes for it.
+   */
+  private static final class Schema {
+    static final StructType ROW_TYPE =
+        new StructType()
+            .add("run_id", DataTypes.StringType, false)
+            .add("run_status", DataTypes.StringType, false)
+            .add("target", DataTypes.StringType, false)
+            .add("run_started_at", DataTypes.TimestampType, false)
+            .add("run_ended_at", DataTypes.TimestampType, true)
+            .add("view_order", DataTypes.IntegerType, true)
+            .add("view_id", DataTypes.StringType, true)
+            .add("view_status", DataTypes.StringType, true)
+            .add("strategy", DataTypes.StringType, true)
+            .add("reason", DataTypes.StringType, true)
+            .add("rows_written", DataTypes.LongType, true)
+            .add("rows_dropped", DataTypes.LongType, true)
+            .add(
+                "violations",
+                DataTypes.createMapType(DataTypes.StringType, DataTypes.LongType),
+                true)
+            .add("duration_ms", DataTypes.LongType, true)
+            .add("error", DataTypes.StringType, true)
+            // A file view's file counts; added after the first release, so a table written before
+            // lacks them until the next write merges them in.
+            .add("files_ingested", DataTypes.LongType, true)
+            .add("files_removed", DataTypes.LongType, true);
   }
 }

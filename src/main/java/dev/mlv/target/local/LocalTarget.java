@@ -1354,10 +1354,8 @@ public final class LocalTarget implements Target {
 
   @Override
   public List<RunReport> runs(int limit, RunListener listener) {
-    HistoryStore h = history();
-    Optional<org.apache.spark.sql.SparkSession> spark =
-        h.hasTable() ? Optional.of(runtime().session()) : Optional.empty();
-    return h.list(spark, limit, listener);
+    // Read with Delta Kernel: listing runs starts no Spark.
+    return history().list(limit, listener);
   }
 
   @Override

@@ -300,7 +300,7 @@ final class QuarantineStore {
         if (spark == null) {
           spark = target.sparkSession();
           retained =
-              history.list(Optional.of(spark), Integer.MAX_VALUE, RunListener.NONE).stream()
+              history.list(Integer.MAX_VALUE, RunListener.NONE).stream()
                   .map(RunReport::id)
                   .toList();
         }

@@ -887,7 +887,7 @@ class LocalTargetTest {
                 .map(r -> r.getString(1))
                 .toList())
         .containsExactly("Completed");
-    assertThat(store.list(spark, 10, RunListener.NONE))
+    assertThat(store.list(10, RunListener.NONE))
         .extracting(r -> r.id() + " " + r.status())
         .containsExactly("next-run Completed", "quiet-run Completed", "done-run Completed");
   }
