@@ -448,6 +448,9 @@ final class UpstreamColumnCheck {
             + (allViews ? " produces" : one ? " has" : " have");
     String selectIt = "select " + column + " in " + (one ? views.get(0) : "one of them");
     Optional<String> near = Suggestions.nearest(column, offered);
+    if (ref.using() != null) {
+      return Optional.of(usingColumn(project, v, ref, placed, lacks, one, offered, near));
+    }
     return Optional.of(
         Diagnostic.error(
             RULE,
@@ -496,6 +499,41 @@ final class UpstreamColumnCheck {
                                     + "'?"
                                     + (allViews ? " If not, " + selectIt : ""))
                         .orElse(allViews ? readOne + ", or " + selectIt : readOne)));
+  }
+
+  /**
+   * {@code a JOIN b USING (x)} where no FROM item of one side has x: Spark refuses the join
+   * ([UNRESOLVED_USING_COLUMN_FOR_JOIN]), naming the side; {@code placed} are that side's tables.
+   */
+  private static Diagnostic usingColumn(
+      Project project,
+      ProjectView v,
+      ColumnRefs.Ref ref,
+      List<String> placed,
+      String lacks,
+      boolean one,
+      Set<String> offered,
+      Optional<String> near) {
+    return Diagnostic.error(
+        RULE,
+        ref.position(),
+        "USING column "
+            + ref.text()
+            + " cannot be resolved on the "
+            + ref.using()
+            + " side of the join: "
+            + String.join(", ", placed)
+            + lacks
+            + ref.readings().get(0).column()
+            + (one ? ", only " : "; their columns are ")
+            + listed(offered)
+            + "; Spark would refuse "
+            + project.names().display(v.id())
+            + " when apply or refresh runs it ([UNRESOLVED_USING_COLUMN_FOR_JOIN])",
+        near.map(n -> "did you mean '" + n + "'?")
+            .orElse(
+                "name in USING only columns both sides of the join have, or join them ON a"
+                    + " condition over each side's column"));
   }
 
   /**

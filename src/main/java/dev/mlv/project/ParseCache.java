@@ -49,7 +49,7 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 29; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  private static final int FORMAT = 30; // 3: column-name case; 4: CHECK columns; 5: column refs;
   // 6: the tables of a SELECT's *; 7: their USING columns; 8: where an x::T item starts;
   // 9: a column ref named like a select alias Spark does not see there; 10: a * table's NATURAL;
   // 11: a column ref qualified by a semi join's right side; 12: a *'s EXCEPT columns;
@@ -64,6 +64,7 @@ final class ParseCache {
   // 27: CHECKs: CONSTRAINT_COLUMN an error, MISPLACED_CALL and CONSTRAINT_TYPE
   // 28: the columns of CTEs and subqueries a column ref may read, or a * expands
   // 29: a column ref that may be a lateral alias inside an aggregate or a window
+  // 30: a JOIN's USING columns as refs to each side of it
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -489,6 +490,7 @@ final class ParseCache {
         writeDerived(out, d.getValue());
       }
       writeString(out, r.lateral());
+      writeString(out, r.using());
     }
     out.writeInt(f.columnLists().size());
     for (ColumnLists.ColumnList l : f.columnLists()) {
@@ -618,6 +620,7 @@ final class ParseCache {
         derived.put(in.readInt(), readDerived(in));
       }
       String lateral = readString(in);
+      String using = readString(in);
       refs.add(
           new ColumnRefs.Ref(
               text,
@@ -629,7 +632,8 @@ final class ParseCache {
               scopes,
               fromOnly,
               derived,
-              lateral));
+              lateral,
+              using));
     }
     int nl = count(in);
     List<ColumnLists.ColumnList> lists = new ArrayList<>(nl);
