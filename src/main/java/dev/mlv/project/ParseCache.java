@@ -49,7 +49,7 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 30; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  private static final int FORMAT = 31; // 3: column-name case; 4: CHECK columns; 5: column refs;
   // 6: the tables of a SELECT's *; 7: their USING columns; 8: where an x::T item starts;
   // 9: a column ref named like a select alias Spark does not see there; 10: a * table's NATURAL;
   // 11: a column ref qualified by a semi join's right side; 12: a *'s EXCEPT columns;
@@ -64,7 +64,7 @@ final class ParseCache {
   // 27: CHECKs: CONSTRAINT_COLUMN an error, MISPLACED_CALL and CONSTRAINT_TYPE
   // 28: the columns of CTEs and subqueries a column ref may read, or a * expands
   // 29: a column ref that may be a lateral alias inside an aggregate or a window
-  // 30: a JOIN's USING columns as refs to each side of it
+  // 30: a JOIN's USING columns as refs to each side of it; 31: the names a CHECK reads over a *
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -502,6 +502,15 @@ final class ParseCache {
       writeName(out, l.table());
       writeString(out, l.source());
     }
+    out.writeInt(f.checkColumns().size());
+    for (dev.mlv.sql.CheckColumns c : f.checkColumns()) {
+      writeString(out, c.constraint());
+      out.writeInt(c.read().size());
+      for (Map.Entry<String, Position> r : new java.util.TreeMap<>(c.read()).entrySet()) {
+        writeString(out, r.getKey());
+        writePosition(out, r.getValue());
+      }
+    }
   }
 
   private static void writeColumns(DataOutputStream out, OutputNames.Columns c) throws IOException {
@@ -647,8 +656,28 @@ final class ParseCache {
       lists.add(
           new ColumnLists.ColumnList(kind, alias, names, position, count, table, readString(in)));
     }
+    int nc = count(in);
+    List<dev.mlv.sql.CheckColumns> checks = new ArrayList<>(nc);
+    for (int i = 0; i < nc; i++) {
+      String constraint = readString(in);
+      int nRead = count(in);
+      Map<String, Position> read = new HashMap<>();
+      for (int k = 0; k < nRead; k++) {
+        read.put(readString(in), readPosition(in));
+      }
+      checks.add(new dev.mlv.sql.CheckColumns(constraint, read));
+    }
     return new QueryFacts(
-        tables, functions, features, fallback, diagnostics, columns, unreadableChecks, refs, lists);
+        tables,
+        functions,
+        features,
+        fallback,
+        diagnostics,
+        columns,
+        unreadableChecks,
+        refs,
+        lists,
+        checks);
   }
 
   private static void writeDiagnostics(DataOutputStream out, List<Diagnostic> ds)
