@@ -59,8 +59,8 @@ public final class ColumnRefs {
    * scope but the right side of a semi or anti join, that join as written ({@code "LEFT SEMI
    * JOIN"}), whose right side Spark resolves only in the join's own ON; null otherwise. {@code
    * scopes}: for each of {@code tables}, where it stands and its qualifier. {@code fromOnly}: the
-   * name stands where Spark resolves it against the FROM items alone (the SELECT list and WHERE,
-   * and an ON against its join's two sides; not GROUP BY, HAVING or ORDER BY, which may take the
+   * name stands where Spark resolves it against the FROM items first (the SELECT list, WHERE and
+   * GROUP BY, and an ON against its join's two sides; not HAVING or ORDER BY, which may take the
    * SELECT list's columns), so that two tables having it make it ambiguous. {@code derived}: by
    * index in {@code tables}, those that are a CTE or subquery of the statement, whose {@code
    * tables} entry is only its name there. {@code using}: for a column of a {@code JOIN ... USING
@@ -203,7 +203,7 @@ public final class ColumnRefs {
 
     /**
      * Whether the names walked now stand where Spark resolves them against the FROM items only: the
-     * SELECT list, WHERE and an ON (against its join's two sides); GROUP BY, HAVING and ORDER BY
+     * SELECT list, WHERE, GROUP BY and an ON (against its join's two sides); HAVING and ORDER BY
      * may take the SELECT list's columns.
      */
     private boolean fromOnly;
@@ -331,8 +331,13 @@ public final class ColumnRefs {
       inSelectList = false;
       fromOnly = true;
       expression(select.getWhere(), where, subquery);
-      fromOnly = false;
+      // GROUP BY resolves a name against the FROM before the SELECT list's aliases, so two tables
+      // having it make it ambiguous even where an item is named so (measured on Spark 4.1.1:
+      // AMBIGUOUS_REFERENCE for GROUP BY id, GROUP BY ROLLUP(id), id + 1, under SELECT s.id and
+      // SELECT s.id AS id alike); a name that may be an alias is still left alone below.
+      fromOnly = true;
       expression(select.getGroup(), chain);
+      fromOnly = false;
       expression(select.getHaving(), chain);
       expression(select.getQualify(), chain);
       expression(select.getWindowList(), chain);
