@@ -569,6 +569,7 @@ public final class Checker {
     }
     ColumnTypeCheck.check(v.definition(), facts, out);
     ColumnListCheck.check(project, v, facts, columns, out);
+    ConstraintColumnCheck.check(facts, columns, out);
     if (facts.features().contains(QueryFeature.TIME_TRAVEL)) {
       out.add(
           Diagnostic.error(

@@ -49,7 +49,7 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 29; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  private static final int FORMAT = 33; // 3: column-name case; 4: CHECK columns; 5: column refs;
   // 6: the tables of a SELECT's *; 7: their USING columns; 8: where an x::T item starts;
   // 9: a column ref named like a select alias Spark does not see there; 10: a * table's NATURAL;
   // 11: a column ref qualified by a semi join's right side; 12: a *'s EXCEPT columns;
@@ -64,6 +64,8 @@ final class ParseCache {
   // 27: CHECKs: CONSTRAINT_COLUMN an error, MISPLACED_CALL and CONSTRAINT_TYPE
   // 28: the columns of CTEs and subqueries a column ref may read, or a * expands
   // 29: a column ref that may be a lateral alias inside an aggregate or a window
+  // 30: a JOIN's USING columns as refs to each side of it; 31: the names a CHECK reads over a *
+  // 32: a GROUP BY name is resolved against the FROM alone (fromOnly); 33: ORDER BY unselected
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -489,6 +491,8 @@ final class ParseCache {
         writeDerived(out, d.getValue());
       }
       writeString(out, r.lateral());
+      writeString(out, r.using());
+      out.writeBoolean(r.unselected());
     }
     out.writeInt(f.columnLists().size());
     for (ColumnLists.ColumnList l : f.columnLists()) {
@@ -499,6 +503,15 @@ final class ParseCache {
       out.writeInt(l.columns());
       writeName(out, l.table());
       writeString(out, l.source());
+    }
+    out.writeInt(f.checkColumns().size());
+    for (dev.mlv.sql.CheckColumns c : f.checkColumns()) {
+      writeString(out, c.constraint());
+      out.writeInt(c.read().size());
+      for (Map.Entry<String, Position> r : new java.util.TreeMap<>(c.read()).entrySet()) {
+        writeString(out, r.getKey());
+        writePosition(out, r.getValue());
+      }
     }
   }
 
@@ -618,6 +631,8 @@ final class ParseCache {
         derived.put(in.readInt(), readDerived(in));
       }
       String lateral = readString(in);
+      String using = readString(in);
+      boolean unselected = in.readBoolean();
       refs.add(
           new ColumnRefs.Ref(
               text,
@@ -629,7 +644,9 @@ final class ParseCache {
               scopes,
               fromOnly,
               derived,
-              lateral));
+              lateral,
+              using,
+              unselected));
     }
     int nl = count(in);
     List<ColumnLists.ColumnList> lists = new ArrayList<>(nl);
@@ -643,8 +660,28 @@ final class ParseCache {
       lists.add(
           new ColumnLists.ColumnList(kind, alias, names, position, count, table, readString(in)));
     }
+    int nc = count(in);
+    List<dev.mlv.sql.CheckColumns> checks = new ArrayList<>(nc);
+    for (int i = 0; i < nc; i++) {
+      String constraint = readString(in);
+      int nRead = count(in);
+      Map<String, Position> read = new HashMap<>();
+      for (int k = 0; k < nRead; k++) {
+        read.put(readString(in), readPosition(in));
+      }
+      checks.add(new dev.mlv.sql.CheckColumns(constraint, read));
+    }
     return new QueryFacts(
-        tables, functions, features, fallback, diagnostics, columns, unreadableChecks, refs, lists);
+        tables,
+        functions,
+        features,
+        fallback,
+        diagnostics,
+        columns,
+        unreadableChecks,
+        refs,
+        lists,
+        checks);
   }
 
   private static void writeDiagnostics(DataOutputStream out, List<Diagnostic> ds)

@@ -59,11 +59,15 @@ public final class ColumnRefs {
    * scope but the right side of a semi or anti join, that join as written ({@code "LEFT SEMI
    * JOIN"}), whose right side Spark resolves only in the join's own ON; null otherwise. {@code
    * scopes}: for each of {@code tables}, where it stands and its qualifier. {@code fromOnly}: the
-   * name stands where Spark resolves it against the FROM items alone (the SELECT list and WHERE,
-   * and an ON against its join's two sides; not GROUP BY, HAVING or ORDER BY, which may take the
+   * name stands where Spark resolves it against the FROM items first (the SELECT list, WHERE and
+   * GROUP BY, and an ON against its join's two sides; not HAVING or ORDER BY, which may take the
    * SELECT list's columns), so that two tables having it make it ambiguous. {@code derived}: by
    * index in {@code tables}, those that are a CTE or subquery of the statement, whose {@code
-   * tables} entry is only its name there.
+   * tables} entry is only its name there. {@code using}: for a column of a {@code JOIN ... USING
+   * (...)} list, the side of the join whose FROM items are {@code tables} ({@code "left"}, {@code
+   * "right"}), which Spark resolves it against alone; null for any other name. {@code unselected}:
+   * a bare name in ORDER BY that no item of its SELECT list outputs (the list fully named, no
+   * {@code *}, no DISTINCT), which Spark then resolves against the FROM alone.
    */
   public record Ref(
       String text,
@@ -75,7 +79,9 @@ public final class ColumnRefs {
       List<Scoped> scopes,
       boolean fromOnly,
       Map<Integer, OutputNames.Derived> derived,
-      String lateral) {
+      String lateral,
+      String using,
+      boolean unselected) {
     public Ref {
       tables = List.copyOf(tables);
       readings = List.copyOf(readings);
@@ -200,12 +206,18 @@ public final class ColumnRefs {
 
     /**
      * Whether the names walked now stand where Spark resolves them against the FROM items only: the
-     * SELECT list, WHERE and an ON (against its join's two sides); GROUP BY, HAVING and ORDER BY
+     * SELECT list, WHERE, GROUP BY and an ON (against its join's two sides); HAVING and ORDER BY
      * may take the SELECT list's columns.
      */
     private boolean fromOnly;
 
     private final List<Ref> refs = new ArrayList<>();
+
+    /**
+     * While the ORDER BY of a SELECT is walked: the names its SELECT list outputs, lower case; null
+     * elsewhere, and when they are not all known.
+     */
+    private Set<String> orderOutputs;
 
     /**
      * Where in its query's SELECT list the names walked now stand, when that is inside an aggregate
@@ -278,6 +290,67 @@ public final class ColumnRefs {
     }
 
     private void select(SqlSelect select, List<Scope> outer, SqlNodeList orderBy) {
+      Set<String> aroundOutputs = orderOutputs;
+      orderOutputs = null; // a subquery's names are not its enclosing ORDER BY's
+      try {
+        walkSelect(select, outer, orderBy);
+      } finally {
+        orderOutputs = aroundOutputs;
+      }
+    }
+
+    /**
+     * The names {@code select}'s list outputs, lower case: a column's last name part, an alias;
+     * null when not all are known (a {@code *}), when it is DISTINCT (whose ORDER BY reads only its
+     * own columns, another rule) or has a window. An item of another kind is named after its text,
+     * which no bare name equals.
+     */
+    private static Set<String> outputs(SqlSelect select) {
+      // A window carries the columns it orders by to the ORDER BY (measured on Spark 4.1.1:
+      // SELECT amt, row_number() OVER (ORDER BY s.id) AS rn ... ORDER BY id is taken).
+      if (select.isDistinct()
+          || select.getQualify() != null
+          || (select.getWindowList() != null && !select.getWindowList().isEmpty())
+          || hasWindow(select.getSelectList())) {
+        return null;
+      }
+      Set<String> names = new HashSet<>();
+      for (SqlNode item : select.getSelectList()) {
+        if (item instanceof SqlIdentifier id) {
+          if (id.isStar()) {
+            return null;
+          }
+          names.add(lower(id.names.get(id.names.size() - 1)));
+        } else if (item instanceof SqlCall as && as.getKind() == SqlKind.AS) {
+          for (SqlNode alias : as.getOperandList().subList(1, as.operandCount())) {
+            if (alias instanceof SqlIdentifier id) {
+              names.add(lower(id.getSimple()));
+            }
+          }
+        } else if (!(item instanceof SqlCall call) || call.getKind() == SqlKind.DOT) {
+          return null; // a literal ('x' is named x), a field (f(x).a is named a), ...
+        }
+      }
+      return names;
+    }
+
+    private static boolean hasWindow(SqlNode node) {
+      boolean[] found = {false};
+      node.accept(
+          new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlCall call) {
+              if (call.getKind() == SqlKind.OVER) {
+                found[0] = true;
+                return null;
+              }
+              return super.visit(call);
+            }
+          });
+      return found[0];
+    }
+
+    private void walkSelect(SqlSelect select, List<Scope> outer, SqlNodeList orderBy) {
       List<Entry> entries = new ArrayList<>();
       List<Condition> conditions = new ArrayList<>();
       List<Semi> semis = new ArrayList<>();
@@ -328,13 +401,21 @@ public final class ColumnRefs {
       inSelectList = false;
       fromOnly = true;
       expression(select.getWhere(), where, subquery);
-      fromOnly = false;
+      // GROUP BY resolves a name against the FROM before the SELECT list's aliases, so two tables
+      // having it make it ambiguous even where an item is named so (measured on Spark 4.1.1:
+      // AMBIGUOUS_REFERENCE for GROUP BY id, GROUP BY ROLLUP(id), id + 1, under SELECT s.id and
+      // SELECT s.id AS id alike); a name that may be an alias is still left alone below.
+      fromOnly = true;
       expression(select.getGroup(), chain);
+      fromOnly = false;
       expression(select.getHaving(), chain);
       expression(select.getQualify(), chain);
       expression(select.getWindowList(), chain);
+      Set<String> aroundOutputs = orderOutputs;
+      orderOutputs = outputs(select);
       expression(select.getOrderList(), chain);
       expression(orderBy, chain);
+      orderOutputs = aroundOutputs;
       fromOnly = around;
     }
 
@@ -406,6 +487,12 @@ public final class ColumnRefs {
           for (SqlNode column : using) {
             if (column instanceof SqlIdentifier id) {
               joinColumns.add(lower(id.names.get(id.names.size() - 1)));
+              if (id.isSimple() && left) {
+                usingColumn(id, entries.subList(first, rightFirst), "left");
+              }
+              if (id.isSimple() && right) {
+                usingColumn(id, entries.subList(rightFirst, entries.size()), "right");
+              }
             }
           }
         }
@@ -463,6 +550,43 @@ public final class ColumnRefs {
         }
       }
       return false;
+    }
+
+    /**
+     * A USING column as a reference to the FROM items of one side of its join: Spark resolves it
+     * against that side's columns alone (no outer query's, no select alias), taking the first
+     * column of that name there, so a side with two is no ambiguity (each measured on Spark 4.1.1:
+     * UNRESOLVED_USING_COLUMN_FOR_JOIN when a side lacks it). The columns of a semi join's right
+     * side within the side count too, though Spark hides them: a name no item of the side has is
+     * missing whatever the side shows.
+     */
+    private void usingColumn(SqlIdentifier id, List<Entry> side, String which) {
+      String column = lower(id.getSimple());
+      List<Scoped> scopes = new ArrayList<>();
+      List<Reading> readings = new ArrayList<>();
+      Map<Integer, OutputNames.Derived> derived = new HashMap<>();
+      for (int i = 0; i < side.size(); i++) {
+        Entry e = side.get(i);
+        scopes.add(new Scoped(0, e.qualifier(), false));
+        readings.add(new Reading(i, column, false, List.of()));
+        if (e.derived() != null) {
+          derived.put(i, e.derived());
+        }
+      }
+      refs.add(
+          new Ref(
+              text(id),
+              position(id),
+              side.stream().map(Entry::table).toList(),
+              readings,
+              null,
+              null,
+              scopes,
+              false,
+              derived,
+              null,
+              which,
+              false));
     }
 
     /**
@@ -650,7 +774,9 @@ public final class ColumnRefs {
               scopes,
               fromOnly,
               derived,
-              lateralAt));
+              lateralAt,
+              null,
+              orderOutputs != null && parts.size() == 1 && !orderOutputs.contains(head)));
     }
 
     private int offset(SqlNode node) {

@@ -17,7 +17,8 @@ import java.util.TreeSet;
  * parse that is cached, so that validate need not parse again. Also the columns it reads by name
  * where every table in scope is read by its name ({@code columnRefs}), for validate to check
  * against the columns of the views of the project it reads, and the column lists that rename a FROM
- * item's or CTE's columns ({@code columnLists}), for validate to check against their number.
+ * item's or CTE's columns ({@code columnLists}), for validate to check against their number, and
+ * the names each CHECK reads where the SELECT list has a {@code *} ({@code checkColumns}).
  */
 public record QueryFacts(
     List<Name> tables,
@@ -28,7 +29,8 @@ public record QueryFacts(
     Optional<OutputNames.Columns> columns,
     List<String> unreadableChecks,
     List<ColumnRefs.Ref> columnRefs,
-    List<ColumnLists.ColumnList> columnLists) {
+    List<ColumnLists.ColumnList> columnLists,
+    List<CheckColumns> checkColumns) {
 
   public QueryFacts(
       List<Name> tables,
@@ -45,6 +47,7 @@ public record QueryFacts(
         Optional.empty(),
         List.of(),
         List.of(),
+        List.of(),
         List.of());
   }
 
@@ -58,6 +61,7 @@ public record QueryFacts(
     unreadableChecks = List.copyOf(unreadableChecks);
     columnRefs = List.copyOf(columnRefs);
     columnLists = List.copyOf(columnLists);
+    checkColumns = List.copyOf(checkColumns);
   }
 
   /**
@@ -78,7 +82,8 @@ public record QueryFacts(
         columns,
         unreadableChecks,
         columnRefs,
-        columnLists);
+        columnLists,
+        checkColumns);
   }
 
   public boolean parsed() {
@@ -98,6 +103,7 @@ public record QueryFacts(
         columns,
         unreadableChecks,
         columnRefs,
-        columnLists);
+        columnLists,
+        checkColumns);
   }
 }

@@ -199,7 +199,8 @@ public final class TableExtractor {
         facts.columns(),
         facts.unreadableChecks(),
         facts.columnRefs(),
-        facts.columnLists());
+        facts.columnLists(),
+        facts.checkColumns());
   }
 
   /**
@@ -212,6 +213,7 @@ public final class TableExtractor {
     List<String> unreadable = new ArrayList<>();
     List<Diagnostic> found = new ArrayList<>(facts.diagnostics());
     Set<String> functions = new java.util.HashSet<>(facts.functions());
+    List<CheckColumns> checkColumns = new ArrayList<>();
     for (Constraint c : constraints) {
       Optional<SqlToken> query =
           SqlToken.tokenize(c.expression()).stream()
@@ -268,6 +270,7 @@ public final class TableExtractor {
           found.addAll(misplacedInCheck(c));
           notBoolean(c).ifPresent(found::add);
           unknownColumn(c, facts.columns()).ifPresent(found::add);
+          starred(c, facts.columns()).ifPresent(checkColumns::add);
         }
       }
     }
@@ -280,7 +283,8 @@ public final class TableExtractor {
         facts.columns(),
         unreadable,
         facts.columnRefs(),
-        facts.columnLists());
+        facts.columnLists(),
+        checkColumns);
   }
 
   /**
@@ -407,8 +411,7 @@ public final class TableExtractor {
    * *}) does not produce fails the first refresh: the local engine filters the SELECT's rows by the
    * CHECK, where a source column the SELECT leaves out is [UNRESOLVED_COLUMN] (measured on Spark
    * 4.1.1). An error since QA found that validate and plan passed such a view that apply then
-   * failed: Calcite reads the names, but the niladic functions and lambda parameters it would take
-   * for columns are set apart below.
+   * failed.
    */
   private Optional<Diagnostic> unknownColumn(Constraint c, Optional<OutputNames.Columns> columns) {
     if (columns.isEmpty()
@@ -418,6 +421,63 @@ public final class TableExtractor {
     }
     Set<String> produced = new java.util.HashSet<>();
     columns.get().names().forEach(n -> produced.add(n.name().toLowerCase(Locale.ROOT)));
+    Optional<Map<String, Integer>> firstAt = columnsRead(c);
+    if (firstAt.isEmpty()) {
+      return Optional.empty();
+    }
+    Set<String> read = new java.util.TreeSet<>(firstAt.get().keySet());
+    read.removeAll(produced);
+    if (read.isEmpty()) {
+      return Optional.empty();
+    }
+    int first = read.stream().mapToInt(firstAt.get()::get).min().orElse(0);
+    return Optional.of(
+        Diagnostic.error(
+            "CONSTRAINT_COLUMN",
+            Places.inConstraint(c, first),
+            "the CHECK of constraint "
+                + c.name()
+                + " reads "
+                + String.join(", ", read)
+                + ", which the view's SELECT does not produce; Spark would refuse the view when apply or"
+                + " refresh runs it ([UNRESOLVED_COLUMN])",
+            "a constraint reads the view's own columns: "
+                + String.join(", ", produced.stream().sorted().toList())));
+  }
+
+  /**
+   * The names a CHECK reads, for a view whose SELECT list has a {@code *} (else {@link
+   * #unknownColumn} has told them): only the tables' columns tell whether the view produces them. A
+   * name of the hidden {@code _metadata} column is left out: whether a {@code *} carries it is not
+   * claimed.
+   */
+  private Optional<CheckColumns> starred(Constraint c, Optional<OutputNames.Columns> columns) {
+    if (columns.isEmpty()
+        || columns.get().complete()
+        || columns.get().opaque()
+        || columns.get().names().stream().anyMatch(n -> n.name() == null)) {
+      return Optional.empty();
+    }
+    return columnsRead(c)
+        .map(
+            firstAt -> {
+              Map<String, Position> read = new HashMap<>();
+              firstAt.forEach(
+                  (name, at) -> {
+                    if (!name.equals("_metadata")) {
+                      read.put(name, Places.inConstraint(c, at));
+                    }
+                  });
+              return new CheckColumns(c.name(), read);
+            });
+  }
+
+  /**
+   * The names a CHECK reads as columns, lower case, each with the offset in its expression where it
+   * is first read; empty when Calcite does not read the expression. Calcite reads the names, but
+   * the niladic functions and lambda parameters it would take for columns are set apart.
+   */
+  private Optional<Map<String, Integer>> columnsRead(Constraint c) {
     SparkSyntaxRewriter.Result rewritten = rewriter.rewrite("SELECT " + c.expression());
     if (!rewritten.fragments().isEmpty()) {
       return Optional.empty();
@@ -428,7 +488,6 @@ public final class TableExtractor {
     } catch (SqlParseException | RuntimeException e) {
       return Optional.empty();
     }
-    Set<String> read = new java.util.TreeSet<>();
     Set<String> lambdaParameters = new java.util.HashSet<>();
     // Where each name is first read, in the expression (the parsed text starts with SELECT).
     Map<String, Integer> firstAt = new HashMap<>();
@@ -439,7 +498,6 @@ public final class TableExtractor {
           public Void visit(SqlIdentifier id) {
             if (!id.isStar() && !id.names.isEmpty()) {
               String name = id.names.get(0).toLowerCase(Locale.ROOT);
-              read.add(name);
               SqlParserPos pos = id.getParserPosition();
               int at = offsetOf(parsed, pos.getLineNum(), pos.getColumnNum()) - "SELECT ".length();
               firstAt.merge(name, Math.max(0, at), Math::min);
@@ -467,27 +525,11 @@ public final class TableExtractor {
             return super.visit(call);
           }
         });
-    read.removeAll(lambdaParameters);
-    read.removeAll(NILADIC);
+    firstAt.keySet().removeAll(lambdaParameters);
+    firstAt.keySet().removeAll(NILADIC);
     // datediff(DAY, a, b): Spark takes a bare unit as the first argument (found by QA).
-    read.removeAll(ColumnRefs.UNITS);
-    read.removeAll(produced);
-    if (read.isEmpty()) {
-      return Optional.empty();
-    }
-    int first = read.stream().mapToInt(firstAt::get).min().orElse(0);
-    return Optional.of(
-        Diagnostic.error(
-            "CONSTRAINT_COLUMN",
-            Places.inConstraint(c, first),
-            "the CHECK of constraint "
-                + c.name()
-                + " reads "
-                + String.join(", ", read)
-                + ", which the view's SELECT does not produce; Spark would refuse the view when apply or"
-                + " refresh runs it ([UNRESOLVED_COLUMN])",
-            "a constraint reads the view's own columns: "
-                + String.join(", ", produced.stream().sorted().toList())));
+    firstAt.keySet().removeAll(ColumnRefs.UNITS);
+    return Optional.of(firstAt);
   }
 
   /** Nesting that no real query reaches: parentheses, CASE ... END and chained NOTs, together. */

@@ -141,4 +141,119 @@ class AmbiguousReferenceTest {
     // A table whose columns are not known leaves the name alone.
     assertThat(check("SELECT id FROM silver.s s JOIN bronze.orders o ON s.id = o.id")).isEmpty();
   }
+
+  /**
+   * GROUP BY resolves a name against the FROM before the SELECT list (found by QA: GROUP BY id over
+   * a join passed validate). Measured on Spark 4.1.1: AMBIGUOUS_REFERENCE for GROUP BY id, id + 1,
+   * ROLLUP(id), CUBE(id), GROUPING SETS ((id)), over a self-join and a derived table, also with
+   * s.id selected; not for a USING or NATURAL join column, a semi join's hidden right side, a
+   * select alias, or a subquery's own table.
+   */
+  @Test
+  void aBareColumnBothJoinedTablesHaveIsAnErrorInGroupBy() throws IOException {
+    assertThat(
+            check(
+                "SELECT s.id, COUNT(*) AS n FROM silver.s s JOIN silver.t t ON s.id = t.id"
+                    + " GROUP BY id"))
+        .extracting(AmbiguousReferenceTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:84 column id is ambiguous: silver.s and silver.t both"
+                + " have it; Spark would refuse gold.g when apply or refresh runs it"
+                + " ([AMBIGUOUS_REFERENCE]) / qualify it with the table it comes from: s.id or"
+                + " t.id");
+    for (String group : List.of("id + 1", "ROLLUP(id)", "CUBE(id)", "GROUPING SETS ((id), ())")) {
+      assertThat(
+              check(
+                  "SELECT COUNT(*) AS n FROM silver.s s JOIN silver.t t ON s.id = t.id GROUP BY "
+                      + group))
+          .as(group)
+          .hasSize(1);
+    }
+    assertThat(
+            check(
+                "SELECT COUNT(*) AS n FROM silver.s a JOIN silver.s b ON a.id = b.id GROUP BY amt"))
+        .hasSize(1);
+    assertThat(
+            check(
+                "SELECT COUNT(*) AS n FROM (SELECT id FROM silver.s) c JOIN silver.t t"
+                    + " ON c.id = t.id GROUP BY id"))
+        .hasSize(1);
+  }
+
+  @Test
+  void groupByNamesSparkResolvesAreNotReported() throws IOException {
+    assertThat(check("SELECT id, COUNT(*) AS n FROM silver.s JOIN silver.t USING (id) GROUP BY id"))
+        .isEmpty();
+    assertThat(check("SELECT COUNT(*) AS n FROM silver.s NATURAL JOIN silver.t GROUP BY id"))
+        .isEmpty();
+    assertThat(
+            check(
+                "SELECT COUNT(*) AS n FROM silver.s s LEFT SEMI JOIN silver.t t ON s.id = t.id"
+                    + " GROUP BY id"))
+        .isEmpty();
+    assertThat(
+            check(
+                "SELECT amt AS id2, COUNT(*) AS n FROM silver.s s JOIN silver.t t ON s.id = t.id"
+                    + " GROUP BY id2"))
+        .isEmpty();
+    assertThat(
+            check(
+                "SELECT s.id, COUNT(*) AS n FROM silver.s s JOIN silver.t t ON s.id = t.id"
+                    + " GROUP BY s.id, qty"))
+        .isEmpty();
+    assertThat(
+            check(
+                "SELECT * FROM silver.s s WHERE amt IN (SELECT COUNT(*) FROM silver.t GROUP BY"
+                    + " id)"))
+        .isEmpty();
+  }
+
+  /**
+   * An ORDER BY name the SELECT list does not output is resolved against the FROM, where two tables
+   * having it leave it unresolved. Measured on Spark 4.1.1: refused SELECT amt, qty ... ORDER BY
+   * id, ORDER BY id + 1, SELECT s.id AS k ... ORDER BY id, with GROUP BY s.id; accepted SELECT s.id
+   * ... ORDER BY id (and id + 1), SELECT s.*, a USING join.
+   */
+  @Test
+  void anOrderByNameTheSelectListLacksAndTwoTablesHaveIsAnError() throws IOException {
+    assertThat(check("SELECT amt, qty FROM silver.s s JOIN silver.t t ON s.id = t.id ORDER BY id"))
+        .extracting(AmbiguousReferenceTest::at)
+        .containsExactly(
+            "views/gold/g.sql:2:73 column id cannot be resolved in ORDER BY: the SELECT list does"
+                + " not output it, and silver.s and silver.t both have it; Spark would refuse"
+                + " gold.g when apply or refresh runs it ([UNRESOLVED_COLUMN.WITH_SUGGESTION]) /"
+                + " qualify it with the table it comes from: s.id or t.id, or select it");
+    assertThat(check("SELECT amt FROM silver.s s JOIN silver.t t ON s.id = t.id ORDER BY id + 1"))
+        .hasSize(1);
+    assertThat(
+            check(
+                "SELECT s.id AS k, amt FROM silver.s s JOIN silver.t t ON s.id = t.id ORDER BY"
+                    + " id DESC"))
+        .hasSize(1);
+    assertThat(
+            check(
+                "SELECT MAX(amt) AS m FROM silver.s s JOIN silver.t t ON s.id = t.id GROUP BY s.id"
+                    + " ORDER BY id"))
+        .hasSize(1);
+  }
+
+  @Test
+  void orderByNamesSparkResolvesAreNotReported() throws IOException {
+    for (String select :
+        List.of(
+            "SELECT s.id, qty FROM silver.s s JOIN silver.t t ON s.id = t.id ORDER BY id",
+            "SELECT s.id, amt FROM silver.s s JOIN silver.t t ON s.id = t.id ORDER BY id + 1",
+            "SELECT s.id AS id, amt FROM silver.s s JOIN silver.t t ON s.id = t.id ORDER BY id",
+            "SELECT s.*, qty FROM silver.s s JOIN silver.t t ON s.id = t.id ORDER BY id",
+            "SELECT amt, qty FROM silver.s JOIN silver.t USING (id) ORDER BY id",
+            "SELECT s.id, MAX(amt) AS m FROM silver.s s JOIN silver.t t ON s.id = t.id"
+                + " GROUP BY s.id ORDER BY id",
+            "SELECT amt FROM silver.s s JOIN silver.t t ON s.id = t.id ORDER BY qty",
+            "SELECT amt, ROW_NUMBER() OVER (ORDER BY s.id) AS rn FROM silver.s s JOIN silver.t t"
+                + " ON s.id = t.id ORDER BY id",
+            "SELECT amt FROM silver.s s WHERE s.id IN (SELECT t.id FROM silver.t t ORDER BY"
+                + " id)")) {
+      assertThat(check(select)).as(select).isEmpty();
+    }
+  }
 }
