@@ -286,7 +286,7 @@ class ShellTest {
         .contains("Apply cancelled: the answer was 'validate', not 'yes'.")
         // the statement ran once, after its last line, as an aligned table
         .contains(
-            "order_id | amount\n---------+-------\n1        | 120.5\n4        | 240.0\n(2 rows)")
+            "order_id | amount\n---------+-------\n       1 |  120.5\n       4 |  240.0\n(2 rows)")
         .contains("Usage: mlv plan")
         .contains("mlv: unknown option '--nope' for mlv lineage")
         .contains("(exit code 64)")
