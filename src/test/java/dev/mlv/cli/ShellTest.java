@@ -185,7 +185,7 @@ class ShellTest {
     assertThat(code).as(printed).isEqualTo(ExitCodes.ERROR);
     assertThat(printed)
         .contains("error[RESERVED_NAME]: silver.orders_clean__quarantine is a name mlv keeps")
-        .contains("after\n-----\n42")
+        .contains("after\n-----\n   42")
         .doesNotContain("internal error");
     Path silver = shop.resolve(".mlv/warehouse");
     try (var found = Files.walk(silver)) {
