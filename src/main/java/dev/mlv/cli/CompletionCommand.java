@@ -62,7 +62,8 @@ public final class CompletionCommand implements Callable<Integer> {
   static final String NAMES_FUNCTION =
       """
 
-      # Completes view (or, with "all", also table and folder) names; honours -p/--project.
+      # Completes view (or, with "all", also table and folder) names, after a '+' too, and the
+      # project's tags after 'tag:'; honours -p/--project.
       function _mlv_complete_names() {
         local i project=() only=(--views-only) name escaped
         local cur=${COMP_WORDS[COMP_CWORD]} c=$COMP_CWORD before=${COMP_LINE:0:COMP_POINT}
@@ -82,11 +83,18 @@ public final class CompletionCommand implements Callable<Integer> {
             --project=*) project=(-p "${COMP_WORDS[i]#--project=}") ;;
           esac
         done
+        # +name selects the name's ancestors: complete the name and keep the '+'.
+        local plus= bare=$cur
+        if [[ $bare == +* ]]; then
+          plus=+
+          bare=${bare#+}
+        fi
+        [[ $bare == tag:* ]] && only=(--tags)
         COMPREPLY=()
         while IFS= read -r name; do
           printf -v escaped '%q' "$name"
-          if [[ $name == "$cur"* || $escaped == "$cur"* ]]; then
-            COMPREPLY+=("$escaped")
+          if [[ $name == "$bare"* || $escaped == "$bare"* ]]; then
+            COMPREPLY+=("$plus$escaped")
           fi
         done < <("${COMP_WORDS[0]}" lineage "${project[@]}" --format names "${only[@]}" 2>/dev/null)
         # bash replaces only the piece after the last ':', so the offers must not repeat the rest.

@@ -74,6 +74,10 @@ public final class LineageCommand implements Callable<Integer> {
   @Option(names = "--views-only", hidden = true)
   boolean viewsOnly;
 
+  /** The tag: selectors of the selection instead, one a line: what completion offers after tag:. */
+  @Option(names = "--tags", hidden = true)
+  boolean tags;
+
   @Override
   public Integer call() {
     if (dot
@@ -91,6 +95,11 @@ public final class LineageCommand implements Callable<Integer> {
     SortedSet<ObjectId> selection = Selection.select(project.lineage(), project.names(), selectors);
     if (viewsOnly) {
       selection = Selection.views(project.lineage(), selection);
+    }
+    if (tags) {
+      Selection.tagSelectors(project.lineage(), selection)
+          .forEach(t -> spec.commandLine().getOut().println(t));
+      return ExitCodes.OK;
     }
     spec.commandLine()
         .getOut()

@@ -141,6 +141,8 @@ public final class Main {
     for (String name : subcommands) {
       cl.addSubcommand(name, MlvCommand.SUBCOMMANDS.get(name));
     }
+    // After the subcommands: picocli hands the factory down only to those already added.
+    cl.setHelpFactory(QualifiedNameHelp.FACTORY);
     WatchedWriter watched = new WatchedWriter(out);
     cl.setOut(watched);
     cl.setErr(err);

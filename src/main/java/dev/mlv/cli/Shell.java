@@ -346,6 +346,9 @@ final class Shell {
   private void refreshNames(ShellSession session) {
     try {
       Project project = project();
+      completer.tags(
+          dev.mlv.lineage.Selection.tagSelectors(
+              project.lineage(), new java.util.TreeSet<>(project.lineage().nodes().keySet())));
       Map<String, List<String>> names = new LinkedHashMap<>();
       for (ObjectId id : project.lineage().nodes().keySet()) {
         names.put(project.names().display(id), List.of());

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.jline.reader.Candidate;
@@ -76,6 +77,7 @@ final class ShellCompleter implements Completer {
   private final CommandSpec root;
   private final Set<String> shellWords;
   private volatile SortedMap<String, List<String>> tables = new TreeMap<>();
+  private volatile SortedSet<String> tags = new TreeSet<>();
 
   ShellCompleter(CommandSpec root, Set<String> shellWords) {
     this.root = root;
@@ -87,6 +89,11 @@ final class ShellCompleter implements Completer {
     SortedMap<String, List<String>> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     tables.forEach((k, v) -> copy.put(k, List.copyOf(v)));
     this.tables = copy;
+  }
+
+  /** Replaces the project's tag selectors ({@code tag:pii}), read after each command. */
+  void tags(Collection<String> tags) {
+    this.tags = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(tags));
   }
 
   @Override
@@ -138,8 +145,21 @@ final class ShellCompleter implements Completer {
       return;
     }
     if (!spec.positionalParameters().isEmpty()) {
-      tables.keySet().forEach(t -> out.add(word(t, "views and tables")));
+      selectors(current, out);
     }
+  }
+
+  /**
+   * Names as selectors take them, also after a '+' (+silver.x, with its ancestors), and the tags
+   * after {@code tag:}. A trailing '+' is typed after a completed name, so it needs nothing here.
+   */
+  private void selectors(String current, List<Candidate> out) {
+    String plus = current.startsWith("+") ? "+" : "";
+    if (current.startsWith(plus + "tag:")) {
+      tags.forEach(t -> out.add(word(plus + t, "tags")));
+      return;
+    }
+    tables.keySet().forEach(t -> out.add(word(plus + t, "views and tables")));
   }
 
   /** Words after which a statement names a table, not a column. */

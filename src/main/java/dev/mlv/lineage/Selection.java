@@ -60,6 +60,25 @@ public final class Selection {
   }
 
   /**
+   * The {@code tag:} selectors that select some of {@code selection}, sorted: what completion
+   * offers after {@code tag:}. A tag that is not a plain word is backticked, as selectors take it.
+   */
+  public static SortedSet<String> tagSelectors(LineageGraph graph, SortedSet<ObjectId> selection) {
+    SortedSet<String> out = new TreeSet<>();
+    for (ObjectId id : selection) {
+      Node n = graph.node(id);
+      if (n != null) {
+        n.tags()
+            .forEach(
+                t ->
+                    out.add(
+                        "tag:" + (t.matches("[\\w-]+") ? t : "`" + t.replace("`", "``") + "`")));
+      }
+    }
+    return out;
+  }
+
+  /**
    * The views {@code selectors} select, for a command that acts on views only ({@code verb}:
    * refresh, plan). Selectors that name only sources are refused rather than doing nothing and
    * succeeding: {@code refresh bronze.orders} most likely meant the views that read it. No selector

@@ -10,10 +10,23 @@ import java.util.SortedSet;
  * written as selectors take them, so one can be pasted back.
  */
 public final class TextRenderer implements LineageRenderer {
+  /** "table" and "view" and a space at least: the width outputs had before PySpark views. */
+  private static final int KIND_COLUMN = 6;
 
   @Override
   public String render(LineageGraph graph, Set<ObjectId> selection, NameResolver names) {
     StringBuilder sb = new StringBuilder();
+    // The kind column is as wide as the longest kind shown, so a "pyspark" row lines up with
+    // the others, and output without one keeps its six columns.
+    int width =
+        Math.max(
+            KIND_COLUMN,
+            selection.stream()
+                    .filter(graph.nodes()::containsKey)
+                    .mapToInt(id -> graph.node(id).kind().label().length())
+                    .max()
+                    .orElse(0)
+                + 1);
     List<SortedSet<ObjectId>> layers = graph.layers();
     for (int i = 0; i < layers.size(); i++) {
       List<ObjectId> ids = layers.get(i).stream().filter(selection::contains).toList();
@@ -24,7 +37,7 @@ public final class TextRenderer implements LineageRenderer {
       for (ObjectId id : ids) {
         Node n = graph.node(id);
         String loc = LineageRenderer.location(n);
-        sb.append("  ").append(padded(n.kind().label())).append(names.display(id));
+        sb.append("  ").append(padded(n.kind().label(), width)).append(names.display(id));
         if (!loc.isEmpty()) {
           sb.append("  (").append(loc).append(')');
         }
@@ -38,8 +51,7 @@ public final class TextRenderer implements LineageRenderer {
     return sb.toString();
   }
 
-  /** Six columns as before, and at least one space after a longer kind such as "pyspark". */
-  private static String padded(String label) {
-    return label + " ".repeat(Math.max(1, 6 - label.length()));
+  private static String padded(String label, int width) {
+    return label + " ".repeat(width - label.length());
   }
 }

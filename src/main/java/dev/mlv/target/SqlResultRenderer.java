@@ -50,26 +50,45 @@ public final class SqlResultRenderer {
         w[i] = Math.max(w[i], DisplayWidth.of(show(row.get(i))));
       }
     }
+    boolean[] right = new boolean[w.length];
+    for (int i = 0; i < w.length; i++) {
+      right[i] = isNumber(r.types().get(i));
+    }
     StringBuilder sb = new StringBuilder();
-    line(sb, r.columns(), w);
+    line(sb, r.columns(), w, right);
     for (int i = 0; i < w.length; i++) {
       sb.append(i == 0 ? "" : "-+-").append("-".repeat(w[i]));
     }
     sb.append('\n');
     for (List<String> row : r.rows()) {
-      line(sb, row, w);
+      line(sb, row, w, right);
     }
     sb.append('(').append(r.rows().size()).append(r.rows().size() == 1 ? " row)\n" : " rows)\n");
     return sb.toString();
   }
 
-  private static void line(StringBuilder sb, List<String> cells, int[] w) {
+  /** A row, numbers (and their column's name) right-aligned so digits line up, as psql does. */
+  private static void line(StringBuilder sb, List<String> cells, int[] w, boolean[] right) {
     StringBuilder l = new StringBuilder();
     for (int i = 0; i < w.length; i++) {
       String cell = show(cells.get(i));
-      l.append(i == 0 ? "" : " | ").append(cell).append(" ".repeat(w[i] - DisplayWidth.of(cell)));
+      String pad = " ".repeat(w[i] - DisplayWidth.of(cell));
+      l.append(i == 0 ? "" : " | ");
+      if (right[i]) {
+        l.append(pad).append(cell);
+      } else {
+        l.append(cell).append(pad);
+      }
     }
     sb.append(l.toString().stripTrailing()).append('\n');
+  }
+
+  /** Spark's integral, decimal and floating-point types, by {@code DataType.typeName()}. */
+  static boolean isNumber(String sparkType) {
+    return switch (sparkType) {
+      case "byte", "short", "integer", "long", "float", "double", "decimal" -> true;
+      default -> sparkType.startsWith("decimal(");
+    };
   }
 
   private static String show(String v) {

@@ -879,6 +879,51 @@ class CliBasicsTest {
                 ""));
   }
 
+  @Test
+  void completionKeepsAPlusBeforeANameAndOffersTheTagsAfterTag() throws Exception {
+    java.nio.file.Path script = java.nio.file.Files.createTempFile("mlv-completion", ".bash");
+    java.nio.file.Files.writeString(script, CliRun.of("completion", "bash").out());
+    // The words are what an interactive bash gives: it splits tag:d at the ':'.
+    String stub =
+        "mlv() { case \"$*\" in"
+            + " 'lineage -p /proj --format names --views-only')"
+            + "   printf '%s\\n' silver.orders silver.other gold.x ;;"
+            + " 'lineage -p /proj --format names --tags') printf '%s\\n' tag:daily tag:pii ;;"
+            + " *) return 1 ;; esac; };"
+            + " typed() { COMP_LINE=$1; COMP_POINT=${#1}; shift; COMP_WORDS=(\"$@\");"
+            + "   COMP_CWORD=$(( $# - 1 )); _complete_mlv; printf '%s\\n' \"${COMPREPLY[@]}\" ---; };"
+            + " typed 'mlv refresh -p /proj +silver.or' mlv refresh -p /proj +silver.or;"
+            + " typed 'mlv plan -p /proj +' mlv plan -p /proj +;"
+            + " typed 'mlv refresh -p /proj tag:' mlv refresh -p /proj tag :;"
+            + " typed 'mlv lineage -p /proj +tag:d' mlv lineage -p /proj +tag : d";
+    Process names =
+        new ProcessBuilder("bash", "-c", "source \"$0\" && " + stub, script.toString())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    String completed = new String(names.getInputStream().readAllBytes());
+    assertThat(names.waitFor()).as(completed).isZero();
+    java.nio.file.Files.delete(script);
+    assertThat(completed)
+        .isEqualTo(
+            String.join(
+                "\n",
+                "+silver.orders",
+                "---",
+                "+silver.orders",
+                "+silver.other",
+                "+gold.x",
+                "---",
+                "daily",
+                "pii",
+                "---",
+                "daily",
+                "---",
+                ""));
+    // The tags mlv completes from: lineage's hidden --tags lists them as selectors.
+    assertThat(CliRun.of("lineage", "-p", "examples/medallion", "--tags").out())
+        .isEqualTo("tag:quality\n");
+  }
+
   private static String writeFile(java.nio.file.Path file, String text) throws java.io.IOException {
     return java.nio.file.Files.writeString(file, text).toString();
   }

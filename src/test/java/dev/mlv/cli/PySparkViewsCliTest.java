@@ -65,7 +65,7 @@ class PySparkViewsCliTest {
     assertThat(json.out()).contains("\"kind\" : \"pyspark\"");
     CliRun up = CliRun.of("lineage", "-p", p.toString(), "--format", "text", "+gold.order_counts");
     assertThat(up.out())
-        .contains("view  silver.orders")
+        .contains("view    silver.orders")
         .contains("pyspark gold.order_counts  (views/gold.py:8)  <- silver.orders");
   }
 

@@ -185,7 +185,7 @@ class ShellTest {
     assertThat(code).as(printed).isEqualTo(ExitCodes.ERROR);
     assertThat(printed)
         .contains("error[RESERVED_NAME]: silver.orders_clean__quarantine is a name mlv keeps")
-        .contains("after\n-----\n42")
+        .contains("after\n-----\n   42")
         .doesNotContain("internal error");
     Path silver = shop.resolve(".mlv/warehouse");
     try (var found = Files.walk(silver)) {
@@ -286,7 +286,7 @@ class ShellTest {
         .contains("Apply cancelled: the answer was 'validate', not 'yes'.")
         // the statement ran once, after its last line, as an aligned table
         .contains(
-            "order_id | amount\n---------+-------\n1        | 120.5\n4        | 240.0\n(2 rows)")
+            "order_id | amount\n---------+-------\n       1 |  120.5\n       4 |  240.0\n(2 rows)")
         .contains("Usage: mlv plan")
         .contains("mlv: unknown option '--nope' for mlv lineage")
         .contains("(exit code 64)")

@@ -18,6 +18,46 @@ class SqlResultRendererTest {
   }
 
   @Test
+  void numbersAreRightAlignedByTheirColumnsSparkTypeAndTextLeftAligned() {
+    SqlValue.Exact one = new SqlValue.Exact(java.math.BigDecimal.ONE);
+    SqlResult r =
+        SqlResult.typed(
+            List.of("customer", "orders", "amount", "ratio", "code"),
+            List.of("string", "long", "decimal(10,2)", "double", "string"),
+            List.of(
+                Arrays.asList(
+                    new SqlValue.Text("ann"),
+                    new SqlValue.Exact(java.math.BigDecimal.valueOf(12345)),
+                    new SqlValue.Exact(new java.math.BigDecimal("7.50")),
+                    new SqlValue.Real(0.25),
+                    new SqlValue.Text("7")),
+                Arrays.asList(
+                    new SqlValue.Text("bartholomew"), one, null, new SqlValue.Real(12.5), null)),
+            null);
+    // "code" holds digits but is a string column: left-aligned like any text.
+    assertThat(SqlResultRenderer.render(r, "table"))
+        .isEqualTo(
+            """
+            customer    | orders | amount | ratio | code
+            ------------+--------+--------+-------+-----
+            ann         |  12345 |   7.50 |  0.25 | 7
+            bartholomew |      1 |   NULL |  12.5 | NULL
+            (2 rows)
+            """);
+  }
+
+  @Test
+  void sparksNumericTypeNamesAreNumbers() {
+    for (String t :
+        List.of("byte", "short", "integer", "long", "float", "double", "decimal(38,18)")) {
+      assertThat(SqlResultRenderer.isNumber(t)).as(t).isTrue();
+    }
+    for (String t : List.of("string", "boolean", "date", "timestamp", "array", "interval", "")) {
+      assertThat(SqlResultRenderer.isNumber(t)).as(t).isFalse();
+    }
+  }
+
+  @Test
   void oneMultiLineValueIsPrintedAsWritten() {
     String ddl = "CREATE TABLE lh.silver.v (\n  id INT)\nUSING delta\n";
     SqlResult r = new SqlResult(List.of("createtab_stmt"), List.of(List.of(ddl)), "");
@@ -45,6 +85,20 @@ class SqlResultRendererTest {
     SqlValue one = new SqlValue.Exact(java.math.BigDecimal.ONE);
     return SqlResult.typed(
         List.of("a", "s", "m", "mi", "bin", "dec", "big", "d", "nan", "t", "n", "e", "ts"),
+        List.of(
+            "array",
+            "struct",
+            "map",
+            "map",
+            "binary",
+            "decimal(22,2)",
+            "long",
+            "double",
+            "double",
+            "boolean",
+            "string",
+            "string",
+            "timestamp"),
         List.of(
             Arrays.asList(
                 new SqlValue.Array(Arrays.asList(one, null)),

@@ -1123,7 +1123,11 @@ public final class FabricWorkspaceTarget implements Target {
                       + " rows of a statement; this result may be cut short (aggregate, filter or"
                       + " add a LIMIT)"
                   : null;
-          return SqlResult.typed(r.columns(), rows, r.columns().isEmpty() ? "OK" : note);
+          List<String> types = new ArrayList<>();
+          for (int i = 0; i < r.columns().size(); i++) {
+            types.add(i < r.types().size() ? LivyValues.typeName(r.types().get(i)) : "");
+          }
+          return SqlResult.typed(r.columns(), types, rows, r.columns().isEmpty() ? "OK" : note);
         });
   }
 

@@ -24,8 +24,7 @@ final class LivyValues {
     if (v == null || v.isNull() || v.isMissingNode()) {
       return null;
     }
-    String kind =
-        (type.isObject() ? type.path("type").asText() : type.asText()).toLowerCase(Locale.ROOT);
+    String kind = typeName(type);
     return switch (kind) {
       case "array" -> array(v, type.path("elementType"));
       case "struct" -> struct(v, type.path("fields"));
@@ -40,6 +39,11 @@ final class LivyValues {
               : new SqlValue.Temporal(v.asText().replace(' ', 'T'));
       default -> kind.startsWith("decimal") ? exact(v) : text(v);
     };
+  }
+
+  /** The Spark type name of a field of Livy's JSON schema: integer, decimal(10,2), array, ... */
+  static String typeName(JsonNode type) {
+    return (type.isObject() ? type.path("type").asText() : type.asText()).toLowerCase(Locale.ROOT);
   }
 
   private static SqlValue text(JsonNode v) {

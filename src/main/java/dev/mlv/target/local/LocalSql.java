@@ -126,7 +126,9 @@ final class LocalSql {
       }
       String note =
           rows.size() > MAX_ROWS ? "(only the first " + MAX_ROWS + " rows are shown)" : null;
-      return SqlResult.typed(List.of(cols), out, note);
+      List<String> types =
+          java.util.Arrays.stream(fields).map(f -> f.dataType().typeName()).toList();
+      return SqlResult.typed(List.of(cols), types, out, note);
     } catch (Exception e) { // Spark's AnalysisException is checked, yet thrown undeclared
       Optional<String> unknown = unknownFunction(e, facts);
       if (unknown.isPresent()) {

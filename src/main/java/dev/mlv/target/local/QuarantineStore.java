@@ -241,7 +241,8 @@ final class QuarantineStore {
       cells.add(line);
       values.add(typed);
     }
-    return new SqlResult(columns, cells, null, values);
+    List<String> types = java.util.Arrays.stream(fields).map(f -> f.dataType().typeName()).toList();
+    return new SqlResult(columns, cells, null, values, types);
   }
 
   private static String cell(Object v) {
