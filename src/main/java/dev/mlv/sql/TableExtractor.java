@@ -534,6 +534,7 @@ public final class TableExtractor {
     // Both parsers accept it, each in a way of its own; Spark's analyzer then refuses it.
     Optional<SyntaxErrors.Told> misread =
         SyntaxErrors.commaReadAsColumnFrom(selectSql)
+            .or(() -> SyntaxErrors.fromAtEnd(selectSql))
             .or(() -> SyntaxErrors.emptySelectList(selectSql))
             .or(() -> SyntaxErrors.misplacedNot(selectSql))
             .or(() -> SyntaxErrors.doubledSelect(selectSql))

@@ -1782,4 +1782,30 @@ class ValidateAndLineageTest {
       assertThat(files).hasSize(1);
     }
   }
+
+  /** Spark reads a last bare FROM as an alias, so no parser stops at it; validate does. */
+  @Test
+  void aQueryEndingRightAfterFromIsASyntaxError() throws IOException {
+    String h = "CREATE MATERIALIZED LAKE VIEW silver.";
+    project(
+        YML,
+        "a.sql",
+        h + "a AS\nSELECT id FROM\n",
+        "d.sql",
+        h + "d AS\nSELECT * FROM;\n",
+        "e.sql",
+        h + "e AS\nSELECT *\nFROM -- todo\n",
+        "g.sql",
+        h + "g AS\nSELECT id AS `FROM` FROM bronze.orders\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    String said = "error[SQL_PARSE]: syntax error: the SELECT ends right after 'FROM'";
+    assertThat(r.out())
+        .contains("views/a.sql:2:11: " + said)
+        .contains("views/d.sql:2:10: " + said)
+        .contains("views/e.sql:3:1: " + said)
+        .contains("a column really named FROM is written AS `FROM`")
+        .doesNotContain("g.sql")
+        .contains("3 errors");
+  }
 }
