@@ -1808,4 +1808,26 @@ class ValidateAndLineageTest {
         .doesNotContain("g.sql")
         .contains("3 errors");
   }
+
+  /** An emoji is one character outside the BMP: named whole, in a name Spark refuses as é. */
+  @Test
+  void aNameWithACharacterOutsideTheBmpIsAnInvalidIdentifier() throws IOException {
+    project(
+        YML,
+        "a.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.a AS\nSELECT \uD83D\uDE00x, \uD83D\uDE00 FROM"
+            + " bronze.orders\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/a.sql:2:8: error[INVALID_IDENTIFIER]: '\uD83D\uDE00x' has characters other"
+                + " than ASCII letters, digits and '_'")
+        .contains("hint: quote it: `\uD83D\uDE00x`")
+        // The emoji counts as one column.
+        .contains("views/a.sql:2:12: error[INVALID_IDENTIFIER]: '\uD83D\uDE00'")
+        .doesNotContain("U+D83D")
+        .doesNotContain("SQL_PARSE")
+        .contains("2 errors");
+  }
 }
