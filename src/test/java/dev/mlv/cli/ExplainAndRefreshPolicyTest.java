@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -243,6 +244,31 @@ class ExplainAndRefreshPolicyTest {
     CliRun twice = CliRun.of("explain", "gold.r", "-p", dir.toString());
     assertThat(twice.exitCode()).as(twice.toString()).isEqualTo(ExitCodes.ERROR);
     assertThat(twice.err()).contains("DUPLICATE_VIEW");
+  }
+
+  /** Found by QA: a view read from a broken file was explained as a source table. */
+  @Test
+  void aViewReadingABrokenViewIsNotExplained() throws IOException {
+    Files.createDirectories(dir.resolve("views"));
+    Files.writeString(
+        dir.resolve("mlv.yml"),
+        "name: t\nworkspace: ws\nlakehouse: lh\nschema: dbo\nviews: [views]\n"
+            + "sources:\n  - bronze.t\n");
+    Files.writeString(
+        dir.resolve("views/a.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.a AS\nSELECT id, (x FROM bronze.t\n");
+    Files.writeString(
+        dir.resolve("views/b.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.b AS\nSELECT id FROM silver.a\n");
+    Files.writeString(
+        dir.resolve("views/c.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.c AS\nSELECT id FROM silver.b\n");
+    for (String v : List.of("silver.b", "silver.c")) {
+      CliRun r = CliRun.of("explain", v, "-p", dir.toString());
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+      assertThat(r.err()).contains("views/a.sql:2:12: error[SQL_PARSE]");
+      assertThat(r.out()).doesNotContain("change data feed");
+    }
   }
 
   @Test
