@@ -1830,4 +1830,17 @@ class ValidateAndLineageTest {
         .doesNotContain("SQL_PARSE")
         .contains("2 errors");
   }
+
+  /** Found by QA: the suggested name kept the blank the rule refuses. */
+  @Test
+  void aViewNameWithADotIsGivenANameThatKeepsToTheRule() throws IOException {
+    project(
+        YML,
+        "q.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.`q 13.x` AS\nSELECT id FROM bronze.orders\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.out())
+        .contains("error[VIEW_NAME]: 'q 13.x' has a dot in it")
+        .contains("hint: use letters, digits and '_': q_13_x\n");
+  }
 }
