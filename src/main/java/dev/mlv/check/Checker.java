@@ -265,7 +265,8 @@ public final class Checker {
                 "'"
                     + part
                     + "' has a dot in it, so the view's name cannot be told from a longer one",
-                "use letters, digits and '_': " + part.replace('.', '_')));
+                // The suggestion keeps to the rule it gives: q 13.x becomes q_13_x, not q 13_x.
+                "use letters, digits and '_': " + part.replaceAll("[^A-Za-z0-9_]", "_")));
       } else if (i == written.size() - 3
           && dev.mlv.project.LakehouseName.problem(held).isPresent()) {
         // Found by QA: mlv.yml's lakehouse is held to Fabric's rule, the one named in SQL was only

@@ -97,6 +97,9 @@ public final class ExplainCommand implements Callable<Integer> {
       throw new MlvException(own);
     }
     ObjectId id = found.first();
+    if (!errors.isEmpty() && readsThroughAnError(project, id, errors)) {
+      throw new MlvException(errors);
+    }
     RefreshAnalysis analysis = withoutAnsi(project, RefreshAnalyzer.analyze(v.definition()));
     spec.commandLine()
         .getOut()
@@ -106,6 +109,27 @@ public final class ExplainCommand implements Callable<Integer> {
                 : ExplainRenderer.text(
                     id, v.settings(), v.definition(), analysis, project.names()));
     return ExitCodes.OK;
+  }
+
+  /**
+   * Whether the view reads, directly or not, a view in a file with an error, or a table that is
+   * neither a view nor a declared source: a view whose file has a syntax error or cannot be read
+   * would be explained as a source read from its change feed, so explain stops as lineage does.
+   */
+  private static boolean readsThroughAnError(
+      Project project, ObjectId id, List<dev.mlv.diag.Diagnostic> errors) {
+    java.util.Set<java.nio.file.Path> files = new java.util.HashSet<>();
+    for (ObjectId a : project.lineage().ancestors(id)) {
+      dev.mlv.lineage.Node n = project.lineage().node(a);
+      if (n.kind() == dev.mlv.lineage.NodeKind.TABLE && n.position() == null) {
+        return true;
+      }
+      if (n.isView() && n.position() != null) {
+        files.add(n.position().file());
+      }
+    }
+    return errors.stream()
+        .anyMatch(d -> d.position() != null && files.contains(d.position().file()));
   }
 
   /**

@@ -145,13 +145,17 @@ public final class RefreshCommand implements Callable<Integer> {
               spec.commandLine().getOut(), spec.commandLine().getErr(), run, project, format);
       long doomed = run.views().stream().filter(v -> v.wouldFail() || v.wouldBeSkipped()).count();
       if (dryRun && doomed > 0 && code == ExitCodes.OK) {
+        // The summary comes after the table it sums up, also where both streams share a screen;
+        // it says no "above", as the table may have gone to a file.
+        spec.commandLine().getOut().flush();
         spec.commandLine()
             .getErr()
             .println(
                 "error: "
                     + doomed
                     + (doomed == 1 ? " view" : " views")
-                    + " would fail or be skipped (see the reasons above); the refresh would exit 1");
+                    + " would fail or be skipped, each for the reason given with it; the refresh"
+                    + " would exit 1");
         return ExitCodes.ERROR;
       }
       return code;

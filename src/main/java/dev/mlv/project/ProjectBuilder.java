@@ -268,7 +268,8 @@ public final class ProjectBuilder {
         QueryFacts f =
             Extractor.INSTANCE.extractView(
                 select.sql(), select.position(), cv.definition().constraints());
-        diagnostics.addAll(f.diagnostics());
+        // A name the file's lexical pass reported may be reported again by the query's parser.
+        f.diagnostics().stream().filter(d -> !diagnostics.contains(d)).forEach(diagnostics::add);
         facts.put(cv.definition(), f);
       }
     }

@@ -16,6 +16,17 @@ final class Lexer {
 
   private Lexer() {}
 
+  /**
+   * Whether a character outside the BMP (an emoji, a rare ideograph) starts at {@code i}: read as
+   * part of a name, as é is, so that both halves of its surrogate pair stay together and it is
+   * reported as a name Spark reads only between backticks.
+   */
+  private static boolean supplementary(String s, int i) {
+    return Character.isHighSurrogate(s.charAt(i))
+        && i + 1 < s.length()
+        && Character.isLowSurrogate(s.charAt(i + 1));
+  }
+
   /** Digits, a fraction and an exponent; Spark's type suffixes (1L, 2.5BD) are separate words. */
   private static int endOfNumber(String sql, int i) {
     int n = sql.length();
@@ -120,12 +131,17 @@ final class Lexer {
             i++;
           }
         }
-      } else if (Character.isLetter(c) || c == '_' || c == '$') {
-        while (i < n
-            && (Character.isLetterOrDigit(s.charAt(i))
-                || s.charAt(i) == '_'
-                || s.charAt(i) == '$')) {
-          i++;
+      } else if (Character.isLetter(c) || c == '_' || c == '$' || supplementary(s, i)) {
+        while (i < n) {
+          if (supplementary(s, i)) {
+            i += 2;
+          } else if (Character.isLetterOrDigit(s.charAt(i))
+              || s.charAt(i) == '_'
+              || s.charAt(i) == '$') {
+            i++;
+          } else {
+            break;
+          }
         }
         kind = Token.Kind.WORD;
       } else if (Character.isDigit(c)

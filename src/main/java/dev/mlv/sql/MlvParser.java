@@ -62,16 +62,7 @@ public final class MlvParser {
         break;
       }
       if (t.kind() == Token.Kind.WORD && t.text().chars().anyMatch(c -> c > 0x7f)) {
-        // Spark's lexer takes only ASCII letters, digits and _ in a name that is not quoted.
-        diagnostics.add(
-            Diagnostic.error(
-                "INVALID_IDENTIFIER",
-                start.advance(text, t.offset()),
-                "'"
-                    + t.text()
-                    + "' has characters other than ASCII letters, digits and '_'; Spark reads"
-                    + " such a name only between backticks",
-                "quote it: `" + t.text() + "`"));
+        diagnostics.add(nonAsciiName(start.advance(text, t.offset()), t.text()));
       }
       if (t.isSymbol(";")) {
         parseStatement(start, text, current, statements, diagnostics, unfinished);
@@ -82,6 +73,19 @@ public final class MlvParser {
     }
     parseStatement(start, text, current, statements, diagnostics, unfinished);
     return new Result(List.copyOf(statements), List.copyOf(diagnostics), List.copyOf(unfinished));
+  }
+
+  /** A name that is not quoted and has a character other than an ASCII letter, digit or _. */
+  static Diagnostic nonAsciiName(Position at, String word) {
+    // Spark's lexer takes only ASCII letters, digits and _ in a name that is not quoted.
+    return Diagnostic.error(
+        "INVALID_IDENTIFIER",
+        at,
+        "'"
+            + word
+            + "' has characters other than ASCII letters, digits and '_'; Spark reads such a name"
+            + " only between backticks",
+        "quote it: `" + word + "`");
   }
 
   /**

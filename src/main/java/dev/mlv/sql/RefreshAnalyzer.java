@@ -230,12 +230,14 @@ public final class RefreshAnalyzer {
               ? 0
               : Math.min(
                   sql.length(), TableExtractor.offsetOf(sql, p.getLineNum(), p.getColumnNum()));
+      // Calcite's own words ("Incorrect syntax near the keyword ...") are about its grammar,
+      // not Spark's: the token it stopped at is named instead.
       String what =
-          String.valueOf(e.getMessage())
-              .lines()
+          SqlToken.tokenize(sql).stream()
+              .filter(t -> t.end() > at)
               .findFirst()
-              .orElse("")
-              .replaceFirst("\\s*at line \\d+, column \\d+\\.?$", "");
+              .map(t -> "at '" + t.text() + "'")
+              .orElse("at its end");
       walk.full(
           "SQL mlv cannot analyse",
           at,

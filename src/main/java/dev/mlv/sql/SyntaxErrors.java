@@ -544,6 +544,24 @@ final class SyntaxErrors {
   }
 
   /**
+   * A query that ends right after FROM: Spark's parser reads the FROM as the last column's alias
+   * ({@code SELECT id FROM} selects a column named FROM, {@code SELECT * FROM} is refused when it
+   * runs), so neither parser stops at it. {@code AS FROM} and {@code AS `FROM`} say the alias.
+   */
+  static Optional<Told> fromAtEnd(String sql) {
+    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    int n = tokens.size();
+    if (n < 2 || !tokens.get(n - 1).isWord("FROM") || tokens.get(n - 2).isWord("AS")) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Told(
+            tokens.get(n - 1).start(),
+            "the SELECT ends right after 'FROM', which needs a table after it",
+            "complete the FROM clause; a column really named FROM is written AS `FROM`"));
+  }
+
+  /**
    * {@code SELECT FROM t} (or {@code SELECT DISTINCT FROM t}): a select list left out, which the
    * parsers accept as a column FROM aliased t and no FROM clause, and Spark's analyzer then refuses
    * (UNRESOLVED_COLUMN, FROM). A column named from is left alone where a FROM clause follows it

@@ -576,6 +576,7 @@ public final class TableExtractor {
     // Both parsers accept it, each in a way of its own; Spark's analyzer then refuses it.
     Optional<SyntaxErrors.Told> misread =
         SyntaxErrors.commaReadAsColumnFrom(selectSql)
+            .or(() -> SyntaxErrors.fromAtEnd(selectSql))
             .or(() -> SyntaxErrors.emptySelectList(selectSql))
             .or(() -> SyntaxErrors.misplacedNot(selectSql))
             .or(() -> SyntaxErrors.doubledSelect(selectSql))
@@ -950,6 +951,22 @@ public final class TableExtractor {
       return parseError(start, readable(error));
     }
     int offset = offsetOf(sql, pos.getLineNum(), pos.getColumnNum());
+    Optional<SqlToken> name =
+        SqlToken.tokenize(sql).stream()
+            .filter(t -> t.start() <= offset && offset < t.end())
+            .filter(t -> t.kind() == SqlToken.Kind.WORD && t.text().chars().anyMatch(c -> c > 0x7f))
+            .findFirst();
+    if (name.isPresent()) {
+      // Calcite's lexer stops inside a name with an emoji in it, which Spark's refuses as a
+      // whole (é, 中文 and 😀 alike): the name is what to fix, not a half of its character.
+      return new QueryFacts(
+          List.of(),
+          Set.of(),
+          Set.of(),
+          true,
+          List.of(
+              MlvParser.nonAsciiName(start.advance(sql, name.get().start()), name.get().text())));
+    }
     List<SqlToken> at = SqlToken.tokenize(sql.substring(offset));
     if (!at.isEmpty() && at.get(0).start() == 0 && at.get(0).isWord("CREATE")) {
       return parseError(

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -134,7 +135,20 @@ class ExplainAndRefreshPolicyTest {
     CliRun dry = CliRun.of("refresh", "--dry-run", "-p", copy.toString());
     assertThat(dry.exitCode()).as(dry.toString()).isEqualTo(ExitCodes.ERROR);
     assertThat(dry.out()).contains("NOT_DEPLOYED").doesNotContain(" full ");
-    assertThat(dry.err()).contains("1 view would fail or be skipped");
+    assertThat(dry.err()).contains("1 view would fail or be skipped").doesNotContain("above");
+    // On one screen, the summary follows the table even when standard output is buffered.
+    java.io.StringWriter screen = new java.io.StringWriter();
+    int code =
+        Main.run(
+            new java.io.PrintWriter(new java.io.BufferedWriter(screen)),
+            new java.io.PrintWriter(screen, true),
+            "refresh",
+            "--dry-run",
+            "-p",
+            copy.toString());
+    assertThat(code).isEqualTo(ExitCodes.ERROR);
+    assertThat(screen.toString().indexOf("would fail or be skipped"))
+        .isGreaterThan(screen.toString().indexOf("NOT_DEPLOYED"));
     // JUnit says the same as the exit code: the view that would fail is a failed test case
     CliRun junit = CliRun.of("refresh", "--dry-run", "--format", "junit", "-p", copy.toString());
     assertThat(junit.exitCode()).as(junit.toString()).isEqualTo(ExitCodes.ERROR);
@@ -230,6 +244,31 @@ class ExplainAndRefreshPolicyTest {
     CliRun twice = CliRun.of("explain", "gold.r", "-p", dir.toString());
     assertThat(twice.exitCode()).as(twice.toString()).isEqualTo(ExitCodes.ERROR);
     assertThat(twice.err()).contains("DUPLICATE_VIEW");
+  }
+
+  /** Found by QA: a view read from a broken file was explained as a source table. */
+  @Test
+  void aViewReadingABrokenViewIsNotExplained() throws IOException {
+    Files.createDirectories(dir.resolve("views"));
+    Files.writeString(
+        dir.resolve("mlv.yml"),
+        "name: t\nworkspace: ws\nlakehouse: lh\nschema: dbo\nviews: [views]\n"
+            + "sources:\n  - bronze.t\n");
+    Files.writeString(
+        dir.resolve("views/a.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.a AS\nSELECT id, (x FROM bronze.t\n");
+    Files.writeString(
+        dir.resolve("views/b.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.b AS\nSELECT id FROM silver.a\n");
+    Files.writeString(
+        dir.resolve("views/c.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.c AS\nSELECT id FROM silver.b\n");
+    for (String v : List.of("silver.b", "silver.c")) {
+      CliRun r = CliRun.of("explain", v, "-p", dir.toString());
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+      assertThat(r.err()).contains("views/a.sql:2:12: error[SQL_PARSE]");
+      assertThat(r.out()).doesNotContain("change data feed");
+    }
   }
 
   @Test

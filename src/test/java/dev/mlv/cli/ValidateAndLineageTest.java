@@ -1782,4 +1782,65 @@ class ValidateAndLineageTest {
       assertThat(files).hasSize(1);
     }
   }
+
+  /** Spark reads a last bare FROM as an alias, so no parser stops at it; validate does. */
+  @Test
+  void aQueryEndingRightAfterFromIsASyntaxError() throws IOException {
+    String h = "CREATE MATERIALIZED LAKE VIEW silver.";
+    project(
+        YML,
+        "a.sql",
+        h + "a AS\nSELECT id FROM\n",
+        "d.sql",
+        h + "d AS\nSELECT * FROM;\n",
+        "e.sql",
+        h + "e AS\nSELECT *\nFROM -- todo\n",
+        "g.sql",
+        h + "g AS\nSELECT id AS `FROM` FROM bronze.orders\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    String said = "error[SQL_PARSE]: syntax error: the SELECT ends right after 'FROM'";
+    assertThat(r.out())
+        .contains("views/a.sql:2:11: " + said)
+        .contains("views/d.sql:2:10: " + said)
+        .contains("views/e.sql:3:1: " + said)
+        .contains("a column really named FROM is written AS `FROM`")
+        .doesNotContain("g.sql")
+        .contains("3 errors");
+  }
+
+  /** An emoji is one character outside the BMP: named whole, in a name Spark refuses as é. */
+  @Test
+  void aNameWithACharacterOutsideTheBmpIsAnInvalidIdentifier() throws IOException {
+    project(
+        YML,
+        "a.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.a AS\nSELECT \uD83D\uDE00x, \uD83D\uDE00 FROM"
+            + " bronze.orders\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(r.out())
+        .contains(
+            "views/a.sql:2:8: error[INVALID_IDENTIFIER]: '\uD83D\uDE00x' has characters other"
+                + " than ASCII letters, digits and '_'")
+        .contains("hint: quote it: `\uD83D\uDE00x`")
+        // The emoji counts as one column.
+        .contains("views/a.sql:2:12: error[INVALID_IDENTIFIER]: '\uD83D\uDE00'")
+        .doesNotContain("U+D83D")
+        .doesNotContain("SQL_PARSE")
+        .contains("2 errors");
+  }
+
+  /** Found by QA: the suggested name kept the blank the rule refuses. */
+  @Test
+  void aViewNameWithADotIsGivenANameThatKeepsToTheRule() throws IOException {
+    project(
+        YML,
+        "q.sql",
+        "CREATE MATERIALIZED LAKE VIEW silver.`q 13.x` AS\nSELECT id FROM bronze.orders\n");
+    CliRun r = CliRun.of("validate", "-p", dir.toString());
+    assertThat(r.out())
+        .contains("error[VIEW_NAME]: 'q 13.x' has a dot in it")
+        .contains("hint: use letters, digits and '_': q_13_x\n");
+  }
 }

@@ -1544,7 +1544,7 @@ class StrategyDeciderTableTest {
     assertThat(pipe.constructs().get(0).code()).isEqualTo("NOT_ANALYSABLE");
     assertThat(pipe.constructs().get(0).position().column()).isEqualTo(28);
     assertThat(pipe.constructs().get(0).note())
-        .isEqualTo("mlv's analyser does not read the SELECT from here (Encountered \"|\")");
+        .isEqualTo("mlv's analyser does not read the SELECT from here (at '|')");
   }
 
   @Test

@@ -1242,6 +1242,10 @@ class TableExtractorTest {
         "SELECT a, b + 1) AS c FROM t|1:16|this ')' closes no '('",
         "SELECT CASE WHEN a > 1 THEN 'x' ELSE 'y' AS c FROM t|1:8|this CASE is never ended: END"
             + " is missing",
+        // Spark reads a last FROM as an alias: SELECT * FROM is refused only when it runs.
+        "SELECT * FROM|1:10|the SELECT ends right after 'FROM', which needs a table after it",
+        "SELECT x FROM (SELECT a FROM t) q\\nUNION ALL SELECT b FROM|2:20|the SELECT ends right"
+            + " after 'FROM', which needs a table after it",
         "SELECT a FROM t WHERE a >|1:25|the SELECT ends right after '>', which needs an operand"
             + " after it",
         "SELECT a FROM t WHERE a = 1 AND|1:29|the SELECT ends right after 'AND', which needs an"

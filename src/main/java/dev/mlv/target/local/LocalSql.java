@@ -150,9 +150,12 @@ final class LocalSql {
           throw placed(m, at);
         }
       }
+      // Spark's own parser refusing the statement is a syntax error, as docs/rules.md says.
       throw new MlvException(
           Diagnostic.error(
-              "SQL_FAILED",
+              e instanceof org.apache.spark.sql.catalyst.parser.ParseException
+                  ? "SQL_PARSE"
+                  : "SQL_FAILED",
               at,
               dev.mlv.sql.fallback.SparkFallbackParser.placeless(
                   SparkMessages.withoutSparkPlace(SparkMessages.explanation(e))),

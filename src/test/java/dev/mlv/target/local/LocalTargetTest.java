@@ -1141,6 +1141,10 @@ class LocalTargetTest {
             "<input>:1:16: error[SQL_FAILED]: [UNRESOLVED_ROUTINE] function 'no_such_fn' is not a"
                 + " Spark built-in");
     assertThat(target.deployed(new ObjectId(WS, LH, "silver", "r"))).isEmpty();
+    // Spark's own parser error is SQL_PARSE, as docs/rules.md says (found by QA: SQL_FAILED).
+    assertThatThrownBy(() -> sql(p, "SELECT (1"))
+        .hasMessageContaining("error[SQL_PARSE]: [PARSE_SYNTAX_ERROR]")
+        .hasMessageNotContaining("SQL_FAILED");
     // mlv's own refusal from inside Spark's catalog keeps its rule (found by QA: it read
     // 'error[SQL_FAILED]: error[UNSAFE_NAME]: ...').
     assertThatThrownBy(() -> sql(p, "SELECT * FROM delta.`/tmp/no/such/table`"))
