@@ -248,7 +248,7 @@ public final class ProjectBuilder {
               start,
               "cannot read the file: " + IoReason.of(e),
               "make it readable by the user running mlv; until then its views count as missing"));
-      return new ParsedFile(rel, List.of(), Map.of(), diagnostics);
+      return new ParsedFile(rel, List.of(), Map.of(), diagnostics, viewsNamedBy(rel));
     }
     MlvParser.Result result = MlvParser.parse(start, text);
     diagnostics.addAll(result.diagnostics());
@@ -279,6 +279,28 @@ public final class ProjectBuilder {
       cache.get().put(key, new ParseCache.Entry(result.statements(), facts, diagnostics));
     }
     return new ParsedFile(rel, result.statements(), facts, diagnostics, result.unfinishedViews());
+  }
+
+  /**
+   * The views a file that cannot be read most likely defines, by the usual layout ({@code
+   * views/<schema>/<name>.sql}, or {@code <name>.sql} in the default schema): its view_config entry
+   * and the views reading it are not told of a typo, beside the FILE_READ error that says why
+   * (found by QA). A wrong guess only leaves those warnings as they were.
+   */
+  private static List<Name> viewsNamedBy(Path rel) {
+    String file = rel.getFileName().toString();
+    int dot = file.lastIndexOf('.');
+    String stem = dot > 0 ? file.substring(0, dot) : file;
+    List<Name> names = new ArrayList<>();
+    try {
+      names.add(Name.of(stem));
+      if (rel.getParent() != null && !stem.contains(".")) {
+        names.add(Name.of(rel.getParent().getFileName() + "." + stem));
+      }
+    } catch (RuntimeException notAName) {
+      // A file name no view name can be: nothing to guess.
+    }
+    return names;
   }
 
   /** Whether the bytes start with a UTF-16 byte order mark (FF FE or FE FF). */

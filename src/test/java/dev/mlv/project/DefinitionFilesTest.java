@@ -227,6 +227,29 @@ class DefinitionFilesTest {
   }
 
   /**
+   * Found by QA: beside FILE_READ, the view_config entry of the unreadable file's view was
+   * VIEW_CONFIG_UNKNOWN and a view reading it UNDECLARED_TABLE ("check the name for a typo").
+   */
+  @Test
+  void aFileThatCannotBeReadGivesNoTypoWarningsForItsView() throws IOException {
+    Files.writeString(
+        root.resolve("mlv.yml"),
+        BASE + "views: [views]\nview_config:\n  silver.gone:\n    refresh_policy: full\n");
+    touch("views/silver/reader.sql");
+    Files.writeString(
+        root.resolve("views/silver/reader.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.reader AS SELECT * FROM silver.gone\n");
+    ProjectConfig config = ProjectLoader.load(root, Map.of()).orThrow();
+    Path gone = config.root().resolve("views/silver/gone.sql");
+
+    Project project =
+        new ProjectBuilder()
+            .build(config, List.of(gone, root.resolve("views/silver/reader.sql")), List.of());
+
+    assertThat(project.diagnostics()).extracting(d -> d.ruleId()).containsExactly("FILE_READ");
+  }
+
+  /**
    * Found by QA: a linked folder leading to a folder of the project that is no view folder was
    * skipped without a word, so its views were missing (and --prune would drop them); one leading
    * into a view folder is read there.
