@@ -4,13 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mlv.diag.Diagnostic;
 import dev.mlv.lineage.ObjectId;
-import dev.mlv.project.DefinitionFiles;
-import dev.mlv.project.Project;
-import dev.mlv.project.ProjectBuilder;
-import dev.mlv.project.ProjectConfig;
-import dev.mlv.project.ProjectLoader;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -34,35 +28,16 @@ class ConstraintColumnStarTest {
   /** silver.s produces id and amt; silver.t id and qty. */
   private List<Diagnostic> check(TableColumns told, String checkExpression, String select)
       throws IOException {
-    Files.writeString(
-        dir.resolve("mlv.yml"),
-        "name: p\nworkspace: ws\nlakehouse: lh\nschema: dbo\nsources: [bronze.orders]\n");
-    write(
-        "silver/s.sql",
-        "CREATE MATERIALIZED LAKE VIEW silver.s AS SELECT id, amount AS amt FROM bronze.orders\n");
-    write(
-        "silver/t.sql",
-        "CREATE MATERIALIZED LAKE VIEW silver.t AS SELECT id, qty FROM bronze.orders\n");
-    write(
-        "gold/g.sql",
+    return JoinedViewsProject.check(
+        dir,
+        told,
+        "CONSTRAINT_COLUMN",
+        Map.of(),
         "CREATE MATERIALIZED LAKE VIEW gold.g (\n  CONSTRAINT c CHECK ("
             + checkExpression
             + ") ON MISMATCH DROP\n) AS\n"
             + select
             + "\n");
-    ProjectConfig config = ProjectLoader.load(dir).orThrow();
-    Project project =
-        new ProjectBuilder().build(config, DefinitionFiles.discover(config).files(), List.of());
-    assertThat(project.diagnostics()).as("load").noneMatch(Diagnostic::isError);
-    return Checker.check(project, told).stream()
-        .filter(d -> d.ruleId().equals("CONSTRAINT_COLUMN"))
-        .toList();
-  }
-
-  private void write(String name, String text) throws IOException {
-    Path f = dir.resolve("views").resolve(name);
-    Files.createDirectories(f.getParent());
-    Files.writeString(f, text);
   }
 
   private static String at(Diagnostic d) {

@@ -3,15 +3,10 @@ package dev.mlv.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mlv.diag.Diagnostic;
-import dev.mlv.project.DefinitionFiles;
-import dev.mlv.project.Project;
-import dev.mlv.project.ProjectBuilder;
-import dev.mlv.project.ProjectConfig;
-import dev.mlv.project.ProjectLoader;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,32 +20,14 @@ class UsingColumnTest {
 
   /** silver.s produces id and amt; silver.t id and qty; silver.u id, qty and z. */
   private List<Diagnostic> check(String select) throws IOException {
-    Files.writeString(
-        dir.resolve("mlv.yml"),
-        "name: p\nworkspace: ws\nlakehouse: lh\nschema: dbo\nsources: [bronze.orders]\n");
-    write(
-        "silver/s.sql",
-        "CREATE MATERIALIZED LAKE VIEW silver.s AS SELECT id, amount AS amt FROM bronze.orders\n");
-    write(
-        "silver/t.sql",
-        "CREATE MATERIALIZED LAKE VIEW silver.t AS SELECT id, qty FROM bronze.orders\n");
-    write(
-        "silver/u.sql",
-        "CREATE MATERIALIZED LAKE VIEW silver.u AS SELECT id, qty, z FROM bronze.orders\n");
-    write("gold/g.sql", "CREATE MATERIALIZED LAKE VIEW gold.g AS\n" + select + "\n");
-    ProjectConfig config = ProjectLoader.load(dir).orThrow();
-    Project project =
-        new ProjectBuilder().build(config, DefinitionFiles.discover(config).files(), List.of());
-    assertThat(project.diagnostics()).as("load").noneMatch(Diagnostic::isError);
-    return Checker.check(project).stream()
-        .filter(d -> d.ruleId().equals(UpstreamColumnCheck.RULE))
-        .toList();
-  }
-
-  private void write(String name, String text) throws IOException {
-    Path f = dir.resolve("views").resolve(name);
-    Files.createDirectories(f.getParent());
-    Files.writeString(f, text);
+    return JoinedViewsProject.check(
+        dir,
+        TableColumns.NONE,
+        UpstreamColumnCheck.RULE,
+        Map.of(
+            "silver/u.sql",
+            "CREATE MATERIALIZED LAKE VIEW silver.u AS SELECT id, qty, z FROM bronze.orders\n"),
+        "CREATE MATERIALIZED LAKE VIEW gold.g AS\n" + select + "\n");
   }
 
   private static String at(Diagnostic d) {
