@@ -223,6 +223,24 @@ public final class ProjectLoader {
     if (tab) {
       problem = "a tab character where YAML expects spaces";
     }
+    if (problem.contains("<stream end>")) {
+      Optional<Position> open = unclosedFlow(shown, text);
+      if (open.isPresent()) {
+        char bracket = text.charAt(offset(text, open.get()));
+        return Diagnostic.error(
+            "YAML_SYNTAX",
+            open.get(),
+            "invalid YAML: this '" + bracket + "' is never closed: the file ends inside it",
+            "close it with '" + (bracket == '[' ? ']' : '}') + "' where its items end");
+      }
+    }
+    if (problem.contains("but found another document")) {
+      return Diagnostic.error(
+          "YAML_SYNTAX",
+          at,
+          "invalid YAML: a second YAML document starts here; the file must hold one",
+          "remove this '---' line, or move what follows it into the first document");
+    }
     Optional<String[]> indentation = indentation(problem, e);
     if (indentation.isPresent()) {
       return Diagnostic.error(
@@ -242,6 +260,88 @@ public final class ProjectLoader {
     }
     String hint = tab ? "indent with spaces; YAML does not allow tabs" : syntaxHint(problem, e);
     return Diagnostic.error("YAML_SYNTAX", at, message.toString(), hint);
+  }
+
+  /**
+   * The innermost '[' or '{' of a flow collection the text leaves open, skipping quoted text and
+   * comments: SnakeYAML reports such a file at its end, past the last line, or at the flow node it
+   * expected there (found by QA: "expected the node content, but found '<stream end>'").
+   */
+  static Optional<Position> unclosedFlow(Path shown, String text) {
+    java.util.Deque<int[]> open = new java.util.ArrayDeque<>();
+    int line = 1;
+    int column = 0;
+    char quote = 0;
+    boolean comment = false;
+    char raw = '\n'; // the character before this one
+    char before = '\n'; // the last one that is not a blank
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      column++;
+      if (c == '\n') {
+        comment = false;
+        line++;
+        column = 0;
+        raw = c;
+        if (open.isEmpty()) {
+          before = c; // a new line of a block; in a flow, a line break is a blank
+        }
+        continue;
+      }
+      if (comment) {
+        continue;
+      }
+      if (quote != 0) {
+        if (quote == '"' && c == '\\') {
+          i++;
+          column++;
+        } else if (quote == '\''
+            && c == '\''
+            && i + 1 < text.length()
+            && text.charAt(i + 1) == '\'') {
+          i++;
+          column++;
+        } else if (c == quote) {
+          quote = 0;
+          before = c;
+        }
+        raw = c;
+        continue;
+      }
+      if (c == '#' && (raw == ' ' || raw == '\t' || raw == '\n')) {
+        comment = true;
+      } else if ((c == '"' || c == '\'') && opensValue(before, !open.isEmpty())) {
+        quote = c;
+      } else if ((c == '[' || c == '{') && opensValue(before, !open.isEmpty())) {
+        open.push(new int[] {line, column});
+      } else if ((c == ']' || c == '}') && !open.isEmpty()) {
+        open.pop();
+      }
+      if (c != ' ' && c != '\t' && !comment) {
+        before = c;
+      }
+      raw = c;
+    }
+    return open.isEmpty()
+        ? Optional.empty()
+        : Optional.of(new Position(shown, open.peek()[0], open.peek()[1]));
+  }
+
+  /** Whether a value may start after {@code before}, the last character that was not a blank. */
+  private static boolean opensValue(char before, boolean inFlow) {
+    return before == ':'
+        || before == '-'
+        || before == '\n'
+        || (inFlow && (before == ',' || before == '[' || before == '{'));
+  }
+
+  /** The offset in {@code text} of a 1-based line and column. */
+  private static int offset(String text, Position p) {
+    int at = 0;
+    for (int l = 1; l < p.line(); l++) {
+      at = text.indexOf('\n', at) + 1;
+    }
+    return at + p.column() - 1;
   }
 
   /**

@@ -991,7 +991,40 @@ class ProjectLoaderTest {
     int lines = (BASE + "sources: [bronze.a, bronze.b\n").split("\n").length;
     assertThat(flow.position().line()).isEqualTo(lines);
     assertThat(flow.position().column()).isEqualTo(10);
-    assertThat(flow.message()).contains("flow sequence");
+    assertThat(flow.message())
+        .isEqualTo("invalid YAML: this '[' is never closed: the file ends inside it");
+  }
+
+  /**
+   * A file that ends inside a flow collection is reported at the innermost '[' or '{' left open, in
+   * words: SnakeYAML put a '[' that ends its line at a line past the last one, with "expected the
+   * node content, but found '<stream end>'" (found by QA). Quoted and commented brackets do not
+   * count.
+   */
+  @Test
+  void aFileEndingInsideAFlowCollectionNamesTheBracketLeftOpen() throws IOException {
+    int line = BASE.split("\n").length + 1;
+    Diagnostic last = only(load(BASE + "view_config: {silver.a: [\n"));
+    assertThat(last.position().line()).isEqualTo(line);
+    assertThat(last.position().column()).isEqualTo(25);
+    assertThat(last.message())
+        .isEqualTo("invalid YAML: this '[' is never closed: the file ends inside it");
+    assertThat(last.hint()).isEqualTo("close it with ']' where its items end");
+
+    Diagnostic outer =
+        only(load(BASE + "view_config:\n  silver.a: {tags: ['x]', \"y}\", b] # ] }\n"));
+    assertThat(outer.position().line()).isEqualTo(line + 1);
+    assertThat(outer.position().column()).isEqualTo(13);
+    assertThat(outer.hint()).isEqualTo("close it with '}' where its items end");
+  }
+
+  /** Found by QA: SnakeYAML's "but found another document", with a hint about indentation. */
+  @Test
+  void aSecondDocumentIsSaidInWords() throws IOException {
+    Diagnostic d = only(load("name: p\n---\nname: q\n"));
+    assertThat(d.position().line()).isEqualTo(2);
+    assertThat(d.message())
+        .isEqualTo("invalid YAML: a second YAML document starts here; the file must hold one");
   }
 
   @Test
