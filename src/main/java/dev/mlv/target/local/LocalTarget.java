@@ -287,7 +287,7 @@ public final class LocalTarget implements Target {
 
   static final Strategy.Skip PYTHON_SKIP =
       new Strategy.Skip(
-          "PYSPARK_NOT_RUN_LOCALLY",
+          ViewRun.PYSPARK_NOT_RUN_LOCALLY,
           "PySpark views are not run by the local target; deploy to Fabric to run it, or define"
               + " the view in SQL to run it here");
 
