@@ -9,6 +9,7 @@ import dev.mlv.quality.QualityReport.ViewPoint;
 import dev.mlv.quality.QualityReport.ViewSection;
 import dev.mlv.quality.SvgCharts.Series;
 import dev.mlv.refresh.RunRenderer;
+import dev.mlv.refresh.ViewStatus;
 import dev.mlv.target.SqlResult;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -306,6 +307,19 @@ public final class HtmlReportRenderer {
 
   // ---- one view ----
 
+  /**
+   * The violations of {@code constraint} in one run of the view, or null when the run did not count
+   * them: the view was skipped, failed before its rules were checked, or its target reports no
+   * counts. A zero there would claim a clean run that never happened (found by QA).
+   */
+  private static Long checked(ViewPoint p, String constraint) {
+    Long n = p.violations().get(constraint);
+    if (n != null) {
+      return n;
+    }
+    return p.status().equals(ViewStatus.Completed.name()) && p.dropsMeasured() ? 0L : null;
+  }
+
   private static void view(StringBuilder h, ViewSection v) {
     h.append("<section class=\"view\" id=\"view-")
         .append(Html.esc(v.name()))
@@ -338,7 +352,7 @@ public final class HtmlReportRenderer {
             new Series(
                 c,
                 PALETTE[k++ % PALETTE.length],
-                v.runs().stream().map(p -> p.violations().getOrDefault(c, 0L)).toList()));
+                v.runs().stream().map(p -> checked(p, c)).toList()));
       }
       h.append("<h3>Violations per constraint over time</h3>\n")
           .append(SvgCharts.lines("violations per constraint of " + v.name(), labels, series, 180));

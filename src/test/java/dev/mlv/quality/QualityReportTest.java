@@ -169,4 +169,65 @@ class QualityReportTest {
         .contains("id=\"view-silver.trials_old\"")
         .contains("class=\"note not-in-project\"");
   }
+
+  /**
+   * Found by QA: a run in which the view was skipped (its constraints never checked) was plotted as
+   * 0 violations. A skipped view, and one that failed before its rules counted anything, give no
+   * point; a FAIL rule the failed refresh counted still does.
+   */
+  @Test
+  void aRunThatCheckedNoConstraintIsNoPointOfTheViolationsChart() {
+    java.util.List<dev.mlv.refresh.RunReport> history =
+        java.util.List.of(
+            KnownHistory.run(
+                "20261127-100000-0001",
+                "2026-11-27T10:00:00Z",
+                dev.mlv.refresh.RunStatus.Completed,
+                java.util.List.of(
+                    KnownHistory.done(
+                        KnownHistory.SILVER, "full", 7, 3, KnownHistory.violations(1, 1, 1), 900))),
+            KnownHistory.run(
+                "20261128-100000-0002",
+                "2026-11-28T10:00:00Z",
+                dev.mlv.refresh.RunStatus.Interrupted,
+                java.util.List.of(
+                    dev.mlv.refresh.ViewRun.skipped(
+                        KnownHistory.SILVER,
+                        "none",
+                        "INTERRUPTED: the run was interrupted before it started"))),
+            KnownHistory.run(
+                "20261129-100000-0003",
+                "2026-11-29T10:00:00Z",
+                dev.mlv.refresh.RunStatus.Failed,
+                java.util.List.of(
+                    new dev.mlv.refresh.ViewRun(
+                        KnownHistory.SILVER,
+                        dev.mlv.refresh.ViewStatus.Failed,
+                        "full",
+                        "NO_CDF: bronze.preference_trials has no change data feed",
+                        0,
+                        0,
+                        java.util.Map.of("pct_valid", 2L),
+                        600,
+                        java.util.Optional.of(KnownHistory.FAIL_ERROR)))));
+    QualityReport r =
+        QualityReport.of(
+            "medallion",
+            KnownHistory.lineage(),
+            KnownHistory.NAMES,
+            java.util.Map.of(KnownHistory.SILVER, KnownHistory.RULES),
+            history,
+            java.util.Map.of(),
+            KnownHistory.NOW,
+            7);
+    String html = HtmlReportRenderer.render(r);
+    int start = html.indexOf("aria-label=\"violations per constraint of silver.trials_clean\"");
+    String chart = html.substring(start, html.indexOf("</svg>", start));
+
+    // Three constraints checked in the first run, only the FAIL rule counted in the third.
+    assertThat(chart.split("<circle ", -1)).hasSize(1 + 3 + 1);
+    assertThat(chart).doesNotContain(": 0</title>").contains("pct_valid 11-29 10:00: 2</title>");
+    // pct_valid's line breaks at the skipped run: two pieces, each one point.
+    assertThat(chart.split("<polyline ", -1)).hasSize(1 + 2 + 1 + 1);
+  }
 }
