@@ -230,4 +230,32 @@ class QualityReportTest {
     // pct_valid's line breaks at the skipped run: two pieces, each one point.
     assertThat(chart.split("<polyline ", -1)).hasSize(1 + 2 + 1 + 1);
   }
+
+  /**
+   * Found by QA: a long lineage label was cut at its start, hiding the schema
+   * ("…ew_name_for_layout_testing_10"). It keeps the schema and both ends of the view's name.
+   */
+  @Test
+  void aLongLineageLabelKeepsItsSchemaAndElidesTheMiddleOfTheName() {
+    assertThat(HtmlReportRenderer.shortLabel("gold.g_1", 30)).isEqualTo("gold.g_1");
+    assertThat(
+            HtmlReportRenderer.shortLabel(
+                "silver.very_long_silver_view_name_for_layout_testing_10", 30))
+        .isEqualTo("silver.very_long_s…_testing_10");
+    assertThat(HtmlReportRenderer.shortLabel("ws.lh.silver.a_rather_long_view_name_11", 30))
+        .isEqualTo("ws.lh.silver.a_rather…_name_11");
+    // A long qualifier keeps its schema; a dot between backticks is part of the name.
+    assertThat(
+            HtmlReportRenderer.shortLabel(
+                "a_long_workspace.a_long_lakehouse.silver.orders_by_region", 30))
+        .isEqualTo("…silver.orders_by_region");
+    assertThat(HtmlReportRenderer.shortLabel("gold.`a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p`", 30))
+        .isEqualTo("gold.`a.b.c.d.e.f…k.l.m.n.o.p`");
+    // Characters, not UTF-16 units: an emoji is never split.
+    String emoji = "gold.😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀";
+    assertThat(HtmlReportRenderer.shortLabel(emoji, 30).codePoints().count()).isEqualTo(30);
+    assertThat(HtmlReportRenderer.shortLabel(emoji, 30)).startsWith("gold.😀").endsWith("😀");
+    String html = HtmlReportRenderer.render(KnownHistory.report());
+    assertThat(html).contains(">silver.trials_clean</text>");
+  }
 }
