@@ -103,13 +103,40 @@ public final class QuarantineCommand implements Callable<Integer> {
                         + name
                         + (runId == null ? "." : " in run " + runId + "."));
         if (format == RowsFormat.json) {
-          // A JSON reader gets a document either way: the same array of row objects, empty.
-          out.println("[]");
+          // A JSON reader gets a document either way: the same shape, no rows.
+          out.print(json(project.names().display(id), rows));
         }
         return ExitCodes.OK;
       }
-      out.print(SqlResultRenderer.render(rows, format.name()));
+      out.print(
+          format == RowsFormat.json
+              ? json(project.names().display(id), rows)
+              : SqlResultRenderer.render(rows, format.name()));
       return ExitCodes.OK;
     }
   }
+
+  /**
+   * The JSON of {@code --format json}: versioned as every mlv JSON document is (found by QA: a bare
+   * array), the view and the run asked for, then the rows as {@code mlv sql} gives them.
+   */
+  private String json(String view, SqlResult rows) {
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    var root = mapper.createObjectNode();
+    root.put("formatVersion", FORMAT_VERSION);
+    root.put("view", view);
+    if (runId == null) {
+      root.putNull("run");
+    } else {
+      root.put("run", runId);
+    }
+    root.set("rows", SqlResultRenderer.rows(rows));
+    try {
+      return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("a tree of plain nodes always serialises", e);
+    }
+  }
+
+  static final int FORMAT_VERSION = 1;
 }

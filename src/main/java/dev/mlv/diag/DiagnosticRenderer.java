@@ -85,8 +85,14 @@ public final class DiagnosticRenderer {
       } else {
         o.putNull("file");
       }
-      o.put("line", d.position() == null ? 0 : d.position().line());
-      o.put("column", d.position() == null ? 0 : d.position().column());
+      // No place (a usage error, an unknown run): null, not a line 0 no editor can go to.
+      if (d.position() != null && d.position().line() > 0) {
+        o.put("line", d.position().line());
+        o.put("column", d.position().column());
+      } else {
+        o.putNull("line");
+        o.putNull("column");
+      }
       o.put("message", d.message());
       if (d.hint() == null) {
         o.putNull("hint");

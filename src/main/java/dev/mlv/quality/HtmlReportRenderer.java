@@ -9,6 +9,7 @@ import dev.mlv.quality.QualityReport.ViewPoint;
 import dev.mlv.quality.QualityReport.ViewSection;
 import dev.mlv.quality.SvgCharts.Series;
 import dev.mlv.refresh.RunRenderer;
+import dev.mlv.refresh.ViewStatus;
 import dev.mlv.target.SqlResult;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -294,17 +295,81 @@ public final class HtmlReportRenderer {
               statusColor(n.lastStatus()),
               p[0] + nodeW / 2.0,
               p[1] + nodeH / 2.0 + 4,
-              Html.esc(keepEnd(n.name(), 30))));
+              Html.esc(shortLabel(n.name(), 30))));
     }
     h.append("</svg></div>\n</section>\n");
   }
 
-  /** A long name cut at its start: the end (schema and view) is what tells nodes apart. */
-  private static String keepEnd(String s, int max) {
-    return s.length() <= max ? s : "…" + s.substring(s.length() - (max - 1));
+  /**
+   * A long name shortened to {@code max} characters so both what tells nodes apart and where they
+   * live stay readable: the schema (with "…" for the lakehouse or workspace before it, when the
+   * qualifier is long), then the view's name with its middle elided, keeping its start and its end
+   * (often a number). Cut at its start, the schema was lost (found by QA: "…ew_name_for_layout_
+   * testing_10"). The full name is in the node's tooltip.
+   */
+  static String shortLabel(String name, int max) {
+    if (name.codePointCount(0, name.length()) <= max) {
+      return name;
+    }
+    int dot = lastDotOutsideBackticks(name);
+    String qualifier = dot < 0 ? "" : name.substring(0, dot);
+    String view = dot < 0 ? name : name.substring(dot + 1);
+    if (length(qualifier) > max / 2) {
+      int schemaDot = lastDotOutsideBackticks(qualifier);
+      String schema = schemaDot < 0 ? qualifier : qualifier.substring(schemaDot + 1);
+      qualifier = (schemaDot < 0 ? "" : "…") + schema;
+      if (length(qualifier) > max / 2) {
+        qualifier = cut(qualifier, 0, max / 2 - 1) + "…";
+      }
+    }
+    String shown = qualifier.isEmpty() ? "" : qualifier + ".";
+    int room = max - length(shown);
+    if (length(view) <= room) {
+      return shown + view;
+    }
+    int tail = room / 2;
+    int head = room - 1 - tail;
+    return shown + cut(view, 0, head) + "…" + cut(view, length(view) - tail, tail);
+  }
+
+  private static int lastDotOutsideBackticks(String s) {
+    boolean quoted = false;
+    int last = -1;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '`') {
+        quoted = !quoted;
+      } else if (c == '.' && !quoted) {
+        last = i;
+      }
+    }
+    return last;
+  }
+
+  private static int length(String s) {
+    return s.codePointCount(0, s.length());
+  }
+
+  /** {@code n} characters from character {@code from}, never splitting a surrogate pair. */
+  private static String cut(String s, int from, int n) {
+    int[] cps = s.codePoints().toArray();
+    return new String(cps, from, n);
   }
 
   // ---- one view ----
+
+  /**
+   * The violations of {@code constraint} in one run of the view, or null when the run did not count
+   * them: the view was skipped, failed before its rules were checked, or its target reports no
+   * counts. A zero there would claim a clean run that never happened (found by QA).
+   */
+  private static Long checked(ViewPoint p, String constraint) {
+    Long n = p.violations().get(constraint);
+    if (n != null) {
+      return n;
+    }
+    return p.status().equals(ViewStatus.Completed.name()) && p.dropsMeasured() ? 0L : null;
+  }
 
   private static void view(StringBuilder h, ViewSection v) {
     h.append("<section class=\"view\" id=\"view-")
@@ -338,7 +403,7 @@ public final class HtmlReportRenderer {
             new Series(
                 c,
                 PALETTE[k++ % PALETTE.length],
-                v.runs().stream().map(p -> p.violations().getOrDefault(c, 0L)).toList()));
+                v.runs().stream().map(p -> checked(p, c)).toList()));
       }
       h.append("<h3>Violations per constraint over time</h3>\n")
           .append(SvgCharts.lines("violations per constraint of " + v.name(), labels, series, 180));

@@ -19,10 +19,10 @@ import java.util.Set;
  * refresh) and one per constraint of the view. A failed view, a constraint that failed it, and a
  * view over its quality gate (with the constraints that dropped rows) are failures; views skipped
  * because an upstream view failed are skipped. In a dry run, a view that would fail (not deployed,
- * a source missing) is a failure and one that would be skipped for it is skipped. A gate that could
- * not be checked (drops not measured on Fabric) is a skipped test case of its own, so CI never
- * shows it as passed. A run skipped because another refresh held the lakehouse is one failed test
- * case of its own.
+ * a source missing) is a failure and one that would be skipped for it, or that the target never
+ * runs (PySpark on the local target), is skipped. A gate that could not be checked (drops not
+ * measured on Fabric) is a skipped test case of its own, so CI never shows it as passed. A run
+ * skipped because another refresh held the lakehouse is one failed test case of its own.
  */
 public final class JunitRenderer {
   private JunitRenderer() {}
@@ -93,7 +93,8 @@ public final class JunitRenderer {
             .append("\">")
             .append(text(v.reason()))
             .append("</failure>\n");
-      } else if (v.status() == ViewStatus.Skipped || v.wouldBeSkipped()) {
+      } else if (v.status() == ViewStatus.Skipped || v.wouldBeSkipped() || v.plannedNotRun()) {
+        // The dry run says what the run will: a view the target never runs is skipped, not passed.
         skipped++;
         c.append("      <skipped message=\"").append(attr(v.reason())).append("\"/>\n");
       } else if (!over.isEmpty()) {

@@ -20,7 +20,10 @@ final class SvgCharts {
 
   private SvgCharts() {}
 
-  /** A named series of values, one per x position, in one colour. */
+  /**
+   * A named series of values, one per x position, in one colour; in {@link #lines} a value may be
+   * null (no point).
+   */
   record Series(String name, String color, List<Long> values) {}
 
   /**
@@ -92,13 +95,17 @@ final class SvgCharts {
   /**
    * Lines over x labels; a single point is drawn as a dot. Each series is drawn wider and its dots
    * larger than the one after it, so where two series have the same values (as many violations as
-   * rows dropped) the later one shows inside the earlier instead of hiding it.
+   * rows dropped) the later one shows inside the earlier instead of hiding it. A null value is no
+   * point at all (nothing was measured, e.g. the view was skipped): the line breaks there rather
+   * than dropping to a zero that was never counted.
    */
   static String lines(String label, List<String> xLabels, List<Series> series, int height) {
     long max = 1;
     for (Series s : series) {
-      for (long v : s.values()) {
-        max = Math.max(max, v);
+      for (Long v : s.values()) {
+        if (v != null) {
+          max = Math.max(max, v);
+        }
       }
     }
     StringBuilder svg = open(label, height);
@@ -110,9 +117,18 @@ final class SvgCharts {
     for (int k = 0; k < series.size(); k++) {
       Series s = series.get(k);
       int under = series.size() - 1 - k; // series drawn after this one
-      StringBuilder points = new StringBuilder();
+      List<StringBuilder> runs = new java.util.ArrayList<>();
+      StringBuilder points = null;
       StringBuilder dots = new StringBuilder();
       for (int i = 0; i < s.values().size(); i++) {
+        if (s.values().get(i) == null) {
+          points = null;
+          continue;
+        }
+        if (points == null) {
+          points = new StringBuilder();
+          runs.add(points);
+        }
         double x = LEFT + 30 + step * i;
         double y = TOP + plotH - plotH * s.values().get(i) / max;
         points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
@@ -126,14 +142,16 @@ final class SvgCharts {
                 s.color(),
                 Html.esc(s.name() + " " + xLabels.get(i) + ": " + s.values().get(i))));
       }
-      svg.append("<polyline fill=\"none\" stroke-width=\"")
-          .append(2 + 3 * under)
-          .append("\" stroke=\"")
-          .append(s.color())
-          .append("\" points=\"")
-          .append(points.toString().strip())
-          .append("\"/>")
-          .append(dots);
+      for (StringBuilder run : runs) {
+        svg.append("<polyline fill=\"none\" stroke-width=\"")
+            .append(2 + 3 * under)
+            .append("\" stroke=\"")
+            .append(s.color())
+            .append("\" points=\"")
+            .append(run.toString().strip())
+            .append("\"/>");
+      }
+      svg.append(dots);
     }
     for (int i = 0; i < xLabels.size(); i++) {
       xLabel(svg, xLabels, i, LEFT + 30 + step * i, height, n);

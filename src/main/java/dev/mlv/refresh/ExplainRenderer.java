@@ -112,8 +112,13 @@ public final class ExplainRenderer {
       c.put("construct", "USING OneLake_Files");
       c.put("support", "CONDITIONAL");
       c.put("code", "FILE_VIEW");
-      c.put("line", files.position() == null ? 0 : files.position().line());
-      c.put("column", files.position() == null ? 0 : files.position().column());
+      if (files.position() == null) {
+        c.putNull("line");
+        c.putNull("column");
+      } else {
+        c.put("line", files.position().line());
+        c.put("column", files.position().column());
+      }
       c.put("note", fileNote(mode));
       root.putObject("sources");
       return write(mapper, root);

@@ -253,6 +253,17 @@ public record ViewRun(
         && (reason.startsWith(UPSTREAM_FAILED + ":") || reason.startsWith(UPSTREAM_SKIPPED + ":"));
   }
 
+  /** The reason code of a PySpark view on the local target, which never runs it. */
+  public static final String PYSPARK_NOT_RUN_LOCALLY = "PYSPARK_NOT_RUN_LOCALLY";
+
+  /**
+   * Whether a dry run plans this view as one the target never runs (a PySpark view on the local
+   * target): the run will skip it, but not because anything fails, so the exit code stays 0.
+   */
+  public boolean plannedNotRun() {
+    return status == ViewStatus.Planned && reason.startsWith(PYSPARK_NOT_RUN_LOCALLY + ":");
+  }
+
   public static ViewRun skipped(ObjectId id, String strategy, String reason) {
     return new ViewRun(
         id, ViewStatus.Skipped, strategy, reason, 0, 0, Map.of(), 0, Optional.empty());

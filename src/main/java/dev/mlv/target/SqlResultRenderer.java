@@ -141,7 +141,8 @@ public final class SqlResultRenderer {
     return write(all);
   }
 
-  private static ArrayNode rows(SqlResult r) {
+  /** The rows as JSON objects, each value as its JSON type: the array {@link #render} prints. */
+  public static ArrayNode rows(SqlResult r) {
     ArrayNode arr = JSON.createArrayNode();
     for (List<SqlValue> row : r.values()) {
       ObjectNode o = arr.addObject();

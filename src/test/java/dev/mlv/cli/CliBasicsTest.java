@@ -133,7 +133,7 @@ class CliBasicsTest {
   }
 
   @Test
-  void quarantineOfAViewWithoutQuarantineIsAnEmptyJsonArray() throws Exception {
+  void quarantineOfAViewWithoutQuarantineIsADocumentWithNoRows() throws Exception {
     CliRun r =
         CliRun.of(
             "quarantine",
@@ -143,9 +143,12 @@ class CliBasicsTest {
             "-p",
             "examples/medallion");
     assertThat(r.exitCode()).as(r.toString()).isZero();
-    assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out()).isArray())
-        .isTrue();
-    assertThat(r.out()).isEqualTo("[]\n");
+    var doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+    assertThat(doc.path("formatVersion").asInt()).as(r.out()).isEqualTo(1);
+    assertThat(doc.path("view").asText()).isEqualTo("gold.formula_preference");
+    assertThat(doc.path("run").isNull()).isTrue();
+    assertThat(doc.path("rows").isArray()).isTrue();
+    assertThat(doc.path("rows")).isEmpty();
     assertThat(r.err()).contains("quarantine is off");
     // the view quarantine's help and the example's README suggest has it on
     CliRun suggested = CliRun.of("quarantine", "silver.trials_clean", "-p", "examples/medallion");

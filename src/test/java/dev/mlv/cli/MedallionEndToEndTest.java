@@ -193,6 +193,26 @@ class MedallionEndToEndTest {
     assertThat(r.out())
         .contains("\"strategy\" : \"skip\"")
         .doesNotContain("\"strategy\" : \"full\"");
+    // A run that needed no Spark is parked: mlv runs reads it back with the same times.
+    sameRunInTheHistory(r);
+  }
+
+  /**
+   * The run a refresh printed is the run {@code mlv runs ID} prints, to the microsecond (found by
+   * QA: nanoseconds in the run's own JSON and in a parked record, microseconds once read back from
+   * the history table).
+   */
+  private static void sameRunInTheHistory(CliRun refresh) {
+    try {
+      JsonNode own = JSON.readTree(refresh.out()).path("run");
+      CliRun runs = mlv("runs", own.path("id").asText(), "--format", "json");
+      assertThat(runs.exitCode()).as(runs.toString()).isZero();
+      assertThat(JSON.readTree(runs.out()).path("run")).isEqualTo(own);
+      assertThat(own.path("startedAt").asText()).matches(".*T[0-9:]+(\\.\\d{1,6})?Z");
+      assertThat(own.path("endedAt").asText()).matches(".*T[0-9:]+(\\.\\d{1,6})?Z");
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test
@@ -249,6 +269,7 @@ class MedallionEndToEndTest {
     CliRun runs = mlv("runs", "--format", "json");
     assertThat(runs.exitCode()).as(runs.toString()).isZero();
     assertThat(runs.out()).contains("\"status\" : \"Completed\"");
+    sameRunInTheHistory(r);
   }
 
   @Test

@@ -149,9 +149,15 @@ class QualityEndToEndTest {
     // The view's columns keep their types in JSON; the bookkeeping ones are text.
     assertThat(rows(all.out()).get(0).path("n_testers").isNumber()).as(all.out()).isTrue();
     assertThat(rows(all.out()).get(0).path("_mlv_run_id").isTextual()).isTrue();
+    // Every bookkeeping column history.md lists, the view commit's version as a number.
+    assertThat(rows(all.out()).get(0).path("_mlv_view_version").isIntegralNumber())
+        .as(all.out())
+        .isTrue();
+    assertThat(JSON.readTree(all.out()).path("run").isNull()).isTrue();
     String lastRun = rows(all.out()).get(0).path("_mlv_run_id").asText();
     CliRun one = mlv("quarantine", "silver.trials_clean", "--run", lastRun, "--format", "json");
     assertThat(rows(one.out())).hasSize(3);
+    assertThat(JSON.readTree(one.out()).path("run").asText()).isEqualTo(lastRun);
     // A mistyped run id is an error, not "no rows dropped in that run" (found by QA).
     CliRun unknown = mlv("quarantine", "silver.trials_clean", "--run", "nope-run");
     assertThat(unknown.exitCode()).as(unknown.toString()).isEqualTo(ExitCodes.ERROR);
@@ -219,7 +225,11 @@ class QualityEndToEndTest {
 
   private static List<JsonNode> rows(String json) throws IOException {
     List<JsonNode> out = new ArrayList<>();
-    JSON.readTree(json).forEach(out::add);
+    JsonNode doc = JSON.readTree(json);
+    // Versioned as every JSON output is (found by QA: a bare array).
+    assertThat(doc.path("formatVersion").asInt()).as(json).isEqualTo(1);
+    assertThat(doc.path("view").asText()).isEqualTo("silver.trials_clean");
+    doc.path("rows").forEach(out::add);
     return out;
   }
 }

@@ -175,4 +175,41 @@ class QualityGatesTest {
     assertThat(JunitRenderer.render(DEMO, KnownHistory.NAMES, Map.of(), List.of()))
         .doesNotContain("SKIPPED_CONCURRENT");
   }
+
+  /**
+   * A dry run's JUnit report says of a PySpark view on the local target what the run's says:
+   * skipped, with the reason (found by QA: the dry run passed it, the run skipped it).
+   */
+  @Test
+  void junitReportOfADryRunSkipsAViewTheTargetNeverRuns() {
+    ObjectId py = KnownHistory.id("gold", "py_view");
+    String reason =
+        ViewRun.PYSPARK_NOT_RUN_LOCALLY + ": PySpark views are not run by the local target";
+    RunReport dry =
+        KnownHistory.run(
+            "dry-run",
+            "2026-11-29T10:00:00Z",
+            RunStatus.Planned,
+            List.of(
+                ViewRun.planned(SILVER, "skip", "NO_NEW_COMMITS: no source has a commit"),
+                ViewRun.planned(py, "skip", reason)));
+    RunReport real =
+        KnownHistory.run(
+            "20261129-100000-0007",
+            "2026-11-29T10:00:00Z",
+            RunStatus.Completed,
+            List.of(ViewRun.skipped(py, "skip", reason)));
+    String skippedCase =
+        "<testcase classname=\"gold.py_view\" name=\"refresh\" time=\"0.000\">\n"
+            + "      <skipped message=\""
+            + reason
+            + "\"/>";
+    assertThat(JunitRenderer.render(dry, KnownHistory.NAMES, Map.of(), List.of()))
+        .contains(skippedCase)
+        .contains("tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"1\"");
+    assertThat(JunitRenderer.render(real, KnownHistory.NAMES, Map.of(), List.of()))
+        .contains(skippedCase);
+    // Planned, not doomed: the dry run's exit code stays 0.
+    assertThat(dry.views().get(1).wouldBeSkipped()).isFalse();
+  }
 }

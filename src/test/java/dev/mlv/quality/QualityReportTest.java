@@ -169,4 +169,93 @@ class QualityReportTest {
         .contains("id=\"view-silver.trials_old\"")
         .contains("class=\"note not-in-project\"");
   }
+
+  /**
+   * Found by QA: a run in which the view was skipped (its constraints never checked) was plotted as
+   * 0 violations. A skipped view, and one that failed before its rules counted anything, give no
+   * point; a FAIL rule the failed refresh counted still does.
+   */
+  @Test
+  void aRunThatCheckedNoConstraintIsNoPointOfTheViolationsChart() {
+    java.util.List<dev.mlv.refresh.RunReport> history =
+        java.util.List.of(
+            KnownHistory.run(
+                "20261127-100000-0001",
+                "2026-11-27T10:00:00Z",
+                dev.mlv.refresh.RunStatus.Completed,
+                java.util.List.of(
+                    KnownHistory.done(
+                        KnownHistory.SILVER, "full", 7, 3, KnownHistory.violations(1, 1, 1), 900))),
+            KnownHistory.run(
+                "20261128-100000-0002",
+                "2026-11-28T10:00:00Z",
+                dev.mlv.refresh.RunStatus.Interrupted,
+                java.util.List.of(
+                    dev.mlv.refresh.ViewRun.skipped(
+                        KnownHistory.SILVER,
+                        "none",
+                        "INTERRUPTED: the run was interrupted before it started"))),
+            KnownHistory.run(
+                "20261129-100000-0003",
+                "2026-11-29T10:00:00Z",
+                dev.mlv.refresh.RunStatus.Failed,
+                java.util.List.of(
+                    new dev.mlv.refresh.ViewRun(
+                        KnownHistory.SILVER,
+                        dev.mlv.refresh.ViewStatus.Failed,
+                        "full",
+                        "NO_CDF: bronze.preference_trials has no change data feed",
+                        0,
+                        0,
+                        java.util.Map.of("pct_valid", 2L),
+                        600,
+                        java.util.Optional.of(KnownHistory.FAIL_ERROR)))));
+    QualityReport r =
+        QualityReport.of(
+            "medallion",
+            KnownHistory.lineage(),
+            KnownHistory.NAMES,
+            java.util.Map.of(KnownHistory.SILVER, KnownHistory.RULES),
+            history,
+            java.util.Map.of(),
+            KnownHistory.NOW,
+            7);
+    String html = HtmlReportRenderer.render(r);
+    int start = html.indexOf("aria-label=\"violations per constraint of silver.trials_clean\"");
+    String chart = html.substring(start, html.indexOf("</svg>", start));
+
+    // Three constraints checked in the first run, only the FAIL rule counted in the third.
+    assertThat(chart.split("<circle ", -1)).hasSize(1 + 3 + 1);
+    assertThat(chart).doesNotContain(": 0</title>").contains("pct_valid 11-29 10:00: 2</title>");
+    // pct_valid's line breaks at the skipped run: two pieces, each one point.
+    assertThat(chart.split("<polyline ", -1)).hasSize(1 + 2 + 1 + 1);
+  }
+
+  /**
+   * Found by QA: a long lineage label was cut at its start, hiding the schema
+   * ("…ew_name_for_layout_testing_10"). It keeps the schema and both ends of the view's name.
+   */
+  @Test
+  void aLongLineageLabelKeepsItsSchemaAndElidesTheMiddleOfTheName() {
+    assertThat(HtmlReportRenderer.shortLabel("gold.g_1", 30)).isEqualTo("gold.g_1");
+    assertThat(
+            HtmlReportRenderer.shortLabel(
+                "silver.very_long_silver_view_name_for_layout_testing_10", 30))
+        .isEqualTo("silver.very_long_s…_testing_10");
+    assertThat(HtmlReportRenderer.shortLabel("ws.lh.silver.a_rather_long_view_name_11", 30))
+        .isEqualTo("ws.lh.silver.a_rather…_name_11");
+    // A long qualifier keeps its schema; a dot between backticks is part of the name.
+    assertThat(
+            HtmlReportRenderer.shortLabel(
+                "a_long_workspace.a_long_lakehouse.silver.orders_by_region", 30))
+        .isEqualTo("…silver.orders_by_region");
+    assertThat(HtmlReportRenderer.shortLabel("gold.`a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p`", 30))
+        .isEqualTo("gold.`a.b.c.d.e.f…k.l.m.n.o.p`");
+    // Characters, not UTF-16 units: an emoji is never split.
+    String emoji = "gold.😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀";
+    assertThat(HtmlReportRenderer.shortLabel(emoji, 30).codePoints().count()).isEqualTo(30);
+    assertThat(HtmlReportRenderer.shortLabel(emoji, 30)).startsWith("gold.😀").endsWith("😀");
+    String html = HtmlReportRenderer.render(KnownHistory.report());
+    assertThat(html).contains(">silver.trials_clean</text>");
+  }
 }

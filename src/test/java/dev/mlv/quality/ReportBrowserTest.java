@@ -167,8 +167,10 @@ class ReportBrowserTest {
     assertThat(attribute(marker, "data-lineage-nodes")).as(marker).isEqualTo("12");
     // Drawn at its own size (1.00), not squeezed to the page's width as it was (about 0.35).
     assertThat(attribute(marker, "data-lineage-scale")).as(marker).isEqualTo("1.00");
-    // The end of a long name, not its start, is what tells the nodes apart.
-    assertThat(dom).contains("_long_view_name_11</text>").doesNotContain("a_rather_long_v…");
+    // The end of a long name tells the nodes apart, and its schema says where they live.
+    assertThat(dom)
+        .contains("ws.lh.silver.a_rather…_name_11</text>")
+        .doesNotContain("a_rather_long_v…");
   }
 
   /**

@@ -55,7 +55,7 @@ final class FabricDryRun {
   }
 
   RunReport plan(Project project, RefreshRequest request) {
-    Instant now = Instant.now();
+    Instant now = RunReport.now();
     List<ViewRun> planned = new ArrayList<>();
     Set<ObjectId> rebuilt = new HashSet<>();
     Map<ObjectId, DeltaCommit> histories = new HashMap<>();

@@ -391,7 +391,7 @@ public final class FabricWorkspaceTarget implements Target {
 
   private RunReport applyNow(Project project, Plan plan, RunListener listener) {
     String runId = RunRecords.newId();
-    Instant started = Instant.now();
+    Instant started = RunReport.now();
     RunBook.InFlight now = book.start(runId, started);
     try {
       return applyNow(project, plan, listener, now);
@@ -577,7 +577,7 @@ public final class FabricWorkspaceTarget implements Target {
     synchronized (results) {
       ordered = order(lineage, results);
     }
-    RunReport report = new RunReport(runId, status, started, Instant.now(), name(), ordered);
+    RunReport report = new RunReport(runId, status, started, RunReport.now(), name(), ordered);
     return book.recordFinished(now, report, jobIds, lost, listener);
   }
 
@@ -613,7 +613,7 @@ public final class FabricWorkspaceTarget implements Target {
     return cancellable(
         () -> {
           String runId = RunRecords.newId();
-          Instant started = Instant.now();
+          Instant started = RunReport.now();
           RunBook.InFlight now = book.start(runId, started);
           try {
             JobRun job;
@@ -623,7 +623,7 @@ public final class FabricWorkspaceTarget implements Target {
               return stoppedInShell(now, e);
             }
             RunReport report =
-                new RunReport(runId, job.status(), started, Instant.now(), name(), job.views());
+                new RunReport(runId, job.status(), started, RunReport.now(), name(), job.views());
             return book.recordFinished(now, report, job.jobIds(), job.lost(), listener);
           } finally {
             book.end();

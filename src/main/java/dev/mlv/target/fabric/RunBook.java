@@ -137,7 +137,7 @@ final class RunBook {
       }
       RunReport report =
           new RunReport(
-              now.runId, RunStatus.Interrupted, now.started, Instant.now(), target, views);
+              now.runId, RunStatus.Interrupted, now.started, RunReport.now(), target, views);
       try {
         records.save(report, jobIds, List.of());
       } catch (RuntimeException e) {

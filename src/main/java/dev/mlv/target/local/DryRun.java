@@ -46,7 +46,7 @@ final class DryRun {
   }
 
   RunReport plan(RefreshRequest request) {
-    Instant now = Instant.now();
+    Instant now = RunReport.now();
     // One parallel pass over the warehouse's Delta logs first; the views then read its results.
     target.scan(project);
     List<ViewRun> planned = new ArrayList<>();

@@ -287,7 +287,7 @@ public final class LocalTarget implements Target {
 
   static final Strategy.Skip PYTHON_SKIP =
       new Strategy.Skip(
-          "PYSPARK_NOT_RUN_LOCALLY",
+          ViewRun.PYSPARK_NOT_RUN_LOCALLY,
           "PySpark views are not run by the local target; deploy to Fabric to run it, or define"
               + " the view in SQL to run it here");
 
@@ -359,7 +359,7 @@ public final class LocalTarget implements Target {
   private RunReport locked(
       Project project, java.util.function.Supplier<RefreshRequest> prepare, RunListener listener) {
     String runId = RunIds.next();
-    Instant started = Instant.now();
+    Instant started = RunReport.now();
     Optional<RefreshLock> lock =
         RefreshLock.tryAcquire(warehouse.root(), config.lakehouse(), runId);
     if (lock.isEmpty()) {
@@ -370,7 +370,7 @@ public final class LocalTarget implements Target {
               + config.lakehouse()
               + "; this one is skipped, not queued");
       RunReport skipped =
-          new RunReport(runId, RunStatus.Skipped, started, Instant.now(), name(), List.of());
+          new RunReport(runId, RunStatus.Skipped, started, RunReport.now(), name(), List.of());
       // Parked, not written: the table belongs to the run holding the lock, whose history write
       // (or the next run's) takes the parked record in, as Fabric lists its deduped runs too.
       try {
@@ -413,7 +413,7 @@ public final class LocalTarget implements Target {
         stopRun = null;
         recordRun(
             history,
-            new RunReport(runId, RunStatus.Failed, started, Instant.now(), name(), List.of()),
+            new RunReport(runId, RunStatus.Failed, started, RunReport.now(), name(), List.of()),
             listener);
         throw e;
       }
@@ -423,7 +423,8 @@ public final class LocalTarget implements Target {
         // runs, a bar in the report and one of the runs the retention keeps (found by QA).
         stopRun = null;
         history.discard(runId);
-        return new RunReport(runId, RunStatus.Completed, started, Instant.now(), name(), List.of());
+        return new RunReport(
+            runId, RunStatus.Completed, started, RunReport.now(), name(), List.of());
       }
       Instant deadline = started.plus(request.timeout());
       List<ViewRun> runs;
@@ -537,7 +538,7 @@ public final class LocalTarget implements Target {
                       done.add(r);
                       history.progress(
                           new RunReport(
-                              runId, RunStatus.Running, started, Instant.now(), name(), done));
+                              runId, RunStatus.Running, started, RunReport.now(), name(), done));
                     }
                     return r;
                   },
@@ -562,7 +563,7 @@ public final class LocalTarget implements Target {
                 : runs.stream().anyMatch(r -> r.status() == ViewStatus.Failed)
                     ? RunStatus.Failed
                     : RunStatus.Completed;
-        RunReport finished = new RunReport(runId, status, started, Instant.now(), name(), runs);
+        RunReport finished = new RunReport(runId, status, started, RunReport.now(), name(), runs);
         // The history says why the command exits 4: the breach is its view's error.
         RunReport report =
             QualityGates.annotate(

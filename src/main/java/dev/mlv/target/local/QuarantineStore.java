@@ -202,8 +202,13 @@ final class QuarantineStore {
     }
     // Bookkeeping first, so a reader sees why before what.
     List<String> columns = new ArrayList<>(List.of(RUN_ID, CONSTRAINTS, QUARANTINED_AT));
+    // Every bookkeeping column the docs list, the view commit's version too (found by QA: left
+    // out, so a reader could not tie a row to its commit).
+    if (List.of(df.columns()).contains(VIEW_VERSION)) {
+      columns.add(VIEW_VERSION);
+    }
     for (String c : df.columns()) {
-      if (!c.equals(VIEW_VERSION) && !columns.contains(c)) {
+      if (!columns.contains(c)) {
         columns.add(c);
       }
     }
