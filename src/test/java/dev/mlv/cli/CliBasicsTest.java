@@ -838,14 +838,32 @@ class CliBasicsTest {
     assertThat(CliRun.of("completion", "fish").exitCode()).isEqualTo(ExitCodes.USAGE);
   }
 
+  /**
+   * What mlv's bash completion script prints when {@code stub} (a stub mlv and the words typed)
+   * runs after it in bash; compopt complains outside a real completion, so stderr is dropped.
+   */
+  private static String completedInBash(String stub) throws Exception {
+    java.nio.file.Path script = java.nio.file.Files.createTempFile("mlv-completion", ".bash");
+    try {
+      java.nio.file.Files.writeString(script, CliRun.of("completion", "bash").out());
+      Process names =
+          new ProcessBuilder("bash", "-c", "source \"$0\" && " + stub, script.toString())
+              .redirectError(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      String completed = new String(names.getInputStream().readAllBytes());
+      assertThat(names.waitFor()).as(completed).isZero();
+      return completed;
+    } finally {
+      java.nio.file.Files.delete(script);
+    }
+  }
+
   @Test
   void completionMatchesTheWholeWordThatBashSplitAtAColon() throws Exception {
     // bash splits at ':' (COMP_WORDBREAKS): an interactive bash gives the function
     // 'tag:s' as tag, :, s (the words below are what it gave). Offered in full, a name would
     // have been pasted after the last ':' (tag:silver.other), so the offers drop what the word
     // already has up to it.
-    java.nio.file.Path script = java.nio.file.Files.createTempFile("mlv-completion", ".bash");
-    java.nio.file.Files.writeString(script, CliRun.of("completion", "bash").out());
     String stub =
         "mlv() { case \"$*\" in"
             + " 'lineage -p /proj --format names --views-only')"
@@ -859,13 +877,7 @@ class CliBasicsTest {
             // a blank before the ':' keeps the words apart
             + " typed 'mlv refresh -p /proj x :s' mlv refresh -p /proj x : s;"
             + " typed 'mlv refresh -p /proj silver.o' mlv refresh -p /proj silver.o";
-    Process names =
-        new ProcessBuilder("bash", "-c", "source \"$0\" && " + stub, script.toString())
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    String completed = new String(names.getInputStream().readAllBytes());
-    assertThat(names.waitFor()).as(completed).isZero();
-    java.nio.file.Files.delete(script);
+    String completed = completedInBash(stub);
     assertThat(completed)
         .isEqualTo(
             String.join(
@@ -884,8 +896,6 @@ class CliBasicsTest {
 
   @Test
   void completionKeepsAPlusBeforeANameAndOffersTheTagsAfterTag() throws Exception {
-    java.nio.file.Path script = java.nio.file.Files.createTempFile("mlv-completion", ".bash");
-    java.nio.file.Files.writeString(script, CliRun.of("completion", "bash").out());
     // The words are what an interactive bash gives: it splits tag:d at the ':'.
     String stub =
         "mlv() { case \"$*\" in"
@@ -899,13 +909,7 @@ class CliBasicsTest {
             + " typed 'mlv plan -p /proj +' mlv plan -p /proj +;"
             + " typed 'mlv refresh -p /proj tag:' mlv refresh -p /proj tag :;"
             + " typed 'mlv lineage -p /proj +tag:d' mlv lineage -p /proj +tag : d";
-    Process names =
-        new ProcessBuilder("bash", "-c", "source \"$0\" && " + stub, script.toString())
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    String completed = new String(names.getInputStream().readAllBytes());
-    assertThat(names.waitFor()).as(completed).isZero();
-    java.nio.file.Files.delete(script);
+    String completed = completedInBash(stub);
     assertThat(completed)
         .isEqualTo(
             String.join(
