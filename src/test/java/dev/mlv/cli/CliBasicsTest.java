@@ -808,13 +808,7 @@ class CliBasicsTest {
             + " offered mlv plan -p /proj 'silver.\\`c';"
             // what is offered runs as typed: bash reads the escaped word back as the name
             + " eval \"printf '<%s>' $(offered mlv explain -p /proj 'silver.\\`a' | head -1)\"";
-    Process names =
-        new ProcessBuilder("bash", "-c", "source \"$0\" && " + stub, script.toString())
-            // compopt complains outside a real completion; the names are what counts
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    String completed = new String(names.getInputStream().readAllBytes());
-    assertThat(names.waitFor()).as(completed).isZero();
+    String completed = completedInBash(stub);
     assertThat(completed)
         .isEqualTo(
             String.join(

@@ -157,4 +157,10 @@ final class KnownHistory {
         NOW,
         7);
   }
+
+  /** The report of {@code history}, silver's rules known, no quarantined rows. */
+  static QualityReport report(List<RunReport> history) {
+    return QualityReport.of(
+        "medallion", lineage(), NAMES, Map.of(SILVER, RULES), history, Map.of(), NOW, 7);
+  }
 }

@@ -138,16 +138,7 @@ class QualityReportTest {
             java.util.List.of(
                 KnownHistory.done(old, "full", 9, 14, KnownHistory.violations(10, 4, 0), 500))));
     history.addAll(KnownHistory.history());
-    QualityReport r =
-        QualityReport.of(
-            "medallion",
-            KnownHistory.lineage(),
-            KnownHistory.NAMES,
-            java.util.Map.of(KnownHistory.SILVER, KnownHistory.RULES),
-            history,
-            java.util.Map.of(),
-            KnownHistory.NOW,
-            7);
+    QualityReport r = KnownHistory.report(history);
 
     assertThat(r.rowsDropped()).isEqualTo(14 + 3 + 4);
     assertThat(r.violations()).isEqualTo(14 + 3 + 5);
@@ -210,16 +201,7 @@ class QualityReportTest {
                         java.util.Map.of("pct_valid", 2L),
                         600,
                         java.util.Optional.of(KnownHistory.FAIL_ERROR)))));
-    QualityReport r =
-        QualityReport.of(
-            "medallion",
-            KnownHistory.lineage(),
-            KnownHistory.NAMES,
-            java.util.Map.of(KnownHistory.SILVER, KnownHistory.RULES),
-            history,
-            java.util.Map.of(),
-            KnownHistory.NOW,
-            7);
+    QualityReport r = KnownHistory.report(history);
     String html = HtmlReportRenderer.render(r);
     int start = html.indexOf("aria-label=\"violations per constraint of silver.trials_clean\"");
     String chart = html.substring(start, html.indexOf("</svg>", start));
