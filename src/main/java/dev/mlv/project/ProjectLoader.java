@@ -226,7 +226,7 @@ public final class ProjectLoader {
     if (problem.contains("<stream end>")) {
       Optional<Position> open = unclosedFlow(shown, text);
       if (open.isPresent()) {
-        char bracket = text.charAt(offset(text, open.get()));
+        char bracket = text.charAt(Position.offsetAt(text, open.get().line(), open.get().column()));
         return Diagnostic.error(
             "YAML_SYNTAX",
             open.get(),
@@ -277,7 +277,9 @@ public final class ProjectLoader {
     char before = '\n'; // the last one that is not a blank
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      column++;
+      if (!Character.isLowSurrogate(c)) {
+        column++; // columns count characters, as Position's do
+      }
       if (c == '\n') {
         comment = false;
         line++;
@@ -333,15 +335,6 @@ public final class ProjectLoader {
         || before == '-'
         || before == '\n'
         || (inFlow && (before == ',' || before == '[' || before == '{'));
-  }
-
-  /** The offset in {@code text} of a 1-based line and column. */
-  private static int offset(String text, Position p) {
-    int at = 0;
-    for (int l = 1; l < p.line(); l++) {
-      at = text.indexOf('\n', at) + 1;
-    }
-    return at + p.column() - 1;
   }
 
   /**
