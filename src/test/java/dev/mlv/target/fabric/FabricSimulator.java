@@ -59,6 +59,14 @@ final class FabricSimulator implements AutoCloseable {
   static final String PREFIX = "/v1";
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  static {
+    // Without TCP_NODELAY each exchange waits out a delayed ACK (~44 ms on loopback). The JDK
+    // reads this once, as its first server starts: surefire sets it on the command line too.
+    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+      System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+  }
+
   /** Kinds of injected faults. */
   enum Fault {
     THROTTLE,
