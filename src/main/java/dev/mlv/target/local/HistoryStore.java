@@ -150,7 +150,7 @@ final class HistoryStore {
     // A process killed after its history commit but before it deleted its files leaves records
     // that are already in the table: writing them again would list a completed run as
     // Interrupted, or twice.
-    earlier.keySet().removeAll(recorded(s, earlier.keySet()));
+    earlier.keySet().removeAll(recorded(earlier.keySet()));
     List<RunReport> batch = new ArrayList<>(earlier.values());
     batch.add(run);
     List<Row> rows = new ArrayList<>();
@@ -167,37 +167,24 @@ final class HistoryStore {
   }
 
   /** Which of these run ids the history table already holds; reads it only when asked. */
-  private Set<String> recorded(SparkSession s, Set<String> ids) {
+  private Set<String> recorded(Set<String> ids) {
     if (ids.isEmpty() || !Warehouse.isTable(table)) {
       return Set.of();
     }
-    Set<String> out = new HashSet<>();
-    s.read()
-        .format("delta")
-        .load(table.toString())
-        .select("run_id")
-        .where(org.apache.spark.sql.functions.col("run_id").isin(ids.toArray()))
-        .distinct()
-        .collectAsList()
-        .forEach(r -> out.add(r.getString(0)));
+    Set<String> out = new HashSet<>(HistoryTableReader.runStarts(table).keySet());
+    out.retainAll(ids);
     return out;
   }
 
   private void prune(SparkSession s) {
     Instant cutoff = Instant.now().minus(retainAge);
-    List<Row> runs =
-        s.read()
-            .format("delta")
-            .load(table.toString())
-            .select("run_id", "run_started_at")
-            .distinct()
-            .orderBy(org.apache.spark.sql.functions.col("run_started_at").desc())
-            .collectAsList();
+    List<Map.Entry<String, Instant>> runs =
+        new ArrayList<>(HistoryTableReader.runStarts(table).entrySet());
+    runs.sort(Map.Entry.<String, Instant>comparingByValue().reversed());
     List<String> drop = new ArrayList<>();
     for (int i = 0; i < runs.size(); i++) {
-      Instant started = runs.get(i).getTimestamp(1).toInstant();
-      if (i >= retainRuns || started.isBefore(cutoff)) {
-        drop.add(runs.get(i).getString(0));
+      if (i >= retainRuns || runs.get(i).getValue().isBefore(cutoff)) {
+        drop.add(runs.get(i).getKey());
       }
     }
     if (!drop.isEmpty()) {

@@ -118,9 +118,28 @@ final class HistoryTableReader {
         Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
   }
 
-  /** The live rows of the table's files: deletion vectors applied, as Spark reads them. */
+  /**
+   * When each run in the table started, reading two columns: all the retention needs, without a
+   * Spark job after every run (the job cost more than the history write itself).
+   */
+  static Map<String, Instant> runStarts(Path table) {
+    Engine e = KernelEngine.get();
+    Snapshot snapshot = Table.forPath(e, table.toString()).getLatestSnapshot(e);
+    StructType schema = snapshot.getSchema();
+    StructType read = new StructType().add(schema.get("run_id")).add(schema.get("run_started_at"));
+    Map<String, Instant> out = new LinkedHashMap<>();
+    for (Row r : rows(e, snapshot.getScanBuilder().withReadSchema(read).build())) {
+      out.putIfAbsent(r.getString(0), instant(r.getLong(1)));
+    }
+    return out;
+  }
+
   private static List<Row> rows(Engine e, Snapshot snapshot) {
-    Scan scan = snapshot.getScanBuilder().build();
+    return rows(e, snapshot.getScanBuilder().build());
+  }
+
+  /** The live rows of the scan's files: deletion vectors applied, as Spark reads them. */
+  private static List<Row> rows(Engine e, Scan scan) {
     Row state = scan.getScanState(e);
     StructType physical = ScanStateRow.getPhysicalDataReadSchema(state);
     List<Row> out = new ArrayList<>();

@@ -796,6 +796,19 @@ class LocalTargetTest {
     assertThat(historyTable().select("run_id").distinct().count()).isEqualTo(2);
   }
 
+  /** A run older than retain_days leaves the history when the next run is recorded. */
+  @Test
+  void historyDropsRunsOlderThanTheRetainedDays() throws IOException {
+    Project p = applied("");
+    RunReport applied = target.runs(1).get(0);
+    Instant old = Instant.now().minus(Duration.ofDays(8)); // the test store keeps 7 days
+    HistoryStore store = history();
+    RunReport aged = new RunReport("aged-run", RunStatus.Completed, old, old, "local", List.of());
+    store.record(aged, Optional.of(target.runtime().session()));
+    assertThat(historyTable().where("run_id = 'aged-run'").count()).isZero();
+    assertThat(target.runs(10)).extracting(RunReport::id).containsExactly(applied.id());
+  }
+
   @Test
   void aRunWithoutSparkIsListedAndAnInterruptedRunIsRecordedByTheNextRun() throws IOException {
     applied("");
