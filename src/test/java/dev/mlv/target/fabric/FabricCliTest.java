@@ -33,8 +33,8 @@ class FabricCliTest {
     assertThat(secret).as(TOKEN_ENV + " is set by the surefire configuration").isNotBlank();
     fabric = new SimulatedFabric(dir);
     fabric.simulator.token = secret;
-    // The CLI polls with the real intervals (seconds): answer each statement already run.
-    fabric.simulator.instantStatements = true;
+    // The CLI polls with the real intervals (seconds): answer without making it wait.
+    fabric.simulator.answerAtOnce();
     fabric.target = fabric.open(FabricTargetContractTest.fast());
     fabric.write(
         "mlv.yml",

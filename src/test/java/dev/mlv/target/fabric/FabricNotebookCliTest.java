@@ -28,7 +28,7 @@ class FabricNotebookCliTest {
         .isNotBlank();
     fabric = new SimulatedFabric(dir);
     fabric.simulator.token = secret;
-    fabric.simulator.instantStatements = true;
+    fabric.simulator.answerAtOnce(); // the CLI polls at production intervals
     fabric.simulator.slowPolls = 0;
     fabric.target = fabric.open(FabricTargetContractTest.fast());
     fabric.write(

@@ -31,7 +31,7 @@ class FabricQualityGateCliTest {
   void start() {
     fabric = new SimulatedFabric(dir);
     fabric.simulator.token = System.getenv(FabricCliTest.TOKEN_ENV);
-    fabric.simulator.instantStatements = true;
+    fabric.simulator.answerAtOnce(); // the CLI polls at production intervals
     fabric.target = fabric.open(FabricTargetContractTest.fast());
     fabric.write("mlv.yml", auth());
     fabric.sql(

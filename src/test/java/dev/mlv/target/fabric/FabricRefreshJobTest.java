@@ -175,7 +175,7 @@ class FabricRefreshJobTest {
     fabric.simulator.token = System.getenv(FabricCliTest.TOKEN_ENV);
     fabric.target = fabric.open(FabricTargetContractTest.fast());
     applied();
-    fabric.simulator.instantStatements = true; // the CLI polls at production intervals
+    fabric.simulator.answerAtOnce(); // the CLI polls at production intervals
 
     CliRun run = mlv("refresh", "-t", "prod", "--extended-lineage");
     assertThat(run.exitCode()).as(run.toString()).isZero();

@@ -24,7 +24,7 @@ class FabricScheduleCliTest {
   void start() {
     fabric = new SimulatedFabric(dir);
     fabric.simulator.token = System.getenv(FabricCliTest.TOKEN_ENV);
-    fabric.simulator.instantStatements = true; // the CLI polls at production intervals
+    fabric.simulator.answerAtOnce(); // the CLI polls at production intervals
     fabric.simulator.slowPolls = 0;
     fabric.write(
         "mlv.yml",

@@ -144,6 +144,22 @@ final class FabricSimulator implements AutoCloseable {
    */
   volatile boolean instantStatements;
 
+  /** New Livy sessions are idle at once, as their POST is answered (see {@link #answerAtOnce}). */
+  volatile boolean instantSessions;
+
+  /**
+   * For a client that polls at production intervals (the CLI: 2 s, growing): statements run as they
+   * are posted, sessions start idle, and a job's status and a running operation's state ask for a
+   * Retry-After of 20 ms, which the client honours as it would Fabric's. Nothing else changes: the
+   * same requests, in the same order, without seconds of waiting between them.
+   */
+  void answerAtOnce() {
+    instantStatements = true;
+    instantSessions = true;
+    jobPollRetryAfter = "0.02";
+    operationPollRetryAfter = "0.02";
+  }
+
   /** Statements containing this text fail as Spark would refuse them (a permission, say). */
   volatile String refuseStatementsContaining;
 
@@ -152,6 +168,9 @@ final class FabricSimulator implements AutoCloseable {
 
   /** Milliseconds between job status moves. */
   volatile long jobStepMs = 5;
+
+  /** The Retry-After (seconds) a running operation's state answer asks for; none when null. */
+  volatile String operationPollRetryAfter;
 
   /** The Retry-After (seconds) a refresh job's status answer asks for. */
   volatile String jobPollRetryAfter = "0";
@@ -514,6 +533,9 @@ final class FabricSimulator implements AutoCloseable {
           throw new Problem(400, "InvalidRequest", "Duplicate session name: " + s.name);
         }
         s.polls = slowPolls;
+        if (instantSessions) {
+          s.state = "idle";
+        }
         sessions.put(s.id, s);
         sessionsCreated.incrementAndGet();
         return ok(200, session(s));
@@ -951,7 +973,11 @@ final class FabricSimulator implements AutoCloseable {
     if (op[0] != null) {
       ObjectNode first = op[0];
       op[0] = null;
-      return ok(200, first);
+      Reply running = ok(200, first);
+      if (operationPollRetryAfter != null) {
+        running.headers().put("Retry-After", operationPollRetryAfter);
+      }
+      return running;
     }
     Reply r = ok(200, op[1]);
     if (op[2] != null) { // an operation without a result (an update) has no result Location
