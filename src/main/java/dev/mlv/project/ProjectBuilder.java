@@ -203,6 +203,13 @@ public final class ProjectBuilder {
     byte[] bytes = new byte[0];
     try {
       bytes = Files.readAllBytes(file);
+      Optional<Diagnostic> nul = nulByte(bytes, start);
+      if (nul.isPresent()) {
+        // NUL is valid UTF-8, so UTF-16 without a byte order mark decodes: the parser then
+        // reported NOT_A_VIEW and a character it could not show (found by QA).
+        diagnostics.add(nul.get());
+        return new ParsedFile(rel, List.of(), Map.of(), diagnostics);
+      }
       if (python) {
         PySparkReader.Result r =
             new PySparkReader(() -> Extractor.INSTANCE).read(rel, decode(bytes));
@@ -308,6 +315,54 @@ public final class ProjectBuilder {
     return bytes.length >= 2
         && ((bytes[0] == (byte) 0xFF && bytes[1] == (byte) 0xFE)
             || (bytes[0] == (byte) 0xFE && bytes[1] == (byte) 0xFF));
+  }
+
+  /**
+   * A NUL byte, which no SQL or Python source holds: UTF-16 text without a byte order mark (every
+   * other byte NUL, said at the file's start), or binary data (said where the NUL is).
+   */
+  static Optional<Diagnostic> nulByte(byte[] bytes, Position start) {
+    int first = -1;
+    for (int i = 0; i < bytes.length && first < 0; i++) {
+      if (bytes[i] == 0) {
+        first = i;
+      }
+    }
+    if (first < 0) {
+      return Optional.empty();
+    }
+    int sample = Math.min(bytes.length, 512);
+    int even = 0;
+    int odd = 0;
+    for (int i = 0; i < sample; i++) {
+      if (bytes[i] == 0) {
+        if (i % 2 == 0) {
+          even++;
+        } else {
+          odd++;
+        }
+      }
+    }
+    String fix = "save it as UTF-8, as Fabric notebooks expect";
+    // Mostly ASCII text as UTF-16: a NUL in the high byte of most characters, all on one side.
+    int oneSide = Math.max(even, odd);
+    if (oneSide >= sample / 4 && Math.min(even, odd) * 10 <= oneSide) {
+      return Optional.of(
+          Diagnostic.error(
+              "FILE_ENCODING",
+              start,
+              "the file is UTF-16 text without a byte order mark (every other byte is NUL), not"
+                  + " UTF-8",
+              fix));
+    }
+    String before = new String(bytes, 0, first, StandardCharsets.UTF_8);
+    return Optional.of(
+        Diagnostic.error(
+            "FILE_ENCODING",
+            start.advance(before, before.length()),
+            "the file holds a NUL byte here, which no UTF-8 text does (binary data, or UTF-16 or"
+                + " UTF-32 text?)",
+            fix));
   }
 
   /** Where the first byte that is not UTF-8 is, counted as a reader of the text would. */

@@ -866,6 +866,26 @@ class ValidateAndLineageTest {
     CliRun wide = CliRun.of("validate", "-p", dir.toString());
     assertThat(wide.out())
         .contains("views/silver/utf16.sql:1:1: error[FILE_ENCODING]: the file is UTF-16 text");
+
+    // Without the mark the bytes are valid UTF-8, NULs and all (found by QA: NOT_A_VIEW).
+    Files.delete(dir.resolve("views/silver/utf16.sql"));
+    Files.write(dir.resolve("views/silver/bare16.sql"), text);
+    CliRun bare = CliRun.of("validate", "-p", dir.toString());
+    assertThat(bare.exitCode()).isEqualTo(ExitCodes.ERROR);
+    assertThat(bare.out())
+        .contains(
+            "views/silver/bare16.sql:1:1: error[FILE_ENCODING]: the file is UTF-16 text without a"
+                + " byte order mark")
+        .doesNotContain("NOT_A_VIEW");
+
+    Files.delete(dir.resolve("views/silver/bare16.sql"));
+    Files.write(
+        dir.resolve("views/silver/nul.sql"),
+        "CREATE MATERIALIZED LAKE VIEW s.n AS\nSELECT 1 AS x\u0000"
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    CliRun nul = CliRun.of("validate", "-p", dir.toString());
+    assertThat(nul.out())
+        .contains("views/silver/nul.sql:2:14: error[FILE_ENCODING]: the file holds a NUL byte");
   }
 
   /**
