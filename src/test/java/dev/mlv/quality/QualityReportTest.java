@@ -163,8 +163,8 @@ class QualityReportTest {
 
   /**
    * Found by QA: a run in which the view was skipped (its constraints never checked) was plotted as
-   * 0 violations. A skipped view, and one that failed before its rules counted anything, give no
-   * point; a FAIL rule the failed refresh counted still does.
+   * 0 violations, and as a refresh of 0 ms. A skipped view, and one that failed before its rules
+   * counted anything, give no point; a FAIL rule the failed refresh counted still does.
    */
   @Test
   void aRunThatCheckedNoConstraintIsNoPointOfTheViolationsChart() {
@@ -211,6 +211,14 @@ class QualityReportTest {
     assertThat(chart).doesNotContain(": 0</title>").contains("pct_valid 11-29 10:00: 2</title>");
     // pct_valid's line breaks at the skipped run: two pieces, each one point.
     assertThat(chart.split("<polyline ", -1)).hasSize(1 + 2 + 1 + 1);
+
+    // Nor is the skipped run a point of the duration chart, as a refresh of 0 ms.
+    int at = html.indexOf("aria-label=\"duration of silver.trials_clean in ms\"");
+    String durations = html.substring(at, html.indexOf("</svg>", at));
+    assertThat(durations.split("<circle ", -1)).hasSize(1 + 2);
+    assertThat(durations)
+        .contains("ms 11-27 10:00: 900</title>", "ms 11-29 10:00: 600</title>")
+        .doesNotContain("11-28 10:00: 0</title>");
   }
 
   /**
