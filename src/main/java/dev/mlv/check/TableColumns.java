@@ -9,8 +9,9 @@ import java.util.Optional;
  * The columns of tables that a target holds and the project does not define (its sources), as the
  * target read them, so that the column rules reach a view's reads of them: {@code target} names the
  * target in messages. A table missing here has columns that are not known. {@code structs}: the
- * field names of a table's struct columns (and arrays of structs), by column; a column missing
- * there is no struct, or its fields are not known.
+ * field names of a table's struct columns (and arrays of structs), by column, and of the structs
+ * within them, by path ({@link dev.mlv.target.TableSchemas#structKey}); a column missing there is
+ * no struct, or its fields are not known.
  */
 public record TableColumns(
     String target,
@@ -60,11 +61,17 @@ public record TableColumns(
     return Optional.ofNullable(tables.get(id));
   }
 
-  /** The fields of struct column {@code column} of table {@code id} (matched without case). */
-  Optional<List<String>> fields(ObjectId id, String column) {
+  /**
+   * The fields of the struct at {@code path} of table {@code id}: a column, then the fields that
+   * lead to a struct inside it (matched without case, as Spark matches them).
+   */
+  Optional<List<String>> fields(ObjectId id, List<String> path) {
     Map<String, List<String>> columns = structs.getOrDefault(id, Map.of());
     for (Map.Entry<String, List<String>> e : columns.entrySet()) {
-      if (e.getKey().equalsIgnoreCase(column)) {
+      List<String> at = dev.mlv.target.TableSchemas.structPath(e.getKey());
+      if (at.size() == path.size()
+          && java.util.stream.IntStream.range(0, at.size())
+              .allMatch(i -> at.get(i).equalsIgnoreCase(path.get(i)))) {
         return Optional.of(e.getValue());
       }
     }

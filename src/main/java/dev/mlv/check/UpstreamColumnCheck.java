@@ -206,9 +206,9 @@ final class UpstreamColumnCheck {
   }
 
   /**
-   * {@code s.nosuch} where every column the reference may read is a struct of a source without that
-   * field: Spark refuses it ([FIELD_NOT_FOUND]), comparing field names without case. Only the first
-   * field is checked, and only for the struct columns the target told.
+   * {@code s.nosuch} (or {@code s.a.nosuch}) where every column the reference may read is a struct
+   * of a source without that field: Spark refuses it ([FIELD_NOT_FOUND]), comparing field names
+   * without case. Fields are followed as deep as the target told the structs within structs.
    */
   private static Optional<Diagnostic> unknownField(
       Project project,
@@ -218,33 +218,42 @@ final class UpstreamColumnCheck {
       List<InScope> ids,
       List<Set<String>> columns) {
     ColumnRefs.Reading failed = null;
-    List<String> known = List.of();
+    Missing missing = null;
     for (ColumnRefs.Reading r : ref.readings()) {
       if (!columns.get(r.table()).contains(r.column())) {
         continue;
       }
       ObjectId holder = ids.get(r.table()).id();
-      Optional<List<String>> fields =
+      Optional<Missing> gap =
           r.fields().isEmpty() || holder == null
               ? Optional.empty()
-              : viewColumns.fields(holder, r.column());
-      if (fields.isEmpty()
-          || fields.get().stream().anyMatch(f -> f.equalsIgnoreCase(r.fields().get(0)))) {
-        return Optional.empty(); // a reading Spark can resolve
+              : missingField(viewColumns, holder, r);
+      if (gap.isEmpty()) {
+        return Optional.empty(); // a reading Spark can resolve, or one whose fields are not known
       }
       // The reading its qualifier names is the one Spark reports (t.s.zz over ... bronze.u t).
       if (failed == null || (r.qualified() && !failed.qualified())) {
         failed = r;
-        known = fields.get();
+        missing = gap.get();
       }
     }
     if (failed == null) {
       return Optional.empty();
     }
-    String field = failed.fields().get(0);
-    String column = columnAsWritten(ref.text(), failed);
+    String field = failed.fields().get(missing.depth());
+    String column = columnAsWritten(ref.text(), failed, missing.depth());
     String table = ids.get(failed.table()).shown();
-    Optional<String> near = Suggestions.nearest(field, known);
+    String holder =
+        missing.depth() == 0
+            ? "column " + failed.column()
+            : "field "
+                + String.join(
+                    ".",
+                    java.util.stream.Stream.concat(
+                            java.util.stream.Stream.of(failed.column()),
+                            failed.fields().subList(0, missing.depth()).stream())
+                        .toList());
+    Optional<String> near = Suggestions.nearest(field, missing.known());
     return Optional.of(
         Diagnostic.error(
             FIELD,
@@ -253,12 +262,12 @@ final class UpstreamColumnCheck {
                 + quoted(field)
                 + " of "
                 + column
-                + " cannot be resolved: column "
-                + failed.column()
+                + " cannot be resolved: "
+                + holder
                 + " of "
                 + table
                 + " holds a struct with the fields "
-                + listed(known.stream().map(UpstreamColumnCheck::quoted).toList())
+                + listed(missing.known().stream().map(UpstreamColumnCheck::quoted).toList())
                 + "; Spark would refuse "
                 + project.names().display(v.id())
                 + " when apply or refresh runs it ([FIELD_NOT_FOUND])",
@@ -266,12 +275,39 @@ final class UpstreamColumnCheck {
                 .orElse("read a field the struct has")));
   }
 
+  /** The first field of a reading its struct lacks: its index, and the fields the struct has. */
+  private record Missing(int depth, List<String> known) {}
+
   /**
-   * The text of {@code ref} up to the column of {@code r} ({@code o.s} of {@code o.s.nosuch}),
-   * without the blanks written around its dots.
+   * Follows the fields of {@code r} down the structs of {@code holder}: the first one missing, or
+   * empty when all are there or a struct's fields are not known (a field that is no struct, a map,
+   * a table the target did not read).
    */
-  private static String columnAsWritten(String text, ColumnRefs.Reading r) {
-    int dots = r.qualified() ? 1 : 0;
+  private static Optional<Missing> missingField(
+      ViewColumns viewColumns, ObjectId holder, ColumnRefs.Reading r) {
+    List<String> path = new java.util.ArrayList<>(List.of(r.column()));
+    for (int depth = 0; depth < r.fields().size(); depth++) {
+      Optional<List<String>> fields = viewColumns.fields(holder, path);
+      if (fields.isEmpty()) {
+        return Optional.empty();
+      }
+      String wanted = r.fields().get(depth);
+      Optional<String> has =
+          fields.get().stream().filter(f -> f.equalsIgnoreCase(wanted)).findFirst();
+      if (has.isEmpty()) {
+        return Optional.of(new Missing(depth, fields.get()));
+      }
+      path.add(has.get());
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The text of {@code ref} up to the column of {@code r} and {@code fields} fields after it
+   * ({@code o.s} of {@code o.s.nosuch}), without the blanks written around its dots.
+   */
+  private static String columnAsWritten(String text, ColumnRefs.Reading r, int fields) {
+    int dots = (r.qualified() ? 1 : 0) + fields;
     StringBuilder out = new StringBuilder();
     boolean quoted = false;
     for (char c : text.toCharArray()) {

@@ -54,15 +54,17 @@ final class ViewColumns {
   }
 
   /**
-   * The fields of struct column {@code column} of {@code id}: those of a source, as the target told
-   * them, or for a SQL view of the project those of a source's struct column it selects as it is
-   * ({@code o.info}, {@code o.info AS i}, or through a {@code *}); empty when not known.
+   * The fields of the struct at {@code path} of {@code id} (a column, then the fields that lead to
+   * a struct within it): those of a source, as the target told them, or for a SQL view of the
+   * project those of a source's struct column it selects as it is ({@code o.info}, {@code o.info AS
+   * i}, or through a {@code *}); empty when not known.
    */
-  Optional<List<String>> fields(ObjectId id, String column) {
-    return fields(id, column, new HashSet<>());
+  Optional<List<String>> fields(ObjectId id, List<String> path) {
+    return fields(id, path, new HashSet<>());
   }
 
-  private Optional<List<String>> fields(ObjectId id, String column, Set<ObjectId> seen) {
+  private Optional<List<String>> fields(ObjectId id, List<String> path, Set<ObjectId> seen) {
+    String column = path.get(0);
     if (ReservedNames.isReserved(id) || !seen.add(id)) {
       return Optional.empty();
     }
@@ -71,7 +73,7 @@ final class ViewColumns {
       return Optional.empty();
     }
     if (u == null) {
-      return tables.fields(id, column);
+      return tables.fields(id, path);
     }
     if (u.facts().isEmpty() || u.facts().get().columns().isEmpty()) {
       return Optional.empty();
@@ -89,7 +91,7 @@ final class ViewColumns {
       if (c.source().derived() != null) {
         return Optional.empty(); // a CTE's or subquery's column, whose fields are not followed
       }
-      return resolved(c.source().table()).flatMap(source -> fields(source, column, seen));
+      return resolved(c.source().table()).flatMap(source -> fields(source, path, seen));
     }
     Optional<String> item =
         columns.names().stream()
@@ -100,7 +102,7 @@ final class ViewColumns {
       if (item.isPresent()
           && ref.position().equals(c.position())
           && selectedAsItIs(item.get(), ref.text())) {
-        return fieldsRead(ref, seen);
+        return fieldsRead(ref, path.subList(1, path.size()), seen);
       }
     }
     return Optional.empty();
@@ -115,8 +117,12 @@ final class ViewColumns {
             && item.substring(ref.length()).matches("(?is)\\s+(AS\\s+)?(`[^`]+`|\\w+)\\s*"));
   }
 
-  /** The fields of the one struct column {@code ref} reads, when one table in scope has it. */
-  private Optional<List<String>> fieldsRead(ColumnRefs.Ref ref, Set<ObjectId> seen) {
+  /**
+   * The fields of the struct at {@code inner} (fields, none for the column itself) of the one
+   * struct column {@code ref} reads, when one table in scope has it.
+   */
+  private Optional<List<String>> fieldsRead(
+      ColumnRefs.Ref ref, List<String> inner, Set<ObjectId> seen) {
     ObjectId holder = null;
     String column = null;
     for (ColumnRefs.Reading r : ref.readings()) {
@@ -139,7 +145,13 @@ final class ViewColumns {
         column = r.column();
       }
     }
-    return holder == null ? Optional.empty() : fields(holder, column, seen);
+    if (holder == null) {
+      return Optional.empty();
+    }
+    List<String> path = new ArrayList<>();
+    path.add(column);
+    path.addAll(inner);
+    return fields(holder, path, seen);
   }
 
   private Optional<ObjectId> resolved(dev.mlv.sql.Name name) {

@@ -178,21 +178,31 @@ public final class DeltaState {
   }
 
   /**
-   * The field names of each top-level struct column, and of each array of structs (Spark reads
-   * {@code a.f} of one as the array of the elements' f), by column name.
+   * The field names of each struct column, and of each array of structs (Spark reads {@code a.f} of
+   * one as the array of the elements' f), by column name; and of each struct within those, by its
+   * path ({@link dev.mlv.target.TableSchemas#structKey}).
    */
   static Map<String, List<String>> structs(io.delta.kernel.types.StructType schema) {
     Map<String, List<String>> out = new java.util.LinkedHashMap<>();
     for (io.delta.kernel.types.StructField f : schema.fields()) {
-      io.delta.kernel.types.DataType type = f.getDataType();
-      if (type instanceof io.delta.kernel.types.ArrayType array) {
-        type = array.getElementType();
-      }
-      if (type instanceof io.delta.kernel.types.StructType struct) {
-        out.put(f.getName(), struct.fieldNames());
-      }
+      structs(List.of(f.getName()), f.getDataType(), out);
     }
     return out;
+  }
+
+  private static void structs(
+      List<String> path, io.delta.kernel.types.DataType type, Map<String, List<String>> out) {
+    if (type instanceof io.delta.kernel.types.ArrayType array) {
+      type = array.getElementType();
+    }
+    if (type instanceof io.delta.kernel.types.StructType struct) {
+      out.put(dev.mlv.target.TableSchemas.structKey(path), struct.fieldNames());
+      for (io.delta.kernel.types.StructField f : struct.fields()) {
+        List<String> inner = new java.util.ArrayList<>(path);
+        inner.add(f.getName());
+        structs(inner, f.getDataType(), out);
+      }
+    }
   }
 
   /**

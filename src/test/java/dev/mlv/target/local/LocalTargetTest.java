@@ -23,6 +23,7 @@ import dev.mlv.refresh.ViewRun;
 import dev.mlv.refresh.ViewStatus;
 import dev.mlv.sql.MlvParser;
 import dev.mlv.target.SqlResult;
+import dev.mlv.target.TableSchemas;
 import dev.mlv.target.TargetContractTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -1294,19 +1295,30 @@ class LocalTargetTest {
   }
 
   /**
-   * The fields of a table's struct columns and arrays of structs, read from its Delta log without
-   * Spark, for UNRESOLVED_FIELD; a map is no struct. A new process reads them from the table state
-   * remembered between commands, as plan does.
+   * The fields of a table's struct columns and arrays of structs, and of the structs within them,
+   * read from its Delta log without Spark, for UNRESOLVED_FIELD; a map is no struct. A new process
+   * reads them from the table state remembered between commands, as plan does.
    */
   @Test
   void theFieldsOfATablesStructColumnsAreToldWithoutSpark() throws IOException {
     Project p = applied("");
     sql(
         p,
-        "CREATE TABLE bronze.nested USING delta AS SELECT 1 AS id, named_struct('a', 1, 'B', 'x')"
-            + " AS s, array(named_struct('f', 1, 'g', 2)) AS arr, map('k', 1) AS m");
+        "CREATE TABLE bronze.nested USING delta AS SELECT 1 AS id, named_struct('a', 1, 'B',"
+            + " named_struct('c', 'x', 'd', array(named_struct('e', 1)))) AS s,"
+            + " array(named_struct('f', 1, 'g', 2)) AS arr, map('k', named_struct('z', 1)) AS m");
     ObjectId nested = id("bronze.nested");
-    Map<String, List<String>> expected = Map.of("s", List.of("a", "B"), "arr", List.of("f", "g"));
+    // A struct within a struct, or within an array in one, is told by its path.
+    Map<String, List<String>> expected =
+        Map.of(
+            "s",
+            List.of("a", "B"),
+            TableSchemas.structKey(List.of("s", "B")),
+            List.of("c", "d"),
+            TableSchemas.structKey(List.of("s", "B", "d")),
+            List.of("e"),
+            "arr",
+            List.of("f", "g"));
     assertThat(target.schemas(p).structs()).containsEntry(nested, expected);
     target.close();
     target = LocalTargetContractTest.open(p);
