@@ -44,7 +44,7 @@ final class TableShapeCheck {
     v.facts()
         .ifPresent(
             f -> {
-              columnNames(d, f, columns, changeDataFeed(v), out);
+              columnNames(v, f, columns, changeDataFeed(v), out);
               constraintSyntax(d, f, out);
             });
   }
@@ -340,46 +340,67 @@ final class TableShapeCheck {
 
   /**
    * A partition column the SELECT list makes an array, a map or a struct, which Spark cannot
-   * partition by ([INVALID_PARTITION_COLUMN_DATA_TYPE]); only where the item's text fixes the type
-   * (sql/CertainTypes), and not under a set operation, whose column has the type of all branches.
+   * partition by ([INVALID_PARTITION_COLUMN_DATA_TYPE]): where the item's text fixes the type
+   * (sql/CertainTypes), or where it is a source's struct column (or array of structs) selected as
+   * it is, whose fields the target told; not under a set operation, whose column has the type of
+   * all branches.
    */
   private static void complexPartitions(
-      ViewDefinition d, QueryFacts facts, OutputNames.Columns columns, List<Diagnostic> out) {
+      ProjectView v,
+      QueryFacts facts,
+      OutputNames.Columns columns,
+      Optional<ViewColumns> viewColumns,
+      List<Diagnostic> out) {
     if (facts.features().stream().anyMatch(SET_OPERATIONS::contains)) {
       return;
     }
+    ViewDefinition d = v.definition();
     for (String p : d.partitionedBy()) {
       String name = p.replace("`", "");
       List<OutputNames.OutputName> items =
           columns.names().stream().filter(c -> name.equalsIgnoreCase(c.name())).toList();
-      if (items.size() != 1) {
-        continue; // not a named item here, or named twice (DUPLICATE_COLUMN)
+      if (items.size() > 1) {
+        continue; // named twice (DUPLICATE_COLUMN)
       }
-      OutputNames.OutputName item = items.get(0);
-      CertainTypes.complex(item.text(), item.name())
-          .ifPresent(
-              type ->
-                  out.add(
-                      Diagnostic.error(
-                          "PARTITION_COLUMN",
-                          d.partitionColumnPosition(p),
-                          "PARTITIONED BY column "
-                              + name
-                              + " is "
-                              + (type.equals("ARRAY") ? "an " : "a ")
-                              + type
-                              + " (the SELECT's "
-                              + item.text().strip()
-                              + " at "
-                              + item.position().line()
-                              + ":"
-                              + item.position().column()
-                              + "), and Spark partitions only by a column of a simple type:"
-                              + " Spark would refuse "
-                              + d.name().text()
-                              + " when apply or refresh runs it"
-                              + " ([INVALID_PARTITION_COLUMN_DATA_TYPE])",
-                          "partition by a column of a simple type (a date, a string, a number)")));
+      Optional<OutputNames.OutputName> item = items.stream().findFirst();
+      Optional<String> type =
+          item.flatMap(i -> CertainTypes.complex(i.text(), i.name()))
+              .map(t -> (t.equals("ARRAY") ? "an " : "a ") + t)
+              .or(
+                  () ->
+                      viewColumns
+                          .flatMap(c -> c.fields(v.id(), List.of(name)))
+                          .map(
+                              f ->
+                                  "a struct (or an array of structs) with the fields "
+                                      + String.join(", ", f)));
+      if (type.isEmpty()) {
+        continue;
+      }
+      String where =
+          item.map(
+                  i ->
+                      " (the SELECT's "
+                          + i.text().strip()
+                          + " at "
+                          + i.position().line()
+                          + ":"
+                          + i.position().column()
+                          + ")")
+              .orElse("");
+      out.add(
+          Diagnostic.error(
+              "PARTITION_COLUMN",
+              d.partitionColumnPosition(p),
+              "PARTITIONED BY column "
+                  + name
+                  + " is "
+                  + type.get()
+                  + where
+                  + ", and Spark partitions only by a column of a simple type: Spark would refuse "
+                  + d.name().text()
+                  + " when apply or refresh runs it ([INVALID_PARTITION_COLUMN_DATA_TYPE])",
+              "partition by a column of a simple type (a date, a string, a number)"));
     }
   }
 
@@ -595,11 +616,12 @@ final class TableShapeCheck {
    * DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES.
    */
   private static void columnNames(
-      ViewDefinition d,
+      ProjectView v,
       QueryFacts facts,
       Optional<ViewColumns> viewColumns,
       boolean changeDataFeed,
       List<Diagnostic> out) {
+    ViewDefinition d = v.definition();
     boolean mapped =
         d.properties().entrySet().stream()
             .anyMatch(
@@ -612,7 +634,7 @@ final class TableShapeCheck {
     OutputNames.Columns columns =
         facts.columns().orElse(new OutputNames.Columns(List.of(), List.of(), true));
     outputColumns(d, columns, viewColumns, out);
-    complexPartitions(d, facts, columns, out);
+    complexPartitions(v, facts, columns, viewColumns, out);
     if (changeDataFeed) {
       changeDataFeedNames(d, columns, viewColumns, out);
     }

@@ -81,7 +81,7 @@ final class ViewColumns {
     OutputNames.Columns columns = u.facts().get().columns().get();
     List<Column> named =
         all(columns).orElse(List.of()).stream()
-            .filter(c -> c.name().equalsIgnoreCase(column))
+            .filter(c -> c.name() != null && c.name().equalsIgnoreCase(column))
             .toList();
     if (named.size() != 1) {
       return Optional.empty();
