@@ -37,7 +37,7 @@ public final class DotRenderer implements LineageRenderer {
         sb.append("      style=dashed; color=\"#bbbbbb\";\n");
         for (Node n : schema.getValue()) {
           sb.append("      ")
-              .append(quote(n.id().toString()))
+              .append(label(n.id().toString()))
               .append(" [label=")
               .append(label(n.id().name()))
               .append(", ")
@@ -51,9 +51,9 @@ public final class DotRenderer implements LineageRenderer {
     for (Edge e : graph.edges()) {
       if (selection.contains(e.from()) && selection.contains(e.to())) {
         sb.append("  ")
-            .append(quote(e.from().toString()))
+            .append(label(e.from().toString()))
             .append(" -> ")
-            .append(quote(e.to().toString()))
+            .append(label(e.to().toString()))
             .append(";\n");
       }
     }
@@ -71,8 +71,10 @@ public final class DotRenderer implements LineageRenderer {
   }
 
   /**
-   * A label as a quoted string. Graphviz decodes HTML entities in labels, so {@code &} is written
-   * {@code &amp;}: a name holding {@code &lt;} shows as written, not as {@code <} (found by QA).
+   * A label or node id as a quoted string. Graphviz decodes HTML entities in both (a node's id is
+   * the tooltip of its SVG shape), so {@code &} is written {@code &amp;}: a name holding {@code
+   * &lt;} shows as written, not as {@code <} (found by QA). Ids stay distinct: the escape is one to
+   * one.
    */
   static String label(String s) {
     return quote(s.replace("&", "&amp;"));

@@ -22,15 +22,17 @@ class DotRendererTest {
 
   /**
    * Graphviz decodes entities inside quoted labels, so a view named {@code R&amp;D <x>} showed as
-   * {@code R&D <x>} (found by QA). Every {@code &} of a label is written {@code &amp;}; the node's
-   * id, which Graphviz does not display, stays as it is.
+   * {@code R&D <x>} (found by QA). Every {@code &} of a label is written {@code &amp;}, and of a
+   * node's id too, which Graphviz shows as the tooltip of the node's SVG shape (its {@code
+   * <title>}: {@code &lt;} in an id showed as {@code <} there, found by QA).
    */
   @Test
   void anAmpersandInALabelIsWrittenAsAnEntity() {
     String dot = render("gold.`r&amp;d &lt;x&gt; & y`");
     assertThat(dot)
         .contains(
-            "\"ws.lh.gold.r&amp;d &lt;x&gt; & y\" [label=\"r&amp;amp;d &amp;lt;x&amp;gt; &amp; y\",");
+            "\"ws.lh.gold.r&amp;amp;d &amp;lt;x&amp;gt; &amp; y\" [label=\"r&amp;amp;d &amp;lt;x&amp;gt;"
+                + " &amp; y\",");
   }
 
   @Test
