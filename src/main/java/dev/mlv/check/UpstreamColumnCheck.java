@@ -450,6 +450,10 @@ final class UpstreamColumnCheck {
                 : 0;
       }
     }
+    if (ref.alias()) {
+      // GROUP BY x, x also a select alias: the alias when no FROM item of this query has x.
+      return nearest == 0 ? ambiguous(project, v, ref, tables, columns) : Optional.empty();
+    }
     if (ref.lateral() != null) {
       // A column of that name wins over the alias; without one, Spark takes the alias and refuses.
       return nearest != Integer.MAX_VALUE

@@ -49,7 +49,7 @@ import java.util.zip.CRC32;
  */
 final class ParseCache {
   private static final int MAGIC = 0x6d6c7670; // "mlvp"
-  private static final int FORMAT = 33; // 3: column-name case; 4: CHECK columns; 5: column refs;
+  private static final int FORMAT = 34; // 3: column-name case; 4: CHECK columns; 5: column refs;
   // 6: the tables of a SELECT's *; 7: their USING columns; 8: where an x::T item starts;
   // 9: a column ref named like a select alias Spark does not see there; 10: a * table's NATURAL;
   // 11: a column ref qualified by a semi join's right side; 12: a *'s EXCEPT columns;
@@ -65,7 +65,8 @@ final class ParseCache {
   // 28: the columns of CTEs and subqueries a column ref may read, or a * expands
   // 29: a column ref that may be a lateral alias inside an aggregate or a window
   // 30: a JOIN's USING columns as refs to each side of it; 31: the names a CHECK reads over a *
-  // 32: a GROUP BY name is resolved against the FROM alone (fromOnly); 33: ORDER BY unselected
+  // 32: a GROUP BY name is resolved against the FROM alone (fromOnly); 33: ORDER BY unselected;
+  // 34: a GROUP BY name that is also a select alias (Ref.alias)
   static final String FILE_NAME = "parse-v" + FORMAT + ".bin";
 
   /** Turns the cache off: {@code -Dmlv.parseCache=false} or {@code MLV_PARSE_CACHE=off}. */
@@ -493,6 +494,7 @@ final class ParseCache {
       writeString(out, r.lateral());
       writeString(out, r.using());
       out.writeBoolean(r.unselected());
+      out.writeBoolean(r.alias());
     }
     out.writeInt(f.columnLists().size());
     for (ColumnLists.ColumnList l : f.columnLists()) {
@@ -633,6 +635,7 @@ final class ParseCache {
       String lateral = readString(in);
       String using = readString(in);
       boolean unselected = in.readBoolean();
+      boolean alias = in.readBoolean();
       refs.add(
           new ColumnRefs.Ref(
               text,
@@ -646,7 +649,8 @@ final class ParseCache {
               derived,
               lateral,
               using,
-              unselected));
+              unselected,
+              alias));
     }
     int nl = count(in);
     List<ColumnLists.ColumnList> lists = new ArrayList<>(nl);
