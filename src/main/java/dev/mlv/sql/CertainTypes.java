@@ -74,7 +74,7 @@ public final class CertainTypes {
           "time", TIME);
 
   /** Interval units, each with the field of the interval type it gives. */
-  private static final Map<String, String> UNITS =
+  static final Map<String, String> UNITS =
       Map.ofEntries(
           Map.entry("YEAR", "YEAR"),
           Map.entry("YEARS", "YEAR"),

@@ -606,6 +606,10 @@ final class SparkSyntaxRewriter {
           || (next = distributeOrSortBy(i)) > 0
           || (next = groupByAll(i)) > 0
           || (next = groupingWith(i)) > 0
+          || (next = hiveGroupingSets(i)) > 0
+          || (next = limitAll(i)) > 0
+          || (next = intervalLiteral(i)) > 0
+          || (next = intervalCast(i)) > 0
           || (next = fromItem(i)) > 0
           || (next = generatorAliases(i)) > 0
           || (next = structFieldName(i)) > 0
@@ -923,6 +927,129 @@ final class SparkSyntaxRewriter {
       blank(t.get(i).start(), t.get(i + 1).end());
       features.add(QueryFeature.GROUPING_SETS);
       return i + 2;
+    }
+
+    /**
+     * Hive's {@code GROUP BY a, b GROUPING SETS ((a), (b))}, which Spark reads as {@code GROUP BY
+     * GROUPING SETS ((a), (b))} over the keys a and b: a comma goes into the blank before GROUPING,
+     * so Calcite reads the keys and the sets as one GROUP BY list and the keys are still checked.
+     * Without a blank on that line to take it, the keys are blanked.
+     */
+    private int hiveGroupingSets(int i) {
+      if (!t.get(i).isWord("GROUPING")
+          || !is(i + 1, "SETS")
+          || !endsOperand(i - 1)
+          || is(i - 1, "BY")
+          || !groupByBefore(i)) {
+        return -1;
+      }
+      int from = t.get(i - 1).end();
+      int to = t.get(i).start();
+      for (int k = to - 1; k >= from; k--) {
+        if (out[k] == ' ' || out[k] == '\t') {
+          out[k] = ',';
+          return i + 2;
+        }
+      }
+      int by = i - 1;
+      while (by >= 0 && !(is(by, "BY") && is(by - 1, "GROUP"))) {
+        by--;
+      }
+      blank(t.get(by + 1).start(), t.get(i - 1).end());
+      return i + 2;
+    }
+
+    /** Whether a GROUP BY of the same parentheses comes before token {@code i}. */
+    private boolean groupByBefore(int i) {
+      int depth = 0;
+      for (int k = i - 1; k > 0; k--) {
+        SqlToken u = t.get(k);
+        depth += u.isSymbol(")") ? 1 : u.isSymbol("(") ? -1 : 0;
+        if (depth < 0) {
+          return false;
+        }
+        if (depth == 0 && u.isWord("BY") && is(k - 1, "GROUP")) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** {@code LIMIT ALL}, Spark's "no limit", which Calcite refuses: blanked. */
+    private int limitAll(int i) {
+      if (!t.get(i).isWord("LIMIT") || !is(i + 1, "ALL")) {
+        return -1;
+      }
+      blank(t.get(i).start(), t.get(i + 1).end());
+      return i + 2;
+    }
+
+    /**
+     * Spark's interval literals of several units ({@code INTERVAL 1 YEAR 2 MONTHS}) and of units
+     * Calcite lacks ({@code INTERVAL 5 MILLISECONDS}): the first number and unit stay, as one
+     * Calcite reads (a millisecond or microsecond becomes SECOND), and the other units are blanked.
+     * The literal's type is read from the text itself where it matters (CertainTypes), not from
+     * this.
+     */
+    private int intervalLiteral(int i) {
+      if (!t.get(i).isWord("INTERVAL")) {
+        return -1;
+      }
+      List<Integer> units = new ArrayList<>();
+      int j = i + 1;
+      while (true) {
+        int k = j;
+        if (symbol(k, "-") || symbol(k, "+")) {
+          k++;
+        }
+        if (!(kind(k, SqlToken.Kind.NUMBER) || kind(k, SqlToken.Kind.STRING))
+            || at(k + 1) == null
+            || at(k + 1).kind() != SqlToken.Kind.WORD
+            || !CertainTypes.UNITS.containsKey(t.get(k + 1).upper())) {
+          break;
+        }
+        units.add(k + 1);
+        j = k + 2;
+      }
+      if (units.isEmpty() || is(j, "TO")) {
+        return -1;
+      }
+      SqlToken first = t.get(units.get(0));
+      boolean finer = first.upper().startsWith("MILLI") || first.upper().startsWith("MICRO");
+      if (units.size() == 1 && !finer) {
+        return -1;
+      }
+      if (finer) {
+        blank(first.start(), first.end());
+        replace(first.start(), "SECOND");
+      }
+      if (units.size() > 1) {
+        blank(first.end(), t.get(j - 1).end());
+      }
+      return j;
+    }
+
+    /**
+     * {@code x::INTERVAL MINUTE} (or {@code ::INTERVAL DAY TO SECOND}): Calcite reads no interval
+     * type after {@code ::}, so the type becomes INT, as {@link #nestedType} does; CertainTypes
+     * reads the type from the text.
+     */
+    private int intervalCast(int i) {
+      if (!t.get(i).isWord("INTERVAL")
+          || !symbol(i - 1, "::")
+          || at(i + 1) == null
+          || !CertainTypes.UNITS.containsKey(t.get(i + 1).upper())) {
+        return -1;
+      }
+      int last = i + 1;
+      if (is(i + 2, "TO")
+          && at(i + 3) != null
+          && CertainTypes.UNITS.containsKey(t.get(i + 3).upper())) {
+        last = i + 3;
+      }
+      blank(t.get(i).start(), t.get(last).end());
+      replace(t.get(i).start(), "INT");
+      return last + 1;
     }
 
     /**

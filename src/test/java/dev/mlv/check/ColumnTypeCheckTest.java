@@ -158,4 +158,27 @@ class ColumnTypeCheckTest {
     assertThat(found.get(0).isError()).isTrue();
     assertThat(found.get(0).hint()).contains("lower(x)");
   }
+
+  /**
+   * An interval of several units, or of milliseconds, and an interval type after {@code ::}: the
+   * view used to go to the fallback parser, and no COLUMN_TYPE came (found by QA; the types are
+   * Spark 4.1.1's typeof of each literal).
+   */
+  @Test
+  void intervalsCalciteDidNotReadAreStillTyped() throws IOException {
+    List<Diagnostic> found =
+        check(
+            "SELECT id, INTERVAL 1 YEAR 2 MONTHS AS ym, INTERVAL '1' DAY 2 HOURS AS dh,"
+                + " INTERVAL 5 MILLISECONDS AS ms, id::INTERVAL MINUTE AS m FROM bronze.orders"
+                + " LIMIT ALL");
+    assertThat(found)
+        .extracting(Diagnostic::message)
+        .allMatch(m -> m.contains("which a Delta table cannot store"))
+        .extracting(m -> m.substring(0, m.indexOf(',')))
+        .containsExactly(
+            "column ym is of type INTERVAL YEAR TO MONTH",
+            "column dh is of type INTERVAL DAY TO HOUR",
+            "column ms is of type INTERVAL SECOND",
+            "column m is of type INTERVAL MINUTE");
+  }
 }

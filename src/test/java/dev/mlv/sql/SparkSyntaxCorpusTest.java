@@ -41,6 +41,21 @@ class SparkSyntaxCorpusTest {
             true),
         new Case("SELECT aggregate(xs, 0, (acc, x) -> acc + x) FROM numbers", true),
         new Case("SELECT region, count(*) FROM sales GROUP BY ALL", true),
+        // Found by QA: each sent the view to the fallback parser, and past most column checks.
+        new Case("SELECT id FROM orders ORDER BY id LIMIT ALL", true),
+        new Case(
+            "SELECT d + INTERVAL 1 YEAR 2 MONTHS AS a, INTERVAL '1' DAY\n 2 HOURS AS b,"
+                + " INTERVAL 5 MILLISECONDS AS c, INTERVAL -3 MICROSECOND AS d FROM events",
+            true),
+        new Case(
+            "SELECT x::INTERVAL MINUTE AS a, y::INTERVAL DAY TO SECOND AS b FROM events", true),
+        new Case(
+            "SELECT a, b, count(*) AS n FROM sales GROUP BY a, b GROUPING SETS ((a), (b), ())",
+            true),
+        new Case(
+            "SELECT a, count(*) AS n FROM sales GROUP BY a\nGROUPING SETS ((a), ())"
+                + " UNION ALL SELECT 1, 2 FROM other GROUP BY (a)GROUPING SETS ((a))",
+            true),
         new Case(
             "SELECT v:customer.id::int AS id, e.v:['a b'][0], v:from.x FROM events e"
                 + " WHERE v:kind::string = 'sale'",

@@ -49,6 +49,28 @@ class SparkSyntaxRewriterTest {
     assertThat(result.sql()).startsWith("SELECT * FROM `$`");
   }
 
+  /**
+   * Spark syntax Calcite refuses that sent a whole view to the fallback parser, past the column
+   * checks (found by QA): LIMIT ALL, an interval of several units or of milliseconds, an interval
+   * type after ::, and Hive's GROUP BY keys GROUPING SETS (...). Nothing moves.
+   */
+  @Test
+  void rewritesLimitAllIntervalsAndHiveGroupingSetsInPlace() {
+    String sql =
+        "SELECT INTERVAL 1 YEAR\n 2 MONTHS AS a, INTERVAL 5 MILLISECONDS AS b, x::INTERVAL DAY TO"
+            + " SECOND AS c, INTERVAL '1-2' YEAR TO MONTH AS d\nFROM t GROUP BY a, b GROUPING SETS"
+            + " ((a), ()) LIMIT ALL";
+    String out = rewriter.rewrite(sql).sql();
+    assertThat(out).hasSameSizeAs(sql);
+    assertThat(out.indexOf('\n')).isEqualTo(sql.indexOf('\n'));
+    assertThat(out)
+        .startsWith("SELECT INTERVAL 1 YEAR\n" + " ".repeat(9) + " AS a, INTERVAL 5 SECOND ")
+        .contains("x::INT" + " ".repeat("INTERVAL DAY TO SECOND".length() - 3) + " AS c")
+        .contains("INTERVAL '1-2' YEAR TO MONTH AS d")
+        .contains("GROUP BY a, b,GROUPING SETS ((a), ())")
+        .doesNotContain("LIMIT");
+  }
+
   @Test
   void rewritesSparkLiteralsAndTypes() {
     assertThat(
