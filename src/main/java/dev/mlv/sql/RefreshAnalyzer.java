@@ -499,7 +499,10 @@ public final class RefreshAnalyzer {
       add(construct, offset(at), Support.INCREMENTAL, "", note);
     }
 
-    /** Where {@code keyword} is first written after {@code node} ends, else where node starts. */
+    /**
+     * Where {@code keyword} (a word, or a regex group of words) is first written after {@code node}
+     * ends, else where node starts.
+     */
     int keywordAfter(SqlNode node, String keyword) {
       SqlParserPos pos = node.getParserPosition();
       int end = TableExtractor.offsetOf(sql, pos.getEndLineNum(), pos.getEndColumnNum()) + 1;
@@ -720,7 +723,18 @@ public final class RefreshAnalyzer {
             // Calcite names the ALL variants "INTERSECT ALL", "EXCEPT ALL" itself.
             String name =
                 op.isAll() && !op.getName().endsWith(" ALL") ? op.getName() + " ALL" : op.getName();
-            full(name, offset(call), "SET_OPERATION op=" + name, "not additive");
+            // At its keyword, as UNION ALL is (found by QA: at the first branch's start).
+            String keyword =
+                switch (op.getKind()) {
+                  case EXCEPT -> "(EXCEPT|MINUS)";
+                  case INTERSECT -> "INTERSECT";
+                  default -> "UNION";
+                };
+            full(
+                name,
+                keywordAfter(call.operand(0), keyword),
+                "SET_OPERATION op=" + name,
+                "not additive");
           }
         }
         int id = unions++;

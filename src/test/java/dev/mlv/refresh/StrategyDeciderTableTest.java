@@ -900,6 +900,16 @@ class StrategyDeciderTableTest {
             "GROUP BY in a subquery 2:3",
             "HAVING 2:14",
             "GROUP BY in a UNION ALL branch 3:29");
+    // The other set operations at their keyword too (found by QA: at the first branch's start).
+    assertThat(
+            placed(
+                "SELECT k FROM s.orders\n"
+                    + "UNION SELECT k FROM s.c\n"
+                    + "  INTERSECT ALL SELECT k FROM s.d\n"
+                    + "EXCEPT SELECT k FROM s.e"))
+        .containsExactlyInAnyOrder("UNION 2:1", "INTERSECT ALL 3:3", "EXCEPT 4:1");
+    assertThat(placed("SELECT k FROM s.orders\n  MINUS SELECT k FROM s.f"))
+        .containsExactly("EXCEPT 2:3");
     assertThat(
             placed(
                 "SELECT k FROM s.orders\nWHERE EXISTS (\n SELECT 1 FROM s.d) AND k IN (SELECT k FROM"
