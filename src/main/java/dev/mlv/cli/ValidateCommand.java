@@ -93,7 +93,7 @@ public final class ValidateCommand implements Callable<Integer> {
             ? found.stream()
                 .map(
                     d ->
-                        d.isError()
+                        d.severity() != dev.mlv.diag.Severity.WARNING
                             ? d
                             : Diagnostic.error(d.ruleId(), d.position(), d.message(), d.hint()))
                 .toList()

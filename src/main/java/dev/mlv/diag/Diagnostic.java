@@ -11,6 +11,11 @@ public record Diagnostic(
     return new Diagnostic(Severity.ERROR, ruleId, position, message, hint);
   }
 
+  /** A note that fails no run, not even under {@code validate --strict}. */
+  public static Diagnostic info(String ruleId, Position position, String message, String hint) {
+    return new Diagnostic(Severity.INFO, ruleId, position, message, hint);
+  }
+
   public static Diagnostic warning(String ruleId, Position position, String message, String hint) {
     return new Diagnostic(Severity.WARNING, ruleId, position, message, hint);
   }

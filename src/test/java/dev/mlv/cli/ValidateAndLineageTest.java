@@ -842,6 +842,32 @@ class ValidateAndLineageTest {
         .doesNotContain("mlv.yml:19:5");
   }
 
+  /**
+   * A SELECT only Spark's parser reads (pipe operators in a subquery) passes, with a note that its
+   * column rules did not run: it fails nothing, not even --strict (found by QA: such a view passed
+   * silently, its duplicate column unseen until apply).
+   */
+  @Test
+  void aSelectOnlySparksParserReadsIsNotedAsPartlyChecked() throws IOException {
+    project(
+        YML,
+        "silver/ok.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.ok AS SELECT 1 AS x",
+        "silver/piped.sql",
+        "CREATE MATERIALIZED LAKE VIEW s.piped AS\n"
+            + "SELECT x, x FROM s.ok WHERE EXISTS (FROM s.ok |> WHERE x > 0)");
+    for (String strict : List.of("--format=text", "--strict")) {
+      CliRun r = CliRun.of("validate", "-p", dir.toString(), strict);
+      assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.OK);
+      assertThat(r.out())
+          .contains(
+              "views/silver/piped.sql:2:1: info[PARTIAL_CHECK]: mlv's SQL checker cannot read this"
+                  + " SELECT's syntax")
+          .doesNotContain("ok.sql")
+          .contains("ok: 2 files, 2 views, 0 errors, 0 warnings");
+    }
+  }
+
   @Test
   void aFileThatIsNotUtf8IsAnErrorAtItsFirstBadByte() throws IOException {
     project(YML, "silver/ok.sql", "CREATE MATERIALIZED LAKE VIEW s.ok AS SELECT 1 AS x");
