@@ -507,6 +507,16 @@ public final class CertainTypes {
           break;
         }
       }
+      if (fields.isEmpty() && at < end && tokens.get(at).kind() == SqlToken.Kind.STRING) {
+        // INTERVAL '1 day 2 hours': the units are in the text (typeof, Spark 4.1.1: interval day
+        // to hour); text of any other shape ('1:30', '1-2') is left unknown.
+        String text = tokens.get(at).text();
+        List<String> inText = unitsIn(text.substring(1, text.length() - 1));
+        if (!inText.isEmpty()) {
+          at++;
+          return interval(inText);
+        }
+      }
       if (fields.isEmpty()) {
         return Unknown.TYPE; // INTERVAL 'text': which fields, only the text tells
       }
@@ -519,6 +529,24 @@ public final class CertainTypes {
         at++;
       }
       return interval(fields);
+    }
+
+    /** The fields of {@code '1 day 2 hours'}, in order; none unless the text is only such pairs. */
+    private static List<String> unitsIn(String text) {
+      List<String> fields = new ArrayList<>();
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)\\s+([A-Za-z]+)\\s*")
+              .matcher(text);
+      int from = 0;
+      while (from < text.length() && m.find(from) && m.start() == from) {
+        String unit = UNITS.get(m.group(3).toUpperCase(Locale.ROOT));
+        if (unit == null) {
+          return List.of();
+        }
+        fields.add(unit);
+        from = m.end();
+      }
+      return from == text.length() ? fields : List.of();
     }
 
     /** The interval type from its first field to its last, Unknown when they cannot be one. */

@@ -102,7 +102,148 @@ final class LexicalRules {
     if (range(tokens, i).isPresent()) {
       return outOfRange(start, text, tokens, i);
     }
+    if (t.kind() == Token.Kind.NUMBER || t.kind() == Token.Kind.STRING) {
+      return fractionalInterval(start, text, tokens, i);
+    }
     return Optional.empty();
+  }
+
+  /**
+   * The units an interval literal takes no fraction of (Spark takes one of seconds only), each with
+   * the next smaller unit and how many of it make one, for the hint; MONTH and MICROSECOND have
+   * none.
+   */
+  private static final Map<String, Map.Entry<String, Integer>> WHOLE_UNITS =
+      Map.of(
+          "YEAR", Map.entry("MONTHS", 12),
+          "MONTH", Map.entry("", 0),
+          "WEEK", Map.entry("DAYS", 7),
+          "DAY", Map.entry("HOURS", 24),
+          "HOUR", Map.entry("MINUTES", 60),
+          "MINUTE", Map.entry("SECONDS", 60),
+          "MILLISECOND", Map.entry("MICROSECONDS", 1000),
+          "MICROSECOND", Map.entry("", 0));
+
+  private static final java.util.regex.Pattern FRACTION =
+      java.util.regex.Pattern.compile("[+-]?(\\d+\\.\\d*|\\.\\d+)");
+
+  /** In a string literal: a fractional number and a unit, {@code '1.5 days'}. */
+  private static final java.util.regex.Pattern FRACTION_IN_TEXT =
+      java.util.regex.Pattern.compile(
+          "(?i)(?<![\\w.])([+-]?(?:\\d+\\.\\d*|\\.\\d+))\\s*(years?|months?|weeks?|days?|hours?"
+              + "|minutes?|milliseconds?|microseconds?)\\b");
+
+  /**
+   * {@code INTERVAL 1.5 DAYS}, {@code INTERVAL 1 DAY 2.5 HOURS}, {@code INTERVAL '1.5 days'}: a
+   * fraction of a unit other than seconds, which Spark 4.1.1 refuses as it parses the view
+   * ([INVALID_INTERVAL_FORMAT.INVALID_FRACTION], for the string form [INVALID_TYPED_LITERAL];
+   * measured), and Calcite reads without a word.
+   */
+  private static Optional<Diagnostic> fractionalInterval(
+      Position start, String text, List<Token> tokens, int i) {
+    Token t = tokens.get(i);
+    String value =
+        t.kind() == Token.Kind.STRING
+            ? t.text().substring(1, t.text().length() - 1).strip()
+            : t.text();
+    Token unit = token(tokens, after(tokens, i));
+    boolean unitAfter =
+        unit != null
+            && unit.kind() == Token.Kind.WORD
+            && CertainTypes.UNITS.containsKey(unit.text().toUpperCase(Locale.ROOT));
+    if (!unitAfter) {
+      // INTERVAL '1.5 days': the units are inside the string.
+      Token interval = token(tokens, before(tokens, i));
+      java.util.regex.Matcher m = FRACTION_IN_TEXT.matcher(value);
+      if (t.kind() != Token.Kind.STRING
+          || interval == null
+          || !interval.isWord("INTERVAL")
+          || !m.find()) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          fraction(
+              start, text, t.offset(), t.text(), m.group(1), m.group(2), "INVALID_TYPED_LITERAL"));
+    }
+    Token next = token(tokens, after(tokens, after(tokens, i)));
+    if (!FRACTION.matcher(value).matches()
+        || !WHOLE_UNITS.containsKey(unit.text().toUpperCase(Locale.ROOT).replaceAll("S$", ""))
+        || (next != null && next.isWord("TO"))) {
+      return Optional.empty();
+    }
+    // Back over the literal's earlier number-unit pairs to its INTERVAL.
+    int b = before(tokens, i);
+    int from = t.offset();
+    while (true) {
+      Token w = token(tokens, b);
+      if (w != null && (w.isSymbol("-") || w.isSymbol("+")) && b == before(tokens, i)) {
+        from = w.offset();
+        b = before(tokens, b);
+        continue;
+      }
+      if (w == null || w.kind() != Token.Kind.WORD) {
+        return Optional.empty();
+      }
+      if (w.isWord("INTERVAL")) {
+        break;
+      }
+      Token n = token(tokens, before(tokens, b));
+      if (!CertainTypes.UNITS.containsKey(w.text().toUpperCase(Locale.ROOT))
+          || n == null
+          || !(n.kind() == Token.Kind.NUMBER || n.kind() == Token.Kind.STRING)) {
+        return Optional.empty();
+      }
+      b = before(tokens, before(tokens, b));
+      Token sign = token(tokens, b);
+      if (sign != null && (sign.isSymbol("-") || sign.isSymbol("+"))) {
+        b = before(tokens, b);
+      }
+    }
+    String written = text.substring(from, unit.offset() + unit.text().length());
+    value = text.substring(from, t.offset()).strip() + value; // with its sign: -2.5
+    return Optional.of(
+        fraction(
+            start,
+            text,
+            from,
+            written,
+            value,
+            unit.text(),
+            "INVALID_INTERVAL_FORMAT.INVALID_FRACTION"));
+  }
+
+  private static Diagnostic fraction(
+      Position start,
+      String text,
+      int at,
+      String written,
+      String number,
+      String unitText,
+      String sparkError) {
+    String unit = unitText.toUpperCase(Locale.ROOT).replaceAll("S$", "");
+    Map.Entry<String, Integer> smaller = WHOLE_UNITS.get(unit);
+    String hint = "write whole units, or a fraction of seconds (INTERVAL 90.5 SECONDS)";
+    if (smaller != null && smaller.getValue() > 0) {
+      BigDecimal scaled = new BigDecimal(number).multiply(BigDecimal.valueOf(smaller.getValue()));
+      if (scaled.stripTrailingZeros().scale() <= 0) {
+        hint =
+            "write it in a smaller unit: "
+                + scaled.setScale(0, java.math.RoundingMode.UNNECESSARY).toPlainString()
+                + " "
+                + smaller.getKey();
+      }
+    }
+    return Diagnostic.error(
+        TableExtractor.PARSE_RULE,
+        start.advance(text, at),
+        written
+            + " has a fraction of "
+            + (unit.equals("HOUR") ? "an " : "a ")
+            + unit.toLowerCase(Locale.ROOT)
+            + ": Spark takes a fraction only of seconds in an interval, and refuses it (["
+            + sparkError
+            + "])",
+        hint);
   }
 
   /** The index of the last token before {@code i} that is no comment or blank, or -1. */

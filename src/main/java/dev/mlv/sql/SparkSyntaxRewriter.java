@@ -610,6 +610,7 @@ final class SparkSyntaxRewriter {
           || (next = limitAll(i)) > 0
           || (next = intervalLiteral(i)) > 0
           || (next = intervalCast(i)) > 0
+          || (next = intervalString(i)) > 0
           || (next = fromItem(i)) > 0
           || (next = generatorAliases(i)) > 0
           || (next = structFieldName(i)) > 0
@@ -1027,6 +1028,33 @@ final class SparkSyntaxRewriter {
         blank(first.end(), t.get(j - 1).end());
       }
       return j;
+    }
+
+    /**
+     * {@code INTERVAL '1 day 2 hours'}: Spark reads the units inside the string, Calcite wants one
+     * after it. The string becomes {@code '1' DAY} in its place (the shortest such string, {@code
+     * '1 day'}, has that length); its type is read from the text where it matters (CertainTypes).
+     */
+    private int intervalString(int i) {
+      if (!t.get(i).isWord("INTERVAL") || !kind(i + 1, SqlToken.Kind.STRING)) {
+        return -1;
+      }
+      SqlToken literal = t.get(i + 1);
+      SqlToken after = at(i + 2);
+      boolean unitAfter =
+          after != null
+              && after.kind() == SqlToken.Kind.WORD
+              && CertainTypes.UNITS.containsKey(after.upper());
+      String replacement = "'1' DAY";
+      if (unitAfter
+          || literal.end() - literal.start() < replacement.length()
+          || sql.substring(literal.start(), literal.end()).contains("\n")
+          || sql.substring(literal.start(), literal.end()).contains("\r")) {
+        return -1;
+      }
+      blank(literal.start(), literal.end());
+      replace(literal.start(), replacement);
+      return i + 2;
     }
 
     /**

@@ -180,5 +180,17 @@ class ColumnTypeCheckTest {
             "column dh is of type INTERVAL DAY TO HOUR",
             "column ms is of type INTERVAL SECOND",
             "column m is of type INTERVAL MINUTE");
+    // The units inside the string: Spark's typeof gives the same ANSI types.
+    assertThat(
+            check(
+                    "SELECT id, INTERVAL '1 days' AS a, INTERVAL '1 year 2 months' AS b,"
+                        + " INTERVAL '3 seconds' AS c, d + INTERVAL '2 days' AS e FROM bronze.orders")
+                .stream()
+                .map(d -> d.message().substring(0, d.message().indexOf(',')))
+                .toList())
+        .containsExactly(
+            "column a is of type INTERVAL DAY",
+            "column b is of type INTERVAL YEAR TO MONTH",
+            "column c is of type INTERVAL SECOND");
   }
 }

@@ -31,6 +31,10 @@ class CertainTypesTest {
     assertThat(read("(INTERVAL 30 MINUTES) AS `my i`", "my i"))
         .isEqualTo("INTERVAL INTERVAL MINUTE at my i");
     assertThat(read("INTERVAL 2 WEEKS AS i", "i")).isEqualTo("INTERVAL INTERVAL DAY at i");
+    // The units inside the string (Spark 4.1.1's typeof: interval day, interval day to hour).
+    assertThat(read("INTERVAL '1 day' AS i", "i")).isEqualTo("INTERVAL INTERVAL DAY at i");
+    assertThat(read("INTERVAL ' 1 day 2 hours ' AS i", "i"))
+        .isEqualTo("INTERVAL INTERVAL DAY TO HOUR at i");
   }
 
   @Test
@@ -124,8 +128,8 @@ class CertainTypesTest {
             "s.make_time(1, 2, 3) AS t",
             "time AS t",
             "interval AS i",
-            // which fields, only the string tells
-            "INTERVAL '1 day' AS i",
+            // a string of another shape than number-unit pairs
+            "INTERVAL '1 10:00' AS i",
             // a multi-word type not read here
             "CAST(x AS TIME WITHOUT TIME ZONE) AS t",
             // a type Delta stores

@@ -50,6 +50,8 @@ class SparkSyntaxCorpusTest {
         new Case(
             "SELECT x::INTERVAL MINUTE AS a, y::INTERVAL DAY TO SECOND AS b FROM events", true),
         new Case(
+            "SELECT d + INTERVAL '1 day 2 hours' AS a, INTERVAL '3 seconds' AS b FROM e", true),
+        new Case(
             "SELECT a, b, count(*) AS n FROM sales GROUP BY a, b GROUPING SETS ((a), (b), ())",
             true),
         new Case(
