@@ -117,6 +117,26 @@ final class ProjectLoading {
   }
 
   /** The project, refusing to go on when it has errors (for commands that change things). */
+  /**
+   * The project for a command that works on the lakehouse, not on the views' definitions ({@code
+   * mlv sql SELECT ...}): mlv.yml must be valid (load refuses it otherwise), the view files need
+   * not be; when one is not, a warning on stderr says so, and that validate lists the errors.
+   */
+  static Project loadDespiteViewErrors(ProjectOptions options, CommandSpec spec) {
+    Project project = load(options, spec);
+    if (project.hasErrors()) {
+      long errors = project.diagnostics().stream().filter(Diagnostic::isError).count();
+      spec.commandLine()
+          .getErr()
+          .println(
+              "warning: the project has "
+                  + dev.mlv.diag.DiagnosticRenderer.plural(errors, "error")
+                  + " in its views ('mlv validate' lists them); the SQL runs on the lakehouse as"
+                  + " it is");
+    }
+    return project;
+  }
+
   static Project loadValid(ProjectOptions options, CommandSpec spec) {
     Project project = load(options, spec);
     if (project.hasErrors()) {

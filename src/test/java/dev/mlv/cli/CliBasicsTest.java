@@ -441,6 +441,32 @@ class CliBasicsTest {
     assertThat(prune.out()).isEmpty();
   }
 
+  /**
+   * A broken view file does not stop Spark SQL on the lakehouse, so its SELECT can be tried out: a
+   * warning says the project has errors (found by QA: any error in any view refused every
+   * statement). A statement that works on the views' definitions still needs them valid.
+   */
+  @Test
+  void sparkSqlRunsWhileAViewFileIsBroken(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path project = dir.resolve("p");
+    assertThat(CliRun.of("init", project.toString()).exitCode()).isZero();
+    String p = project.toString();
+    java.nio.file.Files.writeString(
+        project.resolve("views/silver/broken.sql"),
+        "CREATE MATERIALIZED LAKE VIEW silver.broken AS\nSELECT id FORM bronze.orders\n");
+    CliRun select = CliRun.of("sql", "-p", p, "SELECT 40 + 2 AS answer");
+    assertThat(select.exitCode()).as(select.toString()).isZero();
+    assertThat(select.out()).contains("42");
+    assertThat(select.err())
+        .isEqualTo(
+            "warning: the project has 1 error in its views ('mlv validate' lists them); the SQL"
+                + " runs on the lakehouse as it is\n");
+    CliRun refresh = CliRun.of("sql", "-p", p, "REFRESH MATERIALIZED LAKE VIEW silver.broken");
+    assertThat(refresh.exitCode()).as(refresh.toString()).isEqualTo(ExitCodes.ERROR);
+    assertThat(refresh.err()).contains("views/silver/broken.sql:2:").contains("error[SQL_PARSE]");
+  }
+
   @Test
   void aSavedPlanIsStaleOnceTheViewsSettingsInMlvYmlChange(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
