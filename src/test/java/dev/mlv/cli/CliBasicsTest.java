@@ -474,7 +474,12 @@ class CliBasicsTest {
     assertThat(CliRun.of("init", project.toString()).exitCode()).isZero();
     String p = project.toString();
     String planFile = dir.resolve("plan.json").toString();
-    assertThat(CliRun.of("plan", "-o", planFile, "-p", p).exitCode()).isZero();
+    // The line after the plan gives the apply command to run, with the plan's -p (found by QA:
+    // after -t dev it left -t out, and that apply refused the plan as stale).
+    assertThat(CliRun.of("plan", "-o", planFile, "-p", p, "-t", "local").out())
+        .contains("; apply it with 'mlv apply -p " + p + " -t local " + planFile + "'.");
+    assertThat(CliRun.of("plan", "-o", planFile, "-p", p).out())
+        .contains("; apply it with 'mlv apply -p " + p + " " + planFile + "'.");
     // The plan turns change data feed on for the views' sources; this setting says not to.
     java.nio.file.Path yml = project.resolve("mlv.yml");
     java.nio.file.Files.writeString(
