@@ -261,9 +261,10 @@ final class ConfigReader {
                                       tuple.getValueNode(),
                                       what + " uses '${'; variables are literal text",
                                       "write ${env:NAME} directly where the value is used");
-                                } else {
-                                  vars.put(key, value);
                                 }
+                                // Kept, so a use of it is not also "undefined" (found by QA);
+                                // the interpolator leaves a value with ${ in it unresolved.
+                                vars.put(key, value);
                               });
                     }));
     return vars;

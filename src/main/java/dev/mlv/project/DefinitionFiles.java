@@ -182,13 +182,16 @@ public final class DefinitionFiles {
         } else if (!inViewFolder(target) && holdsDefinitions(target)) {
           // Found by QA: its views were missing without a word, and --prune would drop them.
           String to = realRoot().relativize(target).toString().replace('\\', '/');
+          // A link to the project folder itself has no relative path (found by QA: "to ,").
           badLink(
               file,
               "the folder is a symbolic link to "
-                  + to
+                  + (to.isEmpty() ? "the project folder itself" : to)
                   + ", which is no view folder; mlv does not follow linked folders, so the files"
                   + " in it are not read",
-              "list " + to + " under views: in mlv.yml, or put the folder itself here");
+              to.isEmpty()
+                  ? "remove the link, and list the folders that hold views under views: in mlv.yml"
+                  : "list " + to + " under views: in mlv.yml, or put the folder itself here");
         }
         return FileVisitResult.CONTINUE;
       }

@@ -112,6 +112,9 @@ final class Interpolator {
       return Optional.of(value);
     }
     String value = vars.get(name);
+    if (value != null && value.contains("${")) {
+      return Optional.empty(); // a variable refused where it is defined (CONFIG_VALUE there)
+    }
     if (value == null) {
       String hint =
           Suggestions.nearest(name, vars.keySet())

@@ -286,6 +286,21 @@ class DefinitionFilesTest {
     touch("docs/a.md");
     Files.createSymbolicLink(root.resolve("views/docs"), root.resolve("docs"));
     assertThat(find(BASE + "views: [views, common]").problems()).isEmpty();
+    // A link to the project folder itself, named as such (found by QA: "a symbolic link to ,").
+    Files.createSymbolicLink(root.resolve("views/loop"), root);
+    assertThat(find(BASE + "views: [views, common]").problems())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.message())
+                  .startsWith(
+                      "the folder is a symbolic link to the project folder itself, which is no"
+                          + " view folder;");
+              assertThat(d.hint())
+                  .isEqualTo(
+                      "remove the link, and list the folders that hold views under views: in"
+                          + " mlv.yml");
+            });
   }
 
   /**

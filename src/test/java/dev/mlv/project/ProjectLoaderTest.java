@@ -797,6 +797,12 @@ class ProjectLoaderTest {
     assertThat(d.ruleId()).isEqualTo("CONFIG_VALUE");
     assertThat(d.position().line()).isEqualTo(6);
     assertThat(d.position().column()).isEqualTo(10);
+    // Where such a variable is used, it is not also "undefined" (found by QA: a second error).
+    LoadResult used =
+        load(
+            "vars: {s: \"${env:SCHEMA_NAME}\"}\nname: p\nworkspace: ws\nlakehouse: lh\nschema: ${s}\n",
+            Map.of("SCHEMA_NAME", "dbo"));
+    assertThat(where(used)).containsExactly("1:11 CONFIG_VALUE");
   }
 
   @Test
