@@ -325,6 +325,23 @@ final class ConfigReader {
                   + " folders under 'views:', e.g. views: [sql]"));
       return List.of();
     }
+    // As for a listed folder: a views/ that is a link leading outside the project is refused, since
+    // git keeps only the link (found by QA: the default views/ was read through it silently).
+    try {
+      if (!folder.toRealPath().startsWith(root.toRealPath())) {
+        problems.add(
+            Diagnostic.error(
+                "CONFIG_PATH",
+                top.at,
+                "views/ leads outside the project folder, to "
+                    + folder.toRealPath()
+                    + " (mlv.yml has no 'views:' key, so mlv reads views/)",
+                "mlv only reads and writes inside " + root + ": move the folder into the project"));
+        return List.of();
+      }
+    } catch (IOException e) {
+      // unreadable: the walk reports it as it does for a listed folder
+    }
     return List.of(folder);
   }
 

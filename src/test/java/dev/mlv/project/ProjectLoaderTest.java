@@ -1192,6 +1192,27 @@ class ProjectLoaderTest {
     }
   }
 
+  /**
+   * The default views/ as a link leading outside the project is refused, as views: [views] is
+   * (found by QA: without the key it was read through the link, silently).
+   */
+  @Test
+  void theDefaultViewsFolderCannotLeadOutsideTheProject() throws IOException {
+    Path outside = Files.createTempDirectory("outside-views");
+    try {
+      Files.deleteIfExists(root.resolve("views"));
+      Files.createSymbolicLink(root.resolve("views"), outside);
+      LoadResult result = load(BASE);
+      assertThat(where(result)).containsExactly("1:1 CONFIG_PATH");
+      assertThat(result.diagnostics().get(0).message())
+          .startsWith("views/ leads outside the project folder, to ")
+          .endsWith(" (mlv.yml has no 'views:' key, so mlv reads views/)");
+    } finally {
+      Files.deleteIfExists(root.resolve("views"));
+      Files.deleteIfExists(outside);
+    }
+  }
+
   @Test
   void viewsAcceptsASingleStringAndMissingFoldersAreErrors() throws IOException {
     Files.createDirectories(root.resolve("sql/views"));
