@@ -191,7 +191,7 @@ final class ConfigReader {
     }
 
     Map<String, LakehouseRef> lakehouses =
-        top.get("lakehouses").map(n -> lakehouses(n, workspace)).orElse(Map.of());
+        top.get("lakehouses").map(n -> lakehouses(n, workspace, lakehouse)).orElse(Map.of());
     if (workspace != null && lakehouse != null && schema != null) {
       Map<String, String> lakehouseWorkspaces = new HashMap<>();
       lakehouses.forEach((k, v) -> lakehouseWorkspaces.put(k, v.workspace()));
@@ -631,7 +631,8 @@ final class ConfigReader {
     };
   }
 
-  private Map<String, LakehouseRef> lakehouses(Node node, String projectWorkspace) {
+  private Map<String, LakehouseRef> lakehouses(
+      Node node, String projectWorkspace, String projectLakehouse) {
     Map<String, LakehouseRef> lakehouses = new LinkedHashMap<>();
     Map<String, Seen> seen = new HashMap<>();
     mapping(node, "lakehouses", "in lakehouses")
@@ -665,6 +666,39 @@ final class ConfigReader {
                                 .get("workspace")
                                 .flatMap(n -> namePart(n, where + ".workspace"))
                                 .orElse(projectWorkspace);
+                      }
+                      if (projectLakehouse != null
+                          && name.equalsIgnoreCase(projectLakehouse)
+                          && workspace != null
+                          && projectWorkspace != null
+                          && !workspace.equalsIgnoreCase(projectWorkspace)) {
+                        // lh.silver.a would stop naming the project's own view (found by QA).
+                        error(
+                            "CONFIG_VALUE",
+                            tuple.getKeyNode(),
+                            "lakehouses."
+                                + name
+                                + " places lakehouse "
+                                + name
+                                + " in workspace "
+                                + workspace
+                                + ", but "
+                                + projectLakehouse
+                                + " is the project's own lakehouse, in workspace "
+                                + projectWorkspace
+                                + ": a name "
+                                + name
+                                + ".schema.table could then mean either",
+                            "remove "
+                                + name
+                                + " from lakehouses:, and write a table of the other workspace's "
+                                + name
+                                + " with four parts: "
+                                + workspace
+                                + "."
+                                + name
+                                + ".schema.table");
+                        return;
                       }
                       lakehouses.put(
                           name.toLowerCase(Locale.ROOT), new LakehouseRef(name, workspace, at));

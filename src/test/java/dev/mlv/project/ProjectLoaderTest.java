@@ -1193,6 +1193,28 @@ class ProjectLoaderTest {
   }
 
   /**
+   * The project's own lakehouse listed under lakehouses: with another workspace: lh.silver.a then
+   * stopped naming the project's view silver.a, and apply failed with SOURCE_MISSING (found by QA).
+   * The same workspace again is harmless.
+   */
+  @Test
+  void theProjectsOwnLakehouseCannotBePlacedInAnotherWorkspace() throws IOException {
+    String top = "name: p\nworkspace: ws1\nlakehouse: lh1\nschema: dbo\n";
+    LoadResult result = load(top + "lakehouses:\n  LH1: {workspace: ws9}\n");
+    assertThat(where(result)).containsExactly("6:3 CONFIG_VALUE");
+    assertThat(result.diagnostics().get(0).message())
+        .isEqualTo(
+            "lakehouses.LH1 places lakehouse LH1 in workspace ws9, but lh1 is the project's own"
+                + " lakehouse, in workspace ws1: a name LH1.schema.table could then mean either");
+    assertThat(result.diagnostics().get(0).hint())
+        .isEqualTo(
+            "remove LH1 from lakehouses:, and write a table of the other workspace's LH1 with four"
+                + " parts: ws9.LH1.schema.table");
+    assertThat(load(top + "lakehouses:\n  lh1: {workspace: ws1}\n  lh2: {}\n").diagnostics())
+        .isEmpty();
+  }
+
+  /**
    * The default views/ as a link leading outside the project is refused, as views: [views] is
    * (found by QA: without the key it was read through the link, silently).
    */
