@@ -224,6 +224,18 @@ final class Shell {
     } else if (first.equals("shell")) {
       out.println("mlv: already in the shell");
       return ExitCodes.USAGE;
+    } else if (!model.getSubcommands().containsKey(first)) {
+      // A misspelt command, which the parser did not read as the start of SQL.
+      out.println(
+          "mlv: unknown command '"
+              + words.get(0)
+              + "'; "
+              + dev.mlv.diag.Suggestions.nearest(first, model.getSubcommands().keySet())
+                  .map(c -> "did you mean '" + c + "'? ")
+                  .orElse("")
+              + "'help' lists the commands; SQL starts with a statement keyword such as SELECT");
+      out.println("(exit code " + ExitCodes.USAGE + ")");
+      return ExitCodes.USAGE;
     } else {
       args.addAll(words);
       args.set(0, first);

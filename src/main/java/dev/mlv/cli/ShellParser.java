@@ -33,13 +33,78 @@ final class ShellParser extends DefaultParser {
       return true;
     }
     if (!commands.contains(first)) {
-      return false;
+      return mistypedCommand(first);
     }
     // REFRESH and EXPLAIN are SQL statements too: the word after them tells which is meant.
     String second = firstWord(line.stripLeading().substring(first.length()));
     return !SQL_AFTER
         .getOrDefault(first, Set.of())
         .contains(second.toLowerCase(Locale.ROOT).replace(";", ""));
+  }
+
+  /** Words a Spark SQL statement starts with: never taken for a mistyped command. */
+  private static final Set<String> SQL_STARTS =
+      Set.of(
+          "select",
+          "with",
+          "insert",
+          "create",
+          "drop",
+          "alter",
+          "show",
+          "describe",
+          "desc",
+          "explain",
+          "set",
+          "reset",
+          "use",
+          "refresh",
+          "merge",
+          "update",
+          "delete",
+          "values",
+          "from",
+          "table",
+          "map",
+          "reduce",
+          "cache",
+          "uncache",
+          "clear",
+          "add",
+          "list",
+          "analyze",
+          "msck",
+          "truncate",
+          "load",
+          "repair",
+          "comment",
+          "declare",
+          "execute",
+          "call",
+          "optimize",
+          "vacuum",
+          "restore",
+          "convert",
+          "generate",
+          "fsck",
+          "copy",
+          "begin",
+          "replace",
+          "grant",
+          "revoke",
+          "(");
+
+  /**
+   * A first word that starts no SQL but is a command misspelt ({@code refrsh}) or holds a hyphen
+   * ({@code bogus-command}), which no SQL statement starts with: run as a command, so that it is
+   * refused at once as unknown, with the nearest command. Read as SQL it swallowed every line up to
+   * the next ';', commands and all (found by QA).
+   */
+  private boolean mistypedCommand(String first) {
+    if (SQL_STARTS.contains(first) || !first.matches("[a-z][a-z0-9_-]*")) {
+      return false;
+    }
+    return first.contains("-") || dev.mlv.diag.Suggestions.nearest(first, commands).isPresent();
   }
 
   private static final java.util.Map<String, Set<String>> SQL_AFTER =

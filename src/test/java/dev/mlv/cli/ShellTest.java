@@ -88,6 +88,17 @@ class ShellTest {
     Ran help = ran("help nope\n");
     assertThat(help.out()).contains("mlv: unknown command 'nope'");
     assertThat(help.code()).isEqualTo(ExitCodes.USAGE);
+
+    // A misspelt command is refused at once, not read as SQL that swallows the lines up to the
+    // next ';' (found by QA: 'refrsh' ate the commands after it).
+    Ran typo = ran("refrsh --dry-run\nvalidate\nbogus-command\nexit\n");
+    assertThat(typo.out())
+        .contains(
+            "mlv: unknown command 'refrsh'; did you mean 'refresh'? 'help' lists the commands;")
+        .contains("mlv: unknown command 'bogus-command'; 'help' lists the commands;")
+        .contains("ok: ")
+        .doesNotContain("unfinished statement");
+    assertThat(typo.code()).as(typo.out()).isEqualTo(ExitCodes.USAGE);
   }
 
   @Test
@@ -393,6 +404,11 @@ class ShellTest {
     assertThat(p.isCommand("REFRESH MATERIALIZED LAKE VIEW gold.x FULL;")).isFalse();
     assertThat(p.isCommand("refresh table bronze.t;")).isFalse();
     assertThat(p.isCommand("refresh --full")).isTrue();
+    // A misspelt command, or a word with a hyphen, starts no SQL; a SQL keyword always does.
+    assertThat(p.isCommand("refrsh --full")).isTrue();
+    assertThat(p.isCommand("no-such-thing")).isTrue();
+    assertThat(p.isCommand("SELEC 1;")).isFalse();
+    assertThat(p.isCommand("reset;")).isFalse();
     ShellParser withExplain = new ShellParser(java.util.Set.of("explain"));
     assertThat(withExplain.isCommand("EXPLAIN SELECT 1;")).isFalse();
     assertThat(withExplain.isCommand("explain gold.x")).isTrue();
