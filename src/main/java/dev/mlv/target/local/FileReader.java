@@ -118,6 +118,7 @@ final class FileReader {
       StructType schema = schemas.get(e.getKey());
       if (schema == null) {
         schema = withoutPathColumn(sparkParquetSchema(e.getValue().get(0)));
+        invalidParquetNames(schema, e.getValue().get(0).path());
       }
       out.add(new Group(schema, e.getValue()));
     }
@@ -194,6 +195,32 @@ final class FileReader {
       }
     }
     return out;
+  }
+
+  /**
+   * A Parquet file's column whose name Delta refuses without column mapping: said with the file and
+   * the column, before anything is read or written (found by QA: Delta's own error named neither,
+   * and pointed at column mapping, which a view with change data feed cannot have). A CSV header's
+   * names are cleaned instead, since the header is only text; a Parquet file's names are its
+   * schema, so they are not renamed behind its back.
+   */
+  private static void invalidParquetNames(StructType schema, String file) {
+    for (String name : schema.fieldNames()) {
+      if (name.chars().anyMatch(c -> INVALID_IN_DELTA_NAMES.indexOf(c) >= 0)) {
+        throw new MlvException(
+            Diagnostic.error(
+                FileSource.RULE,
+                null,
+                "column '"
+                    + name.replace("\n", "\\n").replace("\t", "\\t")
+                    + "' of Parquet file '"
+                    + file
+                    + "' has a character a Delta column name cannot hold (a blank or one of"
+                    + " ,;{}()=), so the view cannot store it",
+                "write the file with a column name without them (a CSV header's names are"
+                    + " cleaned; a Parquet file's are its schema, and mlv does not rename them)"));
+      }
+    }
   }
 
   private StructType stringSchema(List<String> columns) {

@@ -313,6 +313,27 @@ class FileViewTest {
     assertThat(rows("id, name")).containsExactly("1|ann", "2|bob");
   }
 
+  /**
+   * A Parquet column named with a blank (or , ; { } ( ) =): the refresh fails naming the file and
+   * the column, before anything is written (found by QA: Delta's own error named neither, and
+   * suggested column mapping, which a view with change data feed cannot have).
+   */
+  @Test
+  void aParquetColumnNameDeltaCannotHoldFailsNamingTheFileAndTheColumn() throws IOException {
+    parquet("p1", "SELECT 1 AS id, 'ann' AS `first name`");
+    Project p = fileView("'format' = 'parquet'", "'schema_mode' = 'DYNAMIC'");
+    target = LocalTargetContractTest.open(p);
+
+    RunReport run = target.apply(p, plan(p), RunListener.NONE);
+
+    assertThat(run.status()).isEqualTo(RunStatus.Failed);
+    assertThat(run.views().get(0).error().orElseThrow())
+        .contains("column 'first name' of Parquet file 'p1/part-")
+        .contains("has a character a Delta column name cannot hold")
+        .doesNotContain("DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES");
+    assertThat(Warehouse.isTable(target.warehouse().tableDir(RAW))).isFalse();
+  }
+
   @Test
   void fixedOverFilesWithDifferentSchemasFailsAtCreation() throws IOException {
     drop("a.csv", "id,name\n1,ann\n");
