@@ -10,8 +10,8 @@ import java.util.Optional;
  * target read them, so that the column rules reach a view's reads of them: {@code target} names the
  * target in messages. A table missing here has columns that are not known. {@code structs}: the
  * field names of a table's struct columns (and arrays of structs), by column, and of the structs
- * within them, by path ({@link dev.mlv.target.TableSchemas#structKey}); a column missing there is
- * no struct, or its fields are not known.
+ * within them, by path ({@link #structKey}); a column missing there is no struct, or its fields are
+ * not known.
  */
 public record TableColumns(
     String target,
@@ -57,6 +57,20 @@ public record TableColumns(
     return new TableColumns(target, read, fields);
   }
 
+  /**
+   * The key of the struct at {@code path} (a column, then fields) among a table's structs: the
+   * names joined by U+001F, a control character no column name holds, so a name with a dot stays
+   * one. Here, where the column rules read it; targets write it.
+   */
+  public static String structKey(List<String> path) {
+    return String.join("\u001f", path);
+  }
+
+  /** The path a {@link #structKey} was made of. */
+  static List<String> structPath(String key) {
+    return List.of(key.split("\u001f", -1));
+  }
+
   Optional<List<String>> of(ObjectId id) {
     return Optional.ofNullable(tables.get(id));
   }
@@ -68,7 +82,7 @@ public record TableColumns(
   Optional<List<String>> fields(ObjectId id, List<String> path) {
     Map<String, List<String>> columns = structs.getOrDefault(id, Map.of());
     for (Map.Entry<String, List<String>> e : columns.entrySet()) {
-      List<String> at = dev.mlv.target.TableSchemas.structPath(e.getKey());
+      List<String> at = structPath(e.getKey());
       if (at.size() == path.size()
           && java.util.stream.IntStream.range(0, at.size())
               .allMatch(i -> at.get(i).equalsIgnoreCase(path.get(i)))) {

@@ -9,7 +9,6 @@ import dev.mlv.project.Project;
 import dev.mlv.project.ProjectBuilder;
 import dev.mlv.project.ProjectConfig;
 import dev.mlv.project.ProjectLoader;
-import dev.mlv.target.TableSchemas;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -270,7 +269,7 @@ class SourceColumnsTest {
                 Map.of(
                     "info",
                     List.of("city", "geo"),
-                    TableSchemas.structKey(List.of("info", "geo")),
+                    TableColumns.structKey(List.of("info", "geo")),
                     List.of("lat", "lon"))));
     List<Diagnostic> found =
         gold(

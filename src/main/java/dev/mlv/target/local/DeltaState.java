@@ -180,7 +180,7 @@ public final class DeltaState {
   /**
    * The field names of each struct column, and of each array of structs (Spark reads {@code a.f} of
    * one as the array of the elements' f), by column name; and of each struct within those, by its
-   * path ({@link dev.mlv.target.TableSchemas#structKey}).
+   * path ({@link dev.mlv.check.TableColumns#structKey}).
    */
   static Map<String, List<String>> structs(io.delta.kernel.types.StructType schema) {
     Map<String, List<String>> out = new java.util.LinkedHashMap<>();
@@ -196,7 +196,7 @@ public final class DeltaState {
       type = array.getElementType();
     }
     if (type instanceof io.delta.kernel.types.StructType struct) {
-      out.put(dev.mlv.target.TableSchemas.structKey(path), struct.fieldNames());
+      out.put(dev.mlv.check.TableColumns.structKey(path), struct.fieldNames());
       for (io.delta.kernel.types.StructField f : struct.fields()) {
         List<String> inner = new java.util.ArrayList<>(path);
         inner.add(f.getName());

@@ -23,7 +23,6 @@ import dev.mlv.refresh.ViewRun;
 import dev.mlv.refresh.ViewStatus;
 import dev.mlv.sql.MlvParser;
 import dev.mlv.target.SqlResult;
-import dev.mlv.target.TableSchemas;
 import dev.mlv.target.TargetContractTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -1313,9 +1312,9 @@ class LocalTargetTest {
         Map.of(
             "s",
             List.of("a", "B"),
-            TableSchemas.structKey(List.of("s", "B")),
+            dev.mlv.check.TableColumns.structKey(List.of("s", "B")),
             List.of("c", "d"),
-            TableSchemas.structKey(List.of("s", "B", "d")),
+            dev.mlv.check.TableColumns.structKey(List.of("s", "B", "d")),
             List.of("e"),
             "arr",
             List.of("f", "g"));
